@@ -1,0 +1,7 @@
+module github.com/sayso-dev/sayso
+
+go 1.26.8
+
+require mvdan.cc/sh/v3 v3.14.1
+
+require github.com/rogpeppe/go-internal v1.16.0 // indirect

@@ -1,0 +1,233 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call turns a simple command into its segments: the command itself with its
+// wrappers peeled, then whatever it runs that can be read (a bash -c string,
+// an eval, a here-doc fed to a shell, find -exec).
+func (p *parser) call(x *syntax.CallExpr, redirs []Redirect, at syntax.Pos, c ctx) {
+	seg := Segment{Redirs: redirs, Pos: p.pos(at)}
+	for _, a := range x.Assigns {
+		seg.Assigns = append(seg.Assigns, p.assign(a))
+	}
+	for _, w := range x.Args {
+		seg.Args = append(seg.Args, p.word(w))
+	}
+	p.run(seg, at, c)
+}
+
+// run peels seg's wrappers and adds it, with what it runs.
+func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
+	for len(seg.Args) > 0 {
+		if !seg.Args[0].Literal || seg.Args[0].Brace || seg.Args[0].Glob {
+			seg.Opaque = append(seg.Opaque, Opaque{Pos: seg.Pos, Why: "the command name " + quote(seg.Args[0].Raw) + " is not a plain word"})
+			break
+		}
+		name := base(seg.Args[0].Value)
+		w, ok := wrappers[name]
+		if !ok {
+			break
+		}
+		rest, extra, why := w(seg.Args[1:])
+		if why != "" {
+			seg.Opaque = append(seg.Opaque, Opaque{Pos: seg.Pos, Why: name + ": " + why})
+		}
+		if rest == nil && extra.keep {
+			break // describes or lists; runs nothing
+		}
+		seg.Wrappers = append(seg.Wrappers, name)
+		seg.Assigns = append(seg.Assigns, extra.assigns...)
+		seg.Many = seg.Many || extra.many
+		if extra.code != "" || extra.codeWord != nil {
+			// su -c, watch: the rest is a command string.
+			seg.Args = nil
+			idx := p.add(seg, c)
+			p.code(idx, extra, at, name, c)
+			return
+		}
+		seg.Args = rest
+		if len(rest) == 0 {
+			break
+		}
+	}
+	switch name := seg.Name(); {
+	case name == "find":
+		p.find(seg, at, c)
+		return
+	case shells[name]:
+		p.shell(seg, at, c)
+		return
+	case name == "eval":
+		idx := p.add(seg, c)
+		p.eval(idx, at, c)
+		return
+	}
+	p.add(seg, c)
+}
+
+// shell reads what a shell is asked to run: a -c string, or a here-doc or
+// here-string on its stdin.
+func (p *parser) shell(seg Segment, at syntax.Pos, c ctx) {
+	args := seg.Args[1:]
+	var script *Word
+	hasC, other := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if !a.Literal {
+			other = true
+			break
+		}
+		if v == "--" || !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") || v == "-" {
+			if hasC {
+				script = &args[i]
+			} else if v != "-" && v != "--" {
+				other = true // a script file
+			}
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			continue // --login, --norc, --noprofile, --posix…
+		}
+		// a cluster of single-letter options: -c, -lc, -ec, -o opt, -O opt
+		if strings.ContainsAny(v[1:], "oO") && i+1 < len(args) {
+			i++
+		}
+		if strings.Contains(v[1:], "c") && v[0] == '-' {
+			hasC = true
+			if i+1 < len(args) {
+				script = &args[i+1]
+			}
+			break
+		}
+	}
+	idx := p.add(seg, c)
+	switch {
+	case hasC && script == nil:
+		p.segOpaque(idx, "-c without a command string")
+	case hasC && !script.Literal:
+		p.segOpaque(idx, "the "+seg.Name()+" -c string is built at run time")
+	case hasC:
+		p.script.Segments[idx].Inline = true
+		p.sub(script.Value, at, seg.Name()+" -c", c)
+	case other:
+		// A script file or a dynamic argument: risk decides.
+	default:
+		p.stdinCode(idx, at, c)
+	}
+}
+
+// stdinCode reads a here-doc or here-string fed to the shell at idx.
+func (p *parser) stdinCode(idx int, at syntax.Pos, c ctx) {
+	seg := &p.script.Segments[idx]
+	for _, r := range seg.Redirs {
+		if !r.Input() {
+			continue
+		}
+		name := seg.Name()
+		seg.Inline = true
+		if !r.BodyLiteral {
+			p.segOpaque(idx, "the here-doc fed to "+name+" is expanded before "+name+" reads it")
+		}
+		via := "here-doc"
+		if r.Op == "<<<" {
+			via = "here-string"
+		}
+		p.sub(r.Body, at, via, c)
+		return
+	}
+}
+
+func (p *parser) eval(idx int, at syntax.Pos, c ctx) {
+	seg := &p.script.Segments[idx]
+	var parts []string
+	for _, a := range seg.Args[1:] {
+		if !a.Literal {
+			p.segOpaque(idx, "eval of text built at run time")
+			return
+		}
+		parts = append(parts, a.Value)
+	}
+	seg.Inline = true
+	p.sub(strings.Join(parts, " "), at, "eval", c)
+}
+
+// code reads the command string a wrapper like su -c or watch runs.
+func (p *parser) code(idx int, extra peeled, at syntax.Pos, name string, c ctx) {
+	if extra.codeWord != nil && !extra.codeWord.Literal {
+		p.segOpaque(idx, name+" runs a command string built at run time")
+		return
+	}
+	src := extra.code
+	if extra.codeWord != nil {
+		src = extra.codeWord.Value
+	}
+	p.script.Segments[idx].Inline = true
+	p.sub(src, at, name, c)
+}
+
+// find splits off each -exec/-execdir/-ok/-okdir command as a segment of its
+// own that runs once per file found.
+func (p *parser) find(seg Segment, at syntax.Pos, c ctx) {
+	var keep []Word
+	var runs [][]Word
+	var kinds []string
+	args := seg.Args
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if args[i].Literal && (v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir") {
+			j := i + 1
+			for j < len(args) && !(args[j].Literal && (args[j].Value == ";" || args[j].Value == "+")) {
+				j++
+			}
+			runs = append(runs, args[i+1:j])
+			kinds = append(kinds, "find "+v)
+			keep = append(keep, args[i]) // the find segment still shows it runs something
+			i = j
+			continue
+		}
+		keep = append(keep, args[i])
+	}
+	seg.Args = keep
+	idx := p.add(seg, c)
+	for k, r := range runs {
+		if len(r) == 0 {
+			p.segOpaque(idx, kinds[k]+" without a command")
+			continue
+		}
+		inner := Segment{Args: r, Pos: seg.Pos, Via: []string{kinds[k]}, Many: true}
+		p.run(inner, at, c)
+	}
+}
+
+func (p *parser) segOpaque(idx int, why string) {
+	s := &p.script.Segments[idx]
+	s.Opaque = append(s.Opaque, Opaque{Pos: s.Pos, Why: why})
+}
+
+func base(v string) string {
+	if i := strings.LastIndexByte(v, '/'); i >= 0 {
+		return v[i+1:]
+	}
+	return v
+}
+
+func quote(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return "`" + s + "`"
+}
+
+// shells are the programs whose -c string and stdin are shell code.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "yash": true, "rbash": true, "busybox-sh": true,
+}
+
+// IsShell reports whether name is a shell whose -c string sayso reads.
+func IsShell(name string) bool { return shells[name] }
