@@ -65,6 +65,16 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 		idx := p.add(seg, c)
 		p.eval(idx, at, c)
 		return
+	case name == "trap" && len(seg.Args) > 2:
+		// trap 'code' SIGNAL runs code later, as if written here.
+		idx := p.add(seg, c)
+		if a := seg.Args[1]; !a.Literal {
+			p.segOpaque(idx, "trap runs text built at run time")
+		} else if !strings.HasPrefix(a.Value, "-") {
+			p.script.Segments[idx].Inline = true
+			p.sub(a.Value, at, "trap", c)
+		}
+		return
 	}
 	p.add(seg, c)
 }

@@ -19,6 +19,8 @@ type Word struct {
 	// Subst lists the segments (indices into Script.Segments) whose output
 	// becomes part of this word: $(…), `…`, <(…), >(…).
 	Subst []int
+	// Params names the parameters it expands ($HOME, ${TOKEN}…).
+	Params []string
 }
 
 // Plain reports whether the word is exactly its value: literal, with no
@@ -100,6 +102,9 @@ func (p *parser) wordPart(out *Word, b *strings.Builder, part syntax.WordPart, i
 		out.Subst = append(out.Subst, p.nested(x.Stmts, kind)...)
 	case *syntax.ParamExp:
 		out.Literal = false
+		if x.Param != nil {
+			out.Params = append(out.Params, x.Param.Value)
+		}
 		p.paramExp(x)
 	case *syntax.ArithmExp:
 		out.Literal = false

@@ -1,0 +1,187 @@
+package risk
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// Class is the risk class of a step. The zero value is Opaque: an unknown
+// class is risky.
+type Class uint8
+
+const (
+	Opaque Class = iota
+	Read
+	LocalWrite
+	Network
+	RemoteWrite
+	Merge
+	ForceRemote
+	NewRemote
+	Publish
+	Deploy
+	Destructive
+	ContainerRemove
+	Privilege
+	InstructionPatch
+	Parallelize
+	DownloadExec
+	Secret
+	Exfil
+	Money
+	Browser
+	Count
+	Protected
+	numClasses
+)
+
+var names = [numClasses]string{
+	Opaque: "opaque", Read: "read", LocalWrite: "local-write", Network: "network",
+	RemoteWrite: "remote-write", Merge: "merge", ForceRemote: "force-remote",
+	NewRemote: "new-remote", Publish: "publish", Deploy: "deploy",
+	Destructive: "destructive", ContainerRemove: "container-remove",
+	Privilege: "privilege", InstructionPatch: "instruction-patch",
+	Parallelize: "parallelize", DownloadExec: "download-exec", Secret: "secret",
+	Exfil: "exfil", Money: "money", Browser: "browser", Count: "count",
+	Protected: "protected",
+}
+
+// bySeverity lists the classes most severe first.
+var bySeverity = [numClasses]Class{
+	Protected, Secret, Money, Browser, ForceRemote, NewRemote, Deploy, Publish,
+	Exfil, DownloadExec, Privilege, InstructionPatch, Destructive, ContainerRemove,
+	Merge, RemoteWrite, Parallelize, Count, Opaque, Network, LocalWrite, Read,
+}
+
+var rank [numClasses]int
+
+func init() {
+	for i, c := range bySeverity {
+		rank[c] = len(bySeverity) - i
+	}
+}
+
+func (c Class) String() string {
+	if c < numClasses {
+		return names[c]
+	}
+	return fmt.Sprintf("class(%d)", uint8(c))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler; unknown text is an error.
+func (c *Class) UnmarshalText(b []byte) error {
+	v, err := ParseClass(string(b))
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}
+
+// ParseClass returns the class named s.
+func ParseClass(s string) (Class, error) {
+	for i, n := range names {
+		if n == s {
+			return Class(i), nil
+		}
+	}
+	return Opaque, fmt.Errorf("unknown class %q", s)
+}
+
+// Severity orders classes: higher is more severe.
+func (c Class) Severity() int { return rank[c] }
+
+// Kind is how far a class may go on its own.
+type Kind uint8
+
+const (
+	KindRisky   Kind = iota // asks unless the mode or a rule lets it through
+	KindSafe                // read: allowed in scope in every mode
+	KindLocal               // local-write: allowed in scope in auto
+	KindCeiling             // no mode approves it; only the person, per step
+	KindSevere              // a ceiling for which no "always" is ever offered
+	KindNever               // nothing lifts it
+)
+
+// Kind returns how far c may go.
+func (c Class) Kind() Kind {
+	switch c {
+	case Read:
+		return KindSafe
+	case LocalWrite:
+		return KindLocal
+	case Network, Opaque, Count:
+		return KindRisky
+	case ForceRemote, NewRemote, Deploy, Publish:
+		return KindSevere
+	case Protected:
+		return KindNever
+	}
+	return KindCeiling
+}
+
+// Ceiling reports whether no mode approves c by itself.
+func (c Class) Ceiling() bool { k := c.Kind(); return k == KindCeiling || k == KindSevere }
+
+// Set is a set of classes.
+type Set uint32
+
+// Of returns the set holding cs.
+func Of(cs ...Class) Set {
+	var s Set
+	for _, c := range cs {
+		s = s.Add(c)
+	}
+	return s
+}
+
+func (s Set) Add(c Class) Set     { return s | 1<<c }
+func (s Set) Has(c Class) bool    { return s&(1<<c) != 0 }
+func (s Set) Union(o Set) Set     { return s | o }
+func (s Set) Empty() bool         { return s == 0 }
+func (s Set) Len() int            { return bits.OnesCount32(uint32(s)) }
+func (s Set) Without(c Class) Set { return s &^ (1 << c) }
+
+// Top is the most severe class in s; an empty set is Opaque.
+func (s Set) Top() Class {
+	for _, c := range bySeverity {
+		if s.Has(c) {
+			return c
+		}
+	}
+	return Opaque
+}
+
+// Classes lists s most severe first.
+func (s Set) Classes() []Class {
+	out := make([]Class, 0, s.Len())
+	for _, c := range bySeverity {
+		if s.Has(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Any reports whether s holds a class of kind k.
+func (s Set) Any(k Kind) bool {
+	for c := Class(0); c < numClasses; c++ {
+		if s.Has(c) && c.Kind() == k {
+			return true
+		}
+	}
+	return false
+}
+
+func (s Set) String() string {
+	cs := s.Classes()
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,249 @@
+package risk
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// Context is where a step runs. Paths are absolute; Classify does not touch
+// the disk, so symlinks are the caller's to resolve.
+type Context struct {
+	Root         string   // the project root
+	Roots        []string // more folders in scope (a container's /tmp)
+	Cwd          string   // the step's working folder; Root when empty
+	Home         string   // the home folder ~ stands for
+	TrustedHosts []string // hosts a plain fetch may reach; nil means DefaultTrustedHosts
+	Protected    []string // paths no step may touch, each with what lies below it
+}
+
+// DefaultTrustedHosts are the package registries a plain fetch may reach
+// without asking, and this machine.
+var DefaultTrustedHosts = []string{
+	"localhost", "127.0.0.1", "::1",
+	"registry.npmjs.org", "registry.yarnpkg.com", "proxy.golang.org", "sum.golang.org",
+	"pkg.go.dev", "pypi.org", "files.pythonhosted.org", "crates.io", "static.crates.io",
+	"index.crates.io", "rubygems.org", "repo.maven.apache.org", "repo1.maven.org",
+	"deb.debian.org", "security.debian.org",
+}
+
+// Op is what a step does to a path.
+type Op uint8
+
+const (
+	OpRead Op = iota
+	OpWrite
+	OpDelete
+	OpRun
+)
+
+func (o Op) String() string {
+	return [...]string{"read", "write", "delete", "run"}[o]
+}
+
+// PathUse is one path a step reads, writes, deletes or runs.
+type PathUse struct {
+	Op      Op
+	Path    string // absolute and clean; "" when it cannot be known
+	Raw     string // as written
+	Segment int
+}
+
+// Finding is one reason for one class.
+type Finding struct {
+	Class   Class
+	Segment int // index into the script's segments; -1 for the whole step
+	Why     string
+}
+
+// Assessment is what Classify found.
+type Assessment struct {
+	Classes  Set
+	Findings []Finding
+	Paths    []PathUse
+	Script   *shell.Script
+}
+
+// SegmentClasses returns the classes found in segment i.
+func (a *Assessment) SegmentClasses(i int) Set {
+	var s Set
+	for _, f := range a.Findings {
+		if f.Segment == i {
+			s = s.Add(f.Class)
+		}
+	}
+	return s
+}
+
+// Command classifies a shell command.
+func Command(src string, ctx Context) Assessment {
+	return Classify(shell.Parse(src), ctx)
+}
+
+// Classify classifies a parsed command. A compound step is never less risky
+// than any of its parts: its classes are the union of theirs.
+func Classify(s *shell.Script, ctx Context) Assessment {
+	if ctx.Cwd == "" {
+		ctx.Cwd = ctx.Root
+	}
+	if ctx.TrustedHosts == nil {
+		ctx.TrustedHosts = DefaultTrustedHosts
+	}
+	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}}
+	a.out.Script = s
+	for _, o := range s.Opaque {
+		a.add(-1, Opaque, o.Why+" (at "+o.Pos.String()+")")
+	}
+	a.env = gatherEnv(s)
+	for i := range s.Segments {
+		a.segment(i)
+	}
+	a.pipelines()
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if (seg.Many || seg.Loop) && !a.segClasses(i).Without(Read).Empty() {
+			why := "runs once per input item"
+			if !seg.Many {
+				why = "runs in a loop over many targets"
+			}
+			a.add(i, Count, why)
+		}
+	}
+	if a.findSecret {
+		for i := range s.Segments {
+			if len(s.Segments[i].Via) > 0 && strings.HasPrefix(s.Segments[i].Via[0], "find -") {
+				a.add(i, Secret, "runs on the secret files find looks for")
+			}
+		}
+	}
+	if a.out.Classes.Empty() {
+		a.add(-1, Read, "runs nothing that changes anything")
+	}
+	return a.out
+}
+
+type assessor struct {
+	ctx        Context
+	script     *shell.Script
+	out        Assessment
+	env        map[string]string // every literal assignment in the step, last wins
+	cwds       []string          // the folders a segment may run in; "" when unknown
+	roles      map[int]role
+	findSecret bool // a find in the step looks for secret files
+}
+
+func (a *assessor) add(seg int, c Class, why string) {
+	a.out.Classes = a.out.Classes.Add(c)
+	for _, f := range a.out.Findings {
+		if f.Segment == seg && f.Class == c && f.Why == why {
+			return
+		}
+	}
+	a.out.Findings = append(a.out.Findings, Finding{Class: c, Segment: seg, Why: why})
+}
+
+func (a *assessor) segClasses(i int) Set { return a.out.SegmentClasses(i) }
+
+// gatherEnv collects every literal assignment in the step: before a
+// command, standing alone, exported or given to env. Whether a variable is
+// exported at the time a later command runs is not tracked; every
+// assignment counts (set -a exports them all).
+func gatherEnv(s *shell.Script) map[string]string {
+	env := map[string]string{}
+	for i := range s.Segments {
+		for _, as := range s.Segments[i].Assigns {
+			if as.Value.Literal {
+				env[as.Name] = as.Value.Value
+			} else {
+				env[as.Name] = "\x00dynamic"
+			}
+		}
+	}
+	return env
+}
+
+// resolve returns the absolute paths w may name, one per folder the segment
+// may run in, or nil when the path cannot be known.
+func (a *assessor) resolve(w shell.Word) []string {
+	v := w.Value
+	if !w.Literal {
+		v = homeParam(w.Raw)
+		if v == "" {
+			return nil
+		}
+		v = a.ctx.Home + v
+	} else if w.Brace {
+		return nil
+	} else if w.Tilde {
+		switch {
+		case v == "~":
+			v = a.ctx.Home
+		case strings.HasPrefix(v, "~/"):
+			v = a.ctx.Home + v[1:]
+		default:
+			return nil // ~user
+		}
+	}
+	if v == "" {
+		return nil
+	}
+	if path.IsAbs(v) {
+		return []string{path.Clean(v)}
+	}
+	out := make([]string, 0, len(a.cwds))
+	for _, d := range a.cwds {
+		if d == "" {
+			return nil
+		}
+		out = append(out, path.Join(d, v))
+	}
+	return out
+}
+
+// homeParam reads "$HOME/x" or "${HOME}/x" and returns "/x"; "" otherwise.
+func homeParam(raw string) string {
+	raw = strings.Trim(raw, `"`)
+	for _, p := range []string{"$HOME", "${HOME}"} {
+		if rest, ok := strings.CutPrefix(raw, p); ok && !strings.ContainsAny(rest, "$`\"'\\*?[{") {
+			if rest == "" || rest[0] == '/' {
+				return rest + "/"[:boolInt(rest == "")]
+			}
+		}
+	}
+	return ""
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// InScope reports whether p lies in one of the context's roots.
+func (ctx *Context) InScope(p string) bool {
+	if p == "" {
+		return false
+	}
+	if within(p, ctx.Root) {
+		return true
+	}
+	for _, r := range ctx.Roots {
+		if within(p, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether p is dir or below it.
+func within(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}

@@ -1,0 +1,88 @@
+package risk
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// Case is one labelled command of the corpus.
+type Case struct {
+	Cmd  string   `json:"cmd"`
+	Want []string `json:"want"`
+	Why  string   `json:"why"`
+	Src  string   `json:"src"`
+}
+
+// TestContext is the context the corpus is labelled for.
+var TestContext = Context{
+	Root: "/home/user/project", Home: "/home/user",
+	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
+}
+
+func loadCorpus(t testing.TB) []Case {
+	f, err := os.Open("testdata/corpus.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []Case
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		var c Case
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("corpus line %d: %v", n, err)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// wantSet parses the labels of a case.
+func wantSet(t testing.TB, c Case) Set {
+	var s Set
+	for _, w := range c.Want {
+		cl, err := ParseClass(w)
+		if err != nil {
+			t.Fatalf("%q: %v", c.Cmd, err)
+		}
+		s = s.Add(cl)
+	}
+	return s
+}
+
+// Safe reports whether a label set holds only read and local-write.
+func Safe(s Set) bool { return s.Without(Read).Without(LocalWrite).Empty() }
+
+func TestCorpus(t *testing.T) {
+	cases := loadCorpus(t)
+	if len(cases) < 600 {
+		t.Fatalf("corpus has %d cases, want at least 600", len(cases))
+	}
+	failed := 0
+	for _, c := range cases {
+		want := wantSet(t, c)
+		got := Command(c.Cmd, TestContext)
+		ok := true
+		if Safe(want) {
+			ok = Safe(got.Classes)
+		} else {
+			ok = got.Classes&want != 0
+		}
+		if !ok {
+			failed++
+			t.Errorf("Classify(%q) = %v, want one of %v (%s)\n%s", c.Cmd, got.Classes, c.Want, c.Why, findings(got))
+		}
+	}
+	t.Logf("%d cases, %d failed", len(cases), failed)
+}
+
+func findings(a Assessment) string {
+	s := ""
+	for _, f := range a.Findings {
+		s += "\t" + f.Class.String() + ": " + f.Why + "\n"
+	}
+	return s
+}

@@ -1,0 +1,606 @@
+package risk
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// del classifies deleting w: inside the project it is local work; the
+// project itself, anything above or outside it, or a target that cannot be
+// known is destructive.
+func (c *cmd) del(w shell.Word, recursive bool) {
+	c.path(OpDelete, w)
+	ps := c.a.resolve(w)
+	if ps == nil {
+		c.add(Destructive, "deletes "+w.Raw+", a target that cannot be known before it runs")
+		return
+	}
+	for _, p := range ps {
+		clean := p
+		if w.Glob {
+			clean = globDir(p)
+		}
+		switch {
+		case !c.a.ctx.InScope(clean):
+			c.add(Destructive, "deletes "+w.Raw+", outside the project")
+		case isRoot(clean, &c.a.ctx) || w.Glob && clean == c.a.ctx.Root && strings.HasPrefix(path.Base(p), ".") && len(path.Base(p)) <= 3:
+			c.add(Destructive, "deletes "+w.Raw+", the whole project")
+		case w.Glob && clean == c.a.ctx.Root && recursive:
+			c.add(Destructive, "deletes "+w.Raw+", everything in the project")
+		case within(clean, c.a.ctx.Root+"/.git") && recursive:
+			c.add(Destructive, "deletes "+w.Raw+", the project's history")
+		default:
+			c.add(LocalWrite, "deletes "+w.Raw+" inside the project")
+		}
+	}
+}
+
+func isRoot(p string, ctx *Context) bool {
+	if p == ctx.Root {
+		return true
+	}
+	for _, r := range ctx.Roots {
+		if p == r {
+			return true
+		}
+	}
+	return false
+}
+
+// globDir is the folder a glob pattern's matches lie in.
+func globDir(p string) string {
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		p = p[:i]
+		if j := strings.LastIndexByte(p, '/'); j >= 0 {
+			p = p[:j]
+		}
+	}
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+// write classifies writing w.
+func (c *cmd) write(w shell.Word) {
+	c.add(LocalWrite, c.name+" writes "+w.Raw)
+	if !w.Literal && !w.Tilde && homeParam(w.Raw) == "" {
+		c.add(Opaque, c.name+" writes to a path built at run time: "+w.Raw)
+	}
+	c.path(OpWrite, w)
+}
+
+func rm(c *cmd) {
+	recursive := c.has("--recursive", "-r", "-R") || c.shortFlag('r') || c.shortFlag('R')
+	if c.has("--no-preserve-root") {
+		c.add(Destructive, "rm --no-preserve-root")
+	}
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(Read, "rm with nothing to delete")
+	}
+	for _, w := range ops {
+		c.del(w, recursive)
+	}
+}
+
+func rmdir(c *cmd) {
+	for _, w := range c.operands() {
+		c.del(w, false)
+	}
+}
+
+func unlink(c *cmd) { rmdir(c) }
+
+func shred(c *cmd) {
+	c.add(Destructive, c.name+" destroys file contents beyond recovery")
+	for _, w := range c.operands() {
+		c.path(OpDelete, w)
+	}
+}
+
+func writeOperands(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(LocalWrite, c.name+" changes files in the working folder")
+		c.cwdWrite()
+	}
+	for _, w := range ops {
+		c.write(w)
+	}
+}
+
+func mktemp(c *cmd) { c.add(LocalWrite, "mktemp makes a temporary file") }
+
+func truncate(c *cmd) {
+	ops := c.operands()
+	vals := c.vals()
+	for i, v := range vals {
+		if (v == "-s" || v == "-r" || v == "--size" || v == "--reference") && i+1 < len(vals) {
+			// the size is not a file
+			for j := range ops {
+				if ops[j].Raw == c.args[i+1].Raw {
+					ops = append(ops[:j], ops[j+1:]...)
+					break
+				}
+			}
+		}
+	}
+	for _, w := range ops {
+		c.write(w)
+	}
+}
+
+func tee(c *cmd) {
+	c.add(LocalWrite, "tee copies its input to files")
+	for _, w := range c.operands() {
+		c.write(w)
+	}
+}
+
+// copyMove: the last operand (or -t DIR) is written; a move deletes its
+// sources.
+func copyMove(c *cmd) {
+	ops := c.operands()
+	var target *shell.Word
+	for i, w := range c.args {
+		if w.Literal && (w.Value == "-t" || w.Value == "--target-directory") && i+1 < len(c.args) {
+			t := c.args[i+1]
+			target = &t
+			ops = removeWord(ops, t)
+		} else if w.Literal && strings.HasPrefix(w.Value, "--target-directory=") {
+			t := shell.Word{Raw: w.Value[len("--target-directory="):], Value: w.Value[len("--target-directory="):], Literal: true}
+			target = &t
+		}
+	}
+	if target == nil && len(ops) > 0 {
+		t := ops[len(ops)-1]
+		target = &t
+		ops = ops[:len(ops)-1]
+	}
+	if target == nil {
+		c.add(LocalWrite, c.name+" with no operands")
+		return
+	}
+	c.write(*target)
+	for _, w := range ops {
+		if c.name == "mv" {
+			c.del(w, true)
+		} else {
+			c.path(OpRead, w)
+		}
+	}
+	if c.name == "install" && (c.has("-m", "--mode") || c.shortFlag('m')) {
+		chmodModes(c)
+	}
+}
+
+func removeWord(ws []shell.Word, w shell.Word) []shell.Word {
+	for i := range ws {
+		if ws[i].Raw == w.Raw {
+			return append(ws[:i:i], ws[i+1:]...)
+		}
+	}
+	return ws
+}
+
+func link(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		return
+	}
+	c.write(ops[len(ops)-1])
+	if len(ops) == 1 {
+		c.cwdWrite()
+	}
+	for _, w := range ops[:len(ops)-1] {
+		// A link to sayso's own files lets a later write reach them.
+		c.path(OpRead, w)
+		if ps := c.a.resolve(w); ps != nil {
+			for _, p := range ps {
+				if c.a.protected(p) {
+					c.add(Protected, "links to sayso's own files")
+				}
+			}
+		}
+	}
+}
+
+func sed(c *cmd) {
+	inPlace := false
+	var script string
+	scriptSeen := false
+	var files []shell.Word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		switch {
+		case !w.Literal && !scriptSeen:
+			c.add(Opaque, "sed script built at run time")
+			scriptSeen = true
+		case v == "-i" || strings.HasPrefix(v, "-i") || v == "--in-place" || strings.HasPrefix(v, "--in-place=") || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "i") && !strings.ContainsAny(v, "ef"):
+			inPlace = true
+		case v == "-e" || v == "--expression" || v == "-f" || v == "--file":
+			if i+1 < len(c.args) {
+				i++
+				if v == "-f" || v == "--file" {
+					c.add(Opaque, "sed script read from a file")
+				} else {
+					script += "\n" + c.args[i].Value
+				}
+				scriptSeen = true
+			}
+		case strings.HasPrefix(v, "--expression="):
+			script += "\n" + strings.TrimPrefix(v, "--expression=")
+			scriptSeen = true
+		case strings.HasPrefix(v, "-") && v != "-":
+		case !scriptSeen:
+			script, scriptSeen = v, true
+		default:
+			files = append(files, w)
+		}
+	}
+	if sedRuns(script) {
+		c.add(Opaque, "sed script runs commands or writes files (e, w)")
+	}
+	c.add(Read, "sed prints")
+	for _, f := range files {
+		if inPlace {
+			c.write(f)
+		} else {
+			c.path(OpRead, f)
+		}
+	}
+}
+
+// sedRuns reports whether a sed script uses the e command or flag, or
+// writes a file with w/W.
+func sedRuns(script string) bool {
+	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
+		t := strings.TrimLeft(line, " \t0123456789,$/!")
+		if strings.HasPrefix(t, "e") || strings.HasPrefix(t, "w ") || strings.HasPrefix(t, "W ") || t == "w" {
+			return true
+		}
+		if strings.HasPrefix(t, "s") && len(t) > 1 {
+			d := t[1]
+			parts := strings.Split(t[2:], string(d))
+			if len(parts) >= 3 {
+				flags := parts[len(parts)-1]
+				if strings.ContainsAny(flags, "ew") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func dd(c *cmd) {
+	wrote := false
+	for _, w := range c.args {
+		v := w.Value
+		switch {
+		case strings.HasPrefix(v, "of="):
+			t := shell.Word{Raw: v[3:], Value: v[3:], Literal: w.Literal, Tilde: strings.HasPrefix(v[3:], "~")}
+			c.write(t)
+			wrote = true
+		case strings.HasPrefix(v, "if="):
+			c.path(OpRead, shell.Word{Raw: v[3:], Value: v[3:], Literal: w.Literal, Tilde: strings.HasPrefix(v[3:], "~")})
+		}
+	}
+	if !wrote {
+		c.add(Read, "dd writes to its output")
+	}
+}
+
+// chmod: setuid and setgid bits raise privilege; a mode change outside the
+// project is not local work.
+func chmod(c *cmd) {
+	chmodModes(c)
+	ops := c.operands()
+	if len(ops) > 0 {
+		ops = ops[1:]
+	}
+	recursive := c.has("-R", "--recursive")
+	for _, w := range ops {
+		c.write(w)
+		if ps := c.a.resolve(w); ps != nil {
+			for _, p := range ps {
+				if !c.a.ctx.InScope(p) && (recursive || isSystemPath(p)) {
+					c.add(Destructive, "changes permissions outside the project: "+w.Raw)
+				}
+			}
+		}
+	}
+}
+
+func chmodModes(c *cmd) {
+	for _, w := range c.args {
+		v := w.Value
+		if strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "+=") {
+			continue
+		}
+		if strings.Contains(v, "s") && (strings.ContainsAny(v, "+=")) && !strings.Contains(v, "/") ||
+			len(v) == 4 && isOctal(v) && v[0] != '0' {
+			c.add(Privilege, "sets a setuid or setgid bit: "+v)
+		}
+		break
+	}
+}
+
+func isOctal(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '7' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isSystemPath(p string) bool {
+	for _, d := range []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/boot", "/var", "/opt", "/System", "/Library"} {
+		if within(p, d) {
+			return true
+		}
+	}
+	return p == "/"
+}
+
+func chown(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 0 {
+		ops = ops[1:]
+	}
+	for _, w := range ops {
+		c.write(w)
+		ps := c.a.resolve(w)
+		if ps == nil {
+			c.add(Privilege, c.name+" of a path that cannot be known")
+		}
+		for _, p := range ps {
+			if !c.a.ctx.InScope(p) {
+				c.add(Privilege, c.name+" outside the project: "+w.Raw)
+			}
+		}
+	}
+}
+
+// find: -delete deletes every match; -fprint and friends write files.
+func find(c *cmd) {
+	var roots []shell.Word
+	filtered := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		switch {
+		case v == "-delete":
+			c.add(Count, "find -delete deletes every file it finds")
+		case v == "-fprint" || v == "-fprint0" || v == "-fprintf" || v == "-fls":
+			if i+1 < len(c.args) {
+				c.write(c.args[i+1])
+				i++
+			}
+		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+			// the command runs as its own segment
+		case v == "-name" || v == "-iname" || v == "-path" || v == "-ipath" || v == "-regex" || v == "-iregex" || v == "-type" || v == "-newer" || v == "-mtime" || v == "-size" || v == "-wholename":
+			filtered = true
+			if i+1 < len(c.args) {
+				if v == "-name" || v == "-iname" || v == "-path" {
+					if n := c.args[i+1].Value; strings.Contains(n, ".env") || strings.Contains(n, "id_rsa") || strings.Contains(n, ".pem") || strings.Contains(n, "credentials") {
+						c.a.findSecret = true
+					}
+				}
+				i++
+			}
+		case strings.HasPrefix(v, "-"):
+			if i+1 < len(c.args) && findTakesArg(v) {
+				i++
+			}
+		case len(roots) == i:
+			roots = append(roots, w)
+		}
+	}
+	if len(roots) == 0 {
+		roots = []shell.Word{{Raw: ".", Value: ".", Literal: true}}
+	}
+	if c.has("-delete") {
+		for _, r := range roots {
+			ps := c.a.resolve(r)
+			if !filtered {
+				c.del(r, true)
+				if ps != nil && c.a.ctx.InScope(ps[0]) {
+					c.add(Destructive, "find -delete with no filter deletes the whole tree under "+r.Raw)
+				}
+				continue
+			}
+			c.del(r, true)
+		}
+		return
+	}
+	c.add(Read, "find lists files")
+	for _, r := range roots {
+		c.path(OpRead, r)
+	}
+}
+
+func findTakesArg(v string) bool {
+	switch v {
+	case "-maxdepth", "-mindepth", "-user", "-group", "-perm", "-printf", "-fstype", "-inum", "-links",
+		"-amin", "-atime", "-cmin", "-ctime", "-mmin", "-samefile", "-uid", "-gid", "-used", "-lname", "-ilname", "-context", "-newermt":
+		return true
+	}
+	return false
+}
+
+func tar(c *cmd) {
+	create, extract := false, false
+	for i, w := range c.args {
+		v := w.Value
+		if strings.HasPrefix(v, "--use-compress-program") || strings.HasPrefix(v, "--to-command") || strings.HasPrefix(v, "--checkpoint-action") ||
+			strings.HasPrefix(v, "--info-script") || strings.HasPrefix(v, "--new-volume-script") || strings.HasPrefix(v, "--rsh-command") ||
+			v == "-I" || v == "-F" {
+			c.add(Opaque, "tar runs a program: "+v)
+		}
+		if i == 0 && !strings.HasPrefix(v, "-") || len(v) > 1 && v[0] == '-' && v[1] != '-' {
+			create = create || strings.Contains(v, "c") || strings.Contains(v, "r") || strings.Contains(v, "u")
+			extract = extract || strings.Contains(v, "x")
+		}
+		if v == "--create" {
+			create = true
+		}
+		if v == "--extract" || v == "--get" {
+			extract = true
+		}
+		if (v == "-C" || v == "--directory") && i+1 < len(c.args) {
+			c.write(c.args[i+1])
+		}
+	}
+	switch {
+	case extract:
+		c.add(LocalWrite, "tar extracts files")
+		c.cwdWrite()
+	case create:
+		c.add(LocalWrite, "tar writes an archive")
+		c.cwdWrite()
+		c.readSecrets()
+	default:
+		c.add(Read, "tar lists an archive")
+	}
+}
+
+func zipCmd(c *cmd) {
+	if c.has("-TT", "--unzip-command") {
+		c.add(Opaque, "zip runs a program to test the archive")
+	}
+	c.add(LocalWrite, "zip writes an archive")
+	c.cwdWrite()
+	c.readSecrets()
+}
+
+func unzip(c *cmd) {
+	if c.has("-l", "-v", "-t", "-Z", "-p") {
+		c.add(Read, "unzip lists or tests an archive")
+		return
+	}
+	c.add(LocalWrite, "unzip extracts files")
+	c.cwdWrite()
+	for i, w := range c.args {
+		if w.Value == "-d" && i+1 < len(c.args) {
+			c.write(c.args[i+1])
+		}
+	}
+}
+
+// uniq writes its second operand.
+func uniq(c *cmd) {
+	ops := c.operands()
+	c.add(Read, "uniq filters lines")
+	if len(ops) > 0 {
+		c.path(OpRead, ops[0])
+	}
+	if len(ops) > 1 {
+		c.write(ops[1])
+	}
+}
+
+func sortCmd(c *cmd) {
+	c.add(Read, "sort orders lines")
+	for i, w := range c.args {
+		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
+			c.write(c.args[i+1])
+		} else if strings.HasPrefix(w.Value, "--output=") {
+			c.write(shell.Word{Raw: w.Value[9:], Value: w.Value[9:], Literal: w.Literal})
+		} else if strings.HasPrefix(w.Value, "--compress-program") {
+			c.add(Opaque, "sort runs a compression program")
+		}
+	}
+}
+
+func base64Cmd(c *cmd) {
+	if c.has("-d", "--decode", "-D") {
+		c.a.mark(c.i, roleDecode)
+	}
+	c.add(Read, "base64 encodes or decodes")
+	for i, w := range c.args {
+		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
+			c.write(c.args[i+1])
+		}
+	}
+	for _, w := range c.operands() {
+		c.path(OpRead, w)
+	}
+}
+
+func mkfs(c *cmd) {
+	if c.has("-l", "--list") && c.name != "mkfs" {
+		c.add(Read, c.name+" lists partitions")
+		return
+	}
+	c.add(Destructive, c.name+" rewrites a disk")
+}
+
+// kill: signalling every process (-1) is destructive; one process is local
+// work.
+func kill(c *cmd) {
+	for _, w := range c.operands() {
+		if w.Value == "-1" || w.Value == "1" {
+			c.add(Destructive, "kill of every process")
+		}
+	}
+	for _, w := range c.args {
+		if w.Value == "-1" && len(c.operands()) == 0 {
+			c.add(Destructive, "kill of every process")
+		}
+	}
+	c.add(LocalWrite, "kill signals a process")
+}
+
+func killall(c *cmd) { c.add(LocalWrite, c.name+" signals processes by name") }
+
+func rsync(c *cmd) {
+	for _, w := range c.args {
+		v := w.Value
+		if v == "-e" || strings.HasPrefix(v, "--rsh") || strings.HasPrefix(v, "--rsync-path") {
+			c.add(Opaque, "rsync runs a program: "+v)
+		}
+	}
+	ops := c.operands()
+	if len(ops) < 2 {
+		c.add(Read, "rsync lists files")
+		return
+	}
+	dst := ops[len(ops)-1]
+	if remoteSpec(dst.Value) {
+		c.add(Exfil, "rsync sends files to "+dst.Raw)
+		for _, w := range ops[:len(ops)-1] {
+			c.path(OpRead, w)
+		}
+		return
+	}
+	for _, w := range ops[:len(ops)-1] {
+		if remoteSpec(w.Value) {
+			c.add(Network, "rsync copies from "+w.Raw)
+		} else {
+			c.path(OpRead, w)
+		}
+	}
+	if c.has("--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-excluded", "--remove-source-files") {
+		c.del(dst, true)
+	}
+	c.write(dst)
+}
+
+// remoteSpec reports whether an scp/rsync operand names another host:
+// host:path, user@host:path or rsync://.
+func remoteSpec(v string) bool {
+	if strings.Contains(v, "://") {
+		return true
+	}
+	i := strings.IndexByte(v, ':')
+	if i <= 0 {
+		return false
+	}
+	return !strings.Contains(v[:i], "/")
+}

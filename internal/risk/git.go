@@ -1,0 +1,631 @@
+package risk
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// protectedBranch reports whether a branch name is one a team protects.
+func protectedBranch(b string) bool {
+	b = strings.TrimPrefix(b, "refs/heads/")
+	switch b {
+	case "main", "master", "trunk", "develop", "production", "prod", "stable", "live", "gh-pages":
+		return true
+	}
+	return strings.HasPrefix(b, "release/") || strings.HasPrefix(b, "release-") || strings.HasPrefix(b, "hotfix/")
+}
+
+// git understands git as git does: global options, then the subcommand,
+// with aliases and program-valued settings from -c and GIT_CONFIG_*.
+func git(c *cmd) {
+	args := c.args
+	config := map[string]string{}
+	i := 0
+	for i < len(args) {
+		w := args[i]
+		if !w.Literal {
+			c.add(Opaque, "git option built at run time: "+w.Raw)
+			return
+		}
+		v := w.Value
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		name, val, hasVal := strings.Cut(v, "=")
+		switch name {
+		case "-c":
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			if !args[i].Literal {
+				c.add(Opaque, "git -c value built at run time")
+				return
+			}
+			k, val, _ := strings.Cut(args[i].Value, "=")
+			config[strings.ToLower(k)] = val
+		case "-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return
+				}
+				i++
+				val = args[i].Value
+				if !args[i].Literal {
+					c.add(Opaque, "git "+name+" built at run time")
+				}
+			}
+			if name == "--config-env" {
+				k, _, _ := strings.Cut(val, "=")
+				config[strings.ToLower(k)] = "\x00env"
+			}
+			if name == "-C" {
+				c.path(OpRead, shell.Word{Raw: val, Value: val, Literal: true, Tilde: strings.HasPrefix(val, "~")})
+			}
+		case "--exec-path":
+			if hasVal {
+				c.add(Opaque, "git --exec-path runs git's programs from "+val)
+			}
+		}
+		i++
+	}
+	// GIT_CONFIG_COUNT/KEY_n/VALUE_n in the step's environment.
+	if n, err := strconv.Atoi(c.a.env["GIT_CONFIG_COUNT"]); err == nil {
+		for k := 0; k < n && k < 100; k++ {
+			key := c.a.env["GIT_CONFIG_KEY_"+strconv.Itoa(k)]
+			config[strings.ToLower(key)] = c.a.env["GIT_CONFIG_VALUE_"+strconv.Itoa(k)]
+		}
+	}
+	if v, ok := c.a.env["GIT_CONFIG_PARAMETERS"]; ok {
+		config["\x00parameters"] = v
+	}
+	for k, v := range config {
+		if why := gitConfigRuns(k); why != "" {
+			c.add(Opaque, "git configuration "+k+" "+why)
+		}
+		if strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") {
+			c.add(Opaque, "git alias "+k+" runs a shell command")
+		}
+	}
+	if i >= len(args) {
+		c.add(Read, "git with no subcommand prints help")
+		return
+	}
+	sub := args[i]
+	rest := args[i+1:]
+	if sub.Quoted || sub.Escaped {
+		c.add(Opaque, "quoting hides the git subcommand "+sub.Raw)
+	}
+	name := sub.Value
+	if a, ok := config["alias."+strings.ToLower(name)]; ok {
+		c.add(Opaque, "git subcommand "+name+" is an alias injected into this step")
+		if strings.HasPrefix(a, "!") {
+			return
+		}
+		fields := strings.Fields(a)
+		if len(fields) == 0 {
+			return
+		}
+		name = fields[0]
+		extra := make([]shell.Word, 0, len(fields)-1+len(rest))
+		for _, f := range fields[1:] {
+			extra = append(extra, shell.Word{Raw: f, Value: f, Literal: true})
+		}
+		rest = append(extra, rest...)
+	}
+	g := &cmd{a: c.a, i: c.i, seg: c.seg, name: "git " + name, args: rest}
+	fn, ok := gitSubcommands[name]
+	if !ok {
+		if strings.HasPrefix(name, "-") {
+			c.add(Read, "git exits on an unknown option")
+			return
+		}
+		c.add(Opaque, "git "+name+" is not a git command sayso knows (an alias or a git-"+name+" program)")
+		return
+	}
+	fn(g)
+}
+
+// gitConfigRuns says how a configuration key makes git run a program or
+// change where it sends things, or "" when it does neither.
+func gitConfigRuns(k string) string {
+	switch {
+	case k == "core.pager" || k == "core.sshcommand" || k == "core.fsmonitor" || k == "core.hookspath" ||
+		k == "core.editor" || k == "core.askpass" || k == "core.gitproxy" || k == "diff.external" ||
+		k == "sequence.editor" || k == "gpg.program" || k == "credential.helper" || k == "uploadpack.packobjectshook" ||
+		k == "include.path" || strings.HasPrefix(k, "includeif.") || strings.HasPrefix(k, "pager.") ||
+		strings.HasPrefix(k, "filter.") || strings.HasPrefix(k, "merge.") && strings.HasSuffix(k, ".driver") ||
+		strings.HasPrefix(k, "diff.") && (strings.HasSuffix(k, ".textconv") || strings.HasSuffix(k, ".command")) ||
+		strings.HasPrefix(k, "gpg.") && strings.HasSuffix(k, ".program") || strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, ".helper") ||
+		strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".receivepack") || strings.HasSuffix(k, ".uploadpack") || strings.HasSuffix(k, ".proxy")) ||
+		strings.HasPrefix(k, "difftool.") || strings.HasPrefix(k, "mergetool.") || k == "web.browser" || strings.HasPrefix(k, "browser.") ||
+		k == "core.worktree" || k == "protocol.ext.allow" || k == "protocol.allow" || k == "\x00parameters":
+		return "makes git run a program"
+	case strings.HasPrefix(k, "url.") || strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl")):
+		return "changes where git sends and fetches"
+	}
+	return ""
+}
+
+var gitSubcommands map[string]func(*cmd)
+
+func init() {
+	read := func(c *cmd) { c.add(Read, c.name+" only reads the repository") }
+	lw := func(c *cmd) { c.add(LocalWrite, c.name+" changes the local repository"); c.cwdWrite() }
+	gitSubcommands = map[string]func(*cmd){
+		"push": gitPush, "remote": gitRemote, "config": gitConfig, "reset": gitReset, "clean": gitClean,
+		"checkout": gitCheckout, "switch": gitSwitch, "restore": gitRestore, "stash": gitStash,
+		"branch": gitBranch, "tag": gitTag, "worktree": gitWorktree, "reflog": gitReflog,
+		"rebase": gitRebase, "submodule": gitSubmodule, "filter-branch": gitFilterBranch, "filter-repo": gitFilterBranch,
+		"difftool": gitDifftool, "mergetool": gitDifftool, "send-email": gitSendEmail, "credential": gitCredential,
+		"credential-store": gitCredential, "credential-cache": gitCredential, "lfs": gitLFS, "archive": gitArchive,
+		"update-ref": gitUpdateRef, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
+		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": lw, "init": lw, "add": lw, "rm": lw, "mv": lw,
+		"cherry-pick": lw, "revert": lw, "am": lw, "apply": lw, "format-patch": lw, "sparse-checkout": lw,
+		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": lw,
+		"read-tree": lw, "write-tree": read, "commit-tree": lw, "hash-object": lw, "mktag": lw, "mktree": lw,
+		"fast-import": lw, "bundle": lw, "rerere": lw, "checkout-index": lw, "merge-file": lw, "unpack-objects": lw,
+		"status": read, "log": read, "show": read, "diff": read, "blame": read, "annotate": read, "rev-parse": read,
+		"rev-list": read, "ls-files": read, "ls-tree": read, "ls-remote": read, "cat-file": read, "describe": read,
+		"shortlog": read, "grep": read, "whatchanged": read, "name-rev": read, "merge-base": read, "for-each-ref": read,
+		"show-ref": read, "symbolic-ref": gitSymbolicRef, "count-objects": read, "fsck": read, "version": read,
+		"help": read, "check-ignore": read, "check-attr": read, "check-mailmap": read, "var": read, "cherry": read,
+		"range-diff": read, "diff-tree": read, "diff-index": read, "diff-files": read, "verify-commit": read,
+		"verify-tag": read, "show-branch": read, "request-pull": read, "instaweb": lw, "daemon": lw,
+		"fast-export": read, "get-tar-commit-id": read, "interpret-trailers": read, "stripspace": read,
+		"column": read, "check-ref-format": read, "patch-id": read, "verify-pack": read, "show-index": read,
+		"citool": lw, "gui": lw, "gitk": read, "svn": gitSVN, "p4": gitSVN,
+	}
+}
+
+func gitCommit(c *cmd) {
+	c.add(LocalWrite, "git commit records a commit")
+	c.cwdWrite()
+	for _, w := range c.args {
+		if w.Value == "--amend" {
+			c.add(LocalWrite, "git commit --amend rewrites the last commit")
+		}
+	}
+}
+
+func gitMerge(c *cmd) {
+	c.add(LocalWrite, "git merge joins histories in the local repository")
+	c.cwdWrite()
+}
+
+// gitPush classifies a push by its options, its repository and each refspec.
+func gitPush(c *cmd) {
+	var pos []shell.Word
+	force, del, dry := false, false, false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		if !w.Literal {
+			if strings.HasPrefix(w.Raw, "-") {
+				c.add(Opaque, "git push option built at run time: "+w.Raw)
+				continue
+			}
+			pos = append(pos, w)
+			continue
+		}
+		switch name, val, _ := strings.Cut(v, "="); {
+		case v == "--":
+			pos = append(pos, c.args[i+1:]...)
+			i = len(c.args)
+		case name == "--force" || name == "--force-with-lease" || name == "--force-if-includes" || name == "--no-force-with-lease" && false:
+			force = true
+		case name == "--mirror" || name == "--prune":
+			force = true
+			c.add(ForceRemote, "git push "+name+" deletes or overwrites remote refs")
+		case name == "--delete":
+			del = true
+		case name == "--dry-run":
+			dry = true
+		case name == "--receive-pack" || name == "--exec":
+			c.add(Opaque, "git push "+name+" runs a program on the remote")
+		case name == "--repo":
+			pos = append([]shell.Word{{Raw: val, Value: val, Literal: true}}, pos...)
+		case name == "--push-option" || name == "--recurse-submodules" || name == "--signed" || name == "--set-upstream-to":
+			if !strings.Contains(v, "=") && name == "--push-option" {
+				i++
+			}
+		case name == "-o":
+			i++
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for _, f := range v[1:] {
+				switch f {
+				case 'f':
+					force = true
+				case 'd':
+					del = true
+				case 'n':
+					dry = true
+				case 'o':
+					i++
+				}
+			}
+		default:
+			pos = append(pos, w)
+		}
+	}
+	if dry {
+		c.add(Read, "git push --dry-run sends nothing")
+		return
+	}
+	if force {
+		c.add(ForceRemote, "git push --force overwrites remote history")
+	}
+	if del {
+		c.add(ForceRemote, "git push --delete deletes remote branches")
+	}
+	if len(pos) == 0 {
+		c.add(RemoteWrite, "git push sends commits to the upstream")
+		return
+	}
+	repo := pos[0]
+	switch {
+	case !repo.Literal:
+		c.add(RemoteWrite, "git push to a remote named at run time")
+		c.add(Opaque, "git push to a remote named at run time: "+repo.Raw)
+	case isURL(repo.Value):
+		c.add(NewRemote, "git push to a URL, not a configured remote: "+repo.Raw)
+	}
+	refs := pos[1:]
+	if len(refs) == 0 {
+		c.add(RemoteWrite, "git push sends the current branch to "+repo.Raw)
+	}
+	for _, r := range refs {
+		if !r.Literal {
+			c.add(RemoteWrite, "git push of a ref named at run time")
+			c.add(Opaque, "git push of a ref named at run time: "+r.Raw)
+			continue
+		}
+		v := r.Value
+		switch {
+		case v == "--all" || v == "--tags":
+			c.add(RemoteWrite, "git push "+v)
+		case strings.HasPrefix(v, "+"):
+			c.add(ForceRemote, "git push "+v+": a leading + forces the update")
+		case v == ":":
+			c.add(RemoteWrite, "git push : sends every matching branch")
+		case strings.HasPrefix(v, ":"):
+			c.add(ForceRemote, "git push "+v+": an empty source deletes the remote ref")
+		case strings.Contains(v, ":"):
+			src, dst, _ := strings.Cut(v, ":")
+			if protectedBranch(dst) && src != dst {
+				c.add(Merge, "git push "+v+" updates the protected branch "+dst)
+			} else {
+				c.add(RemoteWrite, "git push "+v)
+			}
+		case protectedBranch(v):
+			c.add(RemoteWrite, "git push of the protected branch "+v)
+		default:
+			c.add(RemoteWrite, "git push "+v)
+		}
+	}
+}
+
+// isURL reports whether a push or remote target is a URL or a path rather
+// than the name of a configured remote.
+func isURL(v string) bool {
+	if strings.Contains(v, "://") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "~") {
+		return true
+	}
+	at, colon := strings.IndexByte(v, '@'), strings.IndexByte(v, ':')
+	return colon > 0 && (at >= 0 && at < colon || strings.Contains(v[:colon], "."))
+}
+
+func gitRemote(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(Read, "git remote lists remotes")
+		return
+	}
+	switch ops[0].Value {
+	case "add", "set-url":
+		c.add(NewRemote, "git remote "+ops[0].Value+" points the repository at a new remote")
+	case "show", "get-url":
+		c.add(Read, "git remote "+ops[0].Value)
+	case "remove", "rm", "rename", "prune", "set-head", "set-branches", "update":
+		c.add(LocalWrite, "git remote "+ops[0].Value)
+	default:
+		c.add(Read, "git remote "+ops[0].Value)
+	}
+}
+
+func gitConfig(c *cmd) {
+	vals := c.vals()
+	write := false
+	var key string
+	var pos []string
+	for i := 0; i < len(vals); i++ {
+		v := vals[i]
+		switch {
+		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--get-urlmatch" || v == "--show-origin" && false:
+		case v == "--unset" || v == "--unset-all" || v == "--add" || v == "--replace-all" || v == "--rename-section" || v == "--remove-section" || v == "-e" || v == "--edit":
+			write = true
+		case v == "--file" || v == "-f" || v == "--blob" || v == "--type" || v == "--default":
+			if v == "--file" || v == "-f" {
+				write = true
+				if i+1 < len(c.args) {
+					c.path(OpWrite, c.args[i+1])
+				}
+			}
+			i++
+		case strings.HasPrefix(v, "-"):
+		case v == "get" || v == "list":
+			if len(pos) == 0 {
+				pos = append(pos, v)
+				continue
+			}
+			pos = append(pos, v)
+		case v == "set" || v == "unset" || v == "edit" || v == "rename-section" || v == "remove-section":
+			if len(pos) == 0 {
+				write = true
+				continue
+			}
+			pos = append(pos, v)
+		default:
+			pos = append(pos, v)
+		}
+	}
+	if len(pos) > 0 {
+		key = strings.ToLower(pos[0])
+	}
+	if len(pos) >= 2 {
+		write = true
+	}
+	if !write {
+		c.add(Read, "git config reads a setting")
+		return
+	}
+	c.add(LocalWrite, "git config changes a setting")
+	if why := gitConfigRuns(key); why != "" {
+		c.add(InstructionPatch, "git config "+key+" "+why+" later")
+		c.add(Opaque, "git config "+key+" "+why)
+	}
+	if strings.HasPrefix(key, "alias.") {
+		c.add(InstructionPatch, "git config "+key+" defines what a later git command runs")
+	}
+	if strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, "url") || strings.HasPrefix(key, "url.") {
+		c.add(NewRemote, "git config "+key+" points the repository at another remote")
+	}
+}
+
+func gitReset(c *cmd) {
+	if c.has("--hard") {
+		c.add(Destructive, "git reset --hard discards uncommitted work")
+		return
+	}
+	c.add(LocalWrite, "git reset moves the branch; the working files stay")
+}
+
+func gitClean(c *cmd) {
+	if c.has("-n", "--dry-run") || c.shortFlag('n') {
+		c.add(Read, "git clean --dry-run lists what it would delete")
+		return
+	}
+	c.add(Destructive, "git clean deletes untracked files")
+}
+
+func gitCheckout(c *cmd) {
+	ops := c.operands()
+	afterDash := false
+	for _, w := range c.args {
+		if w.Value == "--" {
+			afterDash = true
+		}
+	}
+	switch {
+	case c.has("-f", "--force") || c.shortFlag('f'):
+		c.add(Destructive, "git checkout --force discards uncommitted work")
+	case c.has("-b", "-B", "--orphan") || c.shortFlag('b'):
+		c.add(LocalWrite, "git checkout -b makes a branch")
+	case afterDash || len(ops) > 1 || len(ops) == 1 && (ops[0].Value == "." || ops[0].Glob || strings.Contains(ops[0].Value, "/") && strings.Contains(ops[0].Value, ".")):
+		c.add(Destructive, "git checkout of paths discards their uncommitted changes")
+	default:
+		c.add(LocalWrite, "git checkout switches branches")
+	}
+	c.cwdWrite()
+}
+
+func gitSwitch(c *cmd) {
+	if c.has("--discard-changes", "-f", "--force") {
+		c.add(Destructive, "git switch --discard-changes discards uncommitted work")
+		return
+	}
+	c.add(LocalWrite, "git switch changes branches")
+	c.cwdWrite()
+}
+
+func gitRestore(c *cmd) {
+	staged := c.has("--staged", "-S")
+	worktree := c.has("--worktree", "-W")
+	if staged && !worktree {
+		c.add(LocalWrite, "git restore --staged unstages")
+		return
+	}
+	c.add(Destructive, "git restore discards uncommitted changes in the working files")
+}
+
+func gitStash(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(LocalWrite, "git stash saves work aside")
+		return
+	}
+	switch ops[0].Value {
+	case "list", "show":
+		c.add(Read, "git stash "+ops[0].Value)
+	case "drop", "clear":
+		c.add(Destructive, "git stash "+ops[0].Value+" throws saved work away")
+	default:
+		c.add(LocalWrite, "git stash "+ops[0].Value)
+	}
+}
+
+func gitBranch(c *cmd) {
+	ops := c.operands()
+	switch {
+	case c.has("-D") || c.has("-d", "--delete") && c.has("-f", "--force"):
+		c.add(LocalWrite, "git branch -D deletes a local branch")
+	case c.has("-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"):
+		c.add(LocalWrite, "git branch changes local branches")
+	case len(ops) > 0 && !c.has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--no-contains"):
+		c.add(LocalWrite, "git branch makes a branch")
+	default:
+		c.add(Read, "git branch lists branches")
+	}
+}
+
+func gitTag(c *cmd) {
+	ops := c.operands()
+	switch {
+	case c.has("-d", "--delete"):
+		c.add(LocalWrite, "git tag -d deletes a local tag")
+	case len(ops) > 0 && !c.has("-l", "--list", "--contains", "--merged", "--points-at", "-v", "--verify"):
+		c.add(LocalWrite, "git tag makes a tag")
+	default:
+		c.add(Read, "git tag lists tags")
+	}
+}
+
+func gitWorktree(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(Read, "git worktree")
+		return
+	}
+	switch ops[0].Value {
+	case "list":
+		c.add(Read, "git worktree list")
+	case "remove":
+		if c.has("--force", "-f") {
+			c.add(Destructive, "git worktree remove --force discards the worktree's changes")
+			return
+		}
+		c.add(LocalWrite, "git worktree remove")
+	case "add":
+		c.add(LocalWrite, "git worktree add")
+		for _, w := range ops[1:2] {
+			c.write(w)
+		}
+	default:
+		c.add(LocalWrite, "git worktree "+ops[0].Value)
+	}
+}
+
+func gitReflog(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 0 && (ops[0].Value == "expire" || ops[0].Value == "delete") {
+		c.add(Destructive, "git reflog "+ops[0].Value+" drops the record that recovers lost commits")
+		return
+	}
+	c.add(Read, "git reflog")
+}
+
+func gitRebase(c *cmd) {
+	for i, w := range c.args {
+		if w.Value == "-x" || w.Value == "--exec" || strings.HasPrefix(w.Value, "--exec=") {
+			c.add(Opaque, "git rebase --exec runs a shell command")
+			if i+1 < len(c.args) && w.Value != "--exec=" {
+				_ = i
+			}
+		}
+	}
+	c.add(LocalWrite, "git rebase rewrites local commits")
+	c.cwdWrite()
+}
+
+func gitSubmodule(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 0 && ops[0].Value == "foreach" {
+		c.add(Opaque, "git submodule foreach runs a shell command in each submodule")
+		return
+	}
+	if len(ops) == 0 || ops[0].Value == "status" || ops[0].Value == "summary" {
+		c.add(Read, "git submodule status")
+		return
+	}
+	c.add(LocalWrite, "git submodule "+ops[0].Value)
+}
+
+func gitFilterBranch(c *cmd) {
+	c.add(Destructive, c.name+" rewrites the whole history")
+	if c.name == "git filter-branch" {
+		c.add(Opaque, "git filter-branch runs shell filters")
+	}
+}
+
+func gitDifftool(c *cmd) {
+	c.add(Opaque, c.name+" runs an external tool")
+}
+
+func gitSendEmail(c *cmd) { c.add(Exfil, "git send-email mails patches to others") }
+
+func gitCredential(c *cmd) { c.add(Secret, c.name+" reads or stores stored passwords") }
+
+func gitLFS(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 0 && ops[0].Value == "push" {
+		c.add(RemoteWrite, "git lfs push sends objects to the remote")
+		return
+	}
+	c.add(LocalWrite, "git lfs")
+}
+
+func gitArchive(c *cmd) {
+	if c.has("--remote") {
+		c.add(Network, "git archive --remote fetches from a server")
+	}
+	c.add(LocalWrite, "git archive writes an archive")
+	for i, w := range c.args {
+		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
+			c.write(c.args[i+1])
+		}
+	}
+}
+
+func gitUpdateRef(c *cmd) {
+	if c.has("-d") {
+		c.add(Destructive, "git update-ref -d deletes a ref")
+		return
+	}
+	c.add(LocalWrite, "git update-ref moves a ref")
+}
+
+func gitGC(c *cmd) {
+	if c.has("--prune=now", "--prune=all") {
+		c.add(Destructive, "git gc --prune=now drops unreachable commits for good")
+		return
+	}
+	c.add(LocalWrite, "git gc")
+}
+
+func gitBisect(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 0 && ops[0].Value == "run" {
+		c.add(LocalWrite, "git bisect run runs a script of the project")
+	}
+	c.add(LocalWrite, "git bisect")
+}
+
+func gitSymbolicRef(c *cmd) {
+	if len(c.operands()) >= 2 || c.has("-d", "--delete") {
+		c.add(LocalWrite, "git symbolic-ref changes a ref")
+		return
+	}
+	c.add(Read, "git symbolic-ref")
+}
+
+func gitSVN(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 0 && (ops[0].Value == "dcommit" || ops[0].Value == "submit") {
+		c.add(RemoteWrite, c.name+" "+ops[0].Value+" sends commits to the server")
+		return
+	}
+	c.add(LocalWrite, c.name)
+}

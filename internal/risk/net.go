@@ -1,0 +1,395 @@
+package risk
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// hostOf returns the host a URL-like word names, or "".
+func hostOf(v string) string {
+	if !strings.Contains(v, "://") {
+		if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "@") || !strings.Contains(v, ".") && !strings.HasPrefix(v, "localhost") {
+			return ""
+		}
+		v = "http://" + v
+	}
+	u, err := url.Parse(v)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+func (a *assessor) trusted(host string) bool {
+	for _, h := range a.ctx.TrustedHosts {
+		if host == h || strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// fetch classifies a plain download from the hosts named by urls.
+func (c *cmd) fetch(urls []shell.Word) {
+	if len(urls) == 0 {
+		c.add(Network, c.name+" reaches a host")
+		return
+	}
+	for _, u := range urls {
+		if !u.Literal {
+			c.add(Network, c.name+" reaches a host named at run time: "+u.Raw)
+			continue
+		}
+		if strings.HasPrefix(u.Value, "file:") {
+			c.path(OpRead, shell.Word{Raw: u.Value, Value: strings.TrimPrefix(strings.TrimPrefix(u.Value, "file://"), "file:"), Literal: true})
+			continue
+		}
+		h := hostOf(u.Value)
+		switch {
+		case h == "":
+			c.add(Network, c.name+" reaches "+u.Raw)
+		case c.a.trusted(h):
+			c.add(Read, c.name+" fetches from the trusted host "+h)
+		default:
+			c.add(Network, c.name+" fetches from "+h+", which is not a trusted host")
+		}
+	}
+}
+
+var curlArgOpts = map[string]bool{
+	"-o": true, "--output": true, "-H": true, "--header": true, "-u": true, "--user": true, "-A": true, "--user-agent": true,
+	"-e": true, "--referer": true, "-x": true, "--proxy": true, "-m": true, "--max-time": true, "--connect-timeout": true,
+	"-w": true, "--write-out": true, "-c": true, "--cookie-jar": true, "-b": true, "--cookie": true, "-r": true, "--range": true,
+	"--retry": true, "-C": true, "--continue-at": true, "--cacert": true, "--cert": true, "--key": true, "-E": true,
+	"--resolve": true, "--connect-to": true, "-Y": true, "-y": true, "--limit-rate": true, "--max-filesize": true,
+	"--url": false, "-X": true, "--request": true, "-D": true, "--dump-header": true, "--trace": true, "--trace-ascii": true,
+	"--stderr": true, "--interface": true, "--dns-servers": true, "--oauth2-bearer": true, "--aws-sigv4": true,
+	"--output-dir": true, "-z": true, "--time-cond": true, "--retry-delay": true, "--retry-max-time": true, "-Q": true, "--quote": true,
+}
+
+func curl(c *cmd) {
+	var urls []shell.Word
+	send, sendFile, stdin := false, false, false
+	method := ""
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		name, val, hasVal := strings.Cut(v, "=")
+		next := func() shell.Word {
+			if hasVal {
+				return shell.Word{Raw: val, Value: val, Literal: w.Literal}
+			}
+			if i+1 < len(c.args) {
+				i++
+				return c.args[i]
+			}
+			return shell.Word{}
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			urls = append(urls, w)
+			continue
+		}
+		if !strings.HasPrefix(v, "--") {
+			name, hasVal = v[:2], len(v) > 2
+			val = v[2:]
+			if hasVal && !curlArgOpts[name] && !isDataOpt(name) {
+				// a cluster of flags such as -fsSL; the last may take a value
+				last := "-" + v[len(v)-1:]
+				if curlArgOpts[last] || isDataOpt(last) {
+					name, hasVal = last, false
+				} else {
+					continue
+				}
+			}
+		}
+		switch {
+		case name == "--url":
+			urls = append(urls, next())
+		case isDataOpt(name):
+			send = true
+			d := next()
+			dv := d.Value
+			if name == "-T" || name == "--upload-file" {
+				if dv == "-" || dv == "." {
+					stdin = true
+				} else {
+					sendFile = true
+					c.path(OpRead, d)
+				}
+				continue
+			}
+			if name == "-F" || name == "--form" {
+				if _, fv, ok := strings.Cut(dv, "="); ok && (strings.HasPrefix(fv, "@") || strings.HasPrefix(fv, "<")) {
+					f := strings.TrimLeft(fv, "@<")
+					if j := strings.IndexByte(f, ';'); j >= 0 {
+						f = f[:j]
+					}
+					if f == "-" {
+						stdin = true
+					} else {
+						sendFile = true
+						c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: d.Literal, Tilde: strings.HasPrefix(f, "~")})
+					}
+				}
+				continue
+			}
+			if strings.HasPrefix(dv, "@") && name != "--data-raw" {
+				f := dv[1:]
+				if f == "-" {
+					stdin = true
+				} else {
+					sendFile = true
+					c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: d.Literal, Tilde: strings.HasPrefix(f, "~")})
+				}
+			}
+		case name == "-X" || name == "--request":
+			method = strings.ToUpper(next().Value)
+		case name == "-o" || name == "--output":
+			o := next()
+			if !quietDevice(o) {
+				c.write(o)
+			}
+		case name == "-O" || name == "--remote-name" || name == "--remote-name-all":
+			c.add(LocalWrite, "curl -O saves the download")
+			c.cwdWrite()
+		case name == "-K" || name == "--config":
+			c.add(Opaque, "curl reads its options from a file")
+			next()
+		case name == "-H" || name == "--header":
+			h := next()
+			for _, p := range h.Params {
+				if secretVar(p) {
+					c.add(Network, "curl sends a credential from $"+p)
+				}
+			}
+		case curlArgOpts[name] && !hasVal:
+			next()
+		}
+	}
+	if method != "" && method != "GET" && method != "HEAD" && method != "OPTIONS" {
+		send = true
+	}
+	switch {
+	case sendFile:
+		c.add(Exfil, "curl sends a file to a host")
+	case stdin:
+		c.a.mark(c.i, roleSend)
+		c.add(Exfil, "curl sends its input to a host")
+	case send:
+		c.add(Exfil, "curl sends data to a host")
+	default:
+		c.a.mark(c.i, roleFetch)
+		c.fetch(urls)
+	}
+}
+
+func isDataOpt(n string) bool {
+	switch n {
+	case "-d", "--data", "--data-binary", "--data-raw", "--data-ascii", "--data-urlencode", "--json", "-F", "--form", "--form-string", "-T", "--upload-file":
+		return true
+	}
+	return false
+}
+
+func wget(c *cmd) {
+	var urls []shell.Word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		name, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case name == "--post-file" || name == "--body-file":
+			f := val
+			if !hasVal && i+1 < len(c.args) {
+				i++
+				f = c.args[i].Value
+			}
+			c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: true, Tilde: strings.HasPrefix(f, "~")})
+			c.add(Exfil, "wget sends a file to a host")
+			return
+		case name == "--post-data" || name == "--body-data" || name == "--method" && !strings.EqualFold(val, "GET"):
+			c.add(Exfil, "wget sends data to a host")
+			return
+		case name == "-O" || name == "--output-document" || strings.HasPrefix(v, "-O") && len(v) > 2:
+			o := val
+			if strings.HasPrefix(v, "-O") && len(v) > 2 {
+				o = v[2:]
+			} else if !hasVal && i+1 < len(c.args) {
+				i++
+				o = c.args[i].Value
+			}
+			if o == "-" {
+				c.a.mark(c.i, roleFetch)
+			} else if o != "/dev/null" {
+				c.write(shell.Word{Raw: o, Value: o, Literal: true, Tilde: strings.HasPrefix(o, "~")})
+			}
+		case name == "-P" || name == "--directory-prefix" || name == "-o" || name == "-a" || name == "-i" || name == "--input-file" || name == "-e" || name == "--execute" || name == "-U" || name == "--user-agent" || name == "--header" || name == "-t" || name == "-T" || name == "-Q":
+			if name == "-e" || name == "--execute" {
+				c.add(Opaque, "wget -e runs configuration commands")
+			}
+			if !hasVal {
+				i++
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			urls = append(urls, w)
+		}
+	}
+	if !c.has("-O", "--output-document") && !c.a.is(c.i, roleFetch) {
+		c.add(LocalWrite, "wget saves the download")
+		c.cwdWrite()
+	}
+	c.fetch(urls)
+	if c.a.is(c.i, roleFetch) {
+		return
+	}
+	// wget -qO- prints the download.
+	for _, w := range c.args {
+		if strings.HasPrefix(w.Value, "-") && strings.HasSuffix(w.Value, "O-") {
+			c.a.mark(c.i, roleFetch)
+		}
+	}
+}
+
+func httpie(c *cmd) {
+	ops := c.operands()
+	method := ""
+	if len(ops) > 0 && isHTTPMethod(ops[0].Value) {
+		method = strings.ToUpper(ops[0].Value)
+		ops = ops[1:]
+	}
+	items := 0
+	if len(ops) > 1 {
+		items = len(ops) - 1
+		for _, w := range ops[1:] {
+			if strings.Contains(w.Value, "@") {
+				c.add(Exfil, c.name+" sends a file to a host")
+			}
+		}
+	}
+	if method != "" && method != "GET" && method != "HEAD" || items > 0 && method == "" && hasDataItem(ops[1:]) {
+		c.add(Exfil, c.name+" sends data to a host")
+		return
+	}
+	c.a.mark(c.i, roleFetch)
+	c.fetch(ops[:min(1, len(ops))])
+}
+
+func isHTTPMethod(v string) bool {
+	switch strings.ToUpper(v) {
+	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
+		return true
+	}
+	return false
+}
+
+func hasDataItem(ws []shell.Word) bool {
+	for _, w := range ws {
+		if strings.Contains(w.Value, "=") && !strings.Contains(w.Value, "==") || strings.Contains(w.Value, ":=") {
+			return true
+		}
+	}
+	return false
+}
+
+func ssh(c *cmd) {
+	var pos []shell.Word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		if strings.HasPrefix(v, "-o") {
+			opt := strings.TrimPrefix(v, "-o")
+			if opt == "" && i+1 < len(c.args) {
+				i++
+				opt = c.args[i].Value
+			}
+			l := strings.ToLower(opt)
+			if strings.HasPrefix(l, "proxycommand") || strings.HasPrefix(l, "localcommand") || strings.HasPrefix(l, "permitlocalcommand") || strings.HasPrefix(l, "knownhostscommand") || strings.HasPrefix(l, "match") {
+				c.add(Opaque, "ssh -o "+opt+" runs a local command")
+			}
+			continue
+		}
+		if len(v) > 1 && v[0] == '-' {
+			if strings.ContainsAny(v[len(v)-1:], "bcDEeFIiJLlmOpQRSWw") && len(v) == 2 {
+				if v == "-F" || v == "-i" {
+					if i+1 < len(c.args) {
+						c.path(OpRead, c.args[i+1])
+					}
+				}
+				if v == "-J" {
+					c.add(Network, "ssh through a jump host")
+				}
+				i++
+			}
+			continue
+		}
+		pos = append(pos, w)
+	}
+	if len(pos) == 0 {
+		c.add(Read, "ssh prints its usage")
+		return
+	}
+	c.a.mark(c.i, roleSend)
+	if len(pos) > 1 {
+		c.add(RemoteWrite, "ssh runs a command on "+pos[0].Raw)
+		return
+	}
+	c.add(RemoteWrite, "ssh opens a session on "+pos[0].Raw)
+}
+
+func scp(c *cmd) {
+	ops := c.operands()
+	for i, w := range c.args {
+		if (w.Value == "-S" || w.Value == "-o" && i+1 < len(c.args) && strings.HasPrefix(strings.ToLower(c.args[i+1].Value), "proxycommand")) && i+1 < len(c.args) {
+			c.add(Opaque, "scp runs a program: "+w.Value)
+		}
+	}
+	if c.name == "sftp" {
+		c.add(Exfil, "sftp can send files to "+strings.Join(shell.Words(ops), " "))
+		return
+	}
+	if len(ops) < 2 {
+		c.add(Read, "scp with nothing to copy")
+		return
+	}
+	dst := ops[len(ops)-1]
+	if remoteSpec(dst.Value) {
+		c.add(Exfil, "scp sends files to "+dst.Raw)
+		for _, w := range ops[:len(ops)-1] {
+			if !remoteSpec(w.Value) {
+				c.path(OpRead, w)
+			}
+		}
+		return
+	}
+	c.add(Network, "scp copies from another host")
+	c.write(dst)
+}
+
+func netcat(c *cmd) {
+	if c.has("-l", "--listen") || c.shortFlag('l') {
+		c.add(LocalWrite, c.name+" listens on a port")
+		return
+	}
+	if c.has("-e", "-c", "--exec", "--sh-exec", "--lua-exec") || c.name == "socat" && strings.Contains(strings.Join(shell.Words(c.args), " "), "EXEC:") || c.name == "socat" && strings.Contains(strings.Join(shell.Words(c.args), " "), "SYSTEM:") {
+		c.add(Opaque, c.name+" runs a program for the connection")
+	}
+	c.a.mark(c.i, roleSend)
+	for _, r := range c.seg.Redirs {
+		if r.Reads() {
+			c.add(Exfil, c.name+" sends a file to a host")
+		}
+	}
+	if c.has("-z") || c.shortFlag('z') {
+		c.add(Network, c.name+" -z probes a port")
+		return
+	}
+	c.add(Network, c.name+" connects to a host")
+}
+
+func mail(c *cmd) {
+	c.a.mark(c.i, roleSend)
+	c.add(Exfil, c.name+" sends mail")
+}

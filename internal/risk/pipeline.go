@@ -1,0 +1,79 @@
+package risk
+
+// role is what a segment does with its stdin and the network, for the
+// checks that span a pipeline or a substitution.
+type role uint8
+
+const (
+	roleFetch  role = 1 << iota // prints what it downloads
+	roleDecode                  // turns its input into other text (base64 -d)
+	roleCode                    // runs its stdin as code
+	roleSend                    // sends its stdin to a host
+)
+
+func (a *assessor) mark(i int, r role) {
+	if a.roles == nil {
+		a.roles = make(map[int]role)
+	}
+	a.roles[i] |= r
+}
+
+func (a *assessor) is(i int, r role) bool { return a.roles[i]&r != 0 }
+
+// pipelines classifies what flows between the stages of each pipeline and
+// into the substitutions a program runs as code.
+func (a *assessor) pipelines() {
+	segs := a.script.Segments
+	for i := range segs {
+		s := &segs[i]
+		if a.is(i, roleCode) {
+			switch fetched, decoded := a.upstream(i); {
+			case fetched:
+				a.add(i, DownloadExec, "runs code it downloads")
+			case decoded:
+				a.add(i, Opaque, "runs code decoded from its input")
+			case s.Pipeline != 0 && s.Stage > 0:
+				a.add(i, Opaque, "runs code from its input, which sayso cannot see")
+			default:
+				a.add(i, Opaque, "runs code sayso cannot see")
+			}
+		}
+		if a.is(i, roleSend) && s.Pipeline != 0 && s.Stage > 0 {
+			a.add(i, Exfil, "sends what the pipe carries to a host")
+		}
+		// A program given code through a substitution: bash <(curl …),
+		// bash -c "$(curl …)", eval "$(wget …)".
+		if a.is(i, roleCode) || s.Name() == "eval" || s.Name() == "source" || s.Name() == "." || s.Inline || len(s.Opaque) > 0 {
+			for _, w := range s.Args {
+				for _, j := range w.Subst {
+					if a.is(j, roleFetch) || a.fetchedBefore(j) {
+						a.add(i, DownloadExec, "runs code it downloads")
+					}
+				}
+			}
+		}
+	}
+}
+
+// upstream reports whether an earlier stage of segment i's pipeline
+// downloads or decodes what it passes on.
+func (a *assessor) upstream(i int) (fetched, decoded bool) {
+	s := &a.script.Segments[i]
+	if s.Pipeline == 0 {
+		return false, false
+	}
+	for j := range a.script.Segments {
+		t := &a.script.Segments[j]
+		if t.Pipeline == s.Pipeline && t.Stage < s.Stage {
+			fetched = fetched || a.is(j, roleFetch)
+			decoded = decoded || a.is(j, roleDecode)
+		}
+	}
+	return fetched, decoded
+}
+
+// fetchedBefore reports whether segment j's pipeline fetches before it.
+func (a *assessor) fetchedBefore(j int) bool {
+	f, _ := a.upstream(j)
+	return f
+}

@@ -1,0 +1,160 @@
+package risk
+
+import "strings"
+
+// programs maps a program name to the function that classifies it.
+var programs map[string]func(*cmd)
+
+func init() {
+	programs = map[string]func(*cmd){
+		"git": git, "gh": gh, "hub": gh,
+		"docker": docker, "podman": docker, "nerdctl": docker,
+		"kubectl": kubectl, "oc": kubectl, "k": kubectl, "helm": helm,
+		"terraform": terraform, "tofu": terraform, "terragrunt": terraform, "pulumi": pulumi,
+		"aws": aws, "gcloud": gcloud, "gsutil": gsutil, "az": azure,
+		"fly": fly, "flyctl": fly, "vercel": vercel, "netlify": netlify, "heroku": heroku,
+		"firebase": deployCLI, "wrangler": deployCLI, "serverless": deployCLI, "sls": deployCLI,
+		"cdk": cdk, "ansible-playbook": ansible, "ansible": ansible, "kamal": deployCLI, "railway": deployCLI,
+		"vault": vault, "rclone": rclone, "stripe": stripe,
+		"rm": rm, "rmdir": rmdir, "unlink": unlink, "shred": shred, "srm": shred, "wipe": shred,
+		"cp": copyMove, "mv": copyMove, "install": copyMove, "ln": link, "rsync": rsync,
+		"touch": writeOperands, "mkdir": writeOperands, "mktemp": mktemp, "truncate": truncate,
+		"tee": tee, "sed": sed, "dd": dd, "chmod": chmod, "chown": chown, "chgrp": chown,
+		"find": find, "tar": tar, "zip": zipCmd, "unzip": unzip, "uniq": uniq, "sort": sortCmd,
+		"base64": base64Cmd, "split": writeOperands,
+		"mkfs": mkfs, "fdisk": mkfs, "sfdisk": mkfs, "parted": mkfs, "wipefs": mkfs, "mkswap": mkfs, "blkdiscard": mkfs,
+		"kill": kill, "killall": killall, "pkill": killall,
+		"curl": curl, "wget": wget, "http": httpie, "https": httpie, "xh": httpie, "aria2c": wget,
+		"ssh": ssh, "scp": scp, "sftp": scp, "nc": netcat, "ncat": netcat, "netcat": netcat, "socat": netcat,
+		"telnet": netcat, "ftp": netcat, "tftp": netcat, "mail": mail, "sendmail": mail, "mutt": mail,
+		"python": interpreter, "python3": interpreter, "python2": interpreter, "pypy": interpreter, "pypy3": interpreter,
+		"node": interpreter, "nodejs": interpreter, "ruby": interpreter, "perl": interpreter, "php": interpreter,
+		"lua": interpreter, "luajit": interpreter, "deno": deno, "bun": bun, "Rscript": interpreter, "julia": interpreter,
+		"osascript": interpreter, "pwsh": interpreter, "powershell": interpreter, "tclsh": interpreter, "wish": interpreter,
+		"awk": awk, "gawk": awk, "mawk": awk, "nawk": awk, "jshell": interpreter, "groovy": interpreter, "irb": interpreter,
+		"expect": interpreter, "fish": interpreter, "csh": interpreter, "tcsh": interpreter, "nu": interpreter, "xonsh": interpreter,
+		"sh": shellProgram, "bash": shellProgram, "zsh": shellProgram, "dash": shellProgram, "ksh": shellProgram,
+		"mksh": shellProgram, "ash": shellProgram, "yash": shellProgram, "rbash": shellProgram,
+		"source": source, ".": source, "eval": evalCmd, "trap": trapCmd, "alias": alias, "hash": hashCmd, "enable": enableCmd,
+		"exec": execCmd, "cd": cd, "pushd": cd, "popd": popd,
+		"make": makeCmd, "gmake": makeCmd, "just": runner, "task": runner, "rake": runner, "mage": runner,
+		"npm": npm, "pnpm": npm, "yarn": npm, "npx": npx, "pnpx": npx, "bunx": npx,
+		"pip": pip, "pip3": pip, "uv": uv, "uvx": npx, "pipx": pipx, "poetry": poetry, "twine": twine,
+		"cargo": cargo, "go": goCmd, "gem": gem, "bundle": bundle, "composer": composer,
+		"mvn": mvn, "mvnw": mvn, "gradle": gradle, "gradlew": gradle, "dotnet": dotnet,
+		"apt": apt, "apt-get": apt, "dpkg": apt, "yum": apt, "dnf": apt, "pacman": apt, "apk": apt, "zypper": apt,
+		"snap": apt, "brew": brew, "port": apt,
+		"psql": sqlClient, "mysql": sqlClient, "mariadb": sqlClient, "sqlite3": sqlClient, "duckdb": sqlClient,
+		"clickhouse-client": sqlClient, "cockroach": sqlClient, "redis-cli": redisCli, "mongosh": mongo, "mongo": mongo,
+		"crontab": crontab, "at": atCmd, "batch": atCmd, "systemctl": systemctl, "launchctl": launchctl, "service": systemctl,
+		"mount": privileged, "umount": privileged, "modprobe": privileged, "insmod": privileged, "rmmod": privileged,
+		"sysctl": sysctl, "iptables": privileged, "ip6tables": privileged, "nft": privileged, "ufw": privileged,
+		"useradd": privileged, "userdel": privileged, "usermod": privileged, "groupadd": privileged, "passwd": privileged,
+		"chpasswd": privileged, "visudo": privileged, "setcap": privileged, "nsenter": privileged, "unshare": privileged,
+		"systemd-run": privileged, "sudo": privileged, "su": privileged, "doas": privileged, "pkexec": privileged,
+		"sudoedit": sudoedit, "reboot": halt, "shutdown": halt, "halt": halt, "poweroff": halt, "init": halt,
+		"printenv": printenv, "env": printenv, "set": setCmd, "export": exportCmd, "declare": exportCmd, "typeset": exportCmd,
+		"history": historyCmd, "op": passwordManager, "pass": passwordManager, "security": security, "gopass": passwordManager,
+		"bw": passwordManager, "lpass": passwordManager, "keepassxc-cli": passwordManager, "secret-tool": passwordManager,
+		"sayso": sayso, "claude": agentCLI, "codex": agentCLI, "gemini": agentCLI, "aider": agentCLI,
+		"cursor-agent": agentCLI, "opencode": agentCLI, "amp": agentCLI,
+		"tmux": tmux, "screen": tmux, "script": scriptCmd, "nohup": nil,
+		"vim": editor, "vi": editor, "nvim": editor, "nano": editor, "emacs": editor, "code": editor, "ed": editor,
+		"sed-i": nil, "patch": writeOperands, "open": openCmd, "xdg-open": openCmd,
+		"git-lfs": localWrite, "pre-commit": localWrite,
+	}
+	for k, v := range programs {
+		if v == nil {
+			delete(programs, k)
+		}
+	}
+}
+
+// simplePrograms are programs whose class does not depend on their
+// arguments. Their operands are read as paths, so reading a secret is seen.
+var simplePrograms = map[string]Class{}
+
+func init() {
+	for _, n := range strings.Fields(`ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack
+		fd fdfind tree pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat du df free
+		uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath dig nslookup host whois
+		diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq sleep yes basename dirname
+		realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum xxd hexdump od strings jq yq gojq jless fx
+		man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
+		printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
+		return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
+		bc dc expr factor numfmt iconv dos2unix-check file-check tokei cloc scc sloccount ctags gtags cscope
+		go-version node-version tsc-version uptime w who last lastlog users finger getent env-check timedatectl
+		cut csvlook xsv mlr miller sqlite-utils-version pandoc-version exiftool identify ffprobe mediainfo pdfinfo
+		gofmt-l golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint eslint-check
+		lsattr getfacl namei findmnt mountpoint blkid dmesg journalctl loginctl systemd-analyze
+		zcat zgrep zless bzcat xzcat zstdcat lz4cat unxz-l gzip-l
+		git-check-ref-format diff3 sdiff vimdiff-r icdiff delta difft
+		whoami-x nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {
+		simplePrograms[n] = Read
+	}
+	for _, n := range strings.Fields(`gofmt goimports gopls golangci-lint-fix prettier eslint black ruff isort autopep8 yapf
+		rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
+		playwright pytest tox nox coverage mypy pyright pylint flake8 bandit pre-commit-run
+		gcc g++ cc c++ clang clang++ ld ar ranlib strip objdump nm readelf cmake ninja meson bazel bazelisk buck2 scons autoreconf
+		configure autoconf automake libtool pkg-config javac java kotlinc scalac sbt ant lein clojure mix elixir erl rebar3
+		ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
+		protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
+		hugo jekyll mkdocs sphinx-build docusaurus gatsby next nuxt astro remix expo
+		gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio
+		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
+		dos2unix unix2dos iconv-w
+		direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
+		jupyter ipython streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
+		sqlx prisma drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
+		tsx ts-node esno vue-cli ng nx turbo lerna rush changeset
+		ruby-build bundler-audit brakeman rubocop rspec minitest
+		phpunit phpstan psalm php-cs-fixer artisan
+		mdbook zola trunk wasm-pack cargo-watch
+		openssl gpg-verify ssh-keygen ssh-add-l git-crypt-status age rage sops-d
+		xargs-noop`) {
+		simplePrograms[n] = LocalWrite
+	}
+}
+
+// simple classifies a program from simplePrograms.
+func (c *cmd) simple(cl Class) {
+	switch cl {
+	case Read:
+		c.add(Read, c.name+" only reads")
+		if !printers[c.name] || c.name == "cat" || c.name == "base64" || c.name == "xxd" || c.name == "od" {
+			c.readOperands()
+		}
+	default:
+		c.add(cl, c.name+" builds, formats or runs the project's code")
+		c.readSecrets()
+		c.cwdWrite()
+	}
+}
+
+// readSecrets records operands that name secrets or sayso's own files.
+func (c *cmd) readSecrets() {
+	for _, w := range c.operands() {
+		if ps := c.a.resolve(w); ps != nil {
+			for _, p := range ps {
+				if secretPath(p, c.a.ctx.Home) != "" || c.a.protected(p) {
+					c.path(OpRead, w)
+					break
+				}
+			}
+		}
+	}
+}
+
+// cwdWrite records the working folder as written: a build, an install or
+// a test run writes where it runs.
+func (c *cmd) cwdWrite() {
+	for _, d := range c.a.cwds {
+		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: OpWrite, Path: d, Raw: ".", Segment: c.i})
+	}
+}
+
+func localWrite(c *cmd) {
+	c.add(LocalWrite, c.name+" changes files in the project")
+	c.cwdWrite()
+}

@@ -1,0 +1,431 @@
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// cmd is one segment being classified.
+type cmd struct {
+	a    *assessor
+	i    int
+	seg  *shell.Segment
+	name string       // program name without its folder
+	args []shell.Word // the words after the name
+}
+
+func (c *cmd) add(cl Class, why string) { c.a.add(c.i, cl, why) }
+
+// vals returns the values of the arguments, "" for those not literal.
+func (c *cmd) vals() []string {
+	out := make([]string, len(c.args))
+	for i, w := range c.args {
+		if w.Literal {
+			out[i] = w.Value
+		}
+	}
+	return out
+}
+
+// has reports whether any literal argument equals one of opts, or starts
+// with it followed by "=" for long options.
+func (c *cmd) has(opts ...string) bool {
+	for _, w := range c.args {
+		if w.Literal && matchOpt(w.Value, opts...) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchOpt(v string, opts ...string) bool {
+	for _, o := range opts {
+		if v == o || strings.HasPrefix(o, "--") && strings.HasPrefix(v, o+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// shortFlag reports whether a short-option cluster (-rf, -fr) holds letter.
+func (c *cmd) shortFlag(letter byte) bool {
+	for _, w := range c.args {
+		v := w.Value
+		if w.Literal && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v[1:], letter) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// operands returns the arguments that are not options, after a "--" all.
+func (c *cmd) operands() []shell.Word {
+	var out []shell.Word
+	dash := false
+	for _, w := range c.args {
+		if !dash && w.Literal && w.Value == "--" {
+			dash = true
+			continue
+		}
+		if !dash && w.Literal && len(w.Value) > 1 && w.Value[0] == '-' {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// path records a path the segment reads, writes, deletes or runs, and
+// classifies it: protected, secret, instruction files, devices.
+func (c *cmd) path(op Op, w shell.Word) {
+	ps := c.a.resolve(w)
+	if ps == nil {
+		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Raw: w.Raw, Segment: c.i})
+		if op != OpRead {
+			// An unknown path may be anything, sayso's own files included.
+			if looksProtected(w.Raw) {
+				c.add(Protected, "names sayso's own files: "+w.Raw)
+			}
+		}
+		if op == OpRead && looksSecret(w.Raw) {
+			c.add(Secret, "reads what looks like a secret: "+w.Raw)
+		}
+		return
+	}
+	for _, p := range ps {
+		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Path: p, Raw: w.Raw, Segment: c.i})
+		if c.a.protected(p) || w.Glob && c.a.globReachesProtected(p) {
+			c.add(Protected, op.String()+"s sayso's own files: "+w.Raw)
+			continue
+		}
+		switch op {
+		case OpRead, OpRun:
+			if why := secretPath(p, c.a.ctx.Home); why != "" {
+				c.add(Secret, "reads "+why+": "+w.Raw)
+			}
+		case OpWrite, OpDelete:
+			if why := instructionPath(p, c.a.ctx.Home); why != "" {
+				c.add(InstructionPatch, op.String()+"s "+why+": "+w.Raw)
+			}
+			if why := devicePath(p); why != "" {
+				c.add(Destructive, op.String()+"s "+why+": "+w.Raw)
+			}
+			if strings.HasPrefix(p, c.a.ctx.Home+"/.ssh/") {
+				c.add(Privilege, op.String()+"s ssh configuration: "+w.Raw)
+			}
+		}
+	}
+}
+
+// read records each operand as a path the segment reads.
+func (c *cmd) readOperands() {
+	for _, w := range c.operands() {
+		c.path(OpRead, w)
+	}
+}
+
+// protected reports whether p is one of the context's protected paths or
+// below one.
+func (a *assessor) protected(p string) bool {
+	for _, q := range a.ctx.Protected {
+		if within(p, q) {
+			return true
+		}
+	}
+	return false
+}
+
+// globReachesProtected reports whether a glob pattern could match a
+// protected path: a protected path lies below the pattern's fixed prefix.
+func (a *assessor) globReachesProtected(p string) bool {
+	fixed := p
+	if i := strings.IndexAny(p, "*?["); i >= 0 {
+		fixed = p[:i]
+		if j := strings.LastIndexByte(fixed, '/'); j >= 0 {
+			fixed = fixed[:j]
+		}
+	}
+	if fixed == "" {
+		fixed = "/"
+	}
+	for _, q := range a.ctx.Protected {
+		if within(q, fixed) {
+			return true
+		}
+	}
+	return false
+}
+
+// segment classifies segment i.
+func (a *assessor) segment(i int) {
+	seg := &a.script.Segments[i]
+	c := &cmd{a: a, i: i, seg: seg, name: seg.Name()}
+	if len(seg.Args) > 0 {
+		c.args = seg.Args[1:]
+	}
+	for _, o := range seg.Opaque {
+		c.add(Opaque, o.Why)
+	}
+	for _, w := range seg.Wrappers {
+		switch w {
+		case "sudo", "doas", "pkexec", "su", "chroot":
+			c.add(Privilege, "runs as another user through "+w)
+		}
+	}
+	c.assigns()
+	c.redirects()
+	if len(seg.Args) == 0 {
+		if a.segClasses(i).Empty() {
+			c.add(Read, "sets variables only")
+		}
+		return
+	}
+	c.params()
+	if !seg.Args[0].Literal {
+		return // opaque already: the command name is not a plain word
+	}
+	if seg.Args[0].Quoted || seg.Args[0].Escaped {
+		c.add(Opaque, "quoting hides the program name "+seg.Args[0].Raw)
+	}
+	if !c.program() {
+		return
+	}
+	if fn, ok := programs[c.name]; ok {
+		fn(c)
+	} else if cl, ok := simplePrograms[c.name]; ok {
+		c.simple(cl)
+	} else {
+		c.unknown()
+	}
+	if a.segClasses(i).Empty() {
+		c.add(Read, "reads only")
+	}
+	if seg.Inline {
+		// The code it runs is classified in the segments that follow.
+		return
+	}
+}
+
+// program checks the program's own path: one given by a path outside the
+// project and the system's folders may be anything.
+func (c *cmd) program() bool {
+	v := c.seg.Args[0].Value
+	if !strings.Contains(v, "/") {
+		return true
+	}
+	ps := c.a.resolve(c.seg.Args[0])
+	if ps == nil {
+		c.add(Opaque, "runs a program whose path cannot be known: "+v)
+		return false
+	}
+	for _, p := range ps {
+		dir := p[:strings.LastIndexByte(p, '/')+1]
+		switch {
+		case c.a.protected(p):
+			c.add(Protected, "runs sayso's own binary by its path")
+			return false
+		case systemDir(dir, c.a.ctx.Home):
+		case c.a.ctx.InScope(p):
+			c.add(LocalWrite, "runs the project's own code: "+v)
+			c.projectScriptName(p)
+			c.path(OpRun, c.seg.Args[0])
+			c.interpreterArgs()
+			return false
+		default:
+			c.add(Opaque, "runs a program outside the project: "+v)
+			return false
+		}
+	}
+	return true
+}
+
+func systemDir(dir, home string) bool {
+	switch dir {
+	case "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/local/bin/", "/usr/local/sbin/",
+		"/opt/homebrew/bin/", "/usr/local/go/bin/", "/snap/bin/":
+		return true
+	}
+	for _, d := range []string{"/go/bin/", "/.cargo/bin/", "/.local/bin/", "/.bun/bin/", "/.deno/bin/"} {
+		if home != "" && dir == home+d {
+			return true
+		}
+	}
+	return false
+}
+
+// projectScriptName reads a deployment or release in the name of a script
+// the project runs: running ./deploy.sh is deploying.
+func (c *cmd) projectScriptName(p string) {
+	base := strings.ToLower(p[strings.LastIndexByte(p, '/')+1:])
+	c.namedTask(base)
+}
+
+// namedTask classifies a task by its name (a script, a make target, an npm
+// script): deploy and release tasks are what their names say.
+func (c *cmd) namedTask(name string) {
+	name = strings.ToLower(name)
+	switch {
+	case strings.Contains(name, "deploy") || strings.Contains(name, "rollout") || strings.Contains(name, "provision"):
+		c.add(Deploy, "runs a task named "+name)
+	case strings.Contains(name, "publish") || strings.Contains(name, "release"):
+		c.add(Publish, "runs a task named "+name)
+	}
+}
+
+// interpreterArgs is a no-op hook for project scripts: their code is their
+// own and sayso cannot see inside it; the client's sandbox contains it.
+func (c *cmd) interpreterArgs() {}
+
+// assigns classifies assignments that change what later programs do.
+func (c *cmd) assigns() {
+	for _, as := range c.seg.Assigns {
+		name := as.Name
+		switch {
+		case name == "PATH":
+			if !as.Value.Literal || !safePath(as.Value.Value, c.a.ctx.Home) {
+				c.add(Opaque, "changes PATH: a program of another folder may run in place of the one named")
+			}
+		case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "BASH_ENV" || name == "ENV" ||
+			name == "PROMPT_COMMAND" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "PS4" || name == "IFS" ||
+			name == "NODE_OPTIONS" || name == "PYTHONSTARTUP" || name == "PERL5OPT" || name == "RUBYOPT" || name == "PYTHONPATH" && !as.Value.Literal:
+			c.add(Opaque, "sets "+name+", which makes programs run other code")
+		case gitProgramVar(name):
+			c.add(Opaque, "sets "+name+", which makes git run a program")
+		case strings.HasPrefix(name, "GIT_CONFIG"):
+			c.add(Opaque, "injects git configuration through "+name)
+		case name == "SAYSO_CONFIG_DIR" || name == "SAYSO_STATE_DIR":
+			c.add(Protected, "points sayso at other settings: "+name)
+		}
+		if as.Value.Literal && (strings.Contains(as.Value.Value, "$(") || strings.Contains(as.Value.Value, "`")) {
+			c.add(Opaque, "stores text holding a command substitution that a later expansion may run")
+		}
+	}
+}
+
+func gitProgramVar(name string) bool {
+	switch name {
+	case "GIT_EXTERNAL_DIFF", "GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "GIT_EDITOR",
+		"EDITOR", "VISUAL", "GIT_ASKPASS", "SSH_ASKPASS", "GIT_PROXY_COMMAND", "GIT_EXEC_PATH",
+		"GIT_TEMPLATE_DIR", "GIT_SEQUENCE_EDITOR", "GIT_DIFF_OPTS", "LESSOPEN", "LESSCLOSE", "MANPAGER",
+		"SYSTEMD_PAGER", "BROWSER":
+		return true
+	}
+	return false
+}
+
+// safePath reports whether a PATH value holds only absolute system folders
+// (and $PATH itself kept at the end).
+func safePath(v, home string) bool {
+	for _, d := range strings.Split(v, ":") {
+		if d == "" || d == "." || !strings.HasPrefix(d, "/") {
+			return false
+		}
+		if !systemDir(strings.TrimSuffix(d, "/")+"/", home) {
+			return false
+		}
+	}
+	return true
+}
+
+// redirects classifies the files a segment's redirects open.
+func (c *cmd) redirects() {
+	for _, r := range c.seg.Redirs {
+		if t := r.Target.Value; strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
+			if r.Writes() {
+				c.add(Exfil, "sends data to a host through "+t)
+			} else {
+				c.add(Network, "opens a connection to "+t)
+			}
+			continue
+		}
+		switch {
+		case r.Writes():
+			if r.Op == ">&" && r.Target.Literal && isFd(r.Target.Value) {
+				continue
+			}
+			if quietDevice(r.Target) {
+				continue
+			}
+			if !r.Target.Literal && !r.Target.Tilde && homeParam(r.Target.Raw) == "" {
+				c.add(Opaque, "writes to a file whose name is built at run time: "+r.Target.Raw)
+			}
+			c.add(LocalWrite, "writes "+r.Target.Raw)
+			c.path(OpWrite, r.Target)
+		case r.Reads():
+			if quietDevice(r.Target) {
+				continue
+			}
+			c.path(OpRead, r.Target)
+		}
+	}
+}
+
+func isFd(s string) bool {
+	if s == "-" {
+		return true
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func quietDevice(w shell.Word) bool {
+	if !w.Literal {
+		return false
+	}
+	switch w.Value {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty", "/dev/zero", "/dev/random", "/dev/urandom":
+		return true
+	}
+	return strings.HasPrefix(w.Value, "/dev/fd/")
+}
+
+// params classifies the variables the segment expands: printing one that
+// holds a secret shows the secret.
+func (c *cmd) params() {
+	printer := printers[c.name]
+	for _, w := range c.seg.Args {
+		for _, p := range w.Params {
+			if secretVar(p) && printer {
+				c.add(Secret, "prints $"+p+", which holds a secret")
+			}
+		}
+	}
+}
+
+var printers = map[string]bool{
+	"echo": true, "printf": true, "print": true, "cat": true, "tee": true, "logger": true,
+	"xxd": true, "od": true, "base64": true, "printenv": true, "env": true,
+}
+
+// secretVar reports whether a variable's name says it holds a secret.
+func secretVar(name string) bool {
+	u := strings.ToUpper(name)
+	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "_PAT", "AUTH", "SESSION_KEY", "CLIENT_KEY"} {
+		if strings.Contains(u, s) {
+			return true
+		}
+	}
+	return strings.HasSuffix(u, "_KEY")
+}
+
+// unknown classifies a program sayso has no table for: it runs code sayso
+// cannot see inside, as the project's own tools do.
+func (c *cmd) unknown() {
+	c.add(LocalWrite, "runs "+c.name+", a program sayso has no table for")
+	for _, w := range c.args {
+		if w.Literal && !strings.HasPrefix(w.Value, "-") {
+			if ps := c.a.resolve(w); ps != nil {
+				for _, p := range ps {
+					if secretPath(p, c.a.ctx.Home) != "" || c.a.protected(p) {
+						c.path(OpRead, w)
+					}
+				}
+			}
+		}
+	}
+}
