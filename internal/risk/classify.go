@@ -102,7 +102,7 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a.pipelines()
 	for i := range s.Segments {
 		seg := &s.Segments[i]
-		if (seg.Many || seg.Loop) && !a.segClasses(i).Without(Read).Empty() {
+		if (seg.Many || seg.Loop) && a.actsOnMany(i) {
 			why := "runs once per input item"
 			if !seg.Many {
 				why = "runs in a loop over many targets"
@@ -130,7 +130,9 @@ type assessor struct {
 	env        map[string]string // every literal assignment in the step, last wins
 	cwds       []string          // the folders a segment may run in; "" when unknown
 	roles      map[int]role
-	findSecret bool // a find in the step looks for secret files
+	findSecret bool
+	branch     string          // the branch a checkout in the step moved to
+	fetched    map[string]bool // files a download in the step wrote // a find in the step looks for secret files
 }
 
 func (a *assessor) add(seg int, c Class, why string) {
@@ -144,6 +146,23 @@ func (a *assessor) add(seg int, c Class, why string) {
 }
 
 func (a *assessor) segClasses(i int) Set { return a.out.SegmentClasses(i) }
+
+// actsOnMany reports whether segment i, run once per item, does more than
+// local work: it deletes, or reaches past the project.
+func (a *assessor) actsOnMany(i int) bool {
+	if !Safe(a.segClasses(i)) {
+		return true
+	}
+	for _, p := range a.out.Paths {
+		if p.Segment == i && p.Op == OpDelete {
+			return true
+		}
+	}
+	return false
+}
+
+// Safe reports whether s holds only read and local-write.
+func Safe(s Set) bool { return s.Without(Read).Without(LocalWrite).Empty() }
 
 // gatherEnv collects every literal assignment in the step: before a
 // command, standing alone, exported or given to env. Whether a variable is
@@ -167,6 +186,9 @@ func gatherEnv(s *shell.Script) map[string]string {
 // may run in, or nil when the path cannot be known.
 func (a *assessor) resolve(w shell.Word) []string {
 	v := w.Value
+	if strings.Contains(v, "{}") {
+		return nil // a file find or xargs hands over
+	}
 	if !w.Literal {
 		v = homeParam(w.Raw)
 		if v == "" {

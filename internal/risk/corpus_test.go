@@ -53,9 +53,6 @@ func wantSet(t testing.TB, c Case) Set {
 	return s
 }
 
-// Safe reports whether a label set holds only read and local-write.
-func Safe(s Set) bool { return s.Without(Read).Without(LocalWrite).Empty() }
-
 func TestCorpus(t *testing.T) {
 	cases := loadCorpus(t)
 	if len(cases) < 600 {

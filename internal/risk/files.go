@@ -23,11 +23,13 @@ func (c *cmd) del(w shell.Word, recursive bool) {
 			clean = globDir(p)
 		}
 		switch {
+		case !c.a.ctx.InScope(clean) && tempPath(clean) && !w.Glob && !recursive:
+			c.add(LocalWrite, "deletes "+w.Raw+", a temporary file")
 		case !c.a.ctx.InScope(clean):
 			c.add(Destructive, "deletes "+w.Raw+", outside the project")
-		case isRoot(clean, &c.a.ctx) || w.Glob && clean == c.a.ctx.Root && strings.HasPrefix(path.Base(p), ".") && len(path.Base(p)) <= 3:
+		case !w.Glob && isRoot(clean, &c.a.ctx):
 			c.add(Destructive, "deletes "+w.Raw+", the whole project")
-		case w.Glob && clean == c.a.ctx.Root && recursive:
+		case w.Glob && isRoot(clean, &c.a.ctx) && strings.Trim(path.Base(p), "*.?[]!") == "":
 			c.add(Destructive, "deletes "+w.Raw+", everything in the project")
 		case within(clean, c.a.ctx.Root+"/.git") && recursive:
 			c.add(Destructive, "deletes "+w.Raw+", the project's history")
@@ -35,6 +37,11 @@ func (c *cmd) del(w shell.Word, recursive bool) {
 			c.add(LocalWrite, "deletes "+w.Raw+" inside the project")
 		}
 	}
+}
+
+// tempPath reports whether p lies below a temporary folder.
+func tempPath(p string) bool {
+	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, "/private/tmp/")
 }
 
 func isRoot(p string, ctx *Context) bool {
@@ -78,7 +85,9 @@ func rm(c *cmd) {
 		c.add(Destructive, "rm --no-preserve-root")
 	}
 	ops := c.operands()
-	if len(ops) == 0 {
+	if c.seg.Many {
+		c.add(Destructive, "rm deletes targets it takes from its input, which sayso cannot see")
+	} else if len(ops) == 0 {
 		c.add(Read, "rm with nothing to delete")
 	}
 	for _, w := range ops {

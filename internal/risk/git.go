@@ -115,6 +115,19 @@ func git(c *cmd) {
 		}
 		rest = append(extra, rest...)
 	}
+	for _, w := range rest {
+		v := w.Value
+		switch {
+		case v == "--help" || v == "-h":
+			c.add(Read, "git "+name+" --help prints the manual")
+			return
+		case strings.HasPrefix(v, "--upload-pack") || strings.HasPrefix(v, "--receive-pack") || strings.HasPrefix(v, "--exec=") ||
+			strings.HasPrefix(v, "--template") || v == "-u" && (name == "clone" || name == "fetch" || name == "ls-remote" || name == "pull" || name == "archive"):
+			c.add(Opaque, "git "+name+" "+v+" runs a program")
+		case (v == "--config" || v == "-c") && name == "clone":
+			c.add(Opaque, "git clone --config sets configuration that may run programs")
+		}
+	}
 	g := &cmd{a: c.a, i: c.i, seg: c.seg, name: "git " + name, args: rest}
 	fn, ok := gitSubcommands[name]
 	if !ok {
@@ -161,8 +174,8 @@ func init() {
 		"rebase": gitRebase, "submodule": gitSubmodule, "filter-branch": gitFilterBranch, "filter-repo": gitFilterBranch,
 		"difftool": gitDifftool, "mergetool": gitDifftool, "send-email": gitSendEmail, "credential": gitCredential,
 		"credential-store": gitCredential, "credential-cache": gitCredential, "lfs": gitLFS, "archive": gitArchive,
-		"update-ref": gitUpdateRef, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
-		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": lw, "init": lw, "add": lw, "rm": lw, "mv": lw,
+		"update-ref": gitUpdateRef, "rm": gitRm, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
+		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": lw, "init": lw, "add": lw, "mv": lw,
 		"cherry-pick": lw, "revert": lw, "am": lw, "apply": lw, "format-patch": lw, "sparse-checkout": lw,
 		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": lw,
 		"read-tree": lw, "write-tree": read, "commit-tree": lw, "hash-object": lw, "mktag": lw, "mktree": lw,
@@ -176,7 +189,7 @@ func init() {
 		"verify-tag": read, "show-branch": read, "request-pull": read, "instaweb": lw, "daemon": lw,
 		"fast-export": read, "get-tar-commit-id": read, "interpret-trailers": read, "stripspace": read,
 		"column": read, "check-ref-format": read, "patch-id": read, "verify-pack": read, "show-index": read,
-		"citool": lw, "gui": lw, "gitk": read, "svn": gitSVN, "p4": gitSVN,
+		"citool": lw, "gui": lw, "gitk": read, "svn": gitSVN, "p4": gitSVN, "subtree": gitSubtree,
 	}
 }
 
@@ -191,8 +204,27 @@ func gitCommit(c *cmd) {
 }
 
 func gitMerge(c *cmd) {
+	if b := c.a.branch; b != "" && protectedBranch(b) && !c.has("--abort", "--quit", "--continue") {
+		c.add(Merge, "git merge into the protected branch "+b)
+	}
 	c.add(LocalWrite, "git merge joins histories in the local repository")
 	c.cwdWrite()
+}
+
+func gitSubtree(c *cmd) {
+	if ops := c.operands(); len(ops) > 0 && ops[0].Value == "push" {
+		c.add(RemoteWrite, "git subtree push sends commits to a remote")
+		return
+	}
+	c.add(LocalWrite, "git subtree")
+}
+
+// switchesTo remembers the branch a checkout or switch moves to, so that a
+// later merge in the same step knows where it lands.
+func (c *cmd) switchesTo(ops []shell.Word) {
+	if len(ops) == 1 && ops[0].Literal {
+		c.a.branch = ops[0].Value
+	}
 }
 
 // gitPush classifies a push by its options, its repository and each refspec.
@@ -426,8 +458,10 @@ func gitCheckout(c *cmd) {
 		c.add(LocalWrite, "git checkout -b makes a branch")
 	case afterDash || len(ops) > 1 || len(ops) == 1 && (ops[0].Value == "." || ops[0].Glob || strings.Contains(ops[0].Value, "/") && strings.Contains(ops[0].Value, ".")):
 		c.add(Destructive, "git checkout of paths discards their uncommitted changes")
+		c.gitPaths(afterDash, ops)
 	default:
 		c.add(LocalWrite, "git checkout switches branches")
+		c.switchesTo(ops)
 	}
 	c.cwdWrite()
 }
@@ -438,6 +472,7 @@ func gitSwitch(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, "git switch changes branches")
+	c.switchesTo(c.operands())
 	c.cwdWrite()
 }
 
@@ -449,6 +484,25 @@ func gitRestore(c *cmd) {
 		return
 	}
 	c.add(Destructive, "git restore discards uncommitted changes in the working files")
+	c.gitPaths(false, c.operands())
+}
+
+// gitPaths records the paths a checkout or restore rewrites: after "--",
+// or every operand but a leading revision.
+func (c *cmd) gitPaths(afterDash bool, ops []shell.Word) {
+	if afterDash {
+		dash := false
+		for _, w := range c.args {
+			if dash {
+				c.path(OpWrite, w)
+			}
+			dash = dash || w.Value == "--"
+		}
+		return
+	}
+	for _, w := range ops {
+		c.path(OpWrite, w)
+	}
 }
 
 func gitStash(c *cmd) {
@@ -471,7 +525,7 @@ func gitBranch(c *cmd) {
 	ops := c.operands()
 	switch {
 	case c.has("-D") || c.has("-d", "--delete") && c.has("-f", "--force"):
-		c.add(LocalWrite, "git branch -D deletes a local branch")
+		c.add(Destructive, "git branch -D deletes a branch even when its commits are not merged")
 	case c.has("-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"):
 		c.add(LocalWrite, "git branch changes local branches")
 	case len(ops) > 0 && !c.has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--no-contains"):
@@ -587,6 +641,18 @@ func gitArchive(c *cmd) {
 			c.write(c.args[i+1])
 		}
 	}
+}
+
+func gitRm(c *cmd) {
+	recursive := c.has("-r") || c.shortFlag('r')
+	if c.has("--cached") {
+		c.add(LocalWrite, "git rm --cached stops tracking files")
+		return
+	}
+	for _, w := range c.operands() {
+		c.del(w, recursive)
+	}
+	c.add(LocalWrite, "git rm deletes tracked files")
 }
 
 func gitUpdateRef(c *cmd) {

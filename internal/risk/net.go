@@ -31,6 +31,40 @@ func (a *assessor) trusted(host string) bool {
 	return false
 }
 
+// savesDownload remembers that w holds what this step downloads: running it
+// later in the same step runs downloaded code.
+func (c *cmd) savesDownload(w shell.Word) {
+	if c.a.fetched == nil {
+		c.a.fetched = map[string]bool{}
+	}
+	for _, p := range c.a.resolve(w) {
+		c.a.fetched[p] = true
+	}
+}
+
+// savesDownloadsOf remembers the files curl -O and wget name after URLs.
+func (c *cmd) savesDownloadsOf(urls []shell.Word) {
+	for _, u := range urls {
+		v := u.Value
+		if i := strings.IndexAny(v, "?#"); i >= 0 {
+			v = v[:i]
+		}
+		if j := strings.LastIndexByte(v, '/'); j >= 0 && j+1 < len(v) {
+			c.savesDownload(shell.Word{Raw: v[j+1:], Value: v[j+1:], Literal: true})
+		}
+	}
+}
+
+// runsDownload reports whether p was saved by a download in this step.
+func (a *assessor) runsDownload(ps []string) bool {
+	for _, p := range ps {
+		if a.fetched[p] {
+			return true
+		}
+	}
+	return false
+}
+
 // fetch classifies a plain download from the hosts named by urls.
 func (c *cmd) fetch(urls []shell.Word) {
 	if len(urls) == 0 {
@@ -150,10 +184,12 @@ func curl(c *cmd) {
 			o := next()
 			if !quietDevice(o) {
 				c.write(o)
+				c.savesDownload(o)
 			}
 		case name == "-O" || name == "--remote-name" || name == "--remote-name-all":
 			c.add(LocalWrite, "curl -O saves the download")
 			c.cwdWrite()
+			defer func() { c.savesDownloadsOf(urls) }()
 		case name == "-K" || name == "--config":
 			c.add(Opaque, "curl reads its options from a file")
 			next()
@@ -223,7 +259,9 @@ func wget(c *cmd) {
 			if o == "-" {
 				c.a.mark(c.i, roleFetch)
 			} else if o != "/dev/null" {
-				c.write(shell.Word{Raw: o, Value: o, Literal: true, Tilde: strings.HasPrefix(o, "~")})
+				ow := shell.Word{Raw: o, Value: o, Literal: true, Tilde: strings.HasPrefix(o, "~")}
+				c.write(ow)
+				c.savesDownload(ow)
 			}
 		case name == "-P" || name == "--directory-prefix" || name == "-o" || name == "-a" || name == "-i" || name == "--input-file" || name == "-e" || name == "--execute" || name == "-U" || name == "--user-agent" || name == "--header" || name == "-t" || name == "-T" || name == "-Q":
 			if name == "-e" || name == "--execute" {
@@ -240,6 +278,7 @@ func wget(c *cmd) {
 	if !c.has("-O", "--output-document") && !c.a.is(c.i, roleFetch) {
 		c.add(LocalWrite, "wget saves the download")
 		c.cwdWrite()
+		c.savesDownloadsOf(urls)
 	}
 	c.fetch(urls)
 	if c.a.is(c.i, roleFetch) {
@@ -332,11 +371,13 @@ func ssh(c *cmd) {
 		return
 	}
 	c.a.mark(c.i, roleSend)
-	if len(pos) > 1 {
-		c.add(RemoteWrite, "ssh runs a command on "+pos[0].Raw)
-		return
+	for _, r := range c.seg.Redirs {
+		if r.Reads() || r.Input() {
+			c.add(Exfil, "ssh sends "+r.Target.Raw+" to "+pos[0].Raw)
+		}
 	}
-	c.add(RemoteWrite, "ssh opens a session on "+pos[0].Raw)
+	c.add(Opaque, "ssh runs commands on "+pos[0].Raw+", where sayso does not see them")
+	c.add(RemoteWrite, "ssh acts on another host: "+pos[0].Raw)
 }
 
 func scp(c *cmd) {
@@ -366,6 +407,39 @@ func scp(c *cmd) {
 	}
 	c.add(Network, "scp copies from another host")
 	c.write(dst)
+}
+
+func socat(c *cmd) {
+	remote, file := false, false
+	for _, w := range c.operands() {
+		l := strings.ToLower(w.Value)
+		kind, rest, _ := strings.Cut(l, ":")
+		switch {
+		case !w.Literal:
+			c.add(Opaque, "socat address built at run time")
+		case kind == "exec" || kind == "system":
+			c.add(Opaque, "socat runs a program for the connection")
+		case strings.HasPrefix(kind, "tcp") || strings.HasPrefix(kind, "udp") || strings.HasPrefix(kind, "openssl") || strings.HasPrefix(kind, "sctp"):
+			remote = true
+		case kind == "file" || kind == "open" || kind == "gopen" || kind == "create":
+			file = true
+			f := w.Value[len(kind)+1:]
+			if i := strings.IndexByte(f, ','); i >= 0 {
+				f = f[:i]
+			}
+			_ = rest
+			c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: true, Tilde: strings.HasPrefix(f, "~")})
+		}
+	}
+	switch {
+	case remote && file:
+		c.add(Exfil, "socat sends a file to a host")
+	case remote:
+		c.a.mark(c.i, roleSend)
+		c.add(Network, "socat connects to a host")
+	default:
+		c.add(LocalWrite, "socat relays locally")
+	}
 }
 
 func netcat(c *cmd) {

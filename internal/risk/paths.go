@@ -13,7 +13,9 @@ func secretPath(p, home string) string {
 		rel = "~" + strings.TrimPrefix(p, home)
 	}
 	switch {
-	case base == ".env" || strings.HasPrefix(base, ".env.") && !envExample(base):
+	case rel == "~/.ssh" || rel == "~/.aws" || rel == "~/.gnupg" || rel == "~/.kube" || rel == "~/.config/gcloud" || rel == "~/.password-store" || rel == "~/.docker":
+		return "a folder of keys"
+	case base == ".env" || strings.HasPrefix(base, ".env.") && !envExample(base) || strings.HasPrefix(base, ".env*") || base == "*.env" || strings.HasPrefix(base, ".env") && strings.ContainsAny(base, "*?["):
 		return "an environment file"
 	case strings.Contains(rel, "/.ssh/") && !strings.HasSuffix(base, ".pub") && base != "known_hosts" && base != "config" && base != "authorized_keys":
 		return "an ssh key"

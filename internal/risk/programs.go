@@ -25,8 +25,8 @@ func init() {
 		"mkfs": mkfs, "fdisk": mkfs, "sfdisk": mkfs, "parted": mkfs, "wipefs": mkfs, "mkswap": mkfs, "blkdiscard": mkfs,
 		"kill": kill, "killall": killall, "pkill": killall,
 		"curl": curl, "wget": wget, "http": httpie, "https": httpie, "xh": httpie, "aria2c": wget,
-		"ssh": ssh, "scp": scp, "sftp": scp, "nc": netcat, "ncat": netcat, "netcat": netcat, "socat": netcat,
-		"telnet": netcat, "ftp": netcat, "tftp": netcat, "mail": mail, "sendmail": mail, "mutt": mail,
+		"ssh": ssh, "scp": scp, "sftp": scp, "nc": netcat, "ncat": netcat, "netcat": netcat, "socat": socat,
+		"telnet": netcat, "socat-x": nil, "ftp": netcat, "tftp": netcat, "mail": mail, "sendmail": mail, "mutt": mail,
 		"python": interpreter, "python3": interpreter, "python2": interpreter, "pypy": interpreter, "pypy3": interpreter,
 		"node": interpreter, "nodejs": interpreter, "ruby": interpreter, "perl": interpreter, "php": interpreter,
 		"lua": interpreter, "luajit": interpreter, "deno": deno, "bun": bun, "Rscript": interpreter, "julia": interpreter,
@@ -68,6 +68,9 @@ func init() {
 			delete(programs, k)
 		}
 	}
+	for k, v := range morePrograms {
+		programs[k] = v
+	}
 }
 
 // simplePrograms are programs whose class does not depend on their
@@ -93,7 +96,7 @@ func init() {
 		whoami-x nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {
 		simplePrograms[n] = Read
 	}
-	for _, n := range strings.Fields(`gofmt goimports gopls golangci-lint-fix prettier eslint black ruff isort autopep8 yapf
+	for _, n := range strings.Fields(`goimports gopls golangci-lint-fix prettier eslint black ruff isort autopep8 yapf
 		rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
 		playwright pytest tox nox coverage mypy pyright pylint flake8 bandit pre-commit-run
 		gcc g++ cc c++ clang clang++ ld ar ranlib strip objdump nm readelf cmake ninja meson bazel bazelisk buck2 scons autoreconf
@@ -111,18 +114,43 @@ func init() {
 		ruby-build bundler-audit brakeman rubocop rspec minitest
 		phpunit phpstan psalm php-cs-fixer artisan
 		mdbook zola trunk wasm-pack cargo-watch
-		openssl gpg-verify ssh-keygen ssh-add-l git-crypt-status age rage sops-d
+		openssl gpg-verify git-crypt-status age rage sops-d
 		xargs-noop`) {
 		simplePrograms[n] = LocalWrite
 	}
 }
+
+// metaOnly programs look at files without printing what they hold.
+var metaOnly = map[string]bool{"ls": true, "ll": true, "la": true, "dir": true, "vdir": true, "stat": true, "file": true,
+	"du": true, "test": true, "[": true, "[[": true, "tree": true, "namei": true, "realpath": true, "readlink": true,
+	"basename": true, "dirname": true, "wc": true, "lsattr": true, "getfacl": true, "pwd": true, "which": true, "type": true,
+	"man": true, "info": true, "help": true, "fd": true, "fdfind": true}
+
+// networkLookups send their arguments to a name server or a host.
+var networkLookups = map[string]bool{"dig": true, "nslookup": true, "host": true, "ping": true, "ping6": true,
+	"traceroute": true, "tracepath": true, "whois": true}
 
 // simple classifies a program from simplePrograms.
 func (c *cmd) simple(cl Class) {
 	switch cl {
 	case Read:
 		c.add(Read, c.name+" only reads")
-		if !printers[c.name] || c.name == "cat" || c.name == "base64" || c.name == "xxd" || c.name == "od" {
+		switch {
+		case networkLookups[c.name]:
+			for _, w := range c.args {
+				if !w.Literal {
+					c.add(Network, c.name+" sends text built at run time to a name server: "+w.Raw)
+				}
+			}
+		case metaOnly[c.name]:
+			for _, w := range c.operands() {
+				for _, p := range c.a.resolve(w) {
+					if c.a.protected(p) {
+						c.add(Protected, c.name+" looks into sayso's own files: "+w.Raw)
+					}
+				}
+			}
+		case !printers[c.name] || c.name == "cat" || c.name == "base64" || c.name == "xxd" || c.name == "od":
 			c.readOperands()
 		}
 	default:

@@ -17,6 +17,9 @@ func (c *cmd) runScript(w shell.Word) {
 		return
 	}
 	c.path(OpRun, w)
+	if c.a.runsDownload(ps) {
+		c.add(DownloadExec, c.name+" runs "+w.Raw+", which this step downloads")
+	}
 	for _, p := range ps {
 		if !c.a.ctx.InScope(p) || strings.HasPrefix(p, "/tmp/") && !c.a.ctx.InScope(p) {
 			c.add(Opaque, c.name+" runs code from outside the project: "+w.Raw)
@@ -37,7 +40,7 @@ func interpreter(c *cmd) {
 		w := c.args[i]
 		v := w.Value
 		if !w.Literal {
-			c.add(Opaque, c.name+" runs a script named at run time")
+			c.a.mark(c.i, roleCode)
 			return
 		}
 		switch {
@@ -99,7 +102,7 @@ func module(c *cmd, m string, rest []shell.Word) {
 	case "json.tool", "site", "platform", "sysconfig", "this", "pydoc", "timeit", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
 		c.add(Read, c.name+" -m "+m)
 	case "http.server", "SimpleHTTPServer":
-		c.add(LocalWrite, c.name+" -m "+m+" serves files on a local port")
+		c.add(Network, c.name+" -m "+m+" serves the folder to the network")
 	case "twine":
 		twine(&cmd{a: c.a, i: c.i, seg: c.seg, name: "twine", args: rest})
 	default:
@@ -200,7 +203,7 @@ func shellProgram(c *cmd) {
 		w := c.args[i]
 		v := w.Value
 		if !w.Literal {
-			c.add(Opaque, c.name+" runs code built at run time")
+			c.a.mark(c.i, roleCode)
 			return
 		}
 		switch {
@@ -432,18 +435,51 @@ func npm(c *cmd) {
 // fetched from it (install scripts).
 func (c *cmd) remotePackages() {
 	for _, w := range c.operands() {
-		v := w.Value
-		if strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "git:") || strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "gitlab:") ||
-			strings.HasPrefix(v, "bitbucket:") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "--package=http") {
-			c.add(DownloadExec, c.name+" installs and runs code from "+v)
-		}
+		c.remotePackage(w.Value)
 	}
 }
 
+// npx runs a package's program: one sayso knows is classified as itself.
 func npx(c *cmd) {
 	c.add(LocalWrite, c.name+" runs a package's program, which it may download")
 	c.cwdWrite()
-	c.remotePackages()
+	for i, w := range c.args {
+		v := w.Value
+		if strings.HasPrefix(v, "--package=") || v == "-p" || v == "--package" {
+			if v == "-p" || v == "--package" {
+				if i+1 < len(c.args) {
+					v = c.args[i+1].Value
+				}
+			}
+			c.remotePackage(strings.TrimPrefix(v, "--package="))
+			continue
+		}
+		if strings.HasPrefix(v, "-") {
+			continue
+		}
+		c.remotePackage(v)
+		name := v
+		if at := strings.LastIndexByte(name, '@'); at > 0 {
+			name = name[:at]
+		}
+		name = name[strings.LastIndexByte(name, '/')+1:]
+		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: name, args: c.args[i+1:]}
+		if fn, ok := programs[name]; ok && name != c.name {
+			fn(inner)
+		} else if cl, ok := simplePrograms[name]; ok {
+			inner.simple(cl)
+		}
+		return
+	}
+}
+
+// remotePackage: a package given as a URL or a repository runs code
+// fetched from it.
+func (c *cmd) remotePackage(v string) {
+	if strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "git:") || strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "gitlab:") ||
+		strings.HasPrefix(v, "bitbucket:") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+		c.add(DownloadExec, c.name+" installs and runs code from "+v)
+	}
 }
 
 func pip(c *cmd) {
@@ -713,6 +749,9 @@ func sqlClient(c *cmd) {
 		default:
 			pos = append(pos, w)
 		}
+	}
+	if local && len(pos) >= 1 {
+		c.path(OpRead, pos[0])
 	}
 	if local && len(pos) >= 2 {
 		for _, w := range pos[1:] {

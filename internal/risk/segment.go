@@ -111,6 +111,13 @@ func (c *cmd) path(op Op, w shell.Word) {
 			if why := devicePath(p); why != "" {
 				c.add(Destructive, op.String()+"s "+why+": "+w.Raw)
 			}
+			if isSystemPath(p) && !tempPath(p) && !strings.HasPrefix(p, "/var/tmp") {
+				c.add(Privilege, op.String()+"s a system file: "+w.Raw)
+				c.add(Destructive, op.String()+"s a system file: "+w.Raw)
+			}
+			if strings.HasSuffix(p, "_history") {
+				c.add(Destructive, op.String()+"s shell history: "+w.Raw)
+			}
 			if strings.HasPrefix(p, c.a.ctx.Home+"/.ssh/") {
 				c.add(Privilege, op.String()+"s ssh configuration: "+w.Raw)
 			}
@@ -169,7 +176,7 @@ func (a *assessor) segment(i int) {
 	}
 	for _, w := range seg.Wrappers {
 		switch w {
-		case "sudo", "doas", "pkexec", "su", "chroot":
+		case "sudo", "doas", "pkexec", "su", "chroot", "runuser":
 			c.add(Privilege, "runs as another user through "+w)
 		}
 	}
@@ -182,6 +189,11 @@ func (a *assessor) segment(i int) {
 		return
 	}
 	c.params()
+	for _, v := range seg.Via {
+		if v == "function "+c.name {
+			c.add(Opaque, "function "+c.name+" calls itself")
+		}
+	}
 	if !seg.Args[0].Literal {
 		return // opaque already: the command name is not a plain word
 	}
@@ -190,6 +202,9 @@ func (a *assessor) segment(i int) {
 	}
 	if !c.program() {
 		return
+	}
+	if strings.HasPrefix(c.name, "mkfs.") || strings.HasPrefix(c.name, "mke2fs") || strings.HasPrefix(c.name, "mkfs_") {
+		c.name = "mkfs"
 	}
 	if fn, ok := programs[c.name]; ok {
 		fn(c)
@@ -217,6 +232,10 @@ func (c *cmd) program() bool {
 	ps := c.a.resolve(c.seg.Args[0])
 	if ps == nil {
 		c.add(Opaque, "runs a program whose path cannot be known: "+v)
+		return false
+	}
+	if c.a.runsDownload(ps) {
+		c.add(DownloadExec, "runs "+v+", which this step downloads")
 		return false
 	}
 	for _, p := range ps {

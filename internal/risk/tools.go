@@ -92,7 +92,10 @@ func gh(c *cmd) {
 		switch verb {
 		case "delete", "archive":
 			c.add(Destructive, "gh repo "+verb)
-		case "create", "fork", "edit", "rename", "sync", "set-default", "deploy-key", "autolink", "gitignore-x":
+		case "create", "fork", "edit", "rename", "sync", "set-default", "deploy-key", "autolink":
+			if verb == "sync" && c.has("--force") {
+				c.add(ForceRemote, "gh repo sync --force hard-resets the destination branch")
+			}
 			if verb == "set-default" {
 				c.add(LocalWrite, "gh repo set-default")
 			} else {
@@ -220,6 +223,17 @@ func ghAPI(c *cmd) {
 func docker(c *cmd) {
 	w := c.words(3)
 	sub, verb := w[0], w[1]
+	if sub == "stack" || sub == "service" || sub == "swarm" || sub == "node" {
+		switch {
+		case verb == "deploy" || verb == "up" || verb == "create" || verb == "update" || verb == "scale" || verb == "rollback" || verb == "init" || verb == "join":
+			c.add(Deploy, c.name+" "+sub+" "+verb+" changes the running services")
+		case verb == "rm" || verb == "remove" || verb == "leave":
+			c.add(Destructive, c.name+" "+sub+" "+verb)
+		default:
+			c.add(Read, c.name+" "+sub+" "+verb)
+		}
+		return
+	}
 	if sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system" || sub == "builder" || sub == "buildx" || sub == "compose" || sub == "context" || sub == "manifest" || sub == "plugin" {
 		docker2(c, sub, verb)
 		return
@@ -365,7 +379,12 @@ func kubectl(c *cmd) {
 	}
 	n := c.name + " " + verb
 	switch verb {
-	case "get", "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
+	case "get":
+		if (w[1] == "secret" || w[1] == "secrets" || strings.HasPrefix(w[1], "secret/")) && c.has("-o", "--output") {
+			c.add(Secret, n+" "+w[1]+" -o prints secret values")
+		}
+		c.add(Read, n+" reads the cluster")
+	case "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
 		"diff", "wait", "events", "kustomize", "completion", "plugin", "":
 		c.add(Read, n+" reads the cluster")
 	case "auth":
@@ -517,6 +536,10 @@ func aws(c *cmd) {
 	switch {
 	case svc == "s3":
 		awsS3(c, op, w[2])
+	case svc == "configure" && op == "get" && secretVar(w[2]):
+		c.add(Secret, "aws configure get "+w[2]+" prints a secret")
+	case svc == "configure" && op == "export-credentials":
+		c.add(Secret, "aws configure export-credentials prints credentials")
 	case svc == "sts" || svc == "configure" && (op == "list" || op == "get" || op == "list-profiles"):
 		c.add(Read, "aws "+svc+" "+op)
 	case svc == "configure":
@@ -643,6 +666,12 @@ func contains(ws []string, s string) bool {
 }
 
 func gsutil(c *cmd) {
+	for len(c.args) > 0 && strings.HasPrefix(c.args[0].Value, "-") {
+		if v := c.args[0].Value; (v == "-o" || v == "-h" || v == "-u") && len(c.args) > 1 {
+			c.args = c.args[1:]
+		}
+		c.args = c.args[1:]
+	}
 	w := c.words(1)
 	switch w[0] {
 	case "ls", "cat", "du", "stat", "version", "hash":

@@ -45,6 +45,20 @@ func init() {
 		"caffeinate": simple(optSpec{short: "tw"}),
 		"unbuffer":   simple(optSpec{}),
 		"chrt":       peelChrt,
+		"runuser":    simple(optSpec{short: "ugGl", long: "user group supp-group login"}),
+		"flock":      peelFlock,
+		"strace":     simple(optSpec{short: "eoOpPsSuUXaIbE", long: "output trace signal status"}),
+		"ltrace":     simple(optSpec{short: "eoOpPsSuUXaIbEnAlLnx", long: "output"}),
+		"setarch":    peelSetarch,
+		"linux32":    simple(optSpec{}),
+		"linux64":    simple(optSpec{}),
+		"fakeroot":   simple(optSpec{short: "is", long: "lib faked"}),
+		"faketime":   peelFaketime,
+		"numactl":    simple(optSpec{short: "CNmipP", long: "cpunodebind membind interleave preferred physcpubind"}),
+		"xvfb-run":   simple(optSpec{short: "nsefpwl", long: "server-num server-args error-file auth-file xauth-protocol wait"}),
+		"valgrind":   simple(optSpec{}),
+		"catchsegv":  simple(optSpec{}),
+		"firejail":   simple(optSpec{}),
 		"taskset":    peelTaskset,
 	}
 }
@@ -302,6 +316,10 @@ assigns:
 	if i > len(args) {
 		return nil, ex, "an option without its value"
 	}
+	if i == len(args) {
+		ex.keep = true // env alone prints the environment
+		return nil, ex, ""
+	}
 	return args[i:], ex, ""
 }
 
@@ -459,4 +477,37 @@ func peelWatch(args []Word) ([]Word, peeled, string) {
 		parts[i] = w.Value
 	}
 	return nil, peeled{code: strings.Join(parts, " ")}, ""
+}
+
+func peelFlock(args []Word) ([]Word, peeled, string) {
+	opts, rest, why := options(args, optSpec{short: "wEc", long: "timeout conflict-exit-code command"})
+	if why != "" {
+		return nil, peeled{}, why
+	}
+	if o := has(opts, "-c", "--command"); o != nil {
+		return nil, peeled{codeWord: o.val}, ""
+	}
+	if len(rest) < 2 {
+		return nil, peeled{keep: true}, "" // flock on a descriptor: runs nothing
+	}
+	return rest[1:], peeled{}, "" // the lock file
+}
+
+func peelSetarch(args []Word) ([]Word, peeled, string) {
+	if len(args) == 0 {
+		return nil, peeled{keep: true}, ""
+	}
+	if !args[0].Literal {
+		return nil, peeled{}, "an architecture built at run time"
+	}
+	_, rest, why := options(args[1:], optSpec{})
+	return rest, peeled{}, why
+}
+
+func peelFaketime(args []Word) ([]Word, peeled, string) {
+	_, rest, why := options(args, optSpec{short: "p"})
+	if why != "" || len(rest) == 0 {
+		return nil, peeled{}, why
+	}
+	return rest[1:], peeled{}, ""
 }

@@ -58,7 +58,8 @@ func (p *parser) wordPart(out *Word, b *strings.Builder, part syntax.WordPart, i
 			if first && strings.HasPrefix(v, "~") {
 				out.Tilde = true
 			}
-			if strings.ContainsAny(v, "*?[") && hasUnescaped(v, "*?[") {
+			if strings.ContainsAny(v, "*?") && hasUnescaped(v, "*?") ||
+				strings.Contains(v, "[") && strings.Contains(v[strings.IndexByte(v, '['):], "]") && hasUnescaped(v, "[") {
 				out.Glob = true
 			}
 			if strings.Contains(v, "{") && (strings.Contains(v, ",") || strings.Contains(v, "..")) && strings.Contains(v, "}") {
