@@ -53,8 +53,30 @@ func wantSet(t testing.TB, c Case) Set {
 	return s
 }
 
+// loadKnown reads the cases sayso does not yet get right, each with a note.
+func loadKnown(t testing.TB) map[string]string {
+	f, err := os.Open("testdata/known.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var k struct{ Cmd, Note string }
+		if err := json.Unmarshal(sc.Bytes(), &k); err != nil {
+			t.Fatal(err)
+		}
+		out[k.Cmd] = k.Note
+	}
+	return out
+}
+
+// TestCorpus checks every labelled case. A case listed in known.jsonl must
+// still fail: when it passes, it leaves that list.
 func TestCorpus(t *testing.T) {
 	cases := loadCorpus(t)
+	known := loadKnown(t)
 	if len(cases) < 600 {
 		t.Fatalf("corpus has %d cases, want at least 600", len(cases))
 	}
@@ -68,12 +90,18 @@ func TestCorpus(t *testing.T) {
 		} else {
 			ok = got.Classes&want != 0
 		}
+		if _, isKnown := known[c.Cmd]; isKnown {
+			if ok {
+				t.Errorf("known case %q now passes: remove it from known.jsonl", c.Cmd)
+			}
+			continue
+		}
 		if !ok {
 			failed++
 			t.Errorf("Classify(%q) = %v, want one of %v (%s)\n%s", c.Cmd, got.Classes, c.Want, c.Why, findings(got))
 		}
 	}
-	t.Logf("%d cases, %d failed", len(cases), failed)
+	t.Logf("%d cases, %d known, %d failed", len(cases), len(known), failed)
 }
 
 func findings(a Assessment) string {

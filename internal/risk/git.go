@@ -61,8 +61,8 @@ func git(c *cmd) {
 				k, _, _ := strings.Cut(val, "=")
 				config[strings.ToLower(k)] = "\x00env"
 			}
-			if name == "-C" {
-				c.path(OpRead, shell.Word{Raw: val, Value: val, Literal: true, Tilde: strings.HasPrefix(val, "~")})
+			if name == "-C" || name == "--git-dir" || name == "--work-tree" {
+				c.foreignRepo(name, shell.Word{Raw: val, Value: val, Literal: true, Tilde: strings.HasPrefix(val, "~")})
 			}
 		case "--exec-path":
 			if hasVal {
@@ -70,6 +70,11 @@ func git(c *cmd) {
 			}
 		}
 		i++
+	}
+	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
+		if v, ok := c.a.env[name]; ok {
+			c.foreignRepo(name, shell.Word{Raw: v, Value: v, Literal: !strings.HasPrefix(v, "\x00"), Tilde: strings.HasPrefix(v, "~")})
+		}
 	}
 	// GIT_CONFIG_COUNT/KEY_n/VALUE_n in the step's environment.
 	if n, err := strconv.Atoi(c.a.env["GIT_CONFIG_COUNT"]); err == nil {
@@ -139,6 +144,23 @@ func git(c *cmd) {
 		return
 	}
 	fn(g)
+}
+
+// foreignRepo: git run on a repository outside the project reads that
+// repository's configuration, which can name programs git runs (a
+// core.fsmonitor planted in /tmp/x/.git/config runs on git status).
+func (c *cmd) foreignRepo(opt string, w shell.Word) {
+	ps := c.a.resolve(w)
+	if ps == nil {
+		c.add(Opaque, "git "+opt+" names a repository at run time")
+		return
+	}
+	for _, p := range ps {
+		if !c.a.ctx.InScope(p) {
+			c.add(Opaque, "git "+opt+" "+w.Raw+" uses a repository outside the project, whose configuration can run programs")
+			return
+		}
+	}
 }
 
 // gitConfigRuns says how a configuration key makes git run a program or

@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// Env is what a command runs with: its streams and its working folder.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getwd          func() (string, error)
+}
+
+// usageError is an error in how the command was called: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+type command struct {
+	name    string
+	summary string
+	run     func(env *Env, args []string) error
+}
+
+// commands are the subcommands, each registered by the file that runs it.
+var commands []command
+
+func register(c command) { commands = append(commands, c) }
+
+func init() {
+	register(command{"version", "print the version", runVersion})
+	register(command{"help", "show help", runHelp})
+}
+
+// Version is set at build time.
+var Version = "dev"
+
+// Main runs sayso with args (without the program name) and returns the
+// exit status.
+func Main(args []string, env *Env) int {
+	if env.Getwd == nil {
+		env.Getwd = os.Getwd
+	}
+	if len(args) == 0 {
+		printUsage(env.Stderr)
+		return ExitUsage
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(env, args[1:])
+			var ue usageError
+			switch {
+			case err == nil:
+				return ExitOK
+			case errors.As(err, &ue):
+				fmt.Fprintf(env.Stderr, "sayso: error: %s\n", ue.msg)
+				fmt.Fprintf(env.Stderr, "sayso: hint: run 'sayso help %s'\n", c.name)
+				return ExitUsage
+			default:
+				fmt.Fprintf(env.Stderr, "sayso: error: %s\n", err)
+				return ExitError
+			}
+		}
+	}
+	fmt.Fprintf(env.Stderr, "sayso: error: unknown command %q\n", args[0])
+	printUsage(env.Stderr)
+	return ExitUsage
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: sayso <command> [arguments]")
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+}
+
+func runVersion(env *Env, args []string) error {
+	fmt.Fprintf(env.Stdout, "sayso %s\n", Version)
+	return nil
+}
+
+// helpTopics holds the long help of each command and topic, by name.
+var helpTopics = map[string]string{}
+
+func runHelp(env *Env, args []string) error {
+	if len(args) > 0 {
+		text, ok := helpTopics[args[0]]
+		if !ok {
+			return usagef("help: no help for %q", args[0])
+		}
+		fmt.Fprint(env.Stdout, text)
+		return nil
+	}
+	printUsage(env.Stdout)
+	return nil
+}

@@ -1,0 +1,86 @@
+// Package paths finds sayso's configuration and state folders and the
+// project root of a working folder, and makes folders private (0700).
+package paths
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ConfigDir is $SAYSO_CONFIG_DIR, else ~/.config/sayso (or
+// $XDG_CONFIG_HOME/sayso).
+func ConfigDir() (string, error) {
+	if d := os.Getenv("SAYSO_CONFIG_DIR"); d != "" {
+		return filepath.Abs(d)
+	}
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "sayso"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find config folder: %w", err)
+	}
+	return filepath.Join(home, ".config", "sayso"), nil
+}
+
+// StateDir is $SAYSO_STATE_DIR, else $XDG_STATE_HOME/sayso, else
+// ~/.local/state/sayso.
+func StateDir() (string, error) {
+	if d := os.Getenv("SAYSO_STATE_DIR"); d != "" {
+		return filepath.Abs(d)
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "sayso"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find state folder: %w", err)
+	}
+	return filepath.Join(home, ".local", "state", "sayso"), nil
+}
+
+// Private makes dir and its parents, and sets dir itself to 0700.
+func Private(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("make %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("make %s private: %w", dir, err)
+	}
+	return nil
+}
+
+// ProjectRoot is the top of the git work tree holding dir, or dir itself
+// when it is in none.
+func ProjectRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// Protected lists the paths no agent step may touch: sayso's folders and
+// its own binary.
+func Protected() []string {
+	var out []string
+	if d, err := ConfigDir(); err == nil {
+		out = append(out, d)
+	}
+	if d, err := StateDir(); err == nil {
+		out = append(out, d)
+	}
+	if exe, err := os.Executable(); err == nil {
+		out = append(out, exe)
+		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
+			out = append(out, real)
+		}
+	}
+	return out
+}
