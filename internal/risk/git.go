@@ -268,7 +268,7 @@ func gitPush(c *cmd) {
 		case v == "--":
 			pos = append(pos, c.args[i+1:]...)
 			i = len(c.args)
-		case name == "--force" || name == "--force-with-lease" || name == "--force-if-includes" || name == "--no-force-with-lease" && false:
+		case name == "--force" || name == "--force-with-lease" || name == "--force-if-includes":
 			force = true
 		case name == "--mirror" || name == "--prune":
 			force = true
@@ -398,7 +398,7 @@ func gitConfig(c *cmd) {
 	for i := 0; i < len(vals); i++ {
 		v := vals[i]
 		switch {
-		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--get-urlmatch" || v == "--show-origin" && false:
+		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--get-urlmatch":
 		case v == "--unset" || v == "--unset-all" || v == "--add" || v == "--replace-all" || v == "--rename-section" || v == "--remove-section" || v == "-e" || v == "--edit":
 			write = true
 		case v == "--file" || v == "-f" || v == "--blob" || v == "--type" || v == "--default":
@@ -604,12 +604,9 @@ func gitReflog(c *cmd) {
 }
 
 func gitRebase(c *cmd) {
-	for i, w := range c.args {
+	for _, w := range c.args {
 		if w.Value == "-x" || w.Value == "--exec" || strings.HasPrefix(w.Value, "--exec=") {
 			c.add(Opaque, "git rebase --exec runs a shell command")
-			if i+1 < len(c.args) && w.Value != "--exec=" {
-				_ = i
-			}
 		}
 	}
 	c.add(LocalWrite, "git rebase rewrites local commits")

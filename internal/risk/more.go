@@ -114,11 +114,7 @@ func tunnel(c *cmd) {
 
 func textBrowser(c *cmd) {
 	c.a.mark(c.i, roleFetch)
-	var urls []shell.Word
-	for _, w := range c.operands() {
-		urls = append(urls, w)
-	}
-	c.fetch(urls)
+	c.fetch(c.operands())
 }
 
 func gpg(c *cmd) {

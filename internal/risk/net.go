@@ -413,7 +413,7 @@ func socat(c *cmd) {
 	remote, file := false, false
 	for _, w := range c.operands() {
 		l := strings.ToLower(w.Value)
-		kind, rest, _ := strings.Cut(l, ":")
+		kind, _, _ := strings.Cut(l, ":")
 		switch {
 		case !w.Literal:
 			c.add(Opaque, "socat address built at run time")
@@ -427,7 +427,6 @@ func socat(c *cmd) {
 			if i := strings.IndexByte(f, ','); i >= 0 {
 				f = f[:i]
 			}
-			_ = rest
 			c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: true, Tilde: strings.HasPrefix(f, "~")})
 		}
 	}

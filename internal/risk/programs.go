@@ -86,19 +86,19 @@ func init() {
 		man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
 		printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
 		return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
-		bc dc expr factor numfmt iconv dos2unix-check file-check tokei cloc scc sloccount ctags gtags cscope
-		go-version node-version tsc-version uptime w who last lastlog users finger getent env-check timedatectl
-		cut csvlook xsv mlr miller sqlite-utils-version pandoc-version exiftool identify ffprobe mediainfo pdfinfo
-		gofmt-l golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint eslint-check
+		bc dc expr factor numfmt iconv tokei cloc scc sloccount ctags gtags cscope
+		uptime w who last lastlog users finger getent timedatectl
+		cut csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
+		golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint 
 		lsattr getfacl namei findmnt mountpoint blkid dmesg journalctl loginctl systemd-analyze
-		zcat zgrep zless bzcat xzcat zstdcat lz4cat unxz-l gzip-l
-		git-check-ref-format diff3 sdiff vimdiff-r icdiff delta difft
-		whoami-x nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {
+		zcat zgrep zless bzcat xzcat zstdcat lz4cat 
+		git-check-ref-format diff3 sdiff icdiff delta difft
+		nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {
 		simplePrograms[n] = Read
 	}
-	for _, n := range strings.Fields(`goimports gopls golangci-lint-fix prettier eslint black ruff isort autopep8 yapf
+	for _, n := range strings.Fields(`goimports gopls prettier eslint black ruff isort autopep8 yapf
 		rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
-		playwright pytest tox nox coverage mypy pyright pylint flake8 bandit pre-commit-run
+		playwright pytest tox nox coverage mypy pyright pylint flake8 bandit
 		gcc g++ cc c++ clang clang++ ld ar ranlib strip objdump nm readelf cmake ninja meson bazel bazelisk buck2 scons autoreconf
 		configure autoconf automake libtool pkg-config javac java kotlinc scalac sbt ant lein clojure mix elixir erl rebar3
 		ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
@@ -106,7 +106,7 @@ func init() {
 		hugo jekyll mkdocs sphinx-build docusaurus gatsby next nuxt astro remix expo
 		gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio
 		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
-		dos2unix unix2dos iconv-w
+		dos2unix unix2dos 
 		direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
 		jupyter ipython streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
 		sqlx prisma drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
@@ -114,8 +114,7 @@ func init() {
 		ruby-build bundler-audit brakeman rubocop rspec minitest
 		phpunit phpstan psalm php-cs-fixer artisan
 		mdbook zola trunk wasm-pack cargo-watch
-		openssl gpg-verify git-crypt-status age rage sops-d
-		xargs-noop`) {
+		openssl age rage `) {
 		simplePrograms[n] = LocalWrite
 	}
 }

@@ -25,9 +25,7 @@ func (c *cmd) runScript(w shell.Word) {
 			c.add(Opaque, c.name+" runs code from outside the project: "+w.Raw)
 			return
 		}
-		if isRoot(path.Dir(p), &c.a.ctx) || true {
-			c.namedTask(path.Base(p))
-		}
+		c.namedTask(path.Base(p))
 	}
 	c.add(LocalWrite, c.name+" runs the project's own code: "+w.Raw)
 	c.cwdWrite()
@@ -181,7 +179,7 @@ func awk(c *cmd) {
 		}
 	}
 	if strings.Contains(prog, "system") || strings.Contains(prog, "getline") || strings.Contains(prog, "|") ||
-		strings.Contains(prog, "print >") || strings.Contains(prog, "print>") || strings.Contains(prog, "printf >") || strings.Contains(prog, "printf>") || strings.Contains(prog, "ENVIRON") && false {
+		strings.Contains(prog, "print >") || strings.Contains(prog, "print>") || strings.Contains(prog, "printf >") || strings.Contains(prog, "printf>") {
 		c.add(Opaque, c.name+" program runs commands or writes files")
 	}
 	c.add(Read, c.name+" reads")
@@ -786,7 +784,7 @@ func (c *cmd) sql(q string, local bool) {
 		c.add(Opaque, c.name+" SQL runs a shell command")
 	}
 	switch {
-	case has("DROP") || has("TRUNCATE") || has("DELETE") || strings.Contains(u, "FLUSH") && has("PRIVILEGES") == false && has("TABLES") == false && false:
+	case has("DROP") || has("TRUNCATE") || has("DELETE"):
 		c.add(Destructive, c.name+" SQL drops or deletes data")
 	case has("INSERT") || has("UPDATE") || has("CREATE") || has("ALTER") || has("GRANT") || has("REVOKE") || has("COPY") ||
 		has("MERGE") || has("REPLACE") || has("UPSERT") || has("CALL") || has("VACUUM") || has("REINDEX") || has("ATTACH") || has("IMPORT") || u == ".IMPORT":

@@ -249,7 +249,6 @@ func (c *cmd) program() bool {
 			c.add(LocalWrite, "runs the project's own code: "+v)
 			c.projectScriptName(p)
 			c.path(OpRun, c.seg.Args[0])
-			c.interpreterArgs()
 			return false
 		default:
 			c.add(Opaque, "runs a program outside the project: "+v)
@@ -291,10 +290,6 @@ func (c *cmd) namedTask(name string) {
 		c.add(Publish, "runs a task named "+name)
 	}
 }
-
-// interpreterArgs is a no-op hook for project scripts: their code is their
-// own and sayso cannot see inside it; the client's sandbox contains it.
-func (c *cmd) interpreterArgs() {}
 
 // assigns classifies assignments that change what later programs do.
 func (c *cmd) assigns() {

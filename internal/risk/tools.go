@@ -339,7 +339,7 @@ func dockerRunFlags(c *cmd) {
 	for i, w := range c.args {
 		v := w.Value
 		switch {
-		case v == "--privileged", v == "--pid=host", v == "--net=host" && false, v == "--userns=host", v == "--ipc=host" && false,
+		case v == "--privileged", v == "--pid=host", v == "--userns=host",
 			strings.HasPrefix(v, "--cap-add") && (strings.Contains(v, "ALL") || strings.Contains(v, "SYS_ADMIN")),
 			strings.HasPrefix(v, "--security-opt") && strings.Contains(v, "unconfined"),
 			strings.HasPrefix(v, "--device"):
@@ -752,7 +752,7 @@ func vercel(c *cmd) {
 	case "ls", "list", "inspect", "logs", "whoami", "help", "--version", "domains-ls", "project-ls":
 		c.add(Read, "vercel "+v)
 	case "env":
-		if ws[1] == "pull" || ws[1] == "ls" && false {
+		if ws[1] == "pull" {
 			c.add(Secret, "vercel env pull writes the project's secrets")
 			return
 		}
@@ -840,7 +840,7 @@ func vault(c *cmd) {
 	ws := c.words(2)
 	v, sub := ws[0], ws[1]
 	switch {
-	case v == "kv" && (sub == "get" || sub == "metadata" && false) || v == "read" || v == "token" || v == "login" || v == "print":
+	case v == "kv" && sub == "get" || v == "read" || v == "token" || v == "login" || v == "print":
 		c.add(Secret, "vault "+v+" reads secrets")
 	case v == "kv" && (sub == "list" || sub == "metadata"), v == "list", v == "status", v == "version", v == "secrets" && sub == "list", v == "auth" && sub == "list", v == "policy" && (sub == "list" || sub == "read"):
 		c.add(Read, "vault "+v+" "+sub)

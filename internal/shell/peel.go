@@ -450,14 +450,13 @@ func peelParallel(args []Word) ([]Word, peeled, string) {
 }
 
 func peelSu(args []Word) ([]Word, peeled, string) {
-	opts, rest, why := options(args, optSpec{short: "cgGsw", long: "command group supp-group shell whitelist-environment session-command"})
+	opts, _, why := options(args, optSpec{short: "cgGsw", long: "command group supp-group shell whitelist-environment session-command"})
 	if why != "" {
 		return nil, peeled{}, why
 	}
 	if o := has(opts, "-c", "--command", "--session-command"); o != nil {
 		return nil, peeled{codeWord: o.val}, ""
 	}
-	_ = rest
 	return nil, peeled{}, "opens a shell as another user"
 }
 

@@ -1,0 +1,368 @@
+package risk
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// shellTools are the names agents give their shell tool: Claude Code and
+// Codex say Bash, Gemini run_shell_command, Codex's model exec_command.
+var shellTools = map[string]bool{
+	"Bash": true, "run_shell_command": true, "exec_command": true, "shell": true, "local_shell": true,
+}
+
+// ShellTool reports whether name is an agent's shell tool.
+func ShellTool(name string) bool { return shellTools[name] }
+
+// toolInput holds the fields the agents' tools take, under every name they
+// use for them.
+type toolInput struct {
+	Command     json.RawMessage `json:"command"` // a string, or Codex's argv
+	Cmd         string          `json:"cmd"`
+	Workdir     string          `json:"workdir"`
+	DirPath     string          `json:"dir_path"`
+	Directory   string          `json:"directory"`
+	FilePath    string          `json:"file_path"`
+	AbsPath     string          `json:"absolute_path"`
+	NotebookPth string          `json:"notebook_path"`
+	Path        string          `json:"path"`
+	Paths       []string        `json:"paths"`
+	Include     []string        `json:"include"`
+	Pattern     string          `json:"pattern"`
+	Glob        string          `json:"glob"`
+	URL         string          `json:"url"`
+	Prompt      string          `json:"prompt"`
+	Query       string          `json:"query"`
+	Edits       []struct {
+		FilePath string `json:"file_path"`
+	} `json:"edits"`
+}
+
+// ToolCommand returns the command line a shell tool's input carries and the
+// folder it asks to run in ("" for the step's own).
+func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
+	if !ShellTool(name) {
+		return "", "", false
+	}
+	var in toolInput
+	if err := json.Unmarshal(input, &in); err != nil {
+		return "", "", false
+	}
+	dir = firstNonEmpty(in.Workdir, in.DirPath, in.Directory)
+	if in.Cmd != "" {
+		return in.Cmd, dir, true
+	}
+	var s string
+	if json.Unmarshal(in.Command, &s) == nil && s != "" {
+		return s, dir, true
+	}
+	var argv []string
+	if json.Unmarshal(in.Command, &argv) == nil && len(argv) > 0 {
+		// Codex's shell tool gives argv: ["bash", "-lc", "…"] or a program
+		// and its arguments.
+		if len(argv) == 3 && shell.IsShell(path.Base(argv[0])) && (argv[1] == "-c" || argv[1] == "-lc") {
+			return argv[2], dir, true
+		}
+		quoted := make([]string, len(argv))
+		for i, a := range argv {
+			quoted[i] = shellQuote(a)
+		}
+		return strings.Join(quoted, " "), dir, true
+	}
+	return "", dir, false
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@+%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// Tool classifies one tool call of an agent: a shell tool by its command,
+// a file tool by the paths it reads and writes (scope, protected paths,
+// secrets, instruction files), a fetch by its host. A tool sayso does not
+// know, an MCP tool included, is opaque; the policy file's class patterns
+// may say more about it.
+func Tool(name string, input []byte, ctx Context) Assessment {
+	if ShellTool(name) {
+		cmd, dir, ok := ToolCommand(name, input)
+		if !ok {
+			return toolOpaque(name, ctx, "the "+name+" input holds no command sayso can read")
+		}
+		if dir != "" {
+			if ctx.Cwd == "" {
+				ctx.Cwd = ctx.Root
+			}
+			if !path.IsAbs(dir) {
+				dir = path.Join(ctx.Cwd, dir)
+			}
+			ctx.Cwd = path.Clean(dir)
+		}
+		return Classify(shell.Parse(cmd), ctx)
+	}
+	var in toolInput
+	if len(input) > 0 && json.Unmarshal(input, &in) != nil && name != "apply_patch" {
+		return toolOpaque(name, ctx, "the "+name+" input is not JSON sayso can read")
+	}
+	t := newToolAssessor(name, ctx)
+	switch name {
+	case "Read", "read_file", "view_image", "NotebookRead":
+		t.paths(OpRead, in.FilePath, in.AbsPath, in.Path, in.NotebookPth)
+	case "Write", "write_file", "Edit", "replace", "NotebookEdit", "edit_file":
+		t.paths(OpWrite, in.FilePath, in.AbsPath, in.NotebookPth, in.Path)
+	case "MultiEdit":
+		t.paths(OpWrite, in.FilePath)
+		for _, e := range in.Edits {
+			if e.FilePath != "" {
+				t.file(OpWrite, e.FilePath)
+			}
+		}
+	case "Glob", "glob", "Grep", "grep_search", "search_file_content", "LS", "list_directory":
+		t.search(in)
+	case "read_many_files":
+		t.c.add(Read, name+" reads files")
+		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
+			t.file(OpRead, p)
+		}
+		if len(in.Paths)+len(in.Include) == 0 {
+			t.cwd(OpRead)
+		}
+	case "WebFetch", "web_fetch":
+		t.fetch(in)
+	case "WebSearch", "google_web_search", "web_search":
+		t.c.add(Network, name+" sends a query to a search engine: "+clip(in.Query))
+	case "Task", "Agent", "invoke_agent", "spawn_agent", "multi_agent_v1":
+		t.c.add(LocalWrite, name+" starts a sub-agent")
+	case "TodoWrite", "write_todos", "update_plan", "update_topic", "enter_plan_mode", "exit_plan_mode", "ExitPlanMode",
+		"get_goal", "create_goal", "update_goal", "request_user_input", "write_stdin", "BashOutput", "KillShell", "KillBash":
+		t.c.add(Read, name+" changes nothing outside the agent")
+	case "save_memory":
+		t.file(OpWrite, "~/.gemini/GEMINI.md")
+	case "apply_patch":
+		t.patch(input)
+	default:
+		if server, tool, ok := MCPTool(name); ok {
+			t.c.add(Opaque, "MCP tool "+tool+" of server "+server+": sayso cannot see what it does")
+		} else {
+			t.c.add(Opaque, name+" is a tool sayso does not know")
+		}
+	}
+	if t.a.out.Classes.Empty() {
+		t.c.add(Read, name+" changes nothing")
+	}
+	return t.a.out
+}
+
+// MCPTool splits mcp__<server>__<tool>.
+func MCPTool(name string) (server, tool string, ok bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", "", false
+	}
+	server, tool, ok = strings.Cut(rest, "__")
+	return server, tool, ok && server != "" && tool != ""
+}
+
+// CheckPath classifies op on the absolute path p as the shell and file tools
+// do: protected, secret, instruction files, devices, system files. A policy
+// that resolved a symlink holds the real path to the same checks.
+func CheckPath(op Op, p string, ctx Context) Assessment {
+	t := newToolAssessor("", ctx)
+	t.c.path(op, shell.Word{Raw: p, Value: p, Literal: true})
+	return t.a.out
+}
+
+type toolAssessor struct {
+	a *assessor
+	c *cmd
+}
+
+func newToolAssessor(name string, ctx Context) *toolAssessor {
+	if ctx.Cwd == "" {
+		ctx.Cwd = ctx.Root
+	}
+	if ctx.TrustedHosts == nil {
+		ctx.TrustedHosts = DefaultTrustedHosts
+	}
+	a := &assessor{ctx: ctx, cwds: []string{ctx.Cwd}, script: &shell.Script{}}
+	a.out.Script = a.script
+	return &toolAssessor{a: a, c: &cmd{a: a, i: -1, seg: &shell.Segment{}, name: name}}
+}
+
+func toolOpaque(name string, ctx Context, why string) Assessment {
+	t := newToolAssessor(name, ctx)
+	t.c.add(Opaque, why)
+	return t.a.out
+}
+
+// word turns a path a tool names into a word: ~ and $HOME are read as the
+// shell would, anything else with a $ cannot be known.
+func toolWord(p string) shell.Word {
+	return shell.Word{
+		Raw: p, Value: p,
+		Literal: !strings.Contains(p, "$"),
+		Tilde:   strings.HasPrefix(p, "~"),
+		Glob:    strings.ContainsAny(p, "*?["),
+	}
+}
+
+// paths classifies the first non-empty of ps; none at all is opaque.
+func (t *toolAssessor) paths(op Op, ps ...string) {
+	for _, p := range ps {
+		if p != "" {
+			t.file(op, p)
+			return
+		}
+	}
+	t.c.add(Opaque, t.c.name+" names no file")
+}
+
+func (t *toolAssessor) file(op Op, p string) {
+	w := toolWord(p)
+	switch op {
+	case OpWrite:
+		t.c.write(w)
+	case OpDelete:
+		t.c.add(LocalWrite, t.c.name+" deletes "+p)
+		t.c.del(w, false)
+	default:
+		t.c.add(Read, t.c.name+" reads "+p)
+		t.c.path(op, w)
+	}
+}
+
+func (t *toolAssessor) cwd(op Op) {
+	t.c.path(op, shell.Word{Raw: ".", Value: ".", Literal: true})
+}
+
+// search reads a folder (the cwd when none is given), and the files a
+// pattern names.
+func (t *toolAssessor) search(in toolInput) {
+	t.c.add(Read, t.c.name+" lists or searches files")
+	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
+	if dir == "" {
+		t.cwd(OpRead)
+	} else {
+		t.c.path(OpRead, toolWord(dir))
+	}
+	if base := dir; in.Pattern != "" && (t.c.name == "Glob" || t.c.name == "glob") {
+		if base == "" {
+			base = "."
+		}
+		p := in.Pattern
+		if !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
+			p = strings.TrimSuffix(base, "/") + "/" + p
+		}
+		t.c.path(OpRead, toolWord(p))
+	}
+	if in.Glob != "" && dir != "" {
+		t.c.path(OpRead, toolWord(strings.TrimSuffix(dir, "/")+"/"+in.Glob))
+	}
+}
+
+// fetch is a plain GET: a trusted host is read, any other network.
+func (t *toolAssessor) fetch(in toolInput) {
+	urls := []string{in.URL}
+	if in.URL == "" {
+		// Gemini's web_fetch takes the URLs inside its prompt.
+		for _, f := range strings.Fields(in.Prompt) {
+			if strings.Contains(f, "://") {
+				urls = append(urls, strings.Trim(f, "\"'()<>,."))
+			}
+		}
+	}
+	seen := false
+	for _, u := range urls {
+		if u == "" {
+			continue
+		}
+		seen = true
+		h := hostOf(u)
+		switch {
+		case h == "":
+			t.c.add(Network, t.c.name+" fetches "+clip(u))
+		case t.a.trusted(h):
+			t.c.add(Read, t.c.name+" fetches from "+h+", a trusted host")
+		default:
+			t.c.add(Network, t.c.name+" fetches from "+h+", not a trusted host")
+		}
+		if strings.HasPrefix(strings.ToLower(u), "file:") {
+			t.c.add(Opaque, t.c.name+" reads a local file by URL: "+clip(u))
+		}
+	}
+	if !seen {
+		t.c.add(Network, t.c.name+" fetches a page")
+	}
+}
+
+// patch reads the files an apply_patch envelope adds, updates, deletes and
+// moves to.
+func (t *toolAssessor) patch(input []byte) {
+	text := string(input)
+	var in struct {
+		Command json.RawMessage `json:"command"`
+		Input   string          `json:"input"`
+		Patch   string          `json:"patch"`
+	}
+	if json.Unmarshal(input, &in) == nil {
+		var s string
+		var argv []string
+		switch {
+		case json.Unmarshal(in.Command, &s) == nil && s != "":
+			text = s
+		case json.Unmarshal(in.Command, &argv) == nil && len(argv) > 0:
+			text = argv[len(argv)-1]
+		case in.Input != "":
+			text = in.Input
+		case in.Patch != "":
+			text = in.Patch
+		}
+	}
+	if !strings.Contains(text, "*** Begin Patch") {
+		t.c.add(Opaque, "apply_patch input holds no patch sayso can read")
+		return
+	}
+	n := 0
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, "\r")
+		for _, h := range []struct {
+			prefix string
+			op     Op
+		}{{"*** Add File: ", OpWrite}, {"*** Update File: ", OpWrite}, {"*** Delete File: ", OpDelete}, {"*** Move to: ", OpWrite}} {
+			if p, ok := strings.CutPrefix(line, h.prefix); ok {
+				p = strings.TrimSpace(p)
+				if p == "" {
+					t.c.add(Opaque, "apply_patch names an empty path")
+					continue
+				}
+				t.file(h.op, p)
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		t.c.add(Opaque, "apply_patch names no file")
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:77] + "..."
+	}
+	return s
+}
