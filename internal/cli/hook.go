@@ -1,0 +1,102 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+const hookUsage = `usage: sayso hook claude|codex|gemini
+
+Run by the agent's client, not by the person: reads one hook JSON on
+stdin and prints the decision in that client's own format. Every failure
+is the client's deny with a short reason: exit status 0 with the deny on
+stdout, or 2 with the reason on stderr when the input cannot be read.
+'sayso install AGENT' writes the hook definitions that run it.
+`
+
+func init() {
+	register(command{"hook", "answer an agent's hook (run by the agent)", runHook})
+	helpTopics["hook"] = hookUsage
+}
+
+func runHook(env *Env, args []string) error {
+	name := ""
+	if len(args) == 1 {
+		name = args[0]
+	}
+	a, err := hook.ForAgent(name)
+	if err != nil {
+		// The client is unknown: deny in a form every client reads.
+		a = hook.Claude{}
+	}
+	var res hook.Result
+	in, rerr := io.ReadAll(io.LimitReader(env.Stdin, hook.MaxInput+1))
+	switch {
+	case err != nil:
+		res = a.Fail("", "sayso: "+err.Error()+"; the step is denied")
+	case rerr != nil:
+		res = a.Fail("", "sayso: cannot read stdin; the step is denied")
+	default:
+		home, _ := os.UserHomeDir()
+		res = hook.Run(context.Background(), a, in, hook.Env{Getenv: os.Getenv, Home: home}, hookDecider(a.Name(), home))
+	}
+	env.Stdout.Write(res.Stdout)
+	if res.Exit == 2 {
+		// Exit status 2 with the reason on stderr blocks in every client.
+		return usagef("%s", strings.TrimPrefix(res.Stderr, "sayso: "))
+	}
+	return nil
+}
+
+// hookDecider is the in-process decider behind the pin guard.
+func hookDecider(agent, home string) hook.Decider {
+	state, err := paths.StateDir()
+	if err != nil {
+		return func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
+			return policy.Deny, policy.Diagnostic{}, err
+		}
+	}
+	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
+	local := hook.Local{Mode: policy.ModeAuto, Home: home, Protected: append(paths.Protected(), hook.Installed(pins)...)}
+	return hook.Guard(pins, agent, local.Decide)
+}
+
+// pinStore is where install, uninstall, doctor and the hook keep pins.
+func pinStore() (hook.FilePins, error) {
+	state, err := paths.StateDir()
+	if err != nil {
+		return hook.FilePins{}, err
+	}
+	if err := paths.Private(state); err != nil {
+		return hook.FilePins{}, err
+	}
+	return hook.FilePins{Path: filepath.Join(state, "pins.json")}, nil
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func printPins(w io.Writer, verb string, pins []hook.Pin) {
+	for _, p := range pins {
+		switch p.Kind {
+		case hook.PinBinary:
+			fmt.Fprintf(w, "%s %s binary %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
+		case hook.PinDefinition:
+			fmt.Fprintf(w, "%s %s %s hook in %s (sha256 %s)\n", verb, p.Agent, p.Event, p.Path, shortHash(p.SHA256))
+		case hook.PinTrust:
+			fmt.Fprintf(w, "%s %s hook trust in %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
+		}
+	}
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+)
+
+const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed]
+
+Writes sayso's hook definitions into the agent's settings with the
+absolute path of this binary, an explicit timeout and every fail-closed
+option the client has, keeping the rest of the file (the old file is kept
+beside it as FILE.sayso-backup). Records SHA-256 pins of the binary and of
+each definition; 'sayso doctor' checks them. Installing again re-pins.
+Codex: --scope user only; install also writes Codex's trust hashes.
+`
+
+const uninstallUsage = `usage: sayso uninstall [claude|codex|gemini]
+
+Removes exactly what 'sayso install' added, for one agent or all.
+`
+
+const doctorUsage = `usage: sayso doctor [--json]
+
+Checks the pins of what 'sayso install' wrote and the client settings
+that switch hooks off, and prints each problem with the command that fixes
+it. Exit status 1 when there is a problem.
+`
+
+func init() {
+	register(command{"install", "plug sayso into an agent's hooks", runInstall})
+	register(command{"uninstall", "remove what install added", runUninstall})
+	register(command{"doctor", "check the installed hooks and their pins", runDoctor})
+	helpTopics["install"] = installUsage
+	helpTopics["uninstall"] = uninstallUsage
+	helpTopics["doctor"] = doctorUsage
+}
+
+func runInstall(env *Env, args []string) error {
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	scope := fs.String("scope", "user", "")
+	agent, rest := "", args
+	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
+		agent, rest = args[0], args[1:]
+	}
+	if err := fs.Parse(rest); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(env.Stdout, installUsage)
+			return nil
+		}
+		return usagef("install: %v", err)
+	}
+	if agent == "" && fs.NArg() == 1 {
+		agent = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return usagef("install: unexpected %q", fs.Arg(0))
+	}
+	if !slices.Contains(hook.Agents, agent) {
+		return usagef("install: want claude, codex or gemini, not %q", agent)
+	}
+	if !slices.Contains(hook.Scopes, *scope) {
+		return usagef("install: unknown scope %q (want user, project or managed)", *scope)
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("install: find this binary: %w", err)
+	}
+	if bin, err = filepath.EvalSymlinks(bin); err != nil {
+		return fmt.Errorf("install: find this binary: %w", err)
+	}
+	cwd, err := env.Getwd()
+	if err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	store, err := pinStore()
+	if err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv, Binary: bin}, store)
+	if err != nil {
+		return err
+	}
+	printPins(env.Stdout, "pinned", pins)
+	fmt.Fprintf(env.Stdout, "installed sayso for %s (%s scope); check it with 'sayso doctor'\n", agent, *scope)
+	return nil
+}
+
+func runUninstall(env *Env, args []string) error {
+	agent := ""
+	switch {
+	case len(args) > 1:
+		return usagef("uninstall: unexpected %q", args[1])
+	case len(args) == 1:
+		if !slices.Contains(hook.Agents, args[0]) {
+			return usagef("uninstall: want claude, codex or gemini, not %q", args[0])
+		}
+		agent = args[0]
+	}
+	store, err := pinStore()
+	if err != nil {
+		return fmt.Errorf("uninstall: %w", err)
+	}
+	removed, missing, err := hook.Uninstall(agent, store)
+	if err != nil {
+		return err
+	}
+	printPins(env.Stdout, "removed", removed)
+	for _, p := range missing {
+		fmt.Fprintf(env.Stderr, "sayso: hint: %s %s %s in %s was already changed or gone; left as it is\n", p.Agent, p.Kind, p.Event, p.Path)
+	}
+	if len(removed)+len(missing) == 0 {
+		fmt.Fprintln(env.Stdout, "nothing to remove")
+	}
+	return nil
+}
+
+func runDoctor(env *Env, args []string) error {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fmt.Fprint(env.Stdout, doctorUsage)
+			return nil
+		}
+		return usagef("doctor: %v", err)
+	}
+	cwd, err := env.Getwd()
+	if err != nil {
+		return fmt.Errorf("doctor: %w", err)
+	}
+	home, _ := os.UserHomeDir()
+	store, err := pinStore()
+	if err != nil {
+		return fmt.Errorf("doctor: %w", err)
+	}
+	probs := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv)
+	if *asJSON {
+		if probs == nil {
+			probs = []hook.Problem{}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"ok": len(probs) == 0, "problems": probs}); err != nil {
+			return err
+		}
+	} else if len(probs) == 0 {
+		fmt.Fprintln(env.Stdout, "ok: every pin holds and no setting switches sayso's hooks off")
+	} else {
+		for _, p := range probs {
+			fmt.Fprintf(env.Stdout, "problem: %s\n  fix: %s\n", p.What, p.Fix)
+		}
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("doctor: %d problem(s)", len(probs))
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// Claude is the Claude Code adapter.
+//
+// PreToolUse answers allow, deny or ask with the reason; PermissionRequest
+// is denied when sayso denies and otherwise left to the client's own
+// dialog, which is the person; UserPromptSubmit, SessionStart and
+// SubagentStart are recorded.
+type Claude struct{}
+
+// Name implements Adapter.
+func (Claude) Name() string { return "claude" }
+
+// resumePrompt is what Claude Code sends as the prompt when a session is
+// resumed without one. The person did not type it.
+const resumePrompt = "Continue from where you left off."
+
+// Read implements Adapter.
+func (Claude) Read(in []byte, env Env) (Input, error) {
+	c, err := decode(in)
+	q := Input{Event: c.HookEventName}
+	if err != nil {
+		return q, err
+	}
+	if c.TurnID != nil || c.Model != nil {
+		return q, errorf("a Codex payload reached 'sayso hook claude'")
+	}
+	switch c.HookEventName {
+	case "PreToolUse":
+		q.Step, err = c.step("claude", env)
+	case "PermissionRequest":
+		q.Step, err = c.step("claude", env)
+		if err == nil {
+			e := c.event("claude", EventPermission)
+			e.Text = c.ToolName
+			q.Events = append(q.Events, e)
+		}
+	case "UserPromptSubmit":
+		if c.Prompt == nil || c.SessionID == "" {
+			return q, errorf("UserPromptSubmit without session_id or prompt")
+		}
+		e := c.event("claude", EventMessage)
+		e.Text = *c.Prompt
+		e.Source, e.Why = claudeSource(&c, env)
+		q.Events = append(q.Events, e)
+	case "SessionStart":
+		if c.SessionID == "" {
+			return q, errorf("SessionStart without session_id")
+		}
+		e := c.event("claude", EventSession)
+		e.Why = c.Source
+		q.Events = append(q.Events, e)
+	case "SubagentStart":
+		if c.SessionID == "" || c.AgentID == "" {
+			return q, errorf("SubagentStart without session_id or agent_id")
+		}
+		e := c.event("claude", EventTask)
+		e.Source, e.Text = SourceDelegated, c.AgentType
+		q.Events = append(q.Events, e)
+	default:
+		return q, errorf("unknown Claude Code event %q", c.HookEventName)
+	}
+	return q, err
+}
+
+// claudeSource says whether a prompt is the person's: only on positive
+// evidence, an attended session and a prompt the client did not make up.
+func claudeSource(c *common, env Env) (Source, string) {
+	switch {
+	case c.Source != "" && c.Source != "user":
+		return SourceSystem, "the client marks the prompt " + c.Source
+	case *c.Prompt == resumePrompt:
+		return SourceSystem, "a resume without a prompt"
+	case c.AgentID != "":
+		return SourceDelegated, "a sub-agent's prompt"
+	case env.get("CLAUDE_CODE_SESSION_ATTENDED") != "1":
+		return SourceSystem, "the session is not attended (CLAUDE_CODE_SESSION_ATTENDED is not 1)"
+	case strings.HasPrefix(env.get("CLAUDE_CODE_ENTRYPOINT"), "sdk"):
+		return SourceSystem, "an SDK host, not the terminal"
+	}
+	return SourcePerson, "typed in an attended session"
+}
+
+// Answer implements Adapter.
+func (Claude) Answer(in Input, d policy.Decision, reason string) Result {
+	r := Result{Input: in, Decision: d, Reason: reason}
+	switch in.Event {
+	case "PreToolUse":
+		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName":            "PreToolUse",
+			"permissionDecision":       d.String(),
+			"permissionDecisionReason": reason,
+		}})
+	case "PermissionRequest":
+		if d != policy.Deny {
+			// The client asks the person in its own dialog: that is the
+			// person's answer path. sayso lifts nothing here.
+			r.Stdout = []byte("{}\n")
+			return r
+		}
+		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": "PermissionRequest",
+			"decision":      map[string]any{"behavior": "deny", "message": reason},
+		}})
+	default:
+		return Claude{}.Fail(in.Event, reason)
+	}
+	return r
+}
+
+// Ack implements Adapter.
+func (Claude) Ack(in Input) Result {
+	return Result{Stdout: []byte("{}\n"), Input: in, Decision: policy.Allow}
+}
+
+// Fail implements Adapter.
+func (c Claude) Fail(event, reason string) Result {
+	if event == "PreToolUse" || event == "PermissionRequest" {
+		r := c.Answer(Input{Event: event}, policy.Deny, reason)
+		return r
+	}
+	return universalDeny(event, reason)
+}

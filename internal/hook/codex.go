@@ -1,0 +1,105 @@
+package hook
+
+import (
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// Codex is the Codex CLI adapter.
+//
+// Codex's PreToolUse can only deny: its ask and a bare allow are rejected
+// as unsupported and the command runs. So ask is answered as a deny with
+// the reason, and allow as no output. PermissionRequest (interactive
+// approvals) is denied when sayso denies and otherwise left to Codex's own
+// prompt. apply_patch is read as file writes.
+type Codex struct{}
+
+// Name implements Adapter.
+func (Codex) Name() string { return "codex" }
+
+// Read implements Adapter.
+func (Codex) Read(in []byte, env Env) (Input, error) {
+	c, err := decode(in)
+	q := Input{Event: c.HookEventName}
+	if err != nil {
+		return q, err
+	}
+	switch c.HookEventName {
+	case "PreToolUse", "PermissionRequest":
+		if c.TurnID == nil {
+			return q, errorf("a %s without turn_id is not from Codex", c.HookEventName)
+		}
+		q.Step, err = c.step("codex", env)
+		if err == nil && c.HookEventName == "PermissionRequest" {
+			e := c.event("codex", EventPermission)
+			e.Text = c.ToolName
+			q.Events = append(q.Events, e)
+		}
+	case "UserPromptSubmit":
+		if c.Prompt == nil || c.SessionID == "" {
+			return q, errorf("UserPromptSubmit without session_id or prompt")
+		}
+		e := c.event("codex", EventMessage)
+		e.Text = *c.Prompt
+		// Codex tells no attended terminal from exec or an SDK host: no
+		// positive evidence of the person.
+		e.Why = "Codex does not say whether a person typed it"
+		q.Events = append(q.Events, e)
+	case "SessionStart":
+		if c.SessionID == "" {
+			return q, errorf("SessionStart without session_id")
+		}
+		e := c.event("codex", EventSession)
+		e.Why = c.Source
+		q.Events = append(q.Events, e)
+	default:
+		return q, errorf("unknown Codex event %q", c.HookEventName)
+	}
+	return q, err
+}
+
+// Answer implements Adapter.
+func (Codex) Answer(in Input, d policy.Decision, reason string) Result {
+	r := Result{Input: in, Decision: d, Reason: reason}
+	switch in.Event {
+	case "PreToolUse":
+		if d == policy.Allow {
+			return r // no output: Codex runs the step
+		}
+		r.Decision = policy.Deny
+		if d == policy.Ask {
+			reason = "Codex cannot ask here; " + reason
+			r.Reason = reason
+		}
+		r.Stdout = jsonLine(map[string]any{
+			"decision": "block",
+			"reason":   reason,
+			"hookSpecificOutput": map[string]any{
+				"hookEventName":            "PreToolUse",
+				"permissionDecision":       "deny",
+				"permissionDecisionReason": reason,
+			},
+		})
+	case "PermissionRequest":
+		if d != policy.Deny {
+			return r // Codex asks the person in its own prompt
+		}
+		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": "PermissionRequest",
+			"decision":      map[string]any{"behavior": "deny", "message": reason},
+		}})
+	default:
+		return Codex{}.Fail(in.Event, reason)
+	}
+	return r
+}
+
+// Ack implements Adapter.
+func (Codex) Ack(in Input) Result { return Result{Input: in, Decision: policy.Allow} }
+
+// Fail implements Adapter.
+func (c Codex) Fail(event, reason string) Result {
+	if event == "PreToolUse" || event == "PermissionRequest" {
+		return c.Answer(Input{Event: event}, policy.Deny, reason)
+	}
+	return universalDeny(event, reason)
+}

@@ -1,0 +1,85 @@
+package hook
+
+import (
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// Gemini is the Gemini CLI adapter.
+//
+// BeforeTool answers {"decision":"allow"} or {"decision":"deny","reason"}.
+// Gemini's ask hangs a headless run in yolo mode and cannot be told apart
+// from an attended one, so ask is answered as a deny with the reason.
+// BeforeAgent (a prompt) and SessionStart are recorded.
+type Gemini struct{}
+
+// Name implements Adapter.
+func (Gemini) Name() string { return "gemini" }
+
+// Read implements Adapter.
+func (Gemini) Read(in []byte, env Env) (Input, error) {
+	c, err := decode(in)
+	q := Input{Event: c.HookEventName}
+	if err != nil {
+		return q, err
+	}
+	switch c.HookEventName {
+	case "BeforeTool":
+		home := env.get("GEMINI_CLI_HOME")
+		if home == "" {
+			home = env.Home
+		}
+		q.Step, err = c.step("gemini", Env{Getenv: env.Getenv, Home: home})
+	case "BeforeAgent":
+		if c.Prompt == nil || c.SessionID == "" {
+			return q, errorf("BeforeAgent without session_id or prompt")
+		}
+		e := c.event("gemini", EventMessage)
+		e.Text = *c.Prompt
+		e.Why = "Gemini CLI does not say whether a person typed it"
+		q.Events = append(q.Events, e)
+	case "SessionStart":
+		if c.SessionID == "" {
+			return q, errorf("SessionStart without session_id")
+		}
+		e := c.event("gemini", EventSession)
+		e.Why = c.Source
+		q.Events = append(q.Events, e)
+	default:
+		return q, errorf("unknown Gemini CLI event %q", c.HookEventName)
+	}
+	return q, err
+}
+
+// Answer implements Adapter.
+func (Gemini) Answer(in Input, d policy.Decision, reason string) Result {
+	r := Result{Input: in, Decision: d, Reason: reason}
+	if in.Event != "BeforeTool" {
+		return Gemini{}.Fail(in.Event, reason)
+	}
+	if d == policy.Allow {
+		r.Stdout = []byte(`{"decision":"allow"}` + "\n")
+		return r
+	}
+	if d == policy.Ask {
+		reason = "Gemini CLI cannot ask here; " + reason
+		r.Reason = reason
+	}
+	r.Decision = policy.Deny
+	r.Stdout = jsonLine(map[string]any{"decision": "deny", "reason": reason})
+	return r
+}
+
+// Ack implements Adapter.
+func (Gemini) Ack(in Input) Result {
+	return Result{Stdout: []byte("{}\n"), Input: in, Decision: policy.Allow}
+}
+
+// Fail implements Adapter.
+func (g Gemini) Fail(event, reason string) Result {
+	if event == "BeforeTool" {
+		return g.Answer(Input{Event: event}, policy.Deny, reason)
+	}
+	r := universalDeny(event, reason)
+	r.Stdout = jsonLine(map[string]any{"decision": "deny", "reason": reason})
+	return r
+}

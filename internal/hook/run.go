@@ -1,0 +1,112 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// MaxInput bounds the hook JSON read from stdin: a Write of a large file
+// carries its content.
+const MaxInput = 16 << 20
+
+// Timeout is how long a decision may take before the step is denied. It
+// is well under the timeout install writes, so the client never times the
+// hook out (which it would read as "run it").
+const Timeout = 10 * time.Second
+
+// Run reads one hook JSON, decides its step and returns the client's
+// answer. It never panics and always returns a valid answer: every failure
+// is the client's deny with a short reason, and the real error in Err.
+func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider) (res Result) {
+	event := ""
+	defer func() {
+		if p := recover(); p != nil {
+			res = a.Fail(event, "sayso: internal error; the step is denied")
+			res.Err = fmt.Errorf("panic: %v", p)
+		}
+	}()
+	if len(in) > MaxInput {
+		r := a.Fail("", "sayso: hook input too large; the step is denied")
+		r.Err = errorf("%d bytes of hook input", len(in))
+		return r
+	}
+	q, err := a.Read(in, env)
+	event = q.Event
+	if err != nil {
+		r := a.Fail(q.Event, "sayso: cannot read the hook input ("+short(err.Error(), 160)+"); the step is denied")
+		r.Input, r.Err = q, err
+		return r
+	}
+	if q.Step == nil {
+		return a.Ack(q)
+	}
+	if decide == nil {
+		r := a.Fail(q.Event, "sayso: no decider; the step is denied")
+		r.Input, r.Err = q, errors.New("no decider")
+		return r
+	}
+	d, diag, err := decideWithin(ctx, decide, *q.Step)
+	if err != nil {
+		why := "sayso could not decide"
+		if errors.Is(err, context.DeadlineExceeded) {
+			why = "sayso timed out deciding"
+		}
+		r := a.Answer(q, policy.Deny, "sayso: "+why+"; the step is denied")
+		r.Err = err
+		return r
+	}
+	return a.Answer(q, d, Reason(d, &diag))
+}
+
+// decideWithin runs decide under the hook's timeout, turning a panic into
+// an error.
+func decideWithin(ctx context.Context, decide Decider, s Step) (policy.Decision, policy.Diagnostic, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	type answer struct {
+		d    policy.Decision
+		diag policy.Diagnostic
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				ch <- answer{err: fmt.Errorf("decide: panic: %v", p)}
+			}
+		}()
+		d, diag, err := decide(ctx, s)
+		ch <- answer{d, diag, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.d, a.diag, a.err
+	case <-ctx.Done():
+		return policy.Deny, policy.Diagnostic{}, fmt.Errorf("decide: %w", ctx.Err())
+	}
+}
+
+// Reason renders what the agent is told from the diagnostic: its reasons
+// in order, short.
+func Reason(d policy.Decision, diag *policy.Diagnostic) string {
+	if len(diag.Reasons) == 0 {
+		return "sayso: " + d.String()
+	}
+	return "sayso: " + short(strings.Join(diag.Reasons, "; "), 600)
+}
+
+func short(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - 3
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "..."
+}

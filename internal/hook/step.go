@@ -1,0 +1,118 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// Kind is what a step does, as far as the adapter can tell from the tool
+// name. The zero value is KindTool: an unknown tool, judged as risky.
+type Kind uint8
+
+const (
+	KindTool  Kind = iota // a tool sayso does not know (MCP and the rest)
+	KindShell             // a shell command line
+	KindRead              // reads files or folders
+	KindWrite             // writes, edits or deletes files
+	KindFetch             // fetches a URL
+	KindQuiet             // the client's own bookkeeping: plans, todos, questions
+	KindAgent             // spawns a sub-agent
+)
+
+var kindNames = [...]string{"tool", "shell", "read", "write", "fetch", "quiet", "agent"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "tool"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// FileUse is one path a file tool reads, writes or deletes.
+type FileUse struct {
+	Op   risk.Op `json:"-"`
+	Path string  `json:"path"`
+}
+
+// MarshalJSON shows the operation by name.
+func (f FileUse) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Op   string `json:"op"`
+		Path string `json:"path"`
+	}{f.Op.String(), f.Path})
+}
+
+// Step is one tool call an agent wants to make, read from its hook JSON.
+type Step struct {
+	Agent   string          `json:"agent"`
+	Event   string          `json:"event"`
+	Session string          `json:"session"`
+	Turn    string          `json:"turn,omitempty"` // Claude Code prompt_id, Codex turn_id
+	Task    string          `json:"task,omitempty"` // Claude Code agent_id: the step runs in a sub-agent
+	Tool    string          `json:"tool"`
+	Kind    Kind            `json:"kind"`
+	Command string          `json:"command,omitempty"` // KindShell
+	Files   []FileUse       `json:"files,omitempty"`   // KindRead, KindWrite
+	URL     string          `json:"url,omitempty"`     // KindFetch
+	Cwd     string          `json:"cwd"`
+	Mode    string          `json:"client_mode,omitempty"` // the client's own permission mode
+	Input   json.RawMessage `json:"-"`
+
+	project string // the client's cwd, when a shell tool moved Cwd
+}
+
+// Decider decides a step. The in-process decider, the store and the
+// gateway each provide one; the adapters never know which.
+type Decider func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error)
+
+// Source is who a message came from (DESIGN §2). The zero value is
+// SourceSystem: a message is the person's only on positive evidence.
+type Source uint8
+
+const (
+	SourceSystem Source = iota
+	SourcePerson
+	SourceDelegated
+)
+
+var sourceNames = [...]string{"system", "person", "delegated"}
+
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "system"
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// EventKind is what an event records.
+type EventKind string
+
+const (
+	EventSession    EventKind = "session"            // a session started or resumed
+	EventMessage    EventKind = "message"            // a prompt reached the model
+	EventTask       EventKind = "task"               // a sub-agent started
+	EventPermission EventKind = "permission-request" // the client is about to ask the person
+)
+
+// Event is something the store keeps that is not a step: a session, a
+// message with its source, a task, a permission request.
+type Event struct {
+	Kind    EventKind `json:"kind"`
+	Agent   string    `json:"agent"`
+	Session string    `json:"session"`
+	Turn    string    `json:"turn,omitempty"`
+	Task    string    `json:"task,omitempty"`
+	Source  Source    `json:"source"`
+	Text    string    `json:"text,omitempty"`
+	Why     string    `json:"why,omitempty"` // the evidence for Source, or what started the session
+	Cwd     string    `json:"cwd,omitempty"`
+}
