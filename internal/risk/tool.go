@@ -238,7 +238,6 @@ func (t *toolAssessor) file(op Op, p string) {
 	case OpWrite:
 		t.c.write(w)
 	case OpDelete:
-		t.c.add(LocalWrite, t.c.name+" deletes "+p)
 		t.c.del(w, false)
 	default:
 		t.c.add(Read, t.c.name+" reads "+p)

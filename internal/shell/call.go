@@ -46,7 +46,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 			// su -c, watch: the rest is a command string.
 			seg.Args = nil
 			idx := p.add(seg, c)
-			p.code(idx, extra, at, name, c)
+			p.code(idx, extra, at, name, inside(seg, c))
 			return
 		}
 		seg.Args = rest
@@ -63,7 +63,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 		return
 	case name == "eval":
 		idx := p.add(seg, c)
-		p.eval(idx, at, c)
+		p.eval(idx, at, inside(seg, c))
 		return
 	case name == "trap" && len(seg.Args) > 2:
 		// trap 'code' SIGNAL runs code later, as if written here.
@@ -72,7 +72,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 			p.segOpaque(idx, "trap runs text built at run time")
 		} else if !strings.HasPrefix(a.Value, "-") {
 			p.script.Segments[idx].Inline = true
-			p.sub(a.Value, at, "trap", c)
+			p.sub(a.Value, at, "trap", inside(seg, c))
 		}
 		return
 	}
@@ -116,6 +116,7 @@ func (p *parser) shell(seg Segment, at syntax.Pos, c ctx) {
 		}
 	}
 	idx := p.add(seg, c)
+	c = inside(seg, c)
 	switch {
 	case hasC && script == nil:
 		p.segOpaque(idx, "-c without a command string")
@@ -212,6 +213,14 @@ func (p *parser) find(seg Segment, at syntax.Pos, c ctx) {
 		inner := Segment{Args: r, Pos: seg.Pos, Via: []string{kinds[k]}, Many: true}
 		p.run(inner, at, c)
 	}
+}
+
+// inside is the context of the code a segment runs: it sits where the
+// segment sits, and runs as often.
+func inside(seg Segment, c ctx) ctx {
+	c.via = append(append([]string(nil), c.via...), seg.Via...)
+	c.many = c.many || seg.Many
+	return c
 }
 
 func (p *parser) segOpaque(idx int, why string) {

@@ -211,6 +211,7 @@ type parser struct {
 type ctx struct {
 	via      []string
 	loop     bool
+	many     bool
 	pipeline int
 	stage    int
 }
@@ -241,6 +242,20 @@ func (p *parser) text(n syntax.Node) string {
 		return ""
 	}
 	return p.src[a:b]
+}
+
+// partsText is the source text of a here-doc body. A Lit's own value is
+// used, since its end position runs past the body into the delimiter.
+func (p *parser) partsText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		} else {
+			b.WriteString(p.text(part))
+		}
+	}
+	return b.String()
 }
 
 func (p *parser) opaque(at syntax.Pos, why string) {
@@ -460,6 +475,7 @@ func (p *parser) pipeline(x *syntax.BinaryCmd, c ctx) {
 func (p *parser) add(seg Segment, c ctx) int {
 	seg.Via = append(append([]string(nil), c.via...), seg.Via...)
 	seg.Loop = seg.Loop || c.loop
+	seg.Many = seg.Many || c.many
 	if seg.Pipeline == 0 {
 		seg.Pipeline, seg.Stage = c.pipeline, c.stage
 	}
@@ -515,12 +531,12 @@ func (p *parser) redirects(rs []*syntax.Redirect, c ctx) []Redirect {
 			case r.Hdoc == nil:
 			case rd.Target.Quoted || rd.Target.Escaped:
 				// A quoted delimiter keeps the body exactly as written.
-				rd.Body = p.text(r.Hdoc)
+				rd.Body = p.partsText(r.Hdoc)
 			default:
 				body := p.word(r.Hdoc)
 				rd.Body, rd.BodyLiteral = body.Value, body.Literal
 				if !body.Literal {
-					rd.Body = p.text(r.Hdoc)
+					rd.Body = p.partsText(r.Hdoc)
 				}
 			}
 		case syntax.WordHdoc:

@@ -82,7 +82,10 @@ func options(args []Word, spec optSpec) (opts []opt, rest []Word, why string) {
 	for i < len(args) {
 		a := args[i]
 		if !a.Literal {
-			return opts, nil, "an option built at run time"
+			if strings.HasPrefix(a.Raw, "-") {
+				return opts, nil, "an option built at run time"
+			}
+			return opts, args[i:], "" // the command itself, which run marks
 		}
 		v := a.Value
 		if v == "--" {

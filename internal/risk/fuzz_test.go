@@ -1,0 +1,57 @@
+package risk
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// clean reports whether src stands on its own as a part of a compound:
+// it parses, holds something to run, nothing opaque, and nothing that
+// would swallow what follows it (a comment, a here-doc, a line break, a
+// trailing backslash or an unfinished construct).
+func clean(src string) bool {
+	if src == "" || strings.ContainsAny(src, "#\n\\") || strings.Contains(src, "<<") {
+		return false
+	}
+	s := shell.Parse(src)
+	return len(s.Segments) > 0 && len(s.Opaques()) == 0
+}
+
+// FuzzClassify: a compound step is never less risky than any of its parts,
+// over ; && | $( ) and bash -c.
+func FuzzClassify(f *testing.F) {
+	cmds := []string{}
+	for _, c := range loadCorpus(f) {
+		cmds = append(cmds, c.Cmd)
+	}
+	for i := 0; i+1 < len(cmds); i += 2 {
+		f.Add(cmds[i], cmds[i+1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !clean(a) || !clean(b) {
+			return
+		}
+		top := func(src string) Class { return Command(src, TestContext).Classes.Top() }
+		ta, tb := top(a), top(b)
+		for _, compound := range []string{
+			a + " ; " + b,
+			a + " && " + b,
+			a + " || " + b,
+			a + " | " + b,
+			"echo $( " + a + " ) ; " + b,
+			"bash -c '" + strings.ReplaceAll(a, "'", `'\''`) + "' ; " + b,
+		} {
+			if len(shell.Parse(compound).Opaque) > 0 {
+				continue // bash would refuse it too: nothing of it runs
+			}
+			tc := top(compound)
+			for _, part := range []Class{ta, tb} {
+				if tc.Severity() < part.Severity() {
+					t.Fatalf("Classify(%q) = %v, less risky than its part's %v", compound, tc, part)
+				}
+			}
+		}
+	})
+}
