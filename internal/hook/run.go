@@ -16,8 +16,8 @@ const MaxInput = 16 << 20
 
 // Timeout is how long a decision may take before the step is denied. It
 // is well under the timeout install writes, so the client never times the
-// hook out (which it would read as "run it").
-const Timeout = 10 * time.Second
+// hook out (which it would read as "run it"). Tests shorten it.
+var Timeout = 10 * time.Second
 
 // Run reads one hook JSON, decides its step and returns the client's
 // answer. It never panics and always returns a valid answer: every failure
@@ -52,9 +52,9 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider) (re
 	}
 	d, diag, err := decideWithin(ctx, decide, *q.Step)
 	if err != nil {
-		why := "sayso could not decide"
+		why := "could not decide"
 		if errors.Is(err, context.DeadlineExceeded) {
-			why = "sayso timed out deciding"
+			why = "timed out deciding"
 		}
 		r := a.Answer(q, policy.Deny, "sayso: "+why+"; the step is denied")
 		r.Err = err
