@@ -15,12 +15,21 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-const checkUsage = `usage: sayso check [--mode ask|auto|autopilot] [--cwd DIR] [--root DIR] [--json] -- COMMAND
+const checkUsage = `usage: sayso check [--mode ask|auto|autopilot] [--agent NAME] [--cwd DIR] [--root DIR]
+                   [--container-mount DIR --container-host-root DIR] [--json]
+                   (-- COMMAND | --tool NAME --input JSON)
 
 Explains the decision sayso would make for COMMAND, a shell command line
-(several arguments are joined with spaces). Nothing is run and nothing is
-recorded. The root is the git top-level of --cwd unless --root is given.
-Exit status 0 whatever the decision; 2 for a usage error.
+(several arguments are joined with spaces), or for one call of the tool
+NAME with its input JSON (Read, Write, apply_patch, mcp__server__tool…).
+Nothing is run and nothing is recorded. The root is the git top-level of
+--cwd unless --root is given. The person's policy file
+($SAYSO_CONFIG_DIR/policy.toml) and the project's (<root>/.sayso/policy.toml)
+are read; what they break or ignore is said on stderr. --agent picks the
+[autonomy.NAME] rows. With --container-mount and --container-host-root the
+step runs in a container with the host folder mounted there; a spec sayso
+refuses means the host. The mode is the policy file's default_mode unless
+--mode is given. Exit status 0 whatever the decision; 2 for a usage error.
 `
 
 func init() {
@@ -30,16 +39,21 @@ func init() {
 
 // checkResult is the stable JSON of sayso check.
 type checkResult struct {
-	Decision string         `json:"decision"`
-	Classes  []string       `json:"classes"`
-	Reasons  []string       `json:"reasons"`
-	Mode     string         `json:"mode"`
-	Root     string         `json:"root"`
-	Cwd      string         `json:"cwd"`
-	Segments []checkSegment `json:"segments"`
-	Opaque   []checkFinding `json:"opaque,omitempty"`
-	Tiers    []policy.Tier  `json:"tiers"`
-	Paths    []checkPathUse `json:"paths,omitempty"`
+	Decision string           `json:"decision"`
+	Classes  []string         `json:"classes"`
+	Reasons  []string         `json:"reasons"`
+	Mode     string           `json:"mode"`
+	Agent    string           `json:"agent,omitempty"`
+	Tool     string           `json:"tool,omitempty"`
+	Root     string           `json:"root"`
+	Cwd      string           `json:"cwd"`
+	Where    string           `json:"where"`
+	Segments []checkSegment   `json:"segments"`
+	Opaque   []checkFinding   `json:"opaque,omitempty"`
+	Tiers    []policy.Tier    `json:"tiers"`
+	Matches  []policy.Match   `json:"matches,omitempty"`
+	Problems []policy.Problem `json:"problems,omitempty"`
+	Paths    []checkPathUse   `json:"paths,omitempty"`
 }
 
 type checkSegment struct {
@@ -64,9 +78,14 @@ type checkPathUse struct {
 func runCheck(env *Env, args []string) error {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	mode := fs.String("mode", "auto", "")
+	mode := fs.String("mode", "", "")
 	cwd := fs.String("cwd", "", "")
 	root := fs.String("root", "", "")
+	agent := fs.String("agent", "", "")
+	tool := fs.String("tool", "", "")
+	input := fs.String("input", "", "")
+	mount := fs.String("container-mount", "", "")
+	hostRoot := fs.String("container-host-root", "", "")
 	asJSON := fs.Bool("json", false, "")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -75,20 +94,53 @@ func runCheck(env *Env, args []string) error {
 		}
 		return usagef("check: %v", err)
 	}
-	m, err := policy.ParseMode(*mode)
-	if err != nil {
-		return usagef("check: %v", err)
-	}
-	command := strings.Join(fs.Args(), " ")
-	if len(fs.Args()) == 0 {
+	req := policy.Request{Agent: *agent, Tool: *tool, Command: strings.Join(fs.Args(), " ")}
+	switch {
+	case *tool == "" && *input != "":
+		return usagef("check: --input needs --tool")
+	case *tool == "" && len(fs.Args()) == 0:
 		return usagef("check: no command given")
+	case *tool != "" && *input != "" && len(fs.Args()) > 0:
+		return usagef("check: give either --input or a command, not both")
+	case *tool != "" && *input == "" && !risk.ShellTool(*tool):
+		return usagef("check: --tool %s needs --input JSON", *tool)
+	case *input != "" && !json.Valid([]byte(*input)):
+		return usagef("check: --input is not JSON")
+	case (*mount == "") != (*hostRoot == ""):
+		return usagef("check: --container-mount and --container-host-root go together")
+	}
+	if *input != "" {
+		req.Input = []byte(*input)
 	}
 	ctx, err := checkContext(env, *cwd, *root)
 	if err != nil {
 		return err
 	}
-	dec, diag := policy.Evaluate(policy.Request{Command: command, Mode: m, Context: ctx})
-	res := newCheckResult(dec, &diag, m, ctx)
+	req.Context = ctx
+	if *mount != "" {
+		host := *hostRoot
+		if !filepath.IsAbs(host) {
+			host = ctx.Cwd + "/" + host // kept unclean: a .. segment is refused, not resolved
+		}
+		req.Container = &policy.Container{Mounts: []policy.Mount{{Host: host, Target: *mount}}}
+	}
+	configDir, err := paths.ConfigDir()
+	if err != nil {
+		return err
+	}
+	req.Policy = policy.Load(policy.Files{Person: filepath.Join(configDir, "policy.toml"), Root: ctx.Root, ReadFile: os.ReadFile})
+	for _, p := range req.Policy.Problems {
+		fmt.Fprintf(env.Stderr, "sayso: warning: policy %s\n", p)
+	}
+	req.Mode = req.Policy.DefaultMode
+	if *mode != "" {
+		if req.Mode, err = policy.ParseMode(*mode); err != nil {
+			return usagef("check: %v", err)
+		}
+	}
+	policy.Resolve(&req, filepath.EvalSymlinks)
+	dec, diag := policy.Evaluate(req)
+	res := newCheckResult(dec, &diag, req, ctx)
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
@@ -115,19 +167,31 @@ func checkContext(env *Env, cwd, root string) (risk.Context, error) {
 		return risk.Context{}, fmt.Errorf("root %s: %w", root, err)
 	}
 	home, _ := os.UserHomeDir()
-	return risk.Context{Root: root, Cwd: cwd, Home: home, Protected: paths.Protected()}, nil
+	// A protected folder reached through a symlink is the same folder.
+	protected := paths.Protected()
+	for _, p := range protected {
+		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+			protected = append(protected, real)
+		}
+	}
+	return risk.Context{Root: root, Cwd: cwd, Home: home, Protected: protected}, nil
 }
 
-func newCheckResult(dec policy.Decision, d *policy.Diagnostic, m policy.Mode, ctx risk.Context) checkResult {
+func newCheckResult(dec policy.Decision, d *policy.Diagnostic, req policy.Request, ctx risk.Context) checkResult {
 	a := &d.Assessment
 	res := checkResult{
 		Decision: dec.String(),
 		Classes:  classNames(a.Classes),
 		Reasons:  d.Reasons,
-		Mode:     m.String(),
+		Mode:     d.Mode.String(),
+		Agent:    req.Agent,
+		Tool:     req.Tool,
 		Root:     ctx.Root,
 		Cwd:      ctx.Cwd,
+		Where:    d.Where,
 		Tiers:    d.Tiers,
+		Matches:  d.Matches,
+		Problems: d.Problems,
 		Segments: []checkSegment{},
 	}
 	for i := range a.Script.Segments {
@@ -181,6 +245,10 @@ func segmentText(s *shell.Segment) string {
 
 func printCheck(w io.Writer, r checkResult) {
 	fmt.Fprintf(w, "%s  (%s mode, root %s)\n", strings.ToUpper(r.Decision), r.Mode, r.Root)
+	if r.Tool != "" {
+		fmt.Fprintf(w, "tool: %s\n", r.Tool)
+	}
+	fmt.Fprintf(w, "where: %s\n", r.Where)
 	fmt.Fprintf(w, "classes: %s\n", strings.Join(r.Classes, ", "))
 	for _, o := range r.Opaque {
 		fmt.Fprintf(w, "whole step: %s: %s\n", o.Class, o.Why)
@@ -205,5 +273,14 @@ func printCheck(w io.Writer, r checkResult) {
 			mark = "→"
 		}
 		fmt.Fprintf(w, " %s %d %-13s %s\n", mark, t.N, t.Name, t.Why)
+	}
+	if len(r.Matches) > 0 {
+		fmt.Fprintln(w, "matched:")
+		for _, m := range r.Matches {
+			fmt.Fprintf(w, "   %s %s: %s\n", m.Kind, m.Source, m.Text)
+		}
+	}
+	for _, p := range r.Problems {
+		fmt.Fprintf(w, "policy: %s\n", p)
 	}
 }

@@ -8,13 +8,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// Request is one step to decide, with everything the decision needs.
-type Request struct {
-	Command string       // the shell command line
-	Mode    Mode         // the session's mode
-	Context risk.Context // where the step runs: root, cwd, home, protected paths
-}
-
 // Tier is one tier of the decision as the diagnostic reports it.
 type Tier struct {
 	N       int    `json:"tier"`
@@ -23,14 +16,34 @@ type Tier struct {
 	Why     string `json:"why"`
 }
 
+// Match is one entry, row, rule, lease or class pattern that matched the
+// step, with where it came from.
+type Match struct {
+	Tier   int    `json:"tier"`
+	Kind   string `json:"kind"`   // "deny entry", "autonomy row", "rule", "lease"…
+	Source string `json:"source"` // file:line, or the store's name for a rule or lease
+	Text   string `json:"text"`
+}
+
 // Diagnostic explains a decision: what the step is, every tier consulted,
-// and the reasons shown to the person and the agent.
+// everything that matched, and the reasons shown to the person and the
+// agent.
 type Diagnostic struct {
 	Assessment risk.Assessment
 	Tiers      []Tier
+	Matches    []Match
 	Reasons    []string
-	OutOfScope []risk.PathUse // paths the step writes, deletes or runs outside the project
-	ReadsOut   []risk.PathUse // paths it reads outside the project
+	Problems   []Problem      // what the policy files broke or ignored
+	Where      string         // the host or the container, and the root held against
+	Mode       Mode           // the mode in effect: the session's, or autopilot by the wildcard
+	OutOfScope []risk.PathUse // paths the step writes, deletes or runs outside the root
+	ReadsOut   []risk.PathUse // paths it reads outside the root
+	// Lease is the ID of the lease the step consumes, or "". The store
+	// consumes it in the same transaction as the ledger row.
+	Lease string
+	// Reviewable reports that the step asks and the reviewer, not asked
+	// yet, could waive it: the gateway may ask the reviewer and decide again.
+	Reviewable bool
 }
 
 // Decided returns the tier that decided.
@@ -43,114 +56,394 @@ func (d *Diagnostic) Decided() Tier {
 	return Tier{}
 }
 
-// Evaluate decides a step. Every tier is consulted and reported, even after
-// one has decided: the diagnostic never stops early. The first tier that
-// decides, decides.
-func Evaluate(req Request) (Decision, Diagnostic) {
-	a := risk.Classify(shell.Parse(req.Command), req.Context)
-	return decide(req, a)
+var defaultPolicy = Defaults()
+
+func policyOf(req *Request) *Policy {
+	if req.Policy == nil {
+		return defaultPolicy
+	}
+	return req.Policy
 }
 
-func decide(req Request, a risk.Assessment) (Decision, Diagnostic) {
-	d := Diagnostic{Assessment: a}
-	decision, decided := Deny, false
-	tier := func(n int, name string, outcome *Decision, why string) {
-		t := Tier{N: n, Name: name, Why: why}
-		if outcome != nil && !decided {
-			decision, decided, t.Decided = *outcome, true, true
-		}
-		d.Tiers = append(d.Tiers, t)
+// assess classifies the step where it runs, with the policy's protected
+// paths and trusted hosts.
+func assess(req *Request, pol *Policy, w *where) risk.Assessment {
+	ctx := &w.ctx
+	if len(pol.ProtectedPaths) > 0 {
+		ctx.Protected = append(append([]string(nil), ctx.Protected...), expandAll(pol.ProtectedPaths, ctx.Home)...)
 	}
-	deny, ask, allow := Deny, Ask, Allow
-	classes := a.Classes
-
-	// 1. Never.
-	if classes.Has(risk.Protected) {
-		tier(1, "never", &deny, "the step touches sayso itself: "+whyOf(a, risk.Protected))
-	} else {
-		tier(1, "never", nil, "no protected path or sayso setting is touched")
+	if pol.TrustedHosts != nil && ctx.TrustedHosts == nil {
+		ctx.TrustedHosts = pol.TrustedHosts
 	}
-	// 2. Held.
-	tier(2, "held", nil, "the session is not held")
-	// 3. and 4. The person's policy file.
-	tier(3, "explicit deny", nil, "no deny entry matches")
-	tier(4, "explicit ask", nil, "no ask entry matches")
-	// 5. Lease.
-	tier(5, "lease", nil, "no lease covers the step")
-	// 6. Ceilings.
-	ceilings := ceilingClasses(classes)
-	if len(ceilings) > 0 {
-		why := fmt.Sprintf("%s is a ceiling: no mode approves it by itself, only the person, for this step", joinClasses(ceilings))
-		tier(6, "ceiling", &ask, why)
-	} else {
-		tier(6, "ceiling", nil, "no ceiling class")
+	if req.Tool == "" || risk.ShellTool(req.Tool) && len(req.Input) == 0 {
+		return risk.Classify(shell.Parse(req.Command), *ctx)
 	}
-	// 7. Scope.
-	for _, p := range a.Paths {
-		if req.Context.InScope(p.Path) {
-			continue
-		}
-		if p.Op == risk.OpRead {
-			d.ReadsOut = append(d.ReadsOut, p)
-		} else {
-			d.OutOfScope = append(d.OutOfScope, p)
-		}
-	}
-	outOfScope := len(d.OutOfScope) > 0 || req.Mode == ModeAsk && len(d.ReadsOut) > 0
-	switch {
-	case req.Mode == ModeAutopilot:
-		tier(7, "scope", nil, "autopilot does not hold steps to the project folder")
-	case outOfScope:
-		tier(7, "scope", nil, "out of scope: "+describePaths(d.OutOfScope, d.ReadsOut, req.Mode)+"; the mode alone will not allow it")
-	default:
-		tier(7, "scope", nil, "every path is inside "+req.Context.Root)
-	}
-	// 8. Mode.
-	switch req.Mode {
-	case ModeAutopilot:
-		if len(ceilings) == 0 {
-			tier(8, "mode", &allow, "autopilot approves everything but ceilings")
-		} else {
-			tier(8, "mode", nil, "autopilot never approves a ceiling")
-		}
-	case ModeAuto:
-		if risk.Safe(classes) && !outOfScope {
-			tier(8, "mode", &allow, "auto allows reading and local work in the project")
-		} else {
-			tier(8, "mode", nil, "auto asks about "+riskWords(classes, outOfScope))
-		}
-	default:
-		if classes == risk.Of(risk.Read) && !outOfScope {
-			tier(8, "mode", &allow, "ask mode allows reading in the project")
-		} else {
-			tier(8, "mode", nil, "ask mode asks before anything but reading in the project")
-		}
-	}
-	// 9. Ask.
-	tier(9, "ask", &ask, "the person decides")
-	d.Reasons = reasons(decision, &d)
-	return decision, d
+	return risk.Tool(req.Tool, req.Input, *ctx)
 }
 
-func ceilingClasses(s risk.Set) []risk.Class {
-	var out []risk.Class
-	for _, c := range s.Classes() {
-		if c.Ceiling() {
-			out = append(out, c)
+func expandAll(ps []string, home string) []string {
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		if p = expandHome(p, home); p != "" && strings.HasPrefix(p, "/") {
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func joinClasses(cs []risk.Class) string {
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = c.String()
+// Evaluate decides a step. Every tier is consulted and reported, even after
+// one has decided: the diagnostic never stops early. The first tier that
+// decides, decides. It is pure and deterministic: the same request gives
+// the same decision and diagnostic.
+func Evaluate(req Request) (Decision, Diagnostic) {
+	pol := policyOf(&req)
+	w := place(&req, pol)
+	a := assess(&req, pol, &w)
+	withLinks(&a, req.Links, &w)
+	withProjectPolicy(&a, &req, &w)
+	st := step{tool: req.Tool, classes: a.Classes}
+	if st.tool == "" {
+		st.tool = "Bash"
 	}
-	return strings.Join(parts, ", ")
+	st.shell = shellName(st.tool)
+	if st.shell {
+		st.script = a.Script
+		st.command = req.Command
+		if cmd, _, ok := risk.ToolCommand(st.tool, req.Input); ok && len(req.Input) > 0 {
+			st.command = cmd
+		}
+	}
+	e := &evaluation{req: &req, pol: pol, w: &w, st: &st}
+	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems}
+	e.classPatterns(&a)
+	e.parallel(&a)
+	st.classes = a.Classes
+	e.d.Assessment = a
+	e.run()
+	e.d.Reasons = reasons(e.decision, &e.d)
+	return e.decision, e.d
 }
 
-func whyOf(a risk.Assessment, c risk.Class) string {
+// evaluation is one run of the tiers.
+type evaluation struct {
+	req      *Request
+	pol      *Policy
+	w        *where
+	st       *step
+	d        Diagnostic
+	decision Decision
+	decided  bool
+}
+
+func (e *evaluation) tier(n int, name string, outcome *Decision, why string) {
+	t := Tier{N: n, Name: name, Why: why}
+	if outcome != nil && !e.decided {
+		e.decision, e.decided, t.Decided = *outcome, true, true
+	}
+	e.d.Tiers = append(e.d.Tiers, t)
+}
+
+func (e *evaluation) match(tier int, kind, source, text string) {
+	e.d.Matches = append(e.d.Matches, Match{Tier: tier, Kind: kind, Source: source, Text: text})
+}
+
+// classPatterns puts tools into the classes the policy file names for them.
+func (e *evaluation) classPatterns(a *risk.Assessment) {
+	for _, c := range e.pol.Classes {
+		if e.req.Tool != "" && toolMatch(c.Pattern, e.st.tool) && !shellName(c.Pattern) {
+			addFinding(a, c.Class, fmt.Sprintf("%s is put in %s by the policy file (%s)", e.st.tool, c.Class, c.Source))
+			e.match(0, "class pattern", c.Source.String(), c.Pattern+" = "+c.Class.String())
+		}
+	}
+}
+
+// parallel counts a sub-agent spawn against max_parallel.
+func (e *evaluation) parallel(a *risk.Assessment) {
+	switch e.req.Tool {
+	case "Task", "Agent", "invoke_agent", "spawn_agent", "multi_agent_v1":
+	default:
+		return
+	}
+	max := e.pol.MaxParallel
+	if max <= 0 {
+		max = DefaultMaxParallel
+	}
+	if e.req.Session.Tasks+1 > max {
+		addFinding(a, risk.Parallelize, fmt.Sprintf("a sub-agent past max_parallel: %d running, %d allowed", e.req.Session.Tasks, max))
+	}
+}
+
+// withProjectPolicy protects the project's own policy file: the person's
+// deny and ask entries there must not be taken out by the agent.
+func withProjectPolicy(a *risk.Assessment, req *Request, w *where) {
+	dirs := []string{w.ctx.Root + "/.sayso"}
+	if w.container {
+		dirs = append(dirs, w.hostRoot+"/.sayso")
+	} else if req.Context.Root != "" {
+		dirs[0] = req.Context.Root + "/.sayso"
+	}
+	for _, p := range a.Paths {
+		if p.Op == risk.OpRead || p.Path == "" {
+			continue
+		}
+		for _, d := range dirs {
+			if d != "/.sayso" && within(p.Path, d) {
+				addFinding(a, risk.Protected, p.Op.String()+"s the project's sayso policy ("+p.Raw+"): only the person edits it")
+			}
+		}
+	}
+}
+
+func (e *evaluation) run() {
+	deny, ask, allow := Deny, Ask, Allow
+	req, pol, classes := e.req, e.pol, e.st.classes
+	ceilings := ceilingSet(classes)
+
+	// 1. Never.
+	if classes.Has(risk.Protected) {
+		e.tier(1, "never", &deny, "the step touches sayso itself: "+whyOf(&e.d.Assessment, risk.Protected))
+	} else {
+		e.tier(1, "never", nil, "no protected path or sayso setting is touched")
+	}
+
+	// 2. Held.
+	heldWhy := held(&req.Session, pol, req.Now)
+	switch {
+	case heldWhy != "" && classes != risk.Of(risk.Read):
+		e.tier(2, "held", &deny, heldWhy+"; only reading is let through")
+	case heldWhy != "":
+		e.tier(2, "held", nil, heldWhy+"; the step only reads")
+	default:
+		e.tier(2, "held", nil, "the session is not held")
+	}
+
+	// 3. and 4. The person's policy file: entries and autonomy rows.
+	auto := pol.ResolveAutonomy(req.Agent, e.st.tool)
+	if auto.Found {
+		origin := "specific"
+		if auto.Wildcard {
+			origin = "wildcard"
+		}
+		text := fmt.Sprintf("[autonomy.%s] %q = %s (%s)", auto.Row.Agent, auto.Row.Pattern, auto.Row.Value, origin)
+		if auto.Wildcard && auto.Specific != nil {
+			text += fmt.Sprintf("; the specific %q = %s at %s resolves as the wildcard", auto.Specific.Pattern, auto.Specific.Value, auto.Specific.Source)
+		}
+		e.match(tierOfAutonomy(auto.Value), "autonomy row", auto.Row.Source.String(), text)
+	}
+	denies := pol.matchEntries(Deny, e.st)
+	for _, i := range denies {
+		e.match(3, "deny entry", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+	}
+	switch {
+	case len(denies) > 0:
+		e.tier(3, "explicit deny", &deny, "the policy file denies it ("+pol.Entries[denies[0]].Source.String()+")")
+	case auto.Found && auto.Value == DenyTool:
+		e.tier(3, "explicit deny", &deny, "the autonomy row denies "+e.st.tool+" ("+auto.Row.Source.String()+")")
+	default:
+		e.tier(3, "explicit deny", nil, "no deny entry or row matches")
+	}
+	asks := pol.matchEntries(Ask, e.st)
+	for _, i := range asks {
+		e.match(4, "ask entry", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+	}
+	switch {
+	case len(asks) > 0:
+		e.tier(4, "explicit ask", &ask, "the policy file asks, in every mode ("+pol.Entries[asks[0]].Source.String()+")")
+	case auto.Found && auto.Value == RequireApproval:
+		e.tier(4, "explicit ask", &ask, "the autonomy row requires approval for "+e.st.tool+" ("+auto.Row.Source.String()+")")
+	default:
+		e.tier(4, "explicit ask", nil, "no ask entry or row matches")
+	}
+
+	// 5. Lease.
+	if i := coveringLease(req, ceilings); i >= 0 && heldWhy == "" {
+		l := req.Leases[i]
+		e.match(5, "lease", "lease "+l.ID, "one "+l.Category.String()+" step in "+l.Cwd)
+		if !e.decided {
+			e.d.Lease = l.ID
+		}
+		e.tier(5, "lease", &allow, "a lease the person granted covers this "+l.Category.String()+" step; it is consumed")
+	} else if !ceilings.Empty() {
+		e.tier(5, "lease", nil, "no live lease covers "+ceilings.String())
+	} else {
+		e.tier(5, "lease", nil, "no ceiling to lease")
+	}
+
+	// The person's standing words: their kept rules and allow entries.
+	liftable := heldWhy == "" && rulesMayCover(classes) && !req.Session.Guest
+	allows := pol.matchEntries(Allow, e.st)
+	if len(allows) > 0 && !rulesMayCover(classes) {
+		for _, i := range allows {
+			e.match(6, "allow entry (not counted)", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i])+": no allow covers "+classes.String())
+		}
+		allows = nil
+	}
+	for _, i := range allows {
+		e.match(6, "allow entry", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+	}
+	var rules RuleAnswer
+	if req.Rules != nil && e.st.shell && liftable && req.Mode != ModeAsk {
+		rules = req.Rules(RuleQuery{Tool: e.st.tool, Command: e.st.command, Cwd: req.Context.Cwd, Assessment: e.d.Assessment, Held: heldWhy != "", Guest: req.Session.Guest})
+		for _, l := range rules.Lines {
+			e.match(6, "rules", "rule store", l)
+		}
+	}
+	ruleFound := rules.Allow
+	ruleText := strings.Join(rules.Rules, ", ")
+	reviewWaives := req.Mode == ModeAuto && heldWhy == "" && reviewerMayWaive(classes)
+	reviewAllows := reviewWaives && req.Review.Asked && req.Review.Allow
+
+	// 6. Ceilings.
+	if !ceilings.Empty() {
+		why := ceilings.String() + " is a ceiling: no mode approves it by itself, only the person, for this step"
+		switch {
+		case ruleFound:
+			e.tier(6, "ceiling", &allow, why+"; the person's own rule "+ruleText+" covers exactly this command")
+		case len(allows) > 0 && e.st.shell && allCommandEntries(pol, allows) && !classes.Any(risk.KindSevere):
+			e.tier(6, "ceiling", &allow, why+"; the person's allow entry names exactly this command ("+pol.Entries[allows[0]].Source.String()+")")
+		case reviewAllows:
+			e.tier(6, "ceiling", &allow, why+"; the reviewer found the person asked for exactly this step: "+req.Review.Why)
+		default:
+			e.tier(6, "ceiling", &ask, why)
+		}
+	} else {
+		e.tier(6, "ceiling", nil, "no ceiling class")
+	}
+
+	// 7. Scope.
+	mode := req.Mode
+	if auto.Found && auto.Value == AutoApprove && auto.Wildcard {
+		mode = ModeAutopilot
+	}
+	e.d.Mode = mode
+	outOfScope := e.scope(mode)
+
+	// 8. Mode.
+	switch {
+	case mode == ModeAutopilot:
+		why := "autopilot approves everything but ceilings"
+		if req.Mode != ModeAutopilot {
+			why = "autopilot by the autonomy wildcard (" + auto.Row.Source.String() + "): it approves everything but ceilings"
+		}
+		e.tier(8, "mode", &allow, why)
+	case auto.Found && auto.Value == AutoApprove && !outOfScope:
+		e.tier(8, "mode", &allow, "the autonomy row approves "+e.st.tool+" in the project ("+auto.Row.Source.String()+")")
+	case len(allows) > 0 && ceilings.Empty():
+		e.tier(8, "mode", &allow, "the person's allow entry covers it ("+pol.Entries[allows[0]].Source.String()+")")
+	case mode == ModeAuto && risk.Safe(classes) && !outOfScope:
+		e.tier(8, "mode", &allow, "auto allows reading and local work in the project")
+	case mode == ModeAuto && reviewAllows && ceilings.Empty():
+		e.tier(8, "mode", &allow, "the reviewer found the person asked for this step: "+req.Review.Why)
+	case mode == ModeAuto && ruleFound && ceilings.Empty():
+		e.tier(8, "mode", &allow, "the person's rule "+ruleText+" covers it")
+	case mode == ModeAuto:
+		e.tier(8, "mode", nil, "auto asks about "+riskWords(classes, outOfScope))
+	case mode == ModeAsk && classes == risk.Of(risk.Read) && !outOfScope:
+		e.tier(8, "mode", &allow, "ask mode allows reading in the project")
+	default:
+		e.tier(8, "mode", nil, "ask mode asks before anything but reading in the project")
+	}
+
+	// 9. Ask.
+	e.tier(9, "ask", &ask, "the person decides")
+	e.d.Reviewable = e.decision == Ask && reviewWaives && !req.Review.Asked && !e.d.Tiers[3].Decided && !classes.Any(risk.KindNever)
+}
+
+// scope holds the step's paths against the root and reports the tier.
+func (e *evaluation) scope(mode Mode) bool {
+	w := e.w
+	for _, p := range e.d.Assessment.Paths {
+		hostPath := w.container && p.Path != "" && within(p.Path, w.hostRoot) && !w.ctx.InScope(p.Path)
+		switch {
+		case hostPath:
+			e.d.OutOfScope = append(e.d.OutOfScope, p) // it does not exist in the container
+		case w.ctx.InScope(p.Path):
+		case p.Op == risk.OpRead:
+			e.d.ReadsOut = append(e.d.ReadsOut, p)
+		default:
+			e.d.OutOfScope = append(e.d.OutOfScope, p)
+		}
+	}
+	out := len(e.d.OutOfScope) > 0 || mode == ModeAsk && len(e.d.ReadsOut) > 0
+	switch {
+	case mode == ModeAutopilot:
+		e.tier(7, "scope", nil, "autopilot does not hold steps to the project folder")
+	case out:
+		e.tier(7, "scope", nil, "out of scope "+w.scopeWords()+": "+describePaths(e.d.OutOfScope, e.d.ReadsOut, mode, w)+"; the mode alone will not allow it")
+	default:
+		e.tier(7, "scope", nil, "every path is inside "+w.scopeWords())
+	}
+	return out
+}
+
+func (w *where) scopeWords() string {
+	if w.container {
+		return w.mount + " and the container's /tmp"
+	}
+	return w.ctx.Root
+}
+
+func tierOfAutonomy(v Autonomy) int {
+	switch v {
+	case DenyTool:
+		return 3
+	case RequireApproval:
+		return 4
+	}
+	return 8
+}
+
+func describeEntry(e *Entry) string {
+	var parts []string
+	parts = append(parts, "["+e.Effect.String()+"]")
+	if e.Tool != "" {
+		parts = append(parts, "tool = "+e.Tool)
+	}
+	if e.Command != "" {
+		parts = append(parts, fmt.Sprintf("command = %q", e.Command))
+	}
+	if e.ByClass {
+		parts = append(parts, "class = "+e.Class.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+func allCommandEntries(pol *Policy, is []int) bool {
+	for _, i := range is {
+		if pol.Entries[i].Command == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// rulesMayCover reports whether a rule or allow entry may be consulted for
+// a step of these classes: never for a severe or never step, a count, or
+// privilege, secret, money, browser, download-exec or exfil.
+func rulesMayCover(s risk.Set) bool {
+	if s.Any(risk.KindSevere) || s.Any(risk.KindNever) {
+		return false
+	}
+	return s&risk.Of(risk.Count, risk.Privilege, risk.Secret, risk.Money, risk.Browser, risk.DownloadExec, risk.Exfil) == 0
+}
+
+// reviewerMayWaive reports whether the reviewer may waive a step of these
+// classes: never secret, money, browser, count or never.
+func reviewerMayWaive(s risk.Set) bool {
+	return !s.Any(risk.KindNever) && s&risk.Of(risk.Secret, risk.Money, risk.Browser, risk.Count) == 0
+}
+
+func ceilingSet(s risk.Set) risk.Set {
+	var out risk.Set
+	for _, c := range s.Classes() {
+		if c.Ceiling() {
+			out = out.Add(c)
+		}
+	}
+	return out
+}
+
+func whyOf(a *risk.Assessment, c risk.Class) string {
 	for _, f := range a.Findings {
 		if f.Class == c {
 			return f.Why
@@ -175,12 +468,14 @@ func riskWords(s risk.Set, outOfScope bool) string {
 	return strings.Join(parts, ", ")
 }
 
-func describePaths(out, reads []risk.PathUse, m Mode) string {
+func describePaths(out, reads []risk.PathUse, m Mode, w *where) string {
 	var parts []string
 	for _, p := range out {
 		name := p.Path
 		if name == "" {
 			name = p.Raw + " (cannot be known)"
+		} else if w.container && within(p.Path, w.hostRoot) {
+			name += " (a host path, not there in the container)"
 		}
 		parts = append(parts, p.Op.String()+"s "+name)
 	}
@@ -196,7 +491,8 @@ func describePaths(out, reads []risk.PathUse, m Mode) string {
 }
 
 // reasons renders the lines shown to the person and the agent from the
-// diagnostic: the deciding tier, then each class with its first finding.
+// diagnostic: the deciding tier, then each class with its first finding,
+// then what the policy files broke.
 func reasons(dec Decision, d *Diagnostic) []string {
 	t := d.Decided()
 	out := []string{fmt.Sprintf("%s (tier %d, %s): %s", dec, t.N, t.Name, t.Why)}
@@ -205,13 +501,16 @@ func reasons(dec Decision, d *Diagnostic) []string {
 			if c == risk.Read || c == risk.LocalWrite {
 				continue
 			}
-			out = append(out, c.String()+": "+whyOf(d.Assessment, c))
+			out = append(out, c.String()+": "+whyOf(&d.Assessment, c))
 		}
 		for _, t := range d.Tiers {
 			if t.N == 7 && strings.HasPrefix(t.Why, "out of scope") {
 				out = append(out, t.Why)
 			}
 		}
+	}
+	for _, p := range d.Problems {
+		out = append(out, "policy: "+p.String())
 	}
 	return out
 }

@@ -1,0 +1,247 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// step is what entries are matched against.
+type step struct {
+	tool    string // the tool's name; "Bash" for a shell command
+	shell   bool
+	command string // the shell command line
+	script  *shell.Script
+	classes risk.Set
+}
+
+// entryIndex finds the entries that may match a step without trying them
+// all: entries with a command pattern by its first word, the rest in turn.
+type entryIndex struct {
+	byProgram map[string][]int
+	other     []int
+	words     [][]string
+}
+
+func (p *Policy) entryIndex() *entryIndex {
+	if p.index != nil {
+		return p.index
+	}
+	return buildIndex(p.Entries)
+}
+
+// Prepare indexes the entries for Evaluate. Parse and AddProject call it;
+// a Policy built by hand should too, or each step pays for indexing.
+func (p *Policy) Prepare() { p.index = buildIndex(p.Entries) }
+
+func buildIndex(entries []Entry) *entryIndex {
+	ix := &entryIndex{byProgram: map[string][]int{}, words: make([][]string, len(entries))}
+	for i, e := range entries {
+		ix.words[i] = strings.Fields(e.Command)
+		if len(ix.words[i]) > 0 && !strings.Contains(ix.words[i][0], "*") {
+			ix.byProgram[ix.words[i][0]] = append(ix.byProgram[ix.words[i][0]], i)
+		} else {
+			ix.other = append(ix.other, i)
+		}
+	}
+	return ix
+}
+
+// matchEntries returns the entries of effect eff that match st, in file
+// order.
+func (p *Policy) matchEntries(eff Decision, st *step) []int {
+	if p == nil || len(p.Entries) == 0 {
+		return nil
+	}
+	ix := p.entryIndex()
+	var out []int
+	try := func(i int) {
+		if p.Entries[i].Effect == eff && !containsInt(out, i) && p.entryMatches(i, ix.words[i], st) {
+			out = append(out, i)
+		}
+	}
+	for _, i := range ix.other {
+		try(i)
+	}
+	if st.shell && st.script != nil {
+		for si := range st.script.Segments {
+			name := st.script.Segments[si].Name()
+			for _, i := range ix.byProgram[name] {
+				try(i)
+			}
+		}
+	}
+	if len(out) > 1 {
+		sortInts(out)
+	}
+	return out
+}
+
+func (p *Policy) entryMatches(i int, words []string, st *step) bool {
+	e := &p.Entries[i]
+	switch {
+	case e.invalid != "":
+		return false
+	case e.Tool != "" && !toolMatch(e.Tool, st.tool):
+		return false
+	case e.Tool == "" && e.Command != "" && !st.shell:
+		return false
+	case e.ByClass && !st.classes.Has(e.Class):
+		return false
+	}
+	if e.Command == "" {
+		return true
+	}
+	if !st.shell || st.script == nil {
+		return false
+	}
+	if e.Effect == Allow {
+		return exactCommand(words, st.script)
+	}
+	for si := range st.script.Segments {
+		if prefixMatch(words, segmentWords(&st.script.Segments[si])) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentWords are the words a deny or ask pattern is held against: the
+// program by its name, git without its global options. A word that is not
+// literal is "\x00", which only * matches.
+func segmentWords(s *shell.Segment) []string {
+	out := make([]string, 0, len(s.Args))
+	for i, w := range s.Args {
+		v := w.Value
+		if !w.Literal {
+			v = "\x00"
+		} else if i == 0 {
+			v = s.Name()
+		}
+		out = append(out, v)
+	}
+	if len(out) > 1 && out[0] == "git" {
+		rest := out[1:]
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if (rest[0] == "-C" || rest[0] == "-c" || rest[0] == "--git-dir" || rest[0] == "--work-tree" || rest[0] == "--namespace" || rest[0] == "--exec-path" || rest[0] == "--config-env") && len(rest) > 1 {
+				rest = rest[1:]
+			}
+			rest = rest[1:]
+		}
+		out = append(out[:1], rest...)
+	}
+	return out
+}
+
+// prefixMatch holds a deny or ask pattern against a segment's words: each
+// pattern word matches one word (with * as any run of characters), and the
+// segment may go on after them. A last word of "*" alone also matches
+// nothing at all.
+func prefixMatch(pattern, words []string) bool {
+	if len(pattern) == 0 {
+		return false
+	}
+	for i, p := range pattern {
+		if i == len(pattern)-1 && p == "*" {
+			return true
+		}
+		if i >= len(words) || !glob(p, words[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// exactCommand holds an allow pattern against the whole step, as a rule of
+// unit "command" is held: one simple command with nothing around it, its
+// words one for one; only the last may end in *, which stands for at least
+// one character and never for ":" or "..".
+func exactCommand(pattern []string, s *shell.Script) bool {
+	if len(s.Segments) != 1 || len(s.Opaque) > 0 {
+		return false
+	}
+	seg := &s.Segments[0]
+	if len(seg.Via) > 0 || len(seg.Wrappers) > 0 || len(seg.Redirs) > 0 || len(seg.Assigns) > 0 || len(seg.Opaque) > 0 || seg.Many || seg.Loop {
+		return false
+	}
+	if len(seg.Args) != len(pattern) {
+		return false
+	}
+	for i, w := range seg.Args {
+		if !w.Plain() || w.Quoted || w.Escaped {
+			return false
+		}
+		p := pattern[i]
+		if i == len(pattern)-1 && strings.HasSuffix(p, "*") {
+			prefix := p[:len(p)-1]
+			rest, ok := strings.CutPrefix(w.Value, prefix)
+			if !ok || rest == "" || strings.Contains(rest, ":") || strings.Contains(rest, "..") {
+				return false
+			}
+			continue
+		}
+		if w.Value != p {
+			return false
+		}
+	}
+	return true
+}
+
+// neverBroad are the first words no allow pattern may start with.
+var neverBroad = map[string]bool{
+	"bash": true, "sh": true, "zsh": true, "fish": true, "dash": true, "ksh": true, "python": true, "python3": true,
+	"node": true, "deno": true, "bun": true, "ruby": true, "perl": true, "php": true, "lua": true, "pwsh": true,
+	"osascript": true, "env": true, "xargs": true, "sudo": true, "doas": true, "timeout": true, "nohup": true,
+	"nice": true, "exec": true, "command": true, "builtin": true, "eval": true, "rm": true, "curl": true,
+	"wget": true, "ssh": true, "scp": true, "pnpm": true, "yarn": true, "npx": true, "bunx": true, "make": true,
+	"just": true, "task": true, "sayso": true,
+}
+
+var neverBroadPairs = map[string]bool{
+	"npm run": true, "npm exec": true, "cargo run": true, "go run": true, "bun run": true,
+}
+
+// allowPattern says why an allow pattern is broader than the rule language
+// lets a person's words be, or "".
+func allowPattern(words []string) string {
+	if len(words) == 0 {
+		return "the command is empty"
+	}
+	for i, w := range words {
+		if strings.ContainsAny(w, ";&|<>$`'\"\\(){}~#?[") {
+			return "it holds shell syntax (" + w + ")"
+		}
+		if j := strings.IndexByte(w, '*'); j >= 0 && (i != len(words)-1 || j != len(w)-1 || j == 0) {
+			return "* may only end the last word, after a name that pins it down"
+		}
+	}
+	switch {
+	case strings.Contains(words[0], "/"):
+		return "it names a program by its path"
+	case neverBroad[words[0]]:
+		return "no allow starts with " + words[0]
+	case len(words) > 1 && neverBroadPairs[words[0]+" "+words[1]]:
+		return "no allow starts with " + words[0] + " " + words[1]
+	case len(words) == 1:
+		return "a program alone is too broad"
+	}
+	return ""
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func sortInts(xs []int) {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+}

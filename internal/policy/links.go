@@ -1,0 +1,92 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// Resolve fills req.Links with the real path of every path the step names
+// that exists (or whose folder exists), as its symlinks lead. evalSymlinks
+// is filepath.EvalSymlinks: the only touch of the disk, and the caller's,
+// so that Evaluate stays pure.
+func Resolve(req *Request, evalSymlinks func(string) (string, error)) {
+	pol := policyOf(req)
+	w := place(req, pol)
+	a := assess(req, pol, &w)
+	links := map[string]string{}
+	for _, p := range a.Paths {
+		if p.Path == "" {
+			continue
+		}
+		host := p.Path
+		if w.container {
+			if within(host, ContainerTmp) {
+				continue // the container's /tmp is not the host's
+			}
+			host = translate(host, w.mount, w.hostRoot)
+		}
+		real := realPath(host, evalSymlinks)
+		// A ".." after a symlink climbs from where the link leads, not from
+		// where it sits: resolve the path as written too.
+		if raw := p.Raw; !path.IsAbs(raw) && strings.Contains(raw, "..") && !w.container {
+			if r := realPath(w.ctx.Cwd+"/"+raw, evalSymlinks); r != "" && r != host {
+				real = r
+			}
+		}
+		if real != "" && real != host {
+			links[p.Path] = real
+		}
+	}
+	req.Links = links
+}
+
+// realPath is p with its symlinks resolved, through its longest existing
+// folder when p itself does not exist; "" when nothing of it exists.
+func realPath(p string, evalSymlinks func(string) (string, error)) string {
+	rest := ""
+	for dir := p; ; {
+		if r, err := evalSymlinks(dir); err == nil {
+			return path.Join(r, rest)
+		}
+		parent := path.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		rest = path.Join(path.Base(dir), rest)
+		dir = parent
+	}
+}
+
+// withLinks holds the real path of every symlinked path to the same checks
+// as the path itself: protected, secret, instruction files, and scope.
+func withLinks(a *risk.Assessment, links map[string]string, w *where) {
+	if len(links) == 0 {
+		return
+	}
+	n := len(a.Paths)
+	for i := 0; i < n; i++ {
+		p := a.Paths[i]
+		real, ok := links[p.Path]
+		if !ok {
+			continue
+		}
+		if w.container && within(real, w.hostRoot) {
+			real = translate(real, w.hostRoot, w.mount)
+		}
+		c := risk.CheckPath(p.Op, real, w.ctx)
+		for _, f := range c.Findings {
+			if f.Class == risk.Read || f.Class == risk.LocalWrite {
+				continue
+			}
+			addFinding(a, f.Class, p.Raw+" leads through a symlink to "+real+": "+f.Why)
+		}
+		a.Paths = append(a.Paths, risk.PathUse{Op: p.Op, Path: real, Raw: p.Raw + " (through a symlink)", Segment: p.Segment})
+	}
+}
+
+func addFinding(a *risk.Assessment, c risk.Class, why string) {
+	a.Classes = a.Classes.Add(c)
+	a.Findings = append(a.Findings, risk.Finding{Class: c, Segment: -1, Why: why})
+}
