@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -262,9 +263,15 @@ func (p *parser) opaque(at syntax.Pos, why string) {
 	p.script.Opaque = append(p.script.Opaque, Opaque{Pos: p.pos(at), Why: why})
 }
 
+// parsers reuses bash parsers: making one costs more than most parses. The
+// tree a parse returns does not share memory with its parser.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
 // parse reads src as a list of statements.
 func (p *parser) parse(src string, c ctx) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	sp := parsers.Get().(*syntax.Parser)
+	f, err := sp.Parse(strings.NewReader(src), "")
+	parsers.Put(sp)
 	if err != nil {
 		at := Pos{1, 1}
 		var pe syntax.ParseError

@@ -225,3 +225,16 @@ func TestPipelineStages(t *testing.T) {
 		t.Errorf("stages: curl %d/%d bash %d/%d ls %d/%d", c.Pipeline, c.Stage, b.Pipeline, b.Stage, l.Pipeline, l.Stage)
 	}
 }
+
+// TestParserReuse: scripts parsed one after another on pooled parsers keep
+// their own words.
+func TestParserReuse(t *testing.T) {
+	a := Parse("git push origin main")
+	want := summary(a)
+	for i := 0; i < 100; i++ {
+		Parse("rm -rf / && echo " + strings.Repeat("x", i))
+	}
+	if got := summary(a); got != want {
+		t.Errorf("after reuse: %s, want %s", got, want)
+	}
+}
