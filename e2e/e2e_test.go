@@ -1,0 +1,256 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sayso is the binary under test, built once.
+var sayso string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sayso-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	sayso = filepath.Join(dir, "sayso")
+	build := exec.Command("go", "build", "-o", sayso, "github.com/sayso-dev/sayso/cmd/sayso")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: build sayso:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// client finds an installed client, or skips the test saying how to get it.
+func client(t *testing.T, name string) string {
+	t.Helper()
+	if b := os.Getenv("SAYSO_" + strings.ToUpper(name) + "_BIN"); b != "" {
+		return b
+	}
+	dir := os.Getenv("SAYSO_CLIENTS_DIR")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "sayso-clients")
+	}
+	b := filepath.Join(dir, name, "node_modules", ".bin", name)
+	if _, err := os.Stat(b); err != nil {
+		t.Skipf("SKIP: the %s client is not installed (run .ci/install-clients, or set SAYSO_%s_BIN)", name, strings.ToUpper(name))
+	}
+	return b
+}
+
+// world is one scratch machine: a home, a git project, a PATH whose git
+// records a push in a marker file instead of pushing.
+type world struct {
+	root, home, proj, marker, state string
+	env                             []string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	root := t.TempDir()
+	w := &world{root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"), marker: filepath.Join(root, "pushed.txt")}
+	w.state = filepath.Join(w.home, ".local", "state", "sayso")
+	shim := filepath.Join(root, "shim")
+	for _, d := range []string{w.home, w.proj, shim} {
+		must(t, os.MkdirAll(d, 0o755))
+	}
+	must(t, os.WriteFile(filepath.Join(shim, "git"), []byte("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = push ] && { echo \"git $*\" >> "+w.marker+"; echo pushed; exit 0; }; done\nexec /usr/bin/git \"$@\"\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.proj, "e2e-readme.txt"), []byte("hello\n"), 0o644))
+	w.env = []string{
+		"PATH=" + shim + ":/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + w.home, "TMPDIR=" + root, "TERM=dumb", "LANG=C.UTF-8",
+		"CODEX_HOME=" + filepath.Join(w.home, ".codex"),
+		"GEMINI_CLI_HOME=" + w.home,
+	}
+	git := exec.Command("/usr/bin/git", "init", "-q")
+	git.Dir, git.Env = w.proj, w.env
+	must(t, git.Run())
+	return w
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// install runs 'sayso install agent' in the world.
+func (w *world) install(t *testing.T, agent string) {
+	t.Helper()
+	cmd := exec.Command(sayso, "install", agent)
+	cmd.Dir, cmd.Env = w.proj, w.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sayso install %s: %v\n%s", agent, err, out)
+	}
+	cmd = exec.Command(sayso, "doctor")
+	cmd.Dir, cmd.Env = w.proj, w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sayso doctor after install: %v\n%s", err, out)
+	}
+}
+
+func (w *world) run(t *testing.T, bin string, env []string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir, cmd.Env = w.proj, append(append([]string{}, w.env...), env...)
+	cmd.Stdin = nil
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Logf("%s: %v", filepath.Base(bin), err)
+	}
+	return out.String()
+}
+
+// scenario is one case the three clients share.
+type scenario struct {
+	name  string
+	call  func(w *world) Call
+	check func(t *testing.T, w *world, results []string)
+}
+
+func resultHas(t *testing.T, results []string, want string) {
+	t.Helper()
+	for _, r := range results {
+		if strings.Contains(r, want) {
+			return
+		}
+	}
+	t.Errorf("no tool result holds %q: %q", want, results)
+}
+
+func absent(t *testing.T, path string) {
+	t.Helper()
+	if b, err := os.ReadFile(path); err == nil {
+		t.Errorf("%s exists: the step ran: %q", path, b)
+	}
+}
+
+var scenarios = []scenario{
+	{"push-blocked", func(w *world) Call { return Call{Command: "git push origin main"} },
+		func(t *testing.T, w *world, results []string) {
+			absent(t, w.marker)
+			resultHas(t, results, "sayso")
+		}},
+	{"ls-runs", func(w *world) Call { return Call{Command: "ls"} },
+		func(t *testing.T, w *world, results []string) { resultHas(t, results, "e2e-readme.txt") }},
+	{"write-in-project-runs", func(w *world) Call {
+		return Call{Command: "echo written > " + filepath.Join(w.proj, "out.txt"), Path: filepath.Join(w.proj, "out.txt"), Content: "written\n"}
+	}, func(t *testing.T, w *world, results []string) {
+		if b, err := os.ReadFile(filepath.Join(w.proj, "out.txt")); err != nil || !strings.Contains(string(b), "written") {
+			t.Errorf("the write in the project did not run: %v %q; results %q", err, b, results)
+		}
+	}},
+	{"write-protected-blocked", func(w *world) Call {
+		p := filepath.Join(w.state, "pwn.txt")
+		return Call{Command: "echo pwned > " + p, Path: p, Content: "pwned\n"}
+	}, func(t *testing.T, w *world, results []string) {
+		absent(t, filepath.Join(w.state, "pwn.txt"))
+		resultHas(t, results, "sayso")
+	}},
+	{"hook-settings-blocked", func(w *world) Call {
+		return Call{Command: "echo '{}' > " + filepath.Join(w.home, ".claude", "settings.json") + " " + filepath.Join(w.home, ".codex", "hooks.json") + " " + filepath.Join(w.home, ".gemini", "settings.json")}
+	}, func(t *testing.T, w *world, results []string) {
+		resultHas(t, results, "sayso")
+		cmd := exec.Command(sayso, "doctor")
+		cmd.Dir, cmd.Env = w.proj, w.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("doctor after the attempt: %v\n%s", err, out)
+		}
+	}},
+}
+
+func TestClaudeCode(t *testing.T) {
+	bin := client(t, "claude")
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.install(t, "claude")
+			f := NewFake(sc.call(w))
+			defer f.Close()
+			out := w.run(t, bin, []string{
+				"ANTHROPIC_BASE_URL=" + f.URL, "ANTHROPIC_API_KEY=sk-ant-e2e",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+			}, "-p", "do the task", "--output-format", "json")
+			sc.check(t, w, f.Results())
+			if t.Failed() {
+				t.Logf("claude output:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestCodex(t *testing.T) {
+	bin := client(t, "codex")
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			w := newWorld(t)
+			f := NewFake(sc.call(w))
+			defer f.Close()
+			codexHome := filepath.Join(w.home, ".codex")
+			must(t, os.MkdirAll(codexHome, 0o755))
+			must(t, os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(`model = "fake-model"
+model_provider = "fake"
+
+[analytics]
+enabled = false
+
+[model_providers.fake]
+name = "Fake"
+base_url = "`+f.URL+`/v1"
+wire_api = "responses"
+env_key = "FAKE_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+`), 0o600))
+			w.install(t, "codex")
+			// No --dangerously-bypass-hook-trust: the trust install wrote must hold.
+			out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
+				"--dangerously-bypass-approvals-and-sandbox", "do the task")
+			sc.check(t, w, f.Results())
+			if t.Failed() {
+				t.Logf("codex output:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestGemini(t *testing.T) {
+	bin := client(t, "gemini")
+	for _, sc := range scenarios {
+		t.Run(sc.name, func(t *testing.T) {
+			w := newWorld(t)
+			f := NewFake(sc.call(w))
+			defer f.Close()
+			must(t, os.MkdirAll(filepath.Join(w.home, ".gemini"), 0o755))
+			// install keeps these settings and adds its hooks beside them.
+			must(t, os.WriteFile(filepath.Join(w.home, ".gemini", "settings.json"), []byte(`{"general":{"disableAutoUpdate":true,"disableUpdateNag":true},
+ "privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false},
+ "security":{"auth":{"selectedType":"gemini-api-key"}}}`), 0o644))
+			w.install(t, "gemini")
+			out := w.run(t, bin, []string{"GOOGLE_GEMINI_BASE_URL=" + f.URL, "GEMINI_API_KEY=fake-key", "GEMINI_CLI_TRUST_WORKSPACE=true"},
+				"-m", "gemini-2.5-pro", "--approval-mode", "yolo", "-o", "stream-json", "-p", "do the task")
+			sc.check(t, w, f.Results())
+			if t.Failed() {
+				t.Logf("gemini output:\n%s", out)
+			}
+		})
+	}
+}
