@@ -63,17 +63,15 @@ type Assessment struct {
 	Findings []Finding
 	Paths    []PathUse
 	Script   *shell.Script
+	segments []Set // the classes of each segment
 }
 
 // SegmentClasses returns the classes found in segment i.
 func (a *Assessment) SegmentClasses(i int) Set {
-	var s Set
-	for _, f := range a.Findings {
-		if f.Segment == i {
-			s = s.Add(f.Class)
-		}
+	if i < 0 || i >= len(a.segments) {
+		return 0
 	}
-	return s
+	return a.segments[i]
 }
 
 // Command classifies a shell command.
@@ -92,6 +90,7 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	}
 	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}}
 	a.out.Script = s
+	a.out.segments = make([]Set, len(s.Segments))
 	for _, o := range s.Opaque {
 		a.add(-1, Opaque, o.Why+" (at "+o.Pos.String()+")")
 	}
@@ -130,6 +129,8 @@ type assessor struct {
 	env        map[string]string // every literal assignment in the step, last wins
 	cwds       []string          // the folders a segment may run in; "" when unknown
 	roles      map[int]role
+	deletes    map[int]bool  // segments that delete a path
+	stages     map[int][]int // the segments of each pipeline
 	findSecret bool
 	branch     string          // the branch a checkout in the step moved to
 	fetched    map[string]bool // files a download in the step wrote // a find in the step looks for secret files
@@ -137,8 +138,12 @@ type assessor struct {
 
 func (a *assessor) add(seg int, c Class, why string) {
 	a.out.Classes = a.out.Classes.Add(c)
-	for _, f := range a.out.Findings {
-		if f.Segment == seg && f.Class == c && f.Why == why {
+	if seg >= 0 {
+		a.out.segments[seg] = a.out.segments[seg].Add(c)
+	}
+	// Findings come segment by segment: a repeat sits among the last ones.
+	for j := len(a.out.Findings) - 1; j >= 0 && a.out.Findings[j].Segment == seg; j-- {
+		if f := a.out.Findings[j]; f.Class == c && f.Why == why {
 			return
 		}
 	}
@@ -150,15 +155,7 @@ func (a *assessor) segClasses(i int) Set { return a.out.SegmentClasses(i) }
 // actsOnMany reports whether segment i, run once per item, does more than
 // local work: it deletes, or reaches past the project.
 func (a *assessor) actsOnMany(i int) bool {
-	if !Safe(a.segClasses(i)) {
-		return true
-	}
-	for _, p := range a.out.Paths {
-		if p.Segment == i && p.Op == OpDelete {
-			return true
-		}
-	}
-	return false
+	return !Safe(a.segClasses(i)) || a.deletes[i]
 }
 
 // Safe reports whether s holds only read and local-write.

@@ -24,6 +24,12 @@ func (a *assessor) is(i int, r role) bool { return a.roles[i]&r != 0 }
 // into the substitutions a program runs as code.
 func (a *assessor) pipelines() {
 	segs := a.script.Segments
+	a.stages = map[int][]int{}
+	for i := range segs {
+		if p := segs[i].Pipeline; p != 0 {
+			a.stages[p] = append(a.stages[p], i)
+		}
+	}
 	for i := range segs {
 		s := &segs[i]
 		if a.is(i, roleCode) {
@@ -62,9 +68,8 @@ func (a *assessor) upstream(i int) (fetched, decoded bool) {
 	if s.Pipeline == 0 {
 		return false, false
 	}
-	for j := range a.script.Segments {
-		t := &a.script.Segments[j]
-		if t.Pipeline == s.Pipeline && t.Stage < s.Stage {
+	for _, j := range a.stages[s.Pipeline] {
+		if a.script.Segments[j].Stage < s.Stage {
 			fetched = fetched || a.is(j, roleFetch)
 			decoded = decoded || a.is(j, roleDecode)
 		}

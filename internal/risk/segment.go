@@ -79,6 +79,12 @@ func (c *cmd) operands() []shell.Word {
 // path records a path the segment reads, writes, deletes or runs, and
 // classifies it: protected, secret, instruction files, devices.
 func (c *cmd) path(op Op, w shell.Word) {
+	if op == OpDelete {
+		if c.a.deletes == nil {
+			c.a.deletes = map[int]bool{}
+		}
+		c.a.deletes[c.i] = true
+	}
 	ps := c.a.resolve(w)
 	if ps == nil {
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Raw: w.Raw, Segment: c.i})
