@@ -94,3 +94,10 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("scored %d rows of rules-dev.jsonl, want all of them", n)
 	}
 }
+
+func TestMatchTable(t *testing.T) {
+	n := checkCases(t, loadCases(t, "match.jsonl"))
+	if n < 300 {
+		t.Errorf("scored %d rows, want at least 300", n)
+	}
+}

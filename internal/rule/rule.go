@@ -90,11 +90,11 @@ func commandPattern(text string) (pattern, error) {
 			return pattern{}, fmt.Errorf("* follows %s, not a name that pins it down (feature/*)", quote(last))
 		}
 	}
-	if len(words) < 2 {
-		return pattern{}, fmt.Errorf("a program alone (%s) is too broad", words[0])
-	}
 	if why := broad(words); why != "" {
 		return pattern{}, errors.New(why)
+	}
+	if len(words) < 2 {
+		return pattern{}, fmt.Errorf("a program alone (%s) is too broad", words[0])
 	}
 	return p, nil
 }
@@ -111,6 +111,9 @@ func plainWords(text string) ([]string, error) {
 			why = "* may only end the last word, after a name that pins it down; " + why
 		}
 		return nil, errors.New(why)
+	}
+	if plain := strings.Join(words, " "); plain != text {
+		return nil, fmt.Errorf("a rule is written as its plain words, one space apart (%s)", quote(plain))
 	}
 	return words, nil
 }

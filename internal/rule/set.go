@@ -11,7 +11,7 @@ import (
 type Set struct {
 	rules   []Rule
 	pats    []pattern
-	command map[string][]int // command rules by their first two words
+	command map[string][]int // command rules by commandKey
 	verb    map[string][]int // verb rules by their verb
 	invalid []Problem
 }
@@ -39,7 +39,7 @@ func NewSet(rules []Rule) *Set {
 		if r.Unit == UnitVerb {
 			s.verb[p.words[0]] = append(s.verb[p.words[0]], k)
 		} else {
-			key := p.words[0] + " " + p.words[1]
+			key := commandKey(p.words, p.star)
 			s.command[key] = append(s.command[key], k)
 		}
 	}
@@ -82,11 +82,13 @@ func (s *Set) Lookup(st Step) Found {
 	st.Cwd = path.Clean(st.Cwd)
 	v := newView(&st)
 	if v.words != nil {
-		for _, k := range s.command[v.words[0]+" "+second(v.words)] {
-			if s.pats[k].matchWords(v.words) && within(st.Cwd, s.rules[k].Cwd) {
-				f.Allow, f.Rules = true, []Rule{s.rules[k]}
-				f.Lines = append(f.Lines, "rule "+quote(s.rules[k].Pattern)+" kept in "+s.rules[k].Cwd+" covers the command")
-				return f
+		for _, key := range [2]string{commandKey(v.words, false), commandKey(v.words, true)} {
+			for _, k := range s.command[key] {
+				if s.pats[k].matchWords(v.words) && within(st.Cwd, s.rules[k].Cwd) {
+					f.Allow, f.Rules = true, []Rule{s.rules[k]}
+					f.Lines = append(f.Lines, "rule "+quote(s.rules[k].Pattern)+" kept in "+s.rules[k].Cwd+" covers the command")
+					return f
+				}
 			}
 		}
 	}
@@ -162,11 +164,20 @@ func uncounted(st *Step) string {
 	return ""
 }
 
-func second(words []string) string {
-	if len(words) < 2 {
+// commandKey indexes command rules: an exact rule by all its words; a rule
+// whose last word ends in * by the words before it and the last word up to
+// its first '/' (git push origin feature/). A step is looked up under both.
+func commandKey(words []string, star bool) string {
+	if !star {
+		return strings.Join(words, " ")
+	}
+	n := len(words) - 1
+	last := words[n]
+	i := strings.IndexByte(last, '/')
+	if i < 0 {
 		return ""
 	}
-	return words[1]
+	return strings.Join(words[:n], " ") + "\x00" + last[:i+1]
 }
 
 // within reports whether dir is folder or below it. Both are absolute and

@@ -207,6 +207,9 @@ func verbOffer(s Step) ([]Rule, string) {
 			out = append(out, r)
 		}
 	}
+	if len(out) == 0 && len(skipped) == 0 {
+		return nil, "there is no command"
+	}
 	return out, strings.Join(skipped, "; ")
 }
 
