@@ -131,6 +131,7 @@ type assessor struct {
 	roles      map[int]role
 	deletes    map[int]bool  // segments that delete a path
 	stages     map[int][]int // the segments of each pipeline
+	links      []string      // symbolic links the step makes: what lies below them is unknown
 	findSecret bool
 	branch     string          // the branch a checkout in the step moved to
 	fetched    map[string]bool // files a download in the step wrote // a find in the step looks for secret files
@@ -207,15 +208,24 @@ func (a *assessor) resolve(w shell.Word) []string {
 	if v == "" {
 		return nil
 	}
+	var out []string
 	if path.IsAbs(v) {
-		return []string{path.Clean(v)}
-	}
-	out := make([]string, 0, len(a.cwds))
-	for _, d := range a.cwds {
-		if d == "" {
-			return nil
+		out = []string{path.Clean(v)}
+	} else {
+		out = make([]string, 0, len(a.cwds))
+		for _, d := range a.cwds {
+			if d == "" {
+				return nil
+			}
+			out = append(out, path.Join(d, v))
 		}
-		out = append(out, path.Join(d, v))
+	}
+	for _, p := range out {
+		for _, l := range a.links {
+			if strings.HasPrefix(p, l+"/") {
+				return nil // through a link this step made: it may point anywhere
+			}
+		}
 	}
 	return out
 }

@@ -201,6 +201,14 @@ func link(c *cmd) {
 		return
 	}
 	c.write(ops[len(ops)-1])
+	if c.has("-s", "--symbolic") || c.shortFlag('s') {
+		name := ops[len(ops)-1]
+		if len(ops) == 1 {
+			v := ops[0].Value
+			name = shell.Word{Raw: path.Base(v), Value: path.Base(v), Literal: true}
+		}
+		c.a.links = append(c.a.links, c.a.resolve(name)...)
+	}
 	if len(ops) == 1 {
 		c.cwdWrite()
 	}

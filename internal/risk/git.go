@@ -62,7 +62,15 @@ func git(c *cmd) {
 				config[strings.ToLower(k)] = "\x00env"
 			}
 			if name == "-C" || name == "--git-dir" || name == "--work-tree" {
-				c.foreignRepo(name, shell.Word{Raw: val, Value: val, Literal: true, Tilde: strings.HasPrefix(val, "~")})
+				dir := shell.Word{Raw: val, Value: val, Literal: args[i].Literal || hasVal, Tilde: strings.HasPrefix(val, "~")}
+				c.foreignRepo(name, dir)
+				if name == "-C" {
+					saved := c.a.cwds
+					if c.a.cwds = c.a.resolve(dir); c.a.cwds == nil {
+						c.a.cwds = []string{""}
+					}
+					defer func() { c.a.cwds = saved }()
+				}
 			}
 		case "--exec-path":
 			if hasVal {
@@ -123,6 +131,8 @@ func git(c *cmd) {
 	for _, w := range rest {
 		v := w.Value
 		switch {
+		case strings.HasPrefix(v, "ext::") || strings.HasPrefix(v, "fd::"):
+			c.add(Opaque, "git "+v+" runs a program as the remote")
 		case v == "--help" || v == "-h":
 			c.add(Read, "git "+name+" --help prints the manual")
 			return

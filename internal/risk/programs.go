@@ -141,6 +141,8 @@ func (c *cmd) simple(cl Class) {
 					c.add(Network, c.name+" sends text built at run time to a name server: "+w.Raw)
 				}
 			}
+		case (c.name == "less" || c.name == "more" || c.name == "most") && c.hasPrefixArg("+"):
+			c.add(Opaque, c.name+" runs start-up commands, which can run a shell")
 		case metaOnly[c.name]:
 			for _, w := range c.operands() {
 				for _, p := range c.a.resolve(w) {
@@ -157,6 +159,16 @@ func (c *cmd) simple(cl Class) {
 		c.readSecrets()
 		c.cwdWrite()
 	}
+}
+
+// hasPrefixArg reports whether a literal argument starts with p.
+func (c *cmd) hasPrefixArg(p string) bool {
+	for _, w := range c.args {
+		if strings.HasPrefix(w.Value, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // readSecrets records operands that name secrets or sayso's own files.

@@ -186,6 +186,14 @@ func (a *assessor) segment(i int) {
 			c.add(Privilege, "runs as another user through "+w)
 		}
 	}
+	if seg.Chdir != nil {
+		saved := a.cwds
+		a.cwds = a.resolve(*seg.Chdir)
+		if a.cwds == nil {
+			a.cwds = []string{""}
+		}
+		defer func() { a.cwds = saved }()
+	}
 	c.assigns()
 	c.redirects()
 	if len(seg.Args) == 0 {
@@ -218,6 +226,13 @@ func (a *assessor) segment(i int) {
 		c.simple(cl)
 	} else {
 		c.unknown()
+	}
+	if a.is(i, roleFetch) {
+		for _, r := range seg.Redirs {
+			if r.Writes() && !quietDevice(r.Target) {
+				c.savesDownload(r.Target)
+			}
+		}
 	}
 	if a.segClasses(i).Empty() {
 		c.add(Read, "reads only")

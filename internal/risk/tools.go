@@ -1,6 +1,10 @@
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
 
 // words returns the literal operands that are plain words, in order, up to
 // n of them: the subcommand path of a CLI (gh pr create, kubectl get pods).
@@ -363,6 +367,9 @@ func dockerRunFlags(c *cmd) {
 			}
 			if strings.Contains(spec, "docker.sock") || strings.HasPrefix(spec, "/:") || strings.Contains(spec, "source=/,") || strings.Contains(spec, "src=/,") {
 				c.add(Privilege, c.name+" mounts the host's root or the Docker socket")
+			}
+			if src, _, ok := strings.Cut(spec, ":"); ok && !strings.Contains(spec, "=") {
+				c.path(OpRead, shell.Word{Raw: src, Value: src, Literal: true, Tilde: strings.HasPrefix(src, "~")})
 			}
 		}
 	}

@@ -41,6 +41,9 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 		}
 		seg.Wrappers = append(seg.Wrappers, name)
 		seg.Assigns = append(seg.Assigns, extra.assigns...)
+		if extra.chdir != nil {
+			seg.Chdir = extra.chdir
+		}
 		seg.Many = seg.Many || extra.many
 		if extra.code != "" || extra.codeWord != nil {
 			// su -c, watch: the rest is a command string.

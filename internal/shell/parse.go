@@ -103,6 +103,7 @@ type Segment struct {
 	Many     bool     // runs once per input item (xargs, find -exec, parallel)
 	Loop     bool     // inside a for, while, until or select body
 	Inline   bool     // the code this program runs was read; its segments follow it
+	Chdir    *Word    // the folder a wrapper runs the command in (env -C, sudo -D)
 	Pipeline int      // pipeline this segment is a stage of; 0 when it stands alone
 	Stage    int      // its index in that pipeline
 	Opaque   []Opaque // what hides, in this segment, what runs

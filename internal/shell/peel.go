@@ -7,6 +7,7 @@ import (
 // peeled is what a wrapper adds to the command it wraps.
 type peeled struct {
 	assigns  []Assign // env NAME=VALUE
+	chdir    *Word    // env -C DIR, sudo -D DIR
 	many     bool     // runs the command once per input item
 	keep     bool     // with a nil rest: the wrapper runs nothing (command -v, sudo -l)
 	code     string   // a command string the wrapper runs through a shell
@@ -189,6 +190,10 @@ func peelSudo(args []Word) ([]Word, peeled, string) {
 	if why != "" {
 		return nil, peeled{}, why
 	}
+	var chdir *Word
+	if o := has(opts, "-D", "--chdir"); o != nil {
+		chdir = o.val
+	}
 	if has(opts, "-e", "--edit") != nil {
 		// sudoedit: the rest are files to edit as root.
 		edit := Word{Raw: "sudoedit", Value: "sudoedit", Literal: true}
@@ -200,7 +205,7 @@ func peelSudo(args []Word) ([]Word, peeled, string) {
 		}
 		return nil, peeled{keep: true}, ""
 	}
-	return rest, peeled{}, ""
+	return rest, peeled{chdir: chdir}, ""
 }
 
 func peelIonice(args []Word) ([]Word, peeled, string) {
@@ -270,10 +275,19 @@ func peelEnv(args []Word) ([]Word, peeled, string) {
 			goto assigns
 		case v == "-" || v == "-i" || v == "--ignore-environment" || v == "-0" || v == "--null" || v == "-v" || v == "--debug":
 			i++
-		case v == "-u" || v == "--unset" || v == "-C" || v == "--chdir" || v == "-P":
+		case v == "-C" || v == "--chdir":
+			if i+1 < len(args) {
+				d := args[i+1]
+				ex.chdir = &d
+			}
 			i += 2
-		case strings.HasPrefix(v, "--unset=") || strings.HasPrefix(v, "--chdir=") ||
-			strings.HasPrefix(v, "-u") || strings.HasPrefix(v, "-C") ||
+		case strings.HasPrefix(v, "--chdir=") || strings.HasPrefix(v, "-C"):
+			d := strings.TrimPrefix(strings.TrimPrefix(v, "--chdir="), "-C")
+			ex.chdir = &Word{Raw: d, Value: d, Literal: true, Tilde: strings.HasPrefix(d, "~")}
+			i++
+		case v == "-u" || v == "--unset" || v == "-P":
+			i += 2
+		case strings.HasPrefix(v, "--unset=") || strings.HasPrefix(v, "-u") ||
 			strings.HasPrefix(v, "--default-signal") || strings.HasPrefix(v, "--ignore-signal") || strings.HasPrefix(v, "--block-signal"):
 			i++
 		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
