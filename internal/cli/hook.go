@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -60,13 +61,21 @@ func runHook(env *Env, args []string) error {
 func hookDecider(agent, home string) hook.Decider {
 	state, err := paths.StateDir()
 	if err != nil {
-		return func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
-			return policy.Deny, policy.Diagnostic{}, err
-		}
+		return failing(err)
+	}
+	config, err := paths.ConfigDir()
+	if err != nil {
+		return failing(err)
 	}
 	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
-	local := hook.Local{Mode: policy.ModeAuto, Home: home, Protected: append(paths.Protected(), hook.Installed(pins)...)}
+	local := hook.Local{Home: home, ConfigDir: config, Protected: append(paths.Protected(), hook.Installed(pins)...), Now: time.Now}
 	return hook.Guard(pins, agent, local.Decide)
+}
+
+func failing(err error) hook.Decider {
+	return func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
+		return policy.Deny, policy.Diagnostic{}, err
+	}
 }
 
 // pinStore is where install, uninstall, doctor and the hook keep pins.

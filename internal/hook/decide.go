@@ -2,7 +2,9 @@ package hook
 
 import (
 	"context"
-	"strings"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -10,13 +12,15 @@ import (
 )
 
 // Local decides in the hook's own process with policy.Evaluate, until the
-// store keeps sessions, modes and leases: the mode is the policy default
-// (auto), the scope the project holding the session's folder, and the
-// protected paths sayso's own plus the hook definitions it installed.
+// store keeps sessions, modes and leases: the mode is the policy file's
+// default (auto unless set), the scope the project holding the session's
+// folder, and the protected paths sayso's own plus the hook definitions it
+// installed.
 type Local struct {
-	Mode      policy.Mode
 	Home      string
+	ConfigDir string // holds the person's policy.toml
 	Protected []string
+	Now       func() time.Time
 }
 
 // Decide implements Decider.
@@ -24,28 +28,25 @@ func (l Local) Decide(ctx context.Context, s Step) (policy.Decision, policy.Diag
 	if err := ctx.Err(); err != nil {
 		return policy.Deny, policy.Diagnostic{}, err
 	}
-	rc := risk.Context{
-		Root:      paths.ProjectRoot(s.Project()),
-		Cwd:       s.Cwd,
-		Home:      l.Home,
-		Protected: l.Protected,
+	root := paths.ProjectRoot(s.Project())
+	pol := policy.Load(policy.Files{Person: filepath.Join(l.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
+	req := policy.Request{
+		Agent:   s.Agent,
+		Tool:    s.Tool,
+		Input:   s.Input,
+		Command: s.Command,
+		Mode:    pol.DefaultMode,
+		Policy:  pol,
+		// The tool's own working folder is in its input: the step starts
+		// from the session's.
+		Context: risk.Context{Root: root, Cwd: s.Project(), Home: l.Home, Protected: l.Protected},
+		Session: policy.Session{ID: s.Session, Turn: s.Turn},
 	}
-	switch s.Kind {
-	case KindQuiet:
-		return made(policy.Allow, risk.Read, s.Tool+" changes nothing outside the agent")
-	case KindAgent:
-		if l.Mode == policy.ModeAsk {
-			return made(policy.Ask, risk.LocalWrite, s.Tool+" starts a sub-agent; ask mode asks first")
-		}
-		return made(policy.Allow, risk.LocalWrite, s.Tool+" starts a sub-agent; its own steps pass through sayso")
-	case KindTool:
-		return made(policy.Ask, risk.Opaque, s.Tool+" is a tool sayso cannot see into")
-	case KindFetch:
-		if s.URL == "" {
-			return made(policy.Ask, risk.Network, s.Tool+" sends a query to the network")
-		}
+	if l.Now != nil {
+		req.Now = l.Now()
 	}
-	d, diag := policy.Evaluate(policy.Request{Command: command(s), Mode: l.Mode, Context: rc})
+	policy.Resolve(&req, filepath.EvalSymlinks)
+	d, diag := policy.Evaluate(req)
 	return d, diag, nil
 }
 
@@ -56,35 +57,6 @@ func (s Step) Project() string {
 		return s.project
 	}
 	return s.Cwd
-}
-
-// command renders a file or fetch step as the shell command that does the
-// same, so the shell classifier holds it to the same paths: scope,
-// protected, secrets, instruction files.
-func command(s Step) string {
-	switch s.Kind {
-	case KindShell:
-		return s.Command
-	case KindRead:
-		words := []string{"cat", "--"}
-		for _, f := range s.Files {
-			words = append(words, shellWord(f.Path))
-		}
-		return strings.Join(words, " ")
-	case KindWrite:
-		var parts []string
-		for _, f := range s.Files {
-			if f.Op == risk.OpDelete {
-				parts = append(parts, "rm -f -- "+shellWord(f.Path))
-			} else {
-				parts = append(parts, ": > "+shellWord(f.Path))
-			}
-		}
-		return strings.Join(parts, "; ")
-	case KindFetch:
-		return "curl -sS -- " + shellWord(s.URL)
-	}
-	return "false"
 }
 
 // made is the diagnostic of a decision the hook makes about a tool the
