@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request files in testdata")
@@ -223,6 +227,11 @@ func TestNotAskedWithoutWords(t *testing.T) {
 	if v := r.Review(t.Context(), in); v.Answer != Ask || !errors.Is(v.Err, ErrInput) {
 		t.Errorf("Review with oversized owner words = %+v", v)
 	}
+	in = testInput()
+	in.Classes = in.Classes.Add(risk.Secret)
+	if v := r.Review(t.Context(), in); v.Answer != Ask || !errors.Is(v.Err, ErrInput) {
+		t.Errorf("Review of a secret step = %+v", v)
+	}
 	if n := len(srv.requests()); n != 0 {
 		t.Errorf("%d requests sent for input that may not be reviewed", n)
 	}
@@ -230,8 +239,14 @@ func TestNotAskedWithoutWords(t *testing.T) {
 
 func TestRedirectIsNotFollowed(t *testing.T) {
 	target := newFakeServer(t, KindOpenAI, reply{Text: `{"verdict":"allow","reason":"r","quote":"push my branch to origin"}`})
-	r, srv := testReviewer(t, KindOpenAI, reply{}, time.Second)
-	srv.Config.Handler = redirectTo(target.URL)
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, target.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer redirect.Close()
+	r, err := New(Config{Kind: KindOpenAI, BaseURL: redirect.URL, Model: "judge-1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	v := r.Review(t.Context(), testInput())
 	if v.Answer != Ask || len(target.requests()) != 0 {
 		t.Errorf("Review followed a redirect: %+v", v)

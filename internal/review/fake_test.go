@@ -111,7 +111,7 @@ func newFakeServer(t *testing.T, kind Kind, rp reply) *fakeServer {
 		}
 		text := rp.Text
 		if rp.Judge {
-			text = judge(userMessage(t, kind, body))
+			text = judge(userMessage(t, body))
 		}
 		w.Header().Set("Content-Type", "application/json")
 		switch kind {
@@ -146,7 +146,7 @@ func (f *fakeServer) requests() []recorded {
 }
 
 // userMessage pulls the fenced message out of a request body.
-func userMessage(t *testing.T, kind Kind, body []byte) string {
+func userMessage(t *testing.T, body []byte) string {
 	var req struct {
 		Messages []chatMessage `json:"messages"`
 	}

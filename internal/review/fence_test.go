@@ -32,7 +32,7 @@ func (r repeat) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// seq yields each of its sources' first 16 bytes in turn, then the last forever.
+// seq answers each Read from its next source, and from the last forever.
 type seq []io.Reader
 
 func (s *seq) Read(p []byte) (int, error) {
@@ -157,4 +157,28 @@ func FuzzMessage(f *testing.F) {
 			}
 		}
 	})
+}
+
+func BenchmarkMessage(b *testing.B) {
+	in := testInput()
+	in.OwnerWords = nil
+	for range 64 {
+		in.OwnerWords = append(in.OwnerWords, OwnerWord{Text: strings.Repeat("push my branch to origin ", 20)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := message(&in, rand.Reader); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(in.OwnerWords)*len(in.OwnerWords[0].Text)), "owner-bytes")
+}
+
+func BenchmarkParseVerdict(b *testing.B) {
+	answer := `{"verdict":"allow","reason":"the person asked to push","quote":"push my branch to origin"}`
+	for b.Loop() {
+		if _, err := parseVerdict(answer); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

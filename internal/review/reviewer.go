@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // A backend sends one review and returns the reviewer's answer text.
@@ -53,12 +55,17 @@ func New(cfg Config, getenv func(string) string) (*Reviewer, error) {
 
 // Review asks the reviewer about one step. It never fails: anything but a
 // valid allow whose quote the person said is Ask, with the reason.
-// The caller checks May first; Review checks the input again.
+// The caller checks May first; Review checks the input and the classes
+// again, and sends nothing for a step no reviewer may let through.
 func (r *Reviewer) Review(ctx context.Context, in Input) Verdict {
 	if r == nil || r.back == nil {
 		return Verdict{Answer: Ask, Reason: "no reviewer is configured"}
 	}
 	if err := in.check(); err != nil {
+		return Verdict{Answer: Ask, Reason: "the reviewer was not asked: " + err.Error(), Err: err}
+	}
+	if in.Classes.Any(risk.KindNever) || in.Classes&unwaivable != 0 {
+		err := fmt.Errorf("%w: %s cannot be waived", ErrInput, in.Classes)
 		return Verdict{Answer: Ask, Reason: "the reviewer was not asked: " + err.Error(), Err: err}
 	}
 	msg, err := message(&in, r.rand)
