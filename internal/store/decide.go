@@ -16,7 +16,7 @@ const DefaultBreakerWindow = 10 * time.Minute
 // Step is one step to decide, as the store records it.
 type Step struct {
 	Session       NewSession    // created in Session.Mode when the store has not seen it
-	Turn          int           // the turn the step belongs to; 0 is the session's current turn
+	Turn          string        // the turn the step belongs to; "" is the session's current turn
 	Cwd           string        // the exact working folder the step runs in
 	Tool          string        // the agent's tool: Bash, Write, an MCP tool…
 	Summary       string        // what the step is, for the ledger: the command line, the path
@@ -37,7 +37,7 @@ type State struct {
 	Now        time.Time // the transaction's instant
 	Session    Session
 	Live       Live   // the mode and hold the step is decided in, parents included
-	Turn       int    // the step's turn
+	Turn       string // the step's turn
 	Cwd        string // the step's working folder
 	Breaker    Breaker
 	OwnerWords []Message // the person's words, a task's copy first (FromParent)
@@ -67,7 +67,7 @@ func (s *State) CheckLease(l Lease, c Category) string {
 	case l.Epoch != s.Epoch.ID:
 		return fmt.Sprintf("epoch: lease %d belongs to epoch %d, the current epoch is %d", l.ID, l.Epoch, s.Epoch.ID)
 	case l.Turn != s.Turn:
-		return fmt.Sprintf("turn: lease %d is for turn %d, the step is in turn %d", l.ID, l.Turn, s.Turn)
+		return fmt.Sprintf("turn: lease %d is for turn %s, the step is in turn %s", l.ID, l.Turn, s.Turn)
 	case l.Cwd != s.Cwd:
 		return fmt.Sprintf("cwd: lease %d is for %s, the step runs in %s", l.ID, l.Cwd, s.Cwd)
 	}
@@ -81,7 +81,7 @@ func (s *State) LeaseFor(c Category) (l Lease, ok bool, why string) {
 	for _, l := range s.Leases {
 		fail := s.CheckLease(l, c)
 		if fail == "" {
-			return l, true, fmt.Sprintf("lease %d covers %s in %s, turn %d", l.ID, c, l.Cwd, l.Turn)
+			return l, true, fmt.Sprintf("lease %d covers %s in %s, turn %s", l.ID, c, l.Cwd, l.Turn)
 		}
 		if l.Category == c {
 			fails = append(fails, fail)
@@ -116,7 +116,7 @@ type decisionDetail struct {
 	Decision   string          `json:"decision"`
 	Tool       string          `json:"tool,omitempty"`
 	Step       string          `json:"step,omitempty"`
-	Turn       int             `json:"turn"`
+	Turn       string          `json:"turn"`
 	Cwd        string          `json:"cwd,omitempty"`
 	Lease      int64           `json:"lease,omitempty"`
 	Reason     string          `json:"reason,omitempty"`
@@ -214,7 +214,7 @@ func (tx *tx) state(ctx context.Context, step Step) (*State, error) {
 		return nil, err
 	}
 	st := &State{Now: tx.now, Session: s, Turn: step.Turn, Cwd: filepath.Clean(step.Cwd)}
-	if st.Turn == 0 {
+	if st.Turn == "" {
 		st.Turn = s.Turn
 	}
 	if st.Live, err = tx.live(ctx, s); err != nil {

@@ -14,13 +14,13 @@ import (
 type Epoch struct {
 	ID      int64     `json:"id"`
 	Session string    `json:"session"`
-	Turn    int       `json:"turn"`
+	Turn    string    `json:"turn"`
 	At      time.Time `json:"at"`
 }
 
 // newEpoch opens an epoch for (session, turn) and revokes every unconsumed
 // lease, in every session.
-func (tx *tx) newEpoch(ctx context.Context, session string, turn int) error {
+func (tx *tx) newEpoch(ctx context.Context, session, turn string) error {
 	res, err := tx.ExecContext(ctx, "INSERT INTO epochs (session, turn, created_at) VALUES (?, ?, ?)", session, turn, nanos(tx.now))
 	if err != nil {
 		return err

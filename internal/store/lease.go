@@ -53,7 +53,7 @@ type Lease struct {
 	Category   Category  `json:"category"`
 	Epoch      int64     `json:"epoch"`
 	Session    string    `json:"session"`
-	Turn       int       `json:"turn"`
+	Turn       string    `json:"turn"`
 	Cwd        string    `json:"cwd"`
 	CreatedAt  time.Time `json:"created_at"`
 	ExpiresAt  time.Time `json:"expires_at"`
@@ -125,7 +125,7 @@ func (db *DB) GrantLease(ctx context.Context, g Grant) (Lease, error) {
 		id, _ := res.LastInsertId()
 		l = Lease{ID: id, Category: g.Category, Epoch: e.ID, Session: s.ID, Turn: s.Turn, Cwd: cwd, CreatedAt: tx.now, ExpiresAt: expires}
 		_, err = tx.appendLedger(ctx, KindLeaseGranted, s.ID,
-			fmt.Sprintf("lease %d granted: %s in %s, turn %d, until %s", id, g.Category, cwd, s.Turn, expires.Format(time.RFC3339)), l)
+			fmt.Sprintf("lease %d granted: %s in %s, turn %s, until %s", id, g.Category, cwd, s.Turn, expires.Format(time.RFC3339)), l)
 		return err
 	})
 	if err != nil {

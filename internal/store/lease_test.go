@@ -50,7 +50,7 @@ func TestLeaseChecks(t *testing.T) {
 		{"other cwd", nil, step("s1", "/w/sub"), RemoteWrite, false, "cwd:"},
 		{"other session", nil, step("s2", "/w"), RemoteWrite, false, "no lease"},
 		{"other turn", func(t *testing.T, db *DB) {
-			db.AddMessage(ctx, NewSession{ID: "s1"}, SourceSystem, "resume")
+			db.AddMessage(ctx, NewSession{ID: "s1"}, NewMessage{Source: SourceSystem, Text: "resume"})
 		}, step("s1", "/w"), RemoteWrite, false, "turn:"},
 		{"new person message", func(t *testing.T, db *DB) {
 			person(t, db, "s2", "elsewhere")
@@ -146,7 +146,7 @@ func TestLeaseGrantLimits(t *testing.T) {
 		}
 	}
 	l, err := db.GrantLease(ctx, Grant{Category: Merge, Session: "s1", Cwd: "/w/"})
-	if err != nil || l.ExpiresAt.Sub(l.CreatedAt) != MaxLeaseTTL || l.Cwd != "/w" || l.Turn != 1 || l.Epoch != 1 {
+	if err != nil || l.ExpiresAt.Sub(l.CreatedAt) != MaxLeaseTTL || l.Cwd != "/w" || l.Turn != "1" || l.Epoch != 1 {
 		t.Errorf("default grant = %+v, %v", l, err)
 	}
 }
@@ -209,8 +209,8 @@ func TestLeaseRevokedByPersonMessage(t *testing.T) {
 		}
 		person(t, db, "s1", "push now")
 		l, _ := db.GrantLease(ctx, Grant{Category: RemoteWrite, Session: "s1", Cwd: "/w"})
-		if l.Epoch != 3 || l.Turn != 2 {
-			t.Errorf("new lease bound to epoch %d turn %d, want 3 and 2", l.Epoch, l.Turn)
+		if l.Epoch != 3 || l.Turn != "2" {
+			t.Errorf("new lease bound to epoch %d turn %s, want 3 and 2", l.Epoch, l.Turn)
 		}
 		if out := decide(t, db, step("s1", "/w"), RemoteWrite); out.Decision != DecisionAllow {
 			t.Errorf("fresh lease: %+v", out)

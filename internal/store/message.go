@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,19 +34,26 @@ type Message struct {
 	ID         int64     `json:"id"`
 	Session    string    `json:"session"`
 	Source     Source    `json:"source"`
-	Turn       int       `json:"turn"`
+	Turn       string    `json:"turn"`
 	Text       string    `json:"text"`
 	FromParent bool      `json:"from_parent,omitempty"` // copied from the parent when the task was made
 	At         time.Time `json:"at"`
 }
 
+// NewMessage is a message a session received.
+type NewMessage struct {
+	Source Source
+	Turn   string // the agent's id for the turn it opens; "" numbers it
+	Text   string
+}
+
 // AddMessage records a message the session received, creating the session
-// if it is new. Each message opens a new turn. A person message opens a new
+// if it is new. Each message opens a turn. A person message opens a new
 // epoch bound to (session, turn) and revokes every unconsumed lease in
 // every session. A guest message taints the session, and a task that
 // receives one loses its copy of its parent's words.
-func (db *DB) AddMessage(ctx context.Context, s NewSession, src Source, text string) (Message, error) {
-	if _, err := ParseSource(string(src)); err != nil {
+func (db *DB) AddMessage(ctx context.Context, s NewSession, n NewMessage) (Message, error) {
+	if _, err := ParseSource(string(n.Source)); err != nil {
 		return Message{}, fmt.Errorf("add message to %s: %w", s.ID, err)
 	}
 	var m Message
@@ -54,7 +62,7 @@ func (db *DB) AddMessage(ctx context.Context, s NewSession, src Source, text str
 			return err
 		}
 		var err error
-		m, err = tx.addMessage(ctx, s.ID, src, text)
+		m, err = tx.addMessage(ctx, s.ID, n)
 		return err
 	})
 	if err != nil {
@@ -63,11 +71,19 @@ func (db *DB) AddMessage(ctx context.Context, s NewSession, src Source, text str
 	return m, nil
 }
 
-func (tx *tx) addMessage(ctx context.Context, session string, src Source, text string) (Message, error) {
-	var turn int
-	if err := tx.QueryRowContext(ctx, "UPDATE sessions SET turn = turn + 1 WHERE id = ? RETURNING turn", session).Scan(&turn); err != nil {
+func (tx *tx) addMessage(ctx context.Context, session string, n NewMessage) (Message, error) {
+	src, turn := n.Source, n.Turn
+	var count int
+	if err := tx.QueryRowContext(ctx, "UPDATE sessions SET turns = turns + 1 WHERE id = ? RETURNING turns", session).Scan(&count); err != nil {
 		return Message{}, err
 	}
+	if turn == "" {
+		turn = strconv.Itoa(count)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE sessions SET turn = ? WHERE id = ?", turn, session); err != nil {
+		return Message{}, err
+	}
+	text := n.Text
 	m := Message{Session: session, Source: src, Turn: turn, Text: text, At: tx.now}
 	res, err := tx.ExecContext(ctx,
 		"INSERT INTO messages (session, source, turn, text, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -82,7 +98,7 @@ func (tx *tx) addMessage(ctx context.Context, session string, src Source, text s
 	} else if on == "on" {
 		detail["text"] = text
 	}
-	if _, err := tx.appendLedger(ctx, KindMessage, session, fmt.Sprintf("%s message, turn %d", src, turn), detail); err != nil {
+	if _, err := tx.appendLedger(ctx, KindMessage, session, fmt.Sprintf("%s message, turn %s", src, turn), detail); err != nil {
 		return Message{}, err
 	}
 	switch src {

@@ -45,7 +45,8 @@ type Session struct {
 	Mode      string    `json:"mode"` // its own mode; a task also follows its parent's
 	Held      bool      `json:"held"`
 	HeldWhy   string    `json:"held_why,omitempty"`
-	Turn      int       `json:"turn"`
+	Turn      string    `json:"turn"`  // the current turn: the agent's id for it, or the count of messages
+	Turns     int       `json:"turns"` // messages received
 	Tainted   bool      `json:"tainted"`
 	CopyWhy   string    `json:"copy_why,omitempty"` // for a task: why it holds no copy of its parent's words
 	CreatedAt time.Time `json:"created_at"`
@@ -60,13 +61,13 @@ type NewSession struct {
 	Mode  string // the policy file's default_mode; empty is auto
 }
 
-const sessionColumns = "id, agent, COALESCE(parent, ''), scoped, mode, held, held_why, released_at, turn, tainted, copy_why, created_at"
+const sessionColumns = "id, agent, COALESCE(parent, ''), scoped, mode, held, held_why, released_at, turn, turns, tainted, copy_why, created_at"
 
 func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 	var s Session
 	var created int64
 	err := row.Scan(&s.ID, &s.Agent, &s.Parent, &s.Scoped, &s.Mode, &s.Held, &s.HeldWhy,
-		&s.releasedAt, &s.Turn, &s.Tainted, &s.CopyWhy, &created)
+		&s.releasedAt, &s.Turn, &s.Turns, &s.Tainted, &s.CopyWhy, &created)
 	s.CreatedAt = instant(created)
 	return s, err
 }

@@ -93,7 +93,7 @@ func (db *DB) CreateTask(ctx context.Context, n NewTask) (Task, error) {
 			map[string]any{"parent": n.Parent, "scoped": n.Scoped, "copied": t.Copied, "why": t.Why}); err != nil {
 			return err
 		}
-		if _, err := tx.addMessage(ctx, n.ID, SourceDelegated, n.Prompt); err != nil {
+		if _, err := tx.addMessage(ctx, n.ID, NewMessage{Source: SourceDelegated, Text: n.Prompt}); err != nil {
 			return err
 		}
 		t.Session, err = tx.session(ctx, n.ID)

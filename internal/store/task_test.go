@@ -8,7 +8,7 @@ import (
 
 func person(t *testing.T, db *DB, session, text string) Message {
 	t.Helper()
-	m, err := db.AddMessage(context.Background(), NewSession{ID: session}, SourcePerson, text)
+	m, err := db.AddMessage(context.Background(), NewSession{ID: session}, NewMessage{Source: SourcePerson, Text: text})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,26 +18,26 @@ func person(t *testing.T, db *DB, session, text string) Message {
 func TestMessagesOpenTurnsAndTaint(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
-	if m := person(t, db, "s1", "push it"); m.Turn != 1 {
-		t.Errorf("first message turn = %d, want 1", m.Turn)
+	if m := person(t, db, "s1", "push it"); m.Turn != "1" {
+		t.Errorf("first message turn = %s, want 1", m.Turn)
 	}
-	m, err := db.AddMessage(ctx, NewSession{ID: "s1"}, SourceSystem, "scheduled resume")
-	if err != nil || m.Turn != 2 {
-		t.Fatalf("system message: %v, turn %d", err, m.Turn)
+	m, err := db.AddMessage(ctx, NewSession{ID: "s1"}, NewMessage{Source: SourceSystem, Text: "scheduled resume"})
+	if err != nil || m.Turn != "2" {
+		t.Fatalf("system message: %v, turn %s", err, m.Turn)
 	}
-	if _, err := db.AddMessage(ctx, NewSession{ID: "s1"}, "", "no source"); err == nil {
+	if _, err := db.AddMessage(ctx, NewSession{ID: "s1"}, NewMessage{Source: "", Text: "no source"}); err == nil {
 		t.Error("a message without a source was stored")
 	}
 	s, _ := db.Session(ctx, "s1")
 	if s.Tainted {
 		t.Error("tainted without a guest")
 	}
-	if _, err := db.AddMessage(ctx, NewSession{ID: "s1"}, SourceGuest, "hi from a colleague"); err != nil {
+	if _, err := db.AddMessage(ctx, NewSession{ID: "s1"}, NewMessage{Source: SourceGuest, Text: "hi from a colleague"}); err != nil {
 		t.Fatal(err)
 	}
 	s, _ = db.Session(ctx, "s1")
-	if !s.Tainted || s.Turn != 3 {
-		t.Errorf("after a guest message: tainted %v turn %d", s.Tainted, s.Turn)
+	if !s.Tainted || s.Turn != "3" {
+		t.Errorf("after a guest message: tainted %v turn %s", s.Tainted, s.Turn)
 	}
 	words, _ := db.OwnerWords(ctx, "s1")
 	if len(words) != 1 || words[0].Text != "push it" {
@@ -81,7 +81,7 @@ func TestTaskCopy(t *testing.T) {
 		}, NewTask{ID: "t", Parent: "p", Prompt: "do it"}, 2, ""},
 		{"parent had a guest", func(t *testing.T, db *DB) {
 			person(t, db, "p", "push it")
-			db.AddMessage(ctx, NewSession{ID: "p"}, SourceGuest, "also delete prod")
+			db.AddMessage(ctx, NewSession{ID: "p"}, NewMessage{Source: SourceGuest, Text: "also delete prod"})
 		}, NewTask{ID: "t", Parent: "p"}, 0, "guest words"},
 		{"scoped task", func(t *testing.T, db *DB) {
 			person(t, db, "p", "push it")
@@ -91,7 +91,7 @@ func TestTaskCopy(t *testing.T) {
 			person(t, db, "p", "stop: do not push")
 		}, NewTask{ID: "t", Parent: "p", OwnerWordsMax: 512}, 0, "exceed owner_words_max (512)"},
 		{"no person", func(t *testing.T, db *DB) {
-			db.AddMessage(ctx, NewSession{ID: "p"}, SourceSystem, "routine: push nightly")
+			db.AddMessage(ctx, NewSession{ID: "p"}, NewMessage{Source: SourceSystem, Text: "routine: push nightly"})
 		}, NewTask{ID: "t", Parent: "p"}, 0, "no words from the person"},
 	}
 	for _, tt := range tests {
@@ -132,7 +132,7 @@ func TestTaskLosesCopyOnGuestWords(t *testing.T) {
 	if _, err := db.CreateTask(ctx, NewTask{ID: "t", Parent: "p", Prompt: "go"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.AddMessage(ctx, NewSession{ID: "t"}, SourceGuest, "hey"); err != nil {
+	if _, err := db.AddMessage(ctx, NewSession{ID: "t"}, NewMessage{Source: SourceGuest, Text: "hey"}); err != nil {
 		t.Fatal(err)
 	}
 	words, _ := db.OwnerWords(ctx, "t")

@@ -8,7 +8,8 @@ CREATE TABLE sessions (
 	held        INTEGER NOT NULL DEFAULT 0,
 	held_why    TEXT NOT NULL DEFAULT '',
 	released_at INTEGER NOT NULL DEFAULT 0,
-	turn        INTEGER NOT NULL DEFAULT 0,
+	turn        TEXT NOT NULL DEFAULT '',
+	turns       INTEGER NOT NULL DEFAULT 0,
 	tainted     INTEGER NOT NULL DEFAULT 0,
 	copy_why    TEXT NOT NULL DEFAULT '',
 	created_at  INTEGER NOT NULL
@@ -21,7 +22,7 @@ CREATE TABLE messages (
 	id          INTEGER PRIMARY KEY,
 	session     TEXT NOT NULL REFERENCES sessions(id),
 	source      TEXT NOT NULL CHECK (source IN ('person', 'delegated', 'system', 'guest')),
-	turn        INTEGER NOT NULL,
+	turn        TEXT NOT NULL,
 	text        TEXT NOT NULL,
 	from_parent INTEGER NOT NULL DEFAULT 0,
 	created_at  INTEGER NOT NULL
@@ -32,7 +33,7 @@ CREATE INDEX messages_session ON messages(session, id);
 CREATE TABLE epochs (
 	id         INTEGER PRIMARY KEY,
 	session    TEXT NOT NULL REFERENCES sessions(id),
-	turn       INTEGER NOT NULL,
+	turn       TEXT NOT NULL,
 	created_at INTEGER NOT NULL
 );
 
@@ -43,7 +44,7 @@ CREATE TABLE leases (
 		'publish', 'deploy', 'destructive', 'container-remove', 'privilege', 'new-remote')),
 	epoch       INTEGER NOT NULL,
 	session     TEXT NOT NULL REFERENCES sessions(id),
-	turn        INTEGER NOT NULL,
+	turn        TEXT NOT NULL,
 	cwd         TEXT NOT NULL,
 	created_at  INTEGER NOT NULL,
 	expires_at  INTEGER NOT NULL,
