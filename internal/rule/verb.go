@@ -27,6 +27,9 @@ func verbPattern(text string) (pattern, error) {
 		return pattern{}, errors.New(why)
 	}
 	p := pattern{unit: UnitVerb, words: words, star: star}
+	if !star && len(words) == 1 {
+		return pattern{}, fmt.Errorf("a program alone (%s) is too broad", words[0])
+	}
 	if !star {
 		return p, nil
 	}
