@@ -37,7 +37,9 @@ func BenchmarkClassifySize(b *testing.B) {
 	for _, size := range []int{1 << 10, 16 << 10, 256 << 10, 1 << 20} {
 		chain := strings.Repeat("git status && ", size/14)
 		arg := "echo " + strings.Repeat("a", size)
-		for name, src := range map[string]string{"chain": chain + "ls", "arg": arg} {
+		cds := strings.Repeat("cd a; ", size/6) + "rm -rf x"
+		links := strings.Repeat("ln -s / x; ", size/11) + "rm -rf x/y"
+		for name, src := range map[string]string{"chain": chain + "ls", "arg": arg, "cd": cds, "links": links} {
 			b.Run(fmt.Sprintf("%s/%dKiB", name, size>>10), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(src)))

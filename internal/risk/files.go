@@ -207,7 +207,11 @@ func link(c *cmd) {
 			v := ops[0].Value
 			name = shell.Word{Raw: path.Base(v), Value: path.Base(v), Literal: true}
 		}
-		c.a.links = append(c.a.links, c.a.resolve(name)...)
+		for _, p := range c.a.resolve(name) {
+			if !containsString(c.a.links, p) {
+				c.a.links = append(c.a.links, p)
+			}
+		}
 	}
 	if len(ops) == 1 {
 		c.cwdWrite()

@@ -316,7 +316,15 @@ func cd(c *cmd) {
 			c.a.cwds = append(c.a.cwds, p)
 		}
 	}
+	if len(c.a.cwds) > maxFolders {
+		// Too many folders to follow: where the next segment runs is unknown.
+		c.a.cwds = []string{""}
+	}
 }
+
+// maxFolders bounds the folders a step's segments may run in that sayso
+// follows; past it, the folder is unknown, and relative paths with it.
+const maxFolders = 16
 
 func popd(c *cmd) {
 	c.add(Read, "popd changes the working folder")

@@ -365,3 +365,69 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// NamedProtected finds sayso's own files named anywhere in a command's
+// words, not only where a program is known to take a path: inside an
+// interpreter's one-liner, a string handed to another program, an
+// assignment. It also finds a step that runs inside a protected folder.
+// Naming them is enough: sayso cannot see what the code does with the name.
+func NamedProtected(s *shell.Script, ctx Context) []Finding {
+	if ctx.Cwd == "" {
+		ctx.Cwd = ctx.Root
+	}
+	a := &assessor{ctx: ctx}
+	var out []Finding
+	if a.protected(ctx.Cwd) {
+		out = append(out, Finding{Class: Protected, Segment: -1, Why: "runs inside sayso's own folder " + ctx.Cwd})
+	}
+	seen := map[string]bool{}
+	check := func(seg int, text string) {
+		for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
+			return strings.ContainsRune(" \t\n'\"`(),;=[]{}<>|&", r)
+		}) {
+			p := namedPath(tok, ctx)
+			if p == "" || seen[tok] {
+				continue
+			}
+			if a.protected(p) || strings.ContainsAny(p, "*?") && a.globReachesProtected(p) {
+				seen[tok] = true
+				out = append(out, Finding{Class: Protected, Segment: seg, Why: "names sayso's own files: " + tok})
+			}
+		}
+	}
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		for _, w := range seg.Args {
+			check(i, w.Value)
+			if !w.Literal {
+				check(i, w.Raw)
+			}
+		}
+		for _, as := range seg.Assigns {
+			check(i, as.Value.Raw)
+		}
+		for _, r := range seg.Redirs {
+			check(i, r.Target.Raw)
+		}
+	}
+	return out
+}
+
+// namedPath reads a token as a path: absolute, ~/…, $HOME/… or relative
+// with a slash in it; "" when it is no path.
+func namedPath(tok string, ctx Context) string {
+	switch {
+	case strings.HasPrefix(tok, "/"):
+		return path.Clean(tok)
+	case tok == "~" || strings.HasPrefix(tok, "~/"):
+		return path.Join(ctx.Home, tok[1:])
+	case strings.HasPrefix(tok, "$HOME") || strings.HasPrefix(tok, "${HOME}"):
+		rest := strings.TrimPrefix(strings.TrimPrefix(tok, "${HOME}"), "$HOME")
+		if rest == "" || rest[0] == '/' {
+			return path.Join(ctx.Home, rest)
+		}
+	case strings.Contains(tok, "/") && !strings.Contains(tok, "://") && !strings.HasPrefix(tok, "$"):
+		return path.Join(ctx.Cwd, tok)
+	}
+	return ""
+}
