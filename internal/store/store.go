@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"time"
@@ -137,8 +138,19 @@ func busy(err error) bool {
 	return false
 }
 
-// nanos stores an instant as Unix nanoseconds.
-func nanos(t time.Time) int64 { return t.UnixNano() }
+// nanos stores an instant as Unix nanoseconds, clamped to the years
+// 1678 to 2262 that they can hold.
+func nanos(t time.Time) int64 {
+	switch {
+	case t.Before(minInstant):
+		return math.MinInt64
+	case t.After(maxInstant):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
+var minInstant, maxInstant = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 
 // instant reads an instant stored as Unix nanoseconds.
 func instant(n int64) time.Time {

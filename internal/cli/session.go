@@ -1,0 +1,261 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/store"
+)
+
+const sessionUsage = `usage: sayso session list [--json]
+       sayso session show [--json] ID
+       sayso session hold [--why TEXT] ID
+       sayso session release ID
+       sayso session mode ID ask|auto|autopilot
+
+The person's view of agent sessions and tasks. list and show never print
+the words of a message: only how many came from each source. hold stops a
+session (its non-read steps are denied, and so are its tasks'); release
+lets it go on and restarts its breaker. mode sets the session's own mode;
+a task never has more than its parent's.
+`
+
+func init() {
+	register(command{"session", "list, hold, release sessions and set their mode", runSession})
+	helpTopics["session"] = sessionUsage
+}
+
+// storeTimeout bounds how long a person's command waits for the database.
+const storeTimeout = 30 * time.Second
+
+// openStore opens the database in the state folder, making the folder
+// private first.
+func openStore() (*store.DB, context.Context, context.CancelFunc, error) {
+	dir, err := paths.StateDir()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := paths.Private(dir); err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
+	if err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
+	return db, ctx, cancel, nil
+}
+
+// parseInterspersed parses flags wherever they stand among the arguments,
+// and returns the others in order. "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var after []string
+	for i, a := range args {
+		if a == "--" {
+			args, after = args[:i], args[i+1:]
+			break
+		}
+	}
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if args = fs.Args(); len(args) == 0 {
+			return append(rest, after...), nil
+		}
+		rest, args = append(rest, args[0]), args[1:]
+	}
+}
+
+// verbFlags makes the flag set of "sayso NOUN VERB".
+func verbFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func runSession(env *Env, args []string) error {
+	if len(args) == 0 {
+		return usagef("session: no verb given (list, show, hold, release or mode)")
+	}
+	verb, args := args[0], args[1:]
+	if verb == "help" || verb == "-h" || verb == "--help" {
+		fmt.Fprint(env.Stdout, sessionUsage)
+		return nil
+	}
+	fs := verbFlags("session " + verb)
+	asJSON := fs.Bool("json", false, "")
+	why := fs.String("why", "", "")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usagef("session %s: %v", verb, err)
+	}
+	want := map[string]int{"list": 0, "show": 1, "hold": 1, "release": 1, "mode": 2}
+	n, ok := want[verb]
+	if !ok {
+		return usagef("session: unknown verb %q (want list, show, hold, release or mode)", verb)
+	}
+	if len(rest) != n {
+		return usagef("session %s: want %d arguments, got %d", verb, n, len(rest))
+	}
+	if verb == "mode" {
+		if err := store.CheckMode(rest[1]); err != nil {
+			return usagef("session mode: %v", err)
+		}
+	}
+	db, ctx, cancel, err := openStore()
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	defer db.Close()
+	switch verb {
+	case "list":
+		ss, err := db.Sessions(ctx)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return printJSON(env.Stdout, sessionRows(ctx, db, ss))
+		}
+		for _, r := range sessionRows(ctx, db, ss) {
+			fmt.Fprintln(env.Stdout, r.line())
+		}
+		return nil
+	case "show":
+		s, err := db.Session(ctx, rest[0])
+		if err != nil {
+			return notFound(err, "session", rest[0])
+		}
+		r := sessionRows(ctx, db, []store.Session{s})[0]
+		counts, err := db.MessageCounts(ctx, s.ID)
+		if err != nil {
+			return err
+		}
+		r.Messages = counts
+		if *asJSON {
+			return printJSON(env.Stdout, r)
+		}
+		printSession(env.Stdout, r)
+		return nil
+	case "hold":
+		if err := db.Hold(ctx, rest[0], *why); err != nil {
+			return notFound(err, "session", rest[0])
+		}
+		fmt.Fprintf(env.Stdout, "session %s held\n", rest[0])
+	case "release":
+		if err := db.Release(ctx, rest[0]); err != nil {
+			return notFound(err, "session", rest[0])
+		}
+		fmt.Fprintf(env.Stdout, "session %s released\n", rest[0])
+	case "mode":
+		if err := db.SetMode(ctx, rest[0], rest[1]); err != nil {
+			return notFound(err, "session", rest[0])
+		}
+		fmt.Fprintf(env.Stdout, "session %s mode %s\n", rest[0], rest[1])
+		if l, err := db.Live(ctx, rest[0]); err == nil && l.Mode != rest[1] {
+			fmt.Fprintf(env.Stderr, "sayso: hint: its parent keeps it in %s\n", l.Mode)
+		}
+	}
+	return nil
+}
+
+// sessionRow is the stable JSON of a session in sayso session list and
+// show: never the words of a message.
+type sessionRow struct {
+	store.Session
+	Live     store.Live     `json:"live"`
+	Messages map[string]int `json:"messages,omitempty"`
+}
+
+func sessionRows(ctx context.Context, db *store.DB, ss []store.Session) []sessionRow {
+	out := []sessionRow{}
+	for _, s := range ss {
+		l, err := db.Live(ctx, s.ID)
+		if err != nil {
+			l = store.Live{Mode: store.ModeAsk, Held: true, HeldWhy: err.Error()}
+		}
+		out = append(out, sessionRow{Session: s, Live: l})
+	}
+	return out
+}
+
+func (r sessionRow) line() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s", r.ID, r.Live.Mode)
+	if r.Parent != "" {
+		fmt.Fprintf(&b, "  task of %s", r.Parent)
+	}
+	if r.Live.Held {
+		fmt.Fprintf(&b, "  held: %s", r.Live.HeldWhy)
+	}
+	if r.Tainted {
+		b.WriteString("  guest words")
+	}
+	return b.String()
+}
+
+func printSession(w io.Writer, r sessionRow) {
+	fmt.Fprintf(w, "session %s\n", r.ID)
+	if r.Agent != "" {
+		fmt.Fprintf(w, "agent:   %s\n", r.Agent)
+	}
+	if r.Parent != "" {
+		scoped := ""
+		if r.Scoped {
+			scoped = " (scoped)"
+		}
+		fmt.Fprintf(w, "task of: %s%s\n", r.Parent, scoped)
+		if r.CopyWhy != "" {
+			fmt.Fprintf(w, "words:   none from its parent: %s\n", r.CopyWhy)
+		} else {
+			fmt.Fprintf(w, "words:   %d copied from its parent (not shown)\n", r.Messages["from_parent"])
+		}
+	}
+	mode := r.Live.Mode
+	if r.Mode != r.Live.Mode {
+		mode += " (its own: " + r.Mode + ")"
+	}
+	fmt.Fprintf(w, "mode:    %s\n", mode)
+	if r.Live.Held {
+		fmt.Fprintf(w, "held:    %s\n", r.Live.HeldWhy)
+	} else {
+		fmt.Fprintln(w, "held:    no")
+	}
+	fmt.Fprintf(w, "turn:    %s (%d messages)\n", r.Turn, r.Turns)
+	fmt.Fprintf(w, "guest:   %v\n", r.Tainted)
+	var parts []string
+	for _, k := range []string{"person", "delegated", "system", "guest"} {
+		if n := r.Messages[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "none")
+	}
+	fmt.Fprintf(w, "sources: %s\n", strings.Join(parts, ", "))
+}
+
+// notFound turns the store's not-found error into one that names what.
+func notFound(err error, what, id string) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("no %s %s", what, id)
+	}
+	return err
+}
