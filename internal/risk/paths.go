@@ -87,7 +87,9 @@ func instructionPath(p, home string) string {
 	switch {
 	case base == "CLAUDE.md" || base == "CLAUDE.local.md" || base == "AGENTS.md" || base == "AGENTS.override.md" || base == "GEMINI.md" || base == ".cursorrules" || base == ".windsurfrules" || base == "copilot-instructions.md":
 		return "an agent's instructions"
-	case containsDir(p, ".claude") || containsDir(p, ".codex") || containsDir(p, ".gemini") || containsDir(p, ".cursor") || base == ".claude.json" || base == ".mcp.json":
+	case containsDir(p, ".claude") || containsDir(p, ".codex") || containsDir(p, ".gemini") || containsDir(p, ".cursor") || base == ".claude.json" || base == ".mcp.json" ||
+		strings.HasPrefix(p, "/etc/claude-code/") || strings.HasPrefix(p, "/etc/gemini-cli/") || strings.HasPrefix(p, "/etc/codex/") ||
+		strings.HasPrefix(p, "/Library/Application Support/ClaudeCode/"):
 		return "an agent's settings"
 	case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks") || containsDir(p, ".husky") || base == ".pre-commit-config.yaml" || base == "lefthook.yml":
 		return "git hooks"
