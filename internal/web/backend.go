@@ -1,0 +1,209 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/rule"
+)
+
+// Backend is what the page reads and changes. Every method is called for
+// the person, after the server has checked the person's session, anti-CSRF
+// token and Origin. Errors wrapping ErrNotFound, ErrAnswered, ErrExpired,
+// ErrNoOffer or ErrInvalid are shown as such; any other is a server error.
+type Backend interface {
+	// Cards lists the cards waiting for an answer, oldest first.
+	Cards(ctx context.Context) ([]Card, error)
+	// Card returns one card, answered or not.
+	Card(ctx context.Context, id string) (Card, error)
+	// Answer answers a card once. AlwaysAllow keeps exactly the card's
+	// own offer, and fails with ErrNoOffer, keeping nothing, when it has
+	// none. A second answer fails with ErrAnswered and keeps nothing.
+	Answer(ctx context.Context, id string, a Answer) (Card, error)
+	// WatchCards sends on the channel, without blocking, whenever a card
+	// is added, answered or expires, and closes it once ctx is done.
+	WatchCards(ctx context.Context) <-chan struct{}
+
+	// Sessions lists sessions with their tasks, never with any words.
+	Sessions(ctx context.Context) ([]Session, error)
+	// SetMode sets a session's own mode.
+	SetMode(ctx context.Context, session string, m policy.Mode) error
+	// Release lets a held session go on.
+	Release(ctx context.Context, session string) error
+
+	// Rules lists the rules the person kept. There is no way to add one
+	// here: only Answer with AlwaysAllow keeps a rule.
+	Rules(ctx context.Context) ([]KeptRule, error)
+	// ForgetRule forgets one rule.
+	ForgetRule(ctx context.Context, id string) error
+
+	// Leases lists leases, live and past.
+	Leases(ctx context.Context) ([]Lease, error)
+	// GrantLease grants a lease bound to the session's current epoch and turn.
+	GrantLease(ctx context.Context, g Grant) (Lease, error)
+	// RevokeLease revokes a live lease.
+	RevokeLease(ctx context.Context, id string) error
+
+	// Note returns the environment note, exactly as it was saved.
+	Note(ctx context.Context) (string, error)
+	// SetNote saves the environment note exactly as typed (at most
+	// MaxNote characters).
+	SetNote(ctx context.Context, note string) error
+
+	// Ledger returns the ledger rows the filter selects, newest first.
+	Ledger(ctx context.Context, f LedgerFilter) ([]Entry, error)
+
+	// Settings returns the person's policy file settings, to show.
+	Settings(ctx context.Context) (Settings, error)
+}
+
+// Errors a Backend wraps so that the page can say what happened.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrAnswered = errors.New("the card was already answered")
+	ErrExpired  = errors.New("the card expired")
+	ErrNoOffer  = errors.New("the card offers no rule")
+	ErrInvalid  = errors.New("invalid")
+)
+
+// MaxNote is the most characters the environment note holds.
+const MaxNote = 2000
+
+// Card is a pending question to the person about one step.
+type Card struct {
+	ID      string
+	Session string
+	Agent   string
+	Tool    string // the tool's name as the agent gives it
+	Step    string // the command, or the tool call, as the person reads it
+	Cwd     string // the folder the step runs in
+	Mode    policy.Mode
+	Classes []string // the step's classes, most severe first
+	Reason  string   // built from the decision's diagnostic
+	// Offer is the one offer the gateway computed: the rules "Always
+	// allow" keeps. When it is empty, NoOffer says why.
+	Offer   []rule.Rule
+	NoOffer string
+	Created time.Time
+	Expires time.Time // when the agent stops waiting
+
+	Answered bool
+	Answer   Answer
+}
+
+// OfferText is the offer as the card's button names it.
+func (c Card) OfferText() string {
+	s := ""
+	for i, r := range c.Offer {
+		if i > 0 {
+			s += " · "
+		}
+		s += r.String()
+	}
+	return s
+}
+
+// Summary is the card in one line, for a notifier.
+func (c Card) Summary() string {
+	s := "sayso asks: " + c.Step
+	if len(c.Classes) > 0 {
+		s += " (" + c.Classes[0] + ")"
+	}
+	if c.Agent != "" {
+		s += " — " + c.Agent
+	}
+	return s
+}
+
+// Session is one agent conversation as the page lists it: its own mode,
+// whether it is held, and its tasks. It carries no words.
+type Session struct {
+	ID      string
+	Agent   string
+	Mode    policy.Mode
+	Held    bool
+	HeldWhy string
+	Tainted bool // it holds a guest's message
+	Turns   int
+	Created time.Time
+	Tasks   []Task
+}
+
+// Task is handed-off work under a session. The words it copied from its
+// parent are never shown: only whether it holds a copy, and why not.
+type Task struct {
+	ID      string
+	Agent   string
+	Mode    policy.Mode
+	Held    bool
+	HeldWhy string
+	Scoped  bool
+	CopyWhy string // why it holds no copy of its parent's words; "" when it holds one
+	Created time.Time
+}
+
+// KeptRule is a rule the person kept by pressing "Always allow".
+type KeptRule struct {
+	ID string
+	rule.Rule
+}
+
+// Lease is a one-shot permission for one category of ceiling step.
+type Lease struct {
+	ID       string
+	Category string
+	Session  string
+	Turn     string
+	Cwd      string
+	Created  time.Time
+	Expires  time.Time
+	State    string // live, consumed, revoked or expired
+}
+
+// Grant is a lease the person grants on the page.
+type Grant struct {
+	Category string // one of LeaseCategories
+	Session  string
+	Cwd      string        // absolute
+	TTL      time.Duration // at most MaxLeaseTTL
+}
+
+// MaxLeaseTTL is the longest a lease lives.
+const MaxLeaseTTL = 15 * time.Minute
+
+// LeaseCategories are the classes a lease may be granted for.
+func LeaseCategories() []string {
+	var out []string
+	for _, c := range policy.Leasable.Classes() {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+// Entry is one ledger row.
+type Entry struct {
+	ID       string
+	At       time.Time
+	Kind     string // decision, answer, rule-kept, lease-granted, …
+	Session  string
+	Class    string // the step's class, for a decision or an answer
+	Decision string // allow, ask or deny, for a decision
+	Summary  string
+}
+
+// LedgerFilter selects ledger rows. The zero value selects the newest rows.
+type LedgerFilter struct {
+	Session  string
+	Class    string
+	Decision string
+	Text     string // words every row must contain, in any case
+	Limit    int    // at most this many; 0 is the backend's default
+}
+
+// Settings are the person's policy file settings, shown read-only.
+type Settings struct {
+	Files  []string       // the policy files read, in order
+	Policy *policy.Policy // nil is the defaults
+}

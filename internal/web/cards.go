@@ -1,0 +1,72 @@
+package web
+
+import (
+	"net/http"
+)
+
+func (s *Server) cardViews(r *http.Request) ([]cardView, error) {
+	cards, err := s.backend.Cards(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cardView, 0, len(cards))
+	for _, c := range cards {
+		if !c.Answered {
+			out = append(out, newCardView(c))
+		}
+	}
+	return out, nil
+}
+
+// cardsPage renders the waiting cards from the backend, so that they
+// survive a reload.
+func (s *Server) cardsPage(w http.ResponseWriter, r *http.Request, session string) {
+	cards, err := s.cardViews(r)
+	if err != nil {
+		s.backendFail(w, r, session, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "cards", session, view{Title: "Cards", Nav: "cards", Cards: cards})
+}
+
+// cardsFragment renders only the list of cards, for the page to swap in
+// when the event stream says the cards changed.
+func (s *Server) cardsFragment(w http.ResponseWriter, r *http.Request, session string) {
+	cards, err := s.cardViews(r)
+	if err != nil {
+		s.backendFail(w, r, session, err)
+		return
+	}
+	s.execute(w, http.StatusOK, "cards", "cards", session, view{Cards: cards})
+}
+
+// answer answers a card. Only the answer's name is read from the form:
+// "Always allow" keeps the card's own offer, never a rule the form names.
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, session string) {
+	ctx := r.Context()
+	a, err := ParseAnswer(r.PostForm.Get("answer"))
+	if err != nil {
+		s.fail(w, r, session, http.StatusBadRequest, "refused: unknown answer; nothing was kept")
+		return
+	}
+	c, err := s.backend.Card(ctx, r.PathValue("id"))
+	switch {
+	case err != nil:
+		s.backendFail(w, r, session, err)
+		return
+	case c.Answered:
+		s.backendFail(w, r, session, ErrAnswered)
+		return
+	case !c.Expires.IsZero() && !s.now().Before(c.Expires):
+		s.backendFail(w, r, session, ErrExpired)
+		return
+	case a == AlwaysAllow && len(c.Offer) == 0:
+		s.backendFail(w, r, session, ErrNoOffer)
+		return
+	}
+	if _, err := s.backend.Answer(ctx, c.ID, a); err != nil {
+		s.backendFail(w, r, session, err)
+		return
+	}
+	back(w, r, "/")
+}

@@ -1,0 +1,24 @@
+// Package web serves the person's page: the cards waiting for an answer,
+// sessions and their modes, the rules kept, leases, the environment note,
+// the ledger and the settings.
+//
+// It reads and changes sayso's state only through a Backend, so it knows
+// nothing of the store or the gateway; Memory is a Backend held in memory
+// for tests and for trying the page.
+//
+// The page is for the person alone. A browser gets a session only through a
+// one-time login link (Server.LoginURL) as an HttpOnly, SameSite=Strict
+// cookie; every route answers only for a Host of 127.0.0.1 or localhost on
+// the served port (a DNS-rebinding defence); every state change needs that
+// session, the session's anti-CSRF token and an Origin equal to the served
+// origin — a missing Origin is refused. Every response carries a strict
+// Content-Security-Policy (no inline script or style, nothing from another
+// origin), nosniff and no-referrer. Templates and assets are embedded: no
+// build step, no fonts or scripts from elsewhere.
+//
+// "Always allow" keeps exactly the offer the card carries, and only when
+// it carries one: nothing else from the form is read. There is no route
+// that adds a rule, and settings are shown, never changed, here.
+//
+// Web maps errors to HTTP status codes; it prints nothing.
+package web

@@ -1,0 +1,254 @@
+package web
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Options configure a Server.
+type Options struct {
+	// Addr is the address the page is served on: 127.0.0.1:PORT or
+	// localhost:PORT (a leading http:// is allowed). Any other host is
+	// refused: the page is for loopback only.
+	Addr string
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+	// Notify, when set, is called by Watch once for each new card.
+	Notify func(Card)
+}
+
+// Server is the person's page. It is an http.Handler.
+type Server struct {
+	backend Backend
+	opts    Options
+	port    string
+	origin  string // http://127.0.0.1:PORT
+	person  *person
+	pages   *pages
+	mux     *http.ServeMux
+	cop     *http.CrossOriginProtection
+
+	done     chan struct{} // closed by Close: event streams end
+	doneOnce sync.Once
+}
+
+// New returns the person's page over b. It makes a fresh key for the
+// person; only LoginURL's links let a browser in.
+func New(b Backend, opts Options) (*Server, error) {
+	if b == nil {
+		return nil, errors.New("web: no backend")
+	}
+	addr := strings.TrimPrefix(opts.Addr, "http://")
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("web: address %q: %w", opts.Addr, err)
+	}
+	if host != "127.0.0.1" && host != "localhost" {
+		return nil, fmt.Errorf("web: address %q is not loopback (want 127.0.0.1:PORT)", opts.Addr)
+	}
+	if p, err := net.LookupPort("tcp", port); err != nil || p == 0 {
+		return nil, fmt.Errorf("web: address %q has no port", opts.Addr)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	p, err := newPerson()
+	if err != nil {
+		return nil, fmt.Errorf("web: make the person's key: %w", err)
+	}
+	pg, err := parsePages()
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	s := &Server{
+		backend: b,
+		opts:    opts,
+		port:    port,
+		origin:  "http://" + host + ":" + port,
+		person:  p,
+		pages:   pg,
+		cop:     http.NewCrossOriginProtection(),
+		done:    make(chan struct{}),
+	}
+	s.routes()
+	return s, nil
+}
+
+func (s *Server) now() time.Time { return s.opts.Now() }
+
+// LoginURL mints a one-time login link: it works once, within LoginTTL.
+func (s *Server) LoginURL() string {
+	return s.origin + "/login?token=" + url.QueryEscape(s.person.mintLogin(s.now()))
+}
+
+// Close ends the event streams the page holds open.
+func (s *Server) Close() { s.doneOnce.Do(func() { close(s.done) }) }
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	static, _ := fs.Sub(staticFS, "static")
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /login", s.login)
+	m.HandleFunc("POST /logout", s.change(s.logout))
+
+	m.HandleFunc("GET /{$}", s.page(s.cardsPage))
+	m.HandleFunc("GET /cards", s.page(s.cardsFragment))
+	m.HandleFunc("GET /events", s.page(s.events))
+	m.HandleFunc("POST /cards/{id}/answer", s.change(s.answer))
+
+	m.HandleFunc("GET /sessions", s.page(s.sessionsPage))
+	m.HandleFunc("POST /sessions/{id}/mode", s.change(s.setMode))
+	m.HandleFunc("POST /sessions/{id}/release", s.change(s.release))
+
+	m.HandleFunc("GET /rules", s.page(s.rulesPage))
+	m.HandleFunc("POST /rules/{id}/forget", s.change(s.forgetRule))
+
+	m.HandleFunc("GET /leases", s.page(s.leasesPage))
+	m.HandleFunc("POST /leases", s.change(s.grantLease))
+	m.HandleFunc("POST /leases/{id}/revoke", s.change(s.revokeLease))
+
+	m.HandleFunc("GET /note", s.page(s.notePage))
+	m.HandleFunc("POST /note", s.change(s.setNote))
+
+	m.HandleFunc("GET /ledger", s.page(s.ledgerPage))
+	m.HandleFunc("GET /settings", s.page(s.settingsPage))
+	m.HandleFunc("GET /search", s.page(s.searchPage))
+	m.HandleFunc("GET /search.json", s.page(s.searchJSON))
+	s.mux = m
+}
+
+// ServeHTTP sets the security headers, refuses a foreign Host and routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Cache-Control", "no-store")
+	if !s.hostOK(r.Host) {
+		http.Error(w, "sayso: this page answers only at 127.0.0.1:"+s.port+" or localhost:"+s.port, http.StatusMisdirectedRequest)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// hostOK is the DNS-rebinding defence: a name that resolves to 127.0.0.1
+// is still not this page's name.
+func (s *Server) hostOK(host string) bool {
+	return host == "127.0.0.1:"+s.port || host == "localhost:"+s.port
+}
+
+// originOK reports whether a state change comes from the page itself: the
+// Origin must be present and equal the origin the request was served at.
+func (s *Server) originOK(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	return o != "" && o == "http://"+r.Host && s.cop.Check(r) == nil
+}
+
+// page wraps a GET handler that needs the person's session.
+func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		session := s.sessionOf(r)
+		if session == "" {
+			s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in"})
+			return
+		}
+		h(w, r, session)
+	}
+}
+
+const maxForm = 64 << 10
+
+// change wraps a handler that changes state: it needs the Origin, the
+// person's session and the session's anti-CSRF token, in that order.
+func (s *Server) change(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.originOK(r) {
+			s.fail(w, r, "", http.StatusForbidden, "refused: this change did not come from sayso's page")
+			return
+		}
+		session := s.sessionOf(r)
+		if session == "" {
+			s.fail(w, r, "", http.StatusUnauthorized, "refused: log in with the link sayso serve printed")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+		if err := r.ParseForm(); err != nil {
+			s.fail(w, r, session, http.StatusBadRequest, "refused: the form could not be read")
+			return
+		}
+		token := r.PostForm.Get(csrfField)
+		if token == "" {
+			token = r.Header.Get(csrfHeader)
+		}
+		if !s.person.csrfOK(session, token) {
+			s.fail(w, r, session, http.StatusForbidden, "refused: the form's token is not this session's; reload the page")
+			return
+		}
+		h(w, r, session)
+	}
+}
+
+// login spends a one-time token and sets the person's cookie.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	session := s.person.login(r.URL.Query().Get("token"), s.now())
+	if session == "" {
+		s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in", Error: "This login link was already used or has expired. Run sayso login for a new one."})
+		return
+	}
+	s.setCookie(w, session, int(SessionTTL/time.Second))
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request, session string) {
+	s.person.logout(session)
+	s.setCookie(w, "", -1)
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+// status maps a backend error to an HTTP status and what the page says.
+func status(err error) (int, string) {
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return http.StatusNotFound, "not found: it may have been answered, forgotten or removed"
+	case errors.Is(err, ErrAnswered):
+		return http.StatusConflict, "refused: the card was already answered; nothing more was kept"
+	case errors.Is(err, ErrExpired):
+		return http.StatusGone, "refused: the card expired; the agent already had its answer"
+	case errors.Is(err, ErrNoOffer):
+		return http.StatusConflict, "refused: this card offers no rule, so none was kept"
+	case errors.Is(err, ErrInvalid):
+		return http.StatusBadRequest, err.Error()
+	}
+	return http.StatusInternalServerError, "sayso could not do this; see sayso serve's log"
+}
+
+func (s *Server) backendFail(w http.ResponseWriter, r *http.Request, session string, err error) {
+	code, msg := status(err)
+	s.fail(w, r, session, code, msg)
+}
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, session string, code int, msg string) {
+	s.render(w, r, code, "error", session, view{Title: "Refused", Error: msg})
+}
+
+// back redirects to the page a change was made from.
+func back(w http.ResponseWriter, r *http.Request, path string) {
+	http.Redirect(w, r, path, http.StatusSeeOther)
+}

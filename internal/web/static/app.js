@@ -1,0 +1,141 @@
+// sayso: the person's page. Everything works without this script; it adds
+// live cards, the expiry countdown, the note's counter and Ctrl-K / ⌘K.
+"use strict";
+
+(function () {
+  // Live cards: the event stream says the cards changed; the list is
+  // fetched again, rendered by the server.
+  const cards = document.getElementById("cards");
+  const live = document.getElementById("live");
+  async function refresh() {
+    const focused = document.activeElement;
+    const keep = focused && cards.contains(focused) ? focusKey(focused) : null;
+    const res = await fetch(cards.dataset.src, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!res.ok) {
+      if (live) live.textContent = "Could not load the cards (" + res.status + "); reload the page.";
+      return;
+    }
+    const before = cards.querySelectorAll("article.card").length;
+    cards.innerHTML = await res.text();
+    const after = cards.querySelectorAll("article.card").length;
+    if (live && after !== before) {
+      live.textContent = after === 1 ? "1 card is waiting." : after + " cards are waiting.";
+    }
+    if (keep) {
+      const el = cards.querySelector(keep);
+      if (el) el.focus();
+    }
+    tick();
+  }
+  function focusKey(el) {
+    const card = el.closest("article.card");
+    if (!card) return null;
+    if (el.matches("button[name=answer]")) return "#" + CSS.escape(card.id) + " button[value=" + CSS.escape(el.value) + "]";
+    return "#" + CSS.escape(card.id) + " summary";
+  }
+  if (cards && window.EventSource) {
+    const es = new EventSource("/events");
+    es.addEventListener("cards", refresh);
+    es.addEventListener("ready", () => { document.documentElement.dataset.live = "on"; });
+  }
+
+  // Expiry: count down, and mark a card whose agent stopped waiting.
+  function tick() {
+    const now = Date.now();
+    for (const t of document.querySelectorAll("time.expires[datetime]")) {
+      const at = Date.parse(t.getAttribute("datetime"));
+      if (isNaN(at) || at < 86400000) continue;
+      const left = Math.round((at - now) / 1000);
+      const card = t.closest("article.card");
+      if (left <= 0) {
+        if (!t.classList.contains("gone")) {
+          t.classList.add("gone");
+          t.textContent = "expired: the agent stopped waiting";
+        }
+        if (card) for (const b of card.querySelectorAll("button[name=answer]")) b.disabled = true;
+      } else {
+        const m = Math.floor(left / 60), s = left % 60;
+        t.textContent = "expires in " + (m ? m + "m" : "") + s + "s";
+      }
+    }
+  }
+  tick();
+  setInterval(tick, 1000);
+
+  // The note's counter: characters as sayso counts them (code points).
+  const note = document.getElementById("note");
+  if (note) {
+    const out = document.querySelector("#note-count [data-count]");
+    const max = Number(note.dataset.max);
+    const count = () => {
+      const n = Array.from(note.value).length;
+      out.textContent = String(n);
+      out.parentElement.classList.toggle("over", n > max);
+    };
+    note.addEventListener("input", count);
+    count();
+  }
+
+  // Ctrl-K / ⌘K: find a setting, rule or session.
+  const finder = document.getElementById("finder");
+  if (finder) {
+    const q = document.getElementById("finder-q");
+    const list = document.getElementById("finder-results");
+    let seq = 0;
+    async function search() {
+      const mine = ++seq;
+      const text = q.value.trim();
+      if (!text) { list.replaceChildren(); return; }
+      const res = await fetch("/search.json?q=" + encodeURIComponent(text), { credentials: "same-origin" });
+      if (mine !== seq || !res.ok) return;
+      const found = await res.json();
+      const items = found.map((r) => {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = r.url;
+        const kind = document.createElement("span");
+        kind.className = "kind";
+        kind.textContent = r.kind;
+        a.append(kind, " " + r.title);
+        const why = document.createElement("span");
+        why.className = "why";
+        why.textContent = " " + r.detail;
+        a.append(why);
+        a.addEventListener("click", () => finder.close());
+        li.append(a);
+        return li;
+      });
+      if (!items.length) {
+        const li = document.createElement("li");
+        li.textContent = "Nothing matches.";
+        items.push(li);
+      }
+      list.replaceChildren(...items);
+    }
+    q.addEventListener("input", search);
+    finder.addEventListener("keydown", (e) => {
+      const links = Array.from(list.querySelectorAll("a"));
+      const i = links.indexOf(document.activeElement);
+      if (e.key === "ArrowDown" && links.length) {
+        e.preventDefault();
+        links[Math.min(i + 1, links.length - 1)].focus();
+      } else if (e.key === "ArrowUp") {
+        e.preventDefault();
+        if (i <= 0) q.focus(); else links[i - 1].focus();
+      } else if (e.key === "Enter" && document.activeElement === q && links.length) {
+        e.preventDefault();
+        links[0].click();
+        location.href = links[0].href;
+      }
+    });
+    finder.querySelector("[data-close]").addEventListener("click", () => finder.close());
+    document.addEventListener("keydown", (e) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+        e.preventDefault();
+        if (!finder.open) finder.showModal();
+        q.focus();
+        q.select();
+      }
+    });
+  }
+})();

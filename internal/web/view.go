@@ -1,0 +1,158 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// view is what every template reads.
+type view struct {
+	Title string
+	Nav   string // the page the navigation marks current
+	CSRF  string // set when the person is logged in
+	Error string
+	Flash string
+	Now   time.Time
+
+	Autopilot policy.AutopilotList
+
+	Cards      []cardView
+	Sessions   []Session
+	Modes      []policy.Mode
+	Rules      []ruleView
+	Leases     []Lease
+	Categories []string
+	Note       string
+	NoteMax    int
+	Ledger     []Entry
+	Filter     LedgerFilter
+	Classes    []string
+	Settings   settingsView
+	Query      string
+	Results    []result
+}
+
+type cardView struct {
+	Card
+	Severe bool
+}
+
+func newCardView(c Card) cardView {
+	v := cardView{Card: c}
+	for _, name := range c.Classes {
+		if k, err := risk.ParseClass(name); err != nil || k.Kind() == risk.KindSevere || k.Kind() == risk.KindNever {
+			v.Severe = true
+		}
+	}
+	return v
+}
+
+// pages are the parsed templates, one set per page.
+type pages struct {
+	byName map[string]*template.Template
+}
+
+var funcs = template.FuncMap{
+	"rfc": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.Local().Format("2006-01-02 15:04:05")
+	},
+	"until": func(now, t time.Time) string {
+		if t.IsZero() {
+			return "no expiry known"
+		}
+		d := t.Sub(now).Round(time.Second)
+		if d <= 0 {
+			return "expired"
+		}
+		return "expires in " + d.String()
+	},
+	"expired": func(now, t time.Time) bool { return !t.IsZero() && !now.Before(t) },
+	"chars":   utf8.RuneCountInString,
+	"join":    strings.Join,
+	"list":    func(s ...string) []string { return s },
+	"dict": func(kv ...any) (map[string]any, error) {
+		if len(kv)%2 != 0 {
+			return nil, fmt.Errorf("dict: odd arguments")
+		}
+		m := map[string]any{}
+		for i := 0; i < len(kv); i += 2 {
+			k, ok := kv[i].(string)
+			if !ok {
+				return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+			}
+			m[k] = kv[i+1]
+		}
+		return m, nil
+	},
+}
+
+func parsePages() (*pages, error) {
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	base := template.New("").Funcs(funcs)
+	var own []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "templates/_") {
+			if _, err := base.ParseFS(templateFS, n); err != nil {
+				return nil, fmt.Errorf("parse %s: %w", n, err)
+			}
+			continue
+		}
+		own = append(own, n)
+	}
+	p := &pages{byName: map[string]*template.Template{}}
+	for _, n := range own {
+		t, err := base.Clone()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := t.ParseFS(templateFS, n); err != nil {
+			return nil, fmt.Errorf("parse %s: %w", n, err)
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		p.byName[name] = t
+	}
+	return p, nil
+}
+
+// render writes page name inside the layout with status code.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, session string, v view) {
+	s.execute(w, code, name, "layout", session, v)
+}
+
+// execute writes one template of page name: the layout, or a fragment.
+func (s *Server) execute(w http.ResponseWriter, code int, name, tmpl, session string, v view) {
+	t := s.pages.byName[name]
+	if t == nil {
+		http.Error(w, "no page "+name, http.StatusInternalServerError)
+		return
+	}
+	if session != "" {
+		v.CSRF = s.person.csrf(session)
+	}
+	v.Now = s.now()
+	v.Autopilot = policy.Autopilot
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, tmpl, v); err != nil {
+		http.Error(w, "sayso could not draw this page", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	w.Write(buf.Bytes())
+}
