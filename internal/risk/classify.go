@@ -167,9 +167,12 @@ func Safe(s Set) bool { return s.Without(Read).Without(LocalWrite).Empty() }
 // exported at the time a later command runs is not tracked; every
 // assignment counts (set -a exports them all).
 func gatherEnv(s *shell.Script) map[string]string {
-	env := map[string]string{}
+	var env map[string]string
 	for i := range s.Segments {
 		for _, as := range s.Segments[i].Assigns {
+			if env == nil {
+				env = map[string]string{}
+			}
 			if as.Value.Literal {
 				env[as.Name] = as.Value.Value
 			} else {

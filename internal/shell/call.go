@@ -10,7 +10,7 @@ import (
 // wrappers peeled, then whatever it runs that can be read (a bash -c string,
 // an eval, a here-doc fed to a shell, find -exec).
 func (p *parser) call(x *syntax.CallExpr, redirs []Redirect, at syntax.Pos, c ctx) {
-	seg := Segment{Redirs: redirs, Pos: p.pos(at)}
+	seg := Segment{Redirs: redirs, Pos: p.pos(at), Args: make([]Word, 0, len(x.Args))}
 	for _, a := range x.Assigns {
 		seg.Assigns = append(seg.Assigns, p.assign(a))
 	}
