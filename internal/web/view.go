@@ -81,8 +81,15 @@ var funcs = template.FuncMap{
 	},
 	"expired": func(now, t time.Time) bool { return !t.IsZero() && !now.Before(t) },
 	"chars":   utf8.RuneCountInString,
-	"join":    strings.Join,
-	"list":    func(s ...string) []string { return s },
+	"sentence": func(s string) string {
+		s = strings.TrimSpace(s)
+		if s != "" && !strings.ContainsAny(s[len(s)-1:], ".!?") {
+			s += "."
+		}
+		return s
+	},
+	"join": strings.Join,
+	"list": func(s ...string) []string { return s },
 	"dict": func(kv ...any) (map[string]any, error) {
 		if len(kv)%2 != 0 {
 			return nil, fmt.Errorf("dict: odd arguments")

@@ -3,6 +3,42 @@
 "use strict";
 
 (function () {
+  // Changes: every form that posts is sent with fetch. The page is served
+  // with Referrer-Policy no-referrer, under which a browser sends a plain
+  // form post with "Origin: null"; the server refuses a change whose
+  // Origin is not its own, so the request asks for a same-origin referrer
+  // policy and carries the real Origin.
+  const notice = document.getElementById("notice");
+  document.addEventListener("submit", async (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+    e.preventDefault();
+    const body = new URLSearchParams(new FormData(form, e.submitter));
+    const buttons = form.querySelectorAll("button");
+    for (const b of buttons) b.disabled = true;
+    let res;
+    try {
+      res = await fetch(form.action, { method: "POST", body, credentials: "same-origin", referrerPolicy: "same-origin", redirect: "follow" });
+    } catch (err) {
+      say("sayso did not answer: " + err.message);
+      for (const b of buttons) b.disabled = false;
+      return;
+    }
+    if (res.ok) {
+      const to = new URL(res.url);
+      if (to.pathname + to.search === location.pathname + location.search) location.reload();
+      else location.assign(res.url);
+      return;
+    }
+    const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+    const msg = doc.querySelector("main .error");
+    say(msg ? msg.textContent : "Refused (" + res.status + ").");
+    for (const b of buttons) b.disabled = false;
+  });
+  function say(text) {
+    if (notice) notice.textContent = text;
+  }
+
   // Live cards: the event stream says the cards changed; the list is
   // fetched again, rendered by the server.
   const cards = document.getElementById("cards");
