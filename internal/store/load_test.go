@@ -244,7 +244,8 @@ func TestCrashKill9(t *testing.T) {
 // BenchmarkHookCost measures what a hook process pays without the gateway
 // — start, open the database, decide one step, write the ledger row,
 // close — against a Go program that only prints a fixed answer, in the
-// same run, the two interleaved:
+// same run, interleaved. start-only is the same binary exiting at once:
+// what linking the SQLite driver alone costs.
 //
 //	go test -run '^$' -bench HookCost -benchtime 200x ./internal/store
 func BenchmarkHookCost(b *testing.B) {
@@ -261,18 +262,21 @@ func BenchmarkHookCost(b *testing.B) {
 		}
 		return time.Since(start)
 	}
-	var floor, hook []time.Duration
+	var floor, start, hook []time.Duration
 	for b.Loop() {
 		floor = append(floor, time1(hello))
+		start = append(start, time1(decider, "-start-only"))
 		hook = append(hook, time1(decider, "-db", path))
 	}
 	slices.Sort(floor)
+	slices.Sort(start)
 	slices.Sort(hook)
 	pct := func(d []time.Duration, p float64) float64 {
 		return float64(d[min(len(d)-1, int(float64(len(d))*p))].Microseconds()) / 1000
 	}
 	b.ReportMetric(pct(floor, 0.5), "floor-median-ms")
 	b.ReportMetric(pct(floor, 0.99), "floor-p99-ms")
+	b.ReportMetric(pct(start, 0.5), "start-only-median-ms")
 	b.ReportMetric(pct(hook, 0.5), "hook-median-ms")
 	b.ReportMetric(pct(hook, 0.99), "hook-p99-ms")
 	b.ReportMetric(pct(hook, 0.5)/pct(floor, 0.5), "ratio")
