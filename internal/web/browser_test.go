@@ -240,6 +240,7 @@ func TestBrowser(t *testing.T) {
 
 	// A card appears live, without a reload, when a step asks.
 	b.eval(`window.notReloaded = true`)
+	added := time.Now()
 	push := f.mem.AddCard(Card{
 		Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push origin feature/login", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"remote-write"}, Reason: "remote-write is a ceiling: no mode lets it through by itself",
@@ -248,6 +249,7 @@ func TestBrowser(t *testing.T) {
 	})
 	sel := "#card-" + push.ID
 	b.waitFor("the card, live", `document.querySelector("`+sel+`") !== null`)
+	t.Logf("a new card showed on the page %v after the backend added it (polled every 25ms)", time.Since(added).Round(time.Millisecond))
 	if !b.eval(`window.notReloaded === true`) {
 		t.Error("the page reloaded to show the card")
 	}
@@ -293,8 +295,10 @@ func TestBrowser(t *testing.T) {
 	if got := b.text(always); got != "Always allow git push origin feature/*" {
 		t.Errorf("button says %q", got)
 	}
+	pressed := time.Now()
 	b.submit("press Always allow", `document.querySelector("`+sel+`") === null && document.querySelector("`+fsel+`") !== null`,
 		chromedp.Click(chromedp.CSS(always)))
+	t.Logf("press to the next page drawn: %v", time.Since(pressed).Round(time.Millisecond))
 	rules, _ := f.mem.Rules(context.Background())
 	if len(rules) != 1 || rules[0].Rule != (rule.Rule{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj", CreatedAt: rules[0].CreatedAt}) {
 		t.Fatalf("rules kept = %+v, want exactly git push origin feature/* in /home/p/proj", rules)
