@@ -33,7 +33,7 @@ func init() {
 	os.Exit(0)
 }
 
-const testAgentUsage = `sayso test-agent message SESSION SOURCE [--turn T] TEXT
+const testAgentUsage = `sayso test-agent message SESSION SOURCE [--turn T] [--cwd DIR] TEXT
 sayso test-agent task PARENT ID [--scoped] [--max N] PROMPT
 sayso test-agent words SESSION
 sayso test-agent step SESSION [--cwd DIR] [--turn T] [--mode M] -- COMMAND`
@@ -88,11 +88,14 @@ func testAgent(args []string) error {
 		if err != nil {
 			return err
 		}
-		m, err := db.AddMessage(ctx, store.NewSession{ID: rest[0], Agent: "test"}, store.NewMessage{Source: src, Turn: *turn, Text: rest[2]})
+		m, err := db.AddMessage(ctx, store.NewSession{ID: rest[0], Agent: "test"}, store.NewMessage{Source: src, Turn: *turn, Text: rest[2], Cwd: *cwd})
 		if err != nil {
 			return err
 		}
 		fmt.Printf("%s message in %s, turn %s\n", m.Source, m.Session, m.Turn)
+		if m.Lease != nil {
+			fmt.Printf("lease %d granted: %s in %s\n", m.Lease.ID, m.Lease.Category, m.Lease.Cwd)
+		}
 	case verb == "task" && len(rest) == 3:
 		t, err := db.CreateTask(ctx, store.NewTask{ID: rest[1], Parent: rest[0], Agent: "test", Prompt: rest[2], Scoped: *scoped, OwnerWordsMax: *max})
 		if err != nil {

@@ -92,46 +92,71 @@ type Grant struct {
 // GrantLease grants a lease bound to the current epoch and the session's
 // current turn. Only the person may call it.
 func (db *DB) GrantLease(ctx context.Context, g Grant) (Lease, error) {
-	if _, err := ParseCategory(string(g.Category)); err != nil {
+	g, err := checkGrant(g)
+	if err != nil {
 		return Lease{}, fmt.Errorf("grant lease: %w", err)
 	}
-	switch {
-	case g.TTL == 0:
-		g.TTL = MaxLeaseTTL
-	case g.TTL < 0 || g.TTL > MaxLeaseTTL:
-		return Lease{}, fmt.Errorf("grant lease: ttl %v is not between 0 and %v", g.TTL, MaxLeaseTTL)
-	}
-	if !filepath.IsAbs(g.Cwd) {
-		return Lease{}, fmt.Errorf("grant lease: cwd %q is not an absolute path", g.Cwd)
-	}
-	cwd := filepath.Clean(g.Cwd)
 	var l Lease
-	err := db.update(ctx, func(tx *tx) error {
-		s, err := tx.session(ctx, g.Session)
-		if err != nil {
-			return err
-		}
-		e, err := tx.currentEpoch(ctx)
-		if err != nil {
-			return err
-		}
-		expires := tx.now.Add(g.TTL)
-		res, err := tx.ExecContext(ctx,
-			"INSERT INTO leases (category, epoch, session, turn, cwd, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-			string(g.Category), e.ID, s.ID, s.Turn, cwd, nanos(tx.now), nanos(expires))
-		if err != nil {
-			return err
-		}
-		id, _ := res.LastInsertId()
-		l = Lease{ID: id, Category: g.Category, Epoch: e.ID, Session: s.ID, Turn: s.Turn, Cwd: cwd, CreatedAt: tx.now, ExpiresAt: expires}
-		_, err = tx.appendLedger(ctx, KindLeaseGranted, s.ID,
-			fmt.Sprintf("lease %d granted: %s in %s, turn %s, until %s", id, g.Category, cwd, s.Turn, expires.Format(time.RFC3339)), l)
+	err = db.update(ctx, func(tx *tx) (err error) {
+		l, err = tx.grantLease(ctx, g)
 		return err
 	})
 	if err != nil {
 		return Lease{}, fmt.Errorf("grant lease: %w", err)
 	}
 	return l, nil
+}
+
+func checkGrant(g Grant) (Grant, error) {
+	if _, err := ParseCategory(string(g.Category)); err != nil {
+		return g, err
+	}
+	switch {
+	case g.TTL == 0:
+		g.TTL = MaxLeaseTTL
+	case g.TTL < 0 || g.TTL > MaxLeaseTTL:
+		return g, fmt.Errorf("ttl %v is not between 0 and %v", g.TTL, MaxLeaseTTL)
+	}
+	if !filepath.IsAbs(g.Cwd) {
+		return g, fmt.Errorf("cwd %q is not an absolute path", g.Cwd)
+	}
+	g.Cwd = filepath.Clean(g.Cwd)
+	return g, nil
+}
+
+func (tx *tx) grantLease(ctx context.Context, g Grant) (Lease, error) {
+	s, err := tx.session(ctx, g.Session)
+	if err != nil {
+		return Lease{}, err
+	}
+	e, err := tx.currentEpoch(ctx)
+	if err != nil {
+		return Lease{}, err
+	}
+	expires := tx.now.Add(g.TTL)
+	res, err := tx.ExecContext(ctx,
+		"INSERT INTO leases (category, epoch, session, turn, cwd, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+		string(g.Category), e.ID, s.ID, s.Turn, g.Cwd, nanos(tx.now), nanos(expires))
+	if err != nil {
+		return Lease{}, err
+	}
+	id, _ := res.LastInsertId()
+	l := Lease{ID: id, Category: g.Category, Epoch: e.ID, Session: s.ID, Turn: s.Turn, Cwd: g.Cwd, CreatedAt: tx.now, ExpiresAt: expires}
+	_, err = tx.appendLedger(ctx, KindLeaseGranted, s.ID,
+		fmt.Sprintf("lease %d granted: %s in %s, turn %s, until %s", id, g.Category, g.Cwd, s.Turn, expires.Format(time.RFC3339)), l)
+	return l, err
+}
+
+// LeaseLine reads a prompt line that grants a lease: exactly
+// "/sayso lease CATEGORY", alone in the message. Nothing is ever inferred
+// from prose.
+func LeaseLine(text string) (Category, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "/sayso lease ")
+	if !ok {
+		return "", false
+	}
+	c, err := ParseCategory(rest)
+	return c, err == nil
 }
 
 const leaseColumns = "id, category, epoch, session, turn, cwd, created_at, expires_at, COALESCE(consumed_at, 0), COALESCE(consumed_by, 0), COALESCE(revoked_at, 0), revoked_why"

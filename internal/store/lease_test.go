@@ -309,3 +309,49 @@ func TestController(t *testing.T) {
 		t.Errorf("old session's state names controller wrongly: %+v", out)
 	}
 }
+
+func TestLeaseLine(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		ok   bool
+	}{
+		{"/sayso lease remote-write", true},
+		{"  /sayso lease deploy\n", true},
+		{"/sayso lease push", false},
+		{"please /sayso lease remote-write", false},
+		{"/sayso lease remote-write and merge", false},
+		{"go ahead and push", false},
+		{"/sayso  lease remote-write", false},
+	} {
+		if _, ok := LeaseLine(tt.text); ok != tt.ok {
+			t.Errorf("LeaseLine(%q) = %v, want %v", tt.text, ok, tt.ok)
+		}
+	}
+}
+
+func TestLeaseLineGrants(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	line := NewMessage{Source: SourcePerson, Turn: "p1", Text: "/sayso lease remote-write", Cwd: "/w"}
+	m, err := db.AddMessage(ctx, NewSession{ID: "s1"}, line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Lease == nil || m.Lease.Turn != "p1" || m.Lease.Epoch != 1 || m.Lease.Cwd != "/w" {
+		t.Fatalf("lease line granted %+v", m.Lease)
+	}
+	if out := decide(t, db, Step{Session: NewSession{ID: "s1"}, Cwd: "/w", Summary: "git push"}, RemoteWrite); out.Decision != DecisionAllow {
+		t.Errorf("the granted lease does not cover the step: %+v", out)
+	}
+	// Only the person's own line grants: not a task's prompt, a routine or a guest.
+	for _, src := range []Source{SourceDelegated, SourceSystem, SourceGuest} {
+		line.Source = src
+		if m, _ := db.AddMessage(ctx, NewSession{ID: "s2"}, line); m.Lease != nil {
+			t.Errorf("a %s line granted a lease", src)
+		}
+	}
+	line.Source, line.Cwd = SourcePerson, ""
+	if m, _ := db.AddMessage(ctx, NewSession{ID: "s3"}, line); m.Lease != nil {
+		t.Error("a lease line without a folder granted a lease")
+	}
+}

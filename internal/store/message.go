@@ -38,6 +38,7 @@ type Message struct {
 	Text       string    `json:"text"`
 	FromParent bool      `json:"from_parent,omitempty"` // copied from the parent when the task was made
 	At         time.Time `json:"at"`
+	Lease      *Lease    `json:"lease,omitempty"` // the lease a person's "/sayso lease CATEGORY" line granted
 }
 
 // NewMessage is a message a session received.
@@ -45,13 +46,16 @@ type NewMessage struct {
 	Source Source
 	Turn   string // the agent's id for the turn it opens; "" numbers it
 	Text   string
+	Cwd    string // the session's folder, where the client gives it: a lease line binds to it
 }
 
 // AddMessage records a message the session received, creating the session
 // if it is new. Each message opens a turn. A person message opens a new
 // epoch bound to (session, turn) and revokes every unconsumed lease in
 // every session. A guest message taints the session, and a task that
-// receives one loses its copy of its parent's words.
+// receives one loses its copy of its parent's words. A person message that
+// is exactly "/sayso lease CATEGORY" also grants that lease, bound to the
+// new epoch, the message's turn and n.Cwd.
 func (db *DB) AddMessage(ctx context.Context, s NewSession, n NewMessage) (Message, error) {
 	if _, err := ParseSource(string(n.Source)); err != nil {
 		return Message{}, fmt.Errorf("add message to %s: %w", s.ID, err)
@@ -105,6 +109,17 @@ func (tx *tx) addMessage(ctx context.Context, session string, n NewMessage) (Mes
 	case SourcePerson:
 		if err := tx.newEpoch(ctx, session, turn); err != nil {
 			return Message{}, err
+		}
+		if c, ok := LeaseLine(text); ok && n.Cwd != "" {
+			g, err := checkGrant(Grant{Category: c, Session: session, Cwd: n.Cwd})
+			if err != nil {
+				return Message{}, err
+			}
+			l, err := tx.grantLease(ctx, g)
+			if err != nil {
+				return Message{}, err
+			}
+			m.Lease = &l
 		}
 	case SourceGuest:
 		if err := tx.taint(ctx, session); err != nil {
