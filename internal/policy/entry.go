@@ -13,6 +13,7 @@ type step struct {
 	shell   bool
 	command string // the shell command line
 	script  *shell.Script
+	words   [][]string // each segment's words, as deny and ask patterns see them
 	classes risk.Set
 }
 
@@ -99,8 +100,14 @@ func (p *Policy) entryMatches(i int, words []string, st *step) bool {
 	if e.Effect == Allow {
 		return exactCommand(words, st.script)
 	}
-	for si := range st.script.Segments {
-		if prefixMatch(words, segmentWords(&st.script.Segments[si])) {
+	if st.words == nil {
+		st.words = make([][]string, len(st.script.Segments))
+		for si := range st.script.Segments {
+			st.words[si] = segmentWords(&st.script.Segments[si])
+		}
+	}
+	for _, ws := range st.words {
+		if prefixMatch(words, ws) {
 			return true
 		}
 	}

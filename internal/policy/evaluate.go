@@ -100,6 +100,12 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	w := place(&req, pol)
 	a := assess(&req, pol, &w)
 	withLinks(&a, req.Links, &w)
+	if a.Script != nil && len(a.Script.Segments) > 0 {
+		for _, f := range risk.NamedProtected(a.Script, w.ctx) {
+			a.Classes = a.Classes.Add(f.Class)
+			a.Findings = append(a.Findings, f)
+		}
+	}
 	withProjectPolicy(&a, &req, &w)
 	st := step{tool: req.Tool, classes: a.Classes}
 	if st.tool == "" {
@@ -114,7 +120,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 		}
 	}
 	e := &evaluation{req: &req, pol: pol, w: &w, st: &st}
-	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems}
+	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems, Tiers: make([]Tier, 0, 9)}
 	e.classPatterns(&a)
 	e.parallel(&a)
 	st.classes = a.Classes
@@ -353,7 +359,7 @@ func (e *evaluation) run() {
 func (e *evaluation) scope(mode Mode) bool {
 	w := e.w
 	for _, p := range e.d.Assessment.Paths {
-		hostPath := w.container && p.Path != "" && within(p.Path, w.hostRoot) && !w.ctx.InScope(p.Path)
+		hostPath := w.container && p.Path != "" && within(p.Path, w.hostRoot) && !within(p.Path, w.mount)
 		switch {
 		case hostPath:
 			e.d.OutOfScope = append(e.d.OutOfScope, p) // it does not exist in the container

@@ -377,8 +377,11 @@ func (f *fileParser) broken(err error) {
 	}
 	kept := p.Entries[:f.entries]
 	allows := 0
-	for _, e := range p.Entries[f.entries:] {
+	for i, e := range p.Entries[f.entries:] {
 		switch {
+		case f.entry == f.entries+i:
+			// The break cut this entry off: it did not parse whole.
+			p.Problems = append(p.Problems, Problem{Source: e.Source, Text: "entry cut off by the error, ignored"})
 		case e.Effect == Allow:
 			allows++
 		case e.invalid != "":
