@@ -355,3 +355,17 @@ func TestLeaseLineGrants(t *testing.T) {
 		t.Error("a lease line without a folder granted a lease")
 	}
 }
+
+// FuzzLeaseLine: a line grants only when it is, trimmed, exactly
+// "/sayso lease CATEGORY".
+func FuzzLeaseLine(f *testing.F) {
+	for _, s := range []string{"/sayso lease remote-write", "please /sayso lease merge", "/sayso lease deploy now", "/sayso lease \u00a0deploy"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		c, ok := LeaseLine(text)
+		if ok && strings.TrimSpace(text) != "/sayso lease "+string(c) {
+			t.Errorf("LeaseLine(%q) = %s", text, c)
+		}
+	})
+}
