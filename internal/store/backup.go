@@ -26,7 +26,7 @@ type Backup struct {
 // Backup reads what the person set into a Backup.
 func (db *DB) Backup(ctx context.Context) (*Backup, error) {
 	b := &Backup{Format: BackupFormat, Rules: []Rule{}}
-	err := db.update(ctx, func(tx *tx) error {
+	err := db.view(ctx, func(tx *tx) error {
 		b.CreatedAt = tx.now
 		var err error
 		if b.Note, err = tx.setting(ctx, settingNote); err != nil {

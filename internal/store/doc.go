@@ -9,7 +9,7 @@
 // in WAL mode with foreign keys and a busy timeout, so that many
 // short-lived hook processes can share one database at once. Every write
 // runs in one BEGIN IMMEDIATE transaction whose clock is read once, from
-// DB.Now.
+// DB.Now; reads run in a snapshot that never holds up a writer.
 //
 // The store decides nothing: Decide loads a session's state, hands it to
 // the caller's pure evaluate function, and records what it returns — the

@@ -46,7 +46,7 @@ func (tx *tx) currentEpoch(ctx context.Context) (Epoch, error) {
 // the zero Epoch when no person message has been seen.
 func (db *DB) CurrentEpoch(ctx context.Context) (Epoch, error) {
 	var e Epoch
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		e, err = tx.currentEpoch(ctx)
 		return err
 	})

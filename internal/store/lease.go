@@ -190,7 +190,7 @@ func (tx *tx) leases(ctx context.Context, where string, args ...any) ([]Lease, e
 // lease ever granted.
 func (db *DB) Leases(ctx context.Context, all bool) ([]Lease, error) {
 	var out []Lease
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		if all {
 			out, err = tx.leases(ctx, "ORDER BY id")
 		} else {

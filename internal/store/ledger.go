@@ -93,7 +93,7 @@ func (db *DB) Log(ctx context.Context, f LogFilter) ([]Entry, error) {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
 	var out []Entry
-	err := db.update(ctx, func(tx *tx) error {
+	err := db.view(ctx, func(tx *tx) error {
 		out = out[:0]
 		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {

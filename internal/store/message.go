@@ -157,7 +157,7 @@ const whyGuestInTask = "the task received guest words"
 // caller reads Tainted from the session's state.
 func (db *DB) OwnerWords(ctx context.Context, session string) ([]Message, error) {
 	var out []Message
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		out, err = tx.ownerWords(ctx, session)
 		return err
 	})
@@ -192,7 +192,7 @@ func (tx *tx) ownerWords(ctx context.Context, session string) ([]Message, error)
 // apart, without their words.
 func (db *DB) MessageCounts(ctx context.Context, session string) (map[string]int, error) {
 	out := map[string]int{}
-	err := db.update(ctx, func(tx *tx) error {
+	err := db.view(ctx, func(tx *tx) error {
 		clear(out)
 		rows, err := tx.QueryContext(ctx,
 			"SELECT CASE WHEN from_parent = 1 THEN 'from_parent' ELSE source END, count(*) FROM messages WHERE session = ? GROUP BY 1",

@@ -26,7 +26,7 @@ func (r Rule) same(o Rule) bool {
 // it uses it.
 func (db *DB) Rules(ctx context.Context) ([]Rule, error) {
 	var out []Rule
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		out, err = tx.rules(ctx)
 		return err
 	})

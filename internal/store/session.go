@@ -117,7 +117,7 @@ func (db *DB) EnsureSession(ctx context.Context, n NewSession) (Session, error) 
 // Session returns one session.
 func (db *DB) Session(ctx context.Context, id string) (Session, error) {
 	var s Session
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		s, err = tx.session(ctx, id)
 		return err
 	})
@@ -131,7 +131,7 @@ func (db *DB) Session(ctx context.Context, id string) (Session, error) {
 // of any message.
 func (db *DB) Sessions(ctx context.Context) ([]Session, error) {
 	var out []Session
-	err := db.update(ctx, func(tx *tx) error {
+	err := db.view(ctx, func(tx *tx) error {
 		out = out[:0]
 		rows, err := tx.QueryContext(ctx, "SELECT "+sessionColumns+" FROM sessions ORDER BY created_at, id")
 		if err != nil {
@@ -195,7 +195,7 @@ func (tx *tx) live(ctx context.Context, s Session) (Live, error) {
 // Live returns the mode and hold the session's steps are decided in.
 func (db *DB) Live(ctx context.Context, id string) (Live, error) {
 	var l Live
-	err := db.update(ctx, func(tx *tx) error {
+	err := db.view(ctx, func(tx *tx) error {
 		s, err := tx.session(ctx, id)
 		if err != nil {
 			return err

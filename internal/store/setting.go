@@ -42,7 +42,7 @@ func (tx *tx) setSetting(ctx context.Context, key, value, summary string) error 
 // Note returns the environment note; "" when the person wrote none.
 func (db *DB) Note(ctx context.Context) (string, error) {
 	var v string
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		v, err = tx.setting(ctx, settingNote)
 		return err
 	})
@@ -80,7 +80,7 @@ func checkNote(note string) error {
 // LogText reports whether the ledger keeps the words of messages.
 func (db *DB) LogText(ctx context.Context) (bool, error) {
 	var v string
-	err := db.update(ctx, func(tx *tx) (err error) {
+	err := db.view(ctx, func(tx *tx) (err error) {
 		v, err = tx.setting(ctx, settingLogText)
 		return err
 	})

@@ -104,6 +104,19 @@ func (db *DB) update(ctx context.Context, fn func(*tx) error) error {
 	})
 }
 
+// view runs fn in one read transaction: in WAL mode it sees one snapshot
+// and never waits for a writer, nor makes one wait.
+func (db *DB) view(ctx context.Context, fn func(*tx) error) error {
+	return retry(ctx, func() error {
+		t, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer t.Rollback()
+		return fn(&tx{Tx: t, now: db.Now().UTC()})
+	})
+}
+
 // retry runs fn again while SQLite reports the database busy or locked,
 // backing off a little more each time, until ctx ends. The error that
 // reaches the caller is never a bare "database is locked" while there is
