@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -23,13 +24,18 @@ type Step struct {
 	BreakerWindow time.Duration // how far back the breaker counts; 0 is DefaultBreakerWindow
 }
 
-// Breaker is a session's breaker counters within the window, counted since
-// the person last released it.
+// Breaker is what a session's breaker counts: when its steps were denied
+// and when the person declined its cards, within the window and since the
+// person last released it, oldest first. It holds at most breakerEvents of
+// each, the newest.
 type Breaker struct {
-	Denials  int       `json:"denials"`
-	Declines int       `json:"declines"` // cards the person declined
-	Since    time.Time `json:"since"`
+	Denials  []time.Time `json:"denials"`
+	Declined []time.Time `json:"declined"`
+	Since    time.Time   `json:"since"`
 }
+
+// breakerEvents bounds how many events of each kind a step's state carries.
+const breakerEvents = 64
 
 // State is everything the store knows that a step's decision needs, read
 // inside the transaction that records the decision.
@@ -226,10 +232,13 @@ func (tx *tx) state(ctx context.Context, step Step) (*State, error) {
 	}
 	since := max(nanos(tx.now.Add(-window)), s.releasedAt)
 	st.Breaker.Since = instant(since)
-	if err := tx.QueryRowContext(ctx,
-		"SELECT count(*) FILTER (WHERE kind = 'denial'), count(*) FILTER (WHERE kind = 'decline') FROM breaker WHERE session = ? AND created_at >= ?",
-		s.ID, since).Scan(&st.Breaker.Denials, &st.Breaker.Declines); err != nil {
-		return nil, err
+	for _, k := range []struct {
+		kind string
+		into *[]time.Time
+	}{{"denial", &st.Breaker.Denials}, {"decline", &st.Breaker.Declined}} {
+		if *k.into, err = tx.breakerEvents(ctx, s.ID, k.kind, since); err != nil {
+			return nil, err
+		}
 	}
 	if st.OwnerWords, err = tx.ownerWords(ctx, s.ID); err != nil {
 		return nil, err
@@ -244,4 +253,24 @@ func (tx *tx) state(ctx context.Context, step Step) (*State, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+func (tx *tx) breakerEvents(ctx context.Context, session, kind string, since int64) ([]time.Time, error) {
+	rows, err := tx.QueryContext(ctx,
+		"SELECT created_at FROM breaker WHERE session = ? AND kind = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ?",
+		session, kind, since, breakerEvents)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []time.Time
+	for rows.Next() {
+		var at int64
+		if err := rows.Scan(&at); err != nil {
+			return nil, err
+		}
+		out = append(out, instant(at))
+	}
+	slices.Reverse(out)
+	return out, rows.Err()
 }

@@ -224,7 +224,7 @@ func TestDecideRecordsAndHolds(t *testing.T) {
 	db := openTest(t)
 	deny := func(s *State) Outcome {
 		o := Outcome{Decision: DecisionDeny, Reason: "no"}
-		if s.Breaker.Denials+1 >= 3 {
+		if len(s.Breaker.Denials)+1 >= 3 {
 			o.Hold = "3 denials in 10 minutes"
 		}
 		return o
@@ -244,7 +244,7 @@ func TestDecideRecordsAndHolds(t *testing.T) {
 	}
 	db.Release(ctx, "s1")
 	out, _ := db.Decide(ctx, step("s1", "/w"), func(s *State) Outcome {
-		if s.Breaker.Denials != 0 || s.Live.Held {
+		if len(s.Breaker.Denials) != 0 || s.Live.Held {
 			t.Errorf("after release: %+v %+v", s.Breaker, s.Live)
 		}
 		return Outcome{Decision: "yes please"}
@@ -256,8 +256,8 @@ func TestDecideRecordsAndHolds(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Decide(ctx, step("s1", "/w"), func(s *State) Outcome {
-		if s.Breaker.Declines != 1 {
-			t.Errorf("declines = %d, want 1", s.Breaker.Declines)
+		if len(s.Breaker.Declined) != 1 || s.Breaker.Declined[0].After(s.Now) {
+			t.Errorf("declined = %v, want one before now", s.Breaker.Declined)
 		}
 		return Outcome{Decision: DecisionAsk}
 	})
