@@ -113,7 +113,12 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 			}
 			ctx.Cwd = path.Clean(dir)
 		}
-		return Classify(shell.Parse(cmd), ctx)
+		a := Classify(shell.Parse(cmd), ctx)
+		for _, f := range NamedProtected(a.Script, ctx) {
+			a.Classes = a.Classes.Add(f.Class)
+			a.Findings = append(a.Findings, f)
+		}
+		return a
 	}
 	var in toolInput
 	if len(input) > 0 && json.Unmarshal(input, &in) != nil && name != "apply_patch" {
