@@ -152,6 +152,7 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 				ID: st.Session.ID, Turn: st.Turn, Epoch: st.Epoch.ID,
 				Held: st.Live.Held, HeldWhy: st.Live.HeldWhy,
 				Current: st.Controller() == st.Session.ID, Guest: st.Session.Tainted,
+				Denials: st.Breaker.Denials, Declined: st.Breaker.Declined,
 			},
 		}
 		for _, l := range st.Leases {
@@ -164,6 +165,9 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 		}
 		dec, diag := policy.Evaluate(req)
 		o := store.Outcome{Decision: dec.String()}
+		if t := diag.Decided(); dec == policy.Deny && t.N == 2 && !st.Live.Held && strings.Contains(t.Why, "breaker") {
+			o.Hold = t.Why // the breaker tripped: the hold outlives this step
+		}
 		if len(diag.Reasons) > 0 {
 			o.Reason = diag.Reasons[0]
 		}
