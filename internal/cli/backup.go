@@ -261,7 +261,8 @@ func writeFileAtomic(path string, b []byte, mode os.FileMode) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err == nil {
+	_, err = tmp.Write(b)
+	if err == nil {
 		err = tmp.Chmod(mode)
 	}
 	if err == nil {
