@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -46,8 +47,7 @@ func runHook(env *Env, args []string) error {
 	case rerr != nil:
 		res = a.Fail("", "sayso: cannot read stdin; the step is denied")
 	default:
-		home, _ := os.UserHomeDir()
-		res = hook.Run(context.Background(), a, in, hook.Env{Getenv: os.Getenv, Home: home}, hookDecider(a.Name(), home))
+		res = answerHook(a.Name(), in)
 	}
 	env.Stdout.Write(res.Stdout)
 	if res.Exit == 2 {
@@ -57,19 +57,38 @@ func runHook(env *Env, args []string) error {
 	return nil
 }
 
-// hookDecider is the in-process decider behind the pin guard.
-func hookDecider(agent, home string) hook.Decider {
-	state, err := paths.StateDir()
-	if err != nil {
-		return failing(err)
+// hookWait is how long the hook waits for sayso serve, a card's answer
+// included: under the 30 s that sayso install gives the clients.
+const hookWait = 28 * time.Second
+
+// answerHook hands the input to sayso serve when it runs; otherwise it
+// decides here, against the store.
+func answerHook(agent string, in []byte) hook.Result {
+	home, _ := os.UserHomeDir()
+	if socket, err := gateway.Socket(); err == nil {
+		fwd := map[string]string{}
+		for _, k := range gateway.ForwardEnv {
+			if v, ok := os.LookupEnv(k); ok {
+				fwd[k] = v
+			}
+		}
+		if r, err := gateway.Ask(socket, gateway.Request{Agent: agent, Input: in, Env: fwd, Home: home}, hookWait); err == nil {
+			return hook.Result{Stdout: r.Stdout, Stderr: r.Stderr, Exit: r.Exit}
+		}
 	}
-	config, err := paths.ConfigDir()
+	a, _ := hook.ForAgent(agent)
+	env := hook.Env{Getenv: os.Getenv, Home: home}
+	db, ctx, cancel, err := openStore()
 	if err != nil {
-		return failing(err)
+		return hook.Run(context.Background(), a, in, env, hook.Guard(hook.FilePins{}, agent, failing(err)))
 	}
-	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
-	local := hook.Local{Home: home, ConfigDir: config, Protected: append(paths.Protected(), hook.Installed(pins)...), Now: time.Now}
-	return hook.Guard(pins, agent, local.Decide)
+	defer cancel()
+	defer db.Close()
+	d, pins, err := newDecider(db)
+	if err != nil {
+		return hook.Run(ctx, a, in, env, failing(err))
+	}
+	return d.Run(ctx, agent, in, env, guardWith(pins))
 }
 
 func failing(err error) hook.Decider {

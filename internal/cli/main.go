@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,6 +20,14 @@ type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Getwd          func() (string, error)
+	Context        context.Context // done when the process is told to stop; nil is never
+}
+
+func (e *Env) context() context.Context {
+	if e.Context == nil {
+		return context.Background()
+	}
+	return e.Context
 }
 
 // usageError is an error in how the command was called: exit status 2.

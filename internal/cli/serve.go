@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/review"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+const serveUsage = `usage: sayso serve [--addr 127.0.0.1:PORT] [--card-timeout D] [--notify COMMAND]
+
+Runs the gateway: hooks hand their steps to it over a unix socket in the
+state folder, questions become cards the person answers on a page served
+on loopback only, and every decision goes to the ledger. It prints a
+one-time login link; 'sayso login' mints another. --notify runs COMMAND
+with a card's one-line summary as its last argument when a card waits.
+`
+
+// DefaultAddr is where the person's page is served.
+const DefaultAddr = "127.0.0.1:7474"
+
+func init() {
+	register(command{"serve", "run the gateway and the person's page", runServe})
+	register(command{"login", "print a one-time link to the person's page", runLogin})
+	helpTopics["serve"] = serveUsage
+}
+
+func runServe(env *Env, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	addr := fs.String("addr", DefaultAddr, "")
+	timeout := fs.Duration("card-timeout", gateway.DefaultCardTimeout, "")
+	notify := fs.String("notify", "", "")
+	if err := fs.Parse(args); err != nil {
+		return usagef("serve: %v", err)
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil || host != "127.0.0.1" && host != "localhost" {
+		return usagef("serve: --addr %q is not a loopback address (want 127.0.0.1:PORT)", *addr)
+	}
+	ctx := env.context()
+	state, err := paths.StateDir()
+	if err != nil {
+		return err
+	}
+	if err := paths.Private(state); err != nil {
+		return err
+	}
+	socket, err := gateway.Socket()
+	if err != nil {
+		return err
+	}
+	ln, err := gateway.Listen(socket)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(socket)
+	db, err := store.Open(ctx, filepath.Join(state, store.FileName))
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer db.Close()
+
+	d, pins, err := newDecider(db)
+	if err != nil {
+		return err
+	}
+	d.Cards = &gateway.Cards{DB: db, Timeout: *timeout}
+	if *notify != "" {
+		d.Cards.Notify = notifier(*notify, env.Stderr)
+	}
+	config, _ := paths.ConfigDir()
+	page, err := web.New(&gateway.Backend{DB: db, Waiting: d.Cards, ConfigDir: config}, web.Options{Addr: *addr})
+	if err != nil {
+		return err
+	}
+	d.Login = page.LoginURL
+	tcp, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("serve the page on %s: %w", *addr, err)
+	}
+	srv := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
+	hook.Timeout = *timeout + 5*time.Second
+
+	errc := make(chan error, 2)
+	go func() { errc <- gateway.ServeSocket(ctx, ln, d.Handle(guardWith(pins))) }()
+	go func() {
+		if err := srv.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errc <- err
+		}
+	}()
+	fmt.Fprintf(env.Stdout, "sayso: serving on http://%s (hooks on %s)\n", *addr, socket)
+	fmt.Fprintf(env.Stdout, "sayso: open %s\n", page.LoginURL())
+
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	page.Close()
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	fmt.Fprintln(env.Stderr, "sayso: gateway stopped")
+	return err
+}
+
+func runLogin(env *Env, args []string) error {
+	socket, err := gateway.Socket()
+	if err != nil {
+		return err
+	}
+	reply, err := gateway.Ask(socket, gateway.Request{Agent: "login"}, 5*time.Second)
+	if err != nil {
+		return fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
+	}
+	if reply.Exit != 0 {
+		return errors.New(reply.Stderr)
+	}
+	env.Stdout.Write(reply.Stdout)
+	return nil
+}
+
+// newDecider is the store-backed decider with sayso's protected paths and
+// the hook definitions sayso installed.
+func newDecider(db *store.DB) (*gateway.Decider, hook.FilePins, error) {
+	config, err := paths.ConfigDir()
+	if err != nil {
+		return nil, hook.FilePins{}, err
+	}
+	state, err := paths.StateDir()
+	if err != nil {
+		return nil, hook.FilePins{}, err
+	}
+	home, _ := os.UserHomeDir()
+	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
+	d := &gateway.Decider{DB: db, Home: home, ConfigDir: config, Protected: append(paths.Protected(), hook.Installed(pins)...), Verdicts: review.NewCache(1024)}
+	return d, pins, nil
+}
+
+func guardWith(pins hook.FilePins) gateway.Guard {
+	return func(agent string, next hook.Decider) hook.Decider { return hook.Guard(pins, agent, next) }
+}
+
+// notifier runs the person's notifier command with a card's summary.
+func notifier(command string, stderr io.Writer) func(web.Card) {
+	argv := strings.Fields(command)
+	return func(c web.Card) {
+		cmd := exec.Command(argv[0], append(argv[1:], c.Summary())...)
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintf(stderr, "sayso: warning: notifier: %v\n", err)
+			return
+		}
+		go cmd.Wait()
+	}
+}

@@ -1,0 +1,190 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// Backend is the person's page over the store and the waiting cards.
+type Backend struct {
+	DB        *store.DB
+	Waiting   *Cards
+	ConfigDir string
+}
+
+var _ web.Backend = (*Backend)(nil)
+
+func (b *Backend) Cards(ctx context.Context) ([]web.Card, error) { return b.Waiting.List(), nil }
+
+func (b *Backend) Card(ctx context.Context, id string) (web.Card, error) { return b.Waiting.Get(id) }
+
+func (b *Backend) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
+	return b.Waiting.Answer(ctx, id, a)
+}
+
+func (b *Backend) WatchCards(ctx context.Context) <-chan struct{} { return b.Waiting.Watch(ctx) }
+
+func (b *Backend) Sessions(ctx context.Context) ([]web.Session, error) {
+	all, err := b.DB.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []web.Session
+	index := map[string]int{}
+	for _, s := range all {
+		if s.Parent != "" {
+			continue
+		}
+		index[s.ID] = len(out)
+		out = append(out, web.Session{ID: s.ID, Agent: s.Agent, Mode: modeOf(s.Mode), Held: s.Held, HeldWhy: s.HeldWhy, Tainted: s.Tainted, Turns: s.Turns, Created: s.CreatedAt})
+	}
+	for _, s := range all {
+		if i, ok := index[s.Parent]; ok {
+			out[i].Tasks = append(out[i].Tasks, web.Task{ID: s.ID, Agent: s.Agent, Mode: modeOf(s.Mode), Held: s.Held, HeldWhy: s.HeldWhy, Scoped: s.Scoped, CopyWhy: s.CopyWhy, Created: s.CreatedAt})
+		}
+	}
+	return out, nil
+}
+
+func (b *Backend) SetMode(ctx context.Context, session string, m policy.Mode) error {
+	return notFound(b.DB.SetMode(ctx, session, m.String()))
+}
+
+func (b *Backend) Release(ctx context.Context, session string) error {
+	return notFound(b.DB.Release(ctx, session))
+}
+
+func (b *Backend) Rules(ctx context.Context) ([]web.KeptRule, error) {
+	kept, err := b.DB.Rules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]web.KeptRule, 0, len(kept))
+	for i, r := range ruleList(kept) {
+		out = append(out, web.KeptRule{ID: strconv.FormatInt(kept[i].ID, 10), Rule: r})
+	}
+	return out, nil
+}
+
+func (b *Backend) ForgetRule(ctx context.Context, id string) error {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return fmt.Errorf("rule %q: %w", id, web.ErrNotFound)
+	}
+	return notFound(b.DB.ForgetRule(ctx, n))
+}
+
+func (b *Backend) Leases(ctx context.Context) ([]web.Lease, error) {
+	ls, err := b.DB.Leases(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	t := now()
+	out := make([]web.Lease, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, webLease(l, l.State(t)))
+	}
+	return out, nil
+}
+
+func webLease(l store.Lease, state string) web.Lease {
+	return web.Lease{ID: strconv.FormatInt(l.ID, 10), Category: string(l.Category), Session: l.Session, Turn: l.Turn, Cwd: l.Cwd, Created: l.CreatedAt, Expires: l.ExpiresAt, State: state}
+}
+
+func (b *Backend) GrantLease(ctx context.Context, g web.Grant) (web.Lease, error) {
+	c, err := store.ParseCategory(g.Category)
+	if err != nil {
+		return web.Lease{}, fmt.Errorf("%v: %w", err, web.ErrInvalid)
+	}
+	l, err := b.DB.GrantLease(ctx, store.Grant{Category: c, Session: g.Session, Cwd: g.Cwd, TTL: g.TTL})
+	if err != nil {
+		return web.Lease{}, notFound(err)
+	}
+	return webLease(l, l.State(now())), nil
+}
+
+func (b *Backend) RevokeLease(ctx context.Context, id string) error {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return fmt.Errorf("lease %q: %w", id, web.ErrNotFound)
+	}
+	return notFound(b.DB.RevokeLease(ctx, n))
+}
+
+func (b *Backend) Note(ctx context.Context) (string, error) { return b.DB.Note(ctx) }
+
+func (b *Backend) SetNote(ctx context.Context, note string) error {
+	if err := b.DB.SetNote(ctx, note); err != nil {
+		return fmt.Errorf("%v: %w", err, web.ErrInvalid)
+	}
+	return nil
+}
+
+func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, error) {
+	rows, err := b.DB.Log(ctx, store.LogFilter{Session: f.Session})
+	if err != nil {
+		return nil, err
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 200
+	}
+	text := strings.ToLower(f.Text)
+	var out []web.Entry
+	for i := len(rows) - 1; i >= 0 && len(out) < limit; i-- {
+		r := rows[i]
+		var d struct {
+			Decision   string `json:"decision"`
+			Diagnostic struct {
+				Classes []string `json:"classes"`
+			} `json:"diagnostic"`
+		}
+		_ = json.Unmarshal(r.Detail, &d)
+		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary}
+		if len(d.Diagnostic.Classes) > 0 {
+			e.Class = d.Diagnostic.Classes[0]
+		}
+		switch {
+		case f.Decision != "" && e.Decision != f.Decision:
+			continue
+		case f.Class != "" && !contains(d.Diagnostic.Classes, f.Class):
+			continue
+		case text != "" && !strings.Contains(strings.ToLower(r.Summary+" "+string(r.Detail)), text):
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Backend) Settings(ctx context.Context) (web.Settings, error) {
+	file := filepath.Join(b.ConfigDir, "policy.toml")
+	return web.Settings{Files: []string{file}, Policy: policy.Load(policy.Files{Person: file, ReadFile: os.ReadFile})}, nil
+}
+
+// notFound maps the store's not-found to the page's.
+func notFound(err error) error {
+	if err != nil && errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("%v: %w", err, web.ErrNotFound)
+	}
+	return err
+}

@@ -1,0 +1,269 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// DefaultCardTimeout is how long a hook waits for the person, well under
+// the timeout sayso install gives the clients.
+const DefaultCardTimeout = 20 * time.Second
+
+// Cards holds the questions waiting for the person. A card is answered at
+// most once; the hook that posted it gets that answer, or, when the card
+// expires, the question goes back to the agent's own ask.
+type Cards struct {
+	DB      *store.DB
+	Timeout time.Duration    // 0 is DefaultCardTimeout
+	Now     func() time.Time // nil is the wall clock
+	Notify  func(web.Card)   // told of each new card, when set
+
+	mu       sync.Mutex
+	byID     map[string]*pending
+	order    []string
+	watchers map[chan struct{}]struct{}
+}
+
+type pending struct {
+	card  web.Card
+	reply chan web.Answer // buffered: the first answer only
+}
+
+func (c *Cards) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return now()
+}
+
+// Wait posts a card for the step and waits for the person's answer.
+func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultCardTimeout
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl)-time.Second < timeout {
+		timeout = time.Until(dl) - time.Second
+	}
+	if timeout <= 0 {
+		return dec, diag, nil
+	}
+	p := c.post(s, step, diag, timeout)
+	defer c.expire(p)
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case a := <-p.reply:
+		return settle(p.card, a, diag)
+	case <-t.C:
+		diag.Reasons = append(diag.Reasons, "the person did not answer within "+timeout.String())
+		return dec, diag, nil
+	case <-ctx.Done():
+		return dec, diag, nil
+	}
+}
+
+// post makes the card and tells the watchers.
+func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeout time.Duration) *pending {
+	created := c.now()
+	card := web.Card{
+		ID:      newID(),
+		Session: step.Session.ID,
+		Agent:   s.Agent,
+		Tool:    s.Tool,
+		Step:    step.Summary,
+		Cwd:     step.Cwd,
+		Mode:    diag.Mode,
+		Reason:  firstReason(&diag),
+		Created: created,
+		Expires: created.Add(timeout),
+	}
+	for _, cl := range diag.Assessment.Classes.Classes() {
+		card.Classes = append(card.Classes, cl.String())
+	}
+	card.Offer, card.NoOffer = offer(s, diag)
+	p := &pending{card: card, reply: make(chan web.Answer, 1)}
+	c.mu.Lock()
+	if c.byID == nil {
+		c.byID = map[string]*pending{}
+	}
+	c.byID[card.ID] = p
+	c.order = append(c.order, card.ID)
+	c.mu.Unlock()
+	c.changed()
+	if c.Notify != nil {
+		c.Notify(card)
+	}
+	return p
+}
+
+// offer is the one rule a card may keep, or none and why.
+func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
+	if s.Kind != hook.KindShell {
+		return nil, "rules are kept only for shell steps"
+	}
+	rs, why := rule.Offer(rule.Step{Tool: s.Tool, Command: s.Command, Assessment: diag.Assessment, Cwd: s.Project()}, rule.UnitCommand)
+	if len(rs) == 0 && why == "" {
+		why = "no rule fits this step"
+	}
+	return rs, why
+}
+
+// settle turns the person's answer into the step's decision; Answer has
+// already kept what it keeps.
+func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+	switch a {
+	case web.AllowOnce:
+		diag.Reasons = append([]string{"allow: the person allowed this step once"}, diag.Reasons...)
+		return policy.Allow, diag, nil
+	case web.AlwaysAllow:
+		diag.Reasons = append([]string{"allow: the person kept the rule " + card.OfferText()}, diag.Reasons...)
+		return policy.Allow, diag, nil
+	case web.DenyAndHold:
+		diag.Reasons = append([]string{"deny: the person denied this step and held the session"}, diag.Reasons...)
+		return policy.Deny, diag, nil
+	}
+	diag.Reasons = append([]string{"deny: the person denied this step"}, diag.Reasons...)
+	return policy.Deny, diag, nil
+}
+
+// Answer records the person's answer to a card, once: the rule it keeps,
+// the hold it sets, the ledger row, then the hook's reply.
+func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
+	c.mu.Lock()
+	p, ok := c.byID[id]
+	if !ok {
+		c.mu.Unlock()
+		return web.Card{}, fmt.Errorf("card %s: %w", id, web.ErrNotFound)
+	}
+	switch {
+	case p.card.Answered:
+		c.mu.Unlock()
+		return p.card, fmt.Errorf("card %s: %w", id, web.ErrAnswered)
+	case !c.now().Before(p.card.Expires):
+		c.mu.Unlock()
+		return p.card, fmt.Errorf("card %s: %w", id, web.ErrExpired)
+	case a == web.AlwaysAllow && len(p.card.Offer) == 0:
+		c.mu.Unlock()
+		return p.card, fmt.Errorf("card %s: %w", id, web.ErrNoOffer)
+	}
+	p.card.Answered, p.card.Answer = true, a
+	card := p.card
+	c.mu.Unlock()
+
+	if err := c.keep(ctx, card, a); err != nil {
+		return card, err
+	}
+	p.reply <- a
+	c.changed()
+	return card, nil
+}
+
+// keep writes what an answer keeps to the store.
+func (c *Cards) keep(ctx context.Context, card web.Card, a web.Answer) error {
+	if c.DB == nil {
+		return errors.New("no store")
+	}
+	answer := store.AnswerDeny
+	switch a {
+	case web.AllowOnce:
+		answer = store.AnswerAllowOnce
+	case web.AlwaysAllow:
+		answer = store.AnswerAlways
+		for _, r := range card.Offer {
+			if _, err := c.DB.AddRule(ctx, store.Rule{Tool: r.Tool, Unit: r.Unit.String(), Pattern: r.Pattern, Cwd: r.Cwd}); err != nil {
+				return err
+			}
+		}
+	case web.DenyAndHold:
+		if err := c.DB.Hold(ctx, card.Session, "the person denied "+card.Step+" and held the session"); err != nil {
+			return err
+		}
+	}
+	return c.DB.RecordAnswer(ctx, card.Session, answer, card.Step)
+}
+
+// expire removes a card once its hook stops waiting.
+func (c *Cards) expire(p *pending) {
+	c.mu.Lock()
+	delete(c.byID, p.card.ID)
+	for i, id := range c.order {
+		if id == p.card.ID {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			break
+		}
+	}
+	c.mu.Unlock()
+	c.changed()
+}
+
+// List returns the cards waiting, oldest first.
+func (c *Cards) List() []web.Card {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]web.Card, 0, len(c.order))
+	for _, id := range c.order {
+		if p := c.byID[id]; !p.card.Answered {
+			out = append(out, p.card)
+		}
+	}
+	return out
+}
+
+// Get returns one card.
+func (c *Cards) Get(id string) (web.Card, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.byID[id]
+	if !ok {
+		return web.Card{}, fmt.Errorf("card %s: %w", id, web.ErrNotFound)
+	}
+	return p.card, nil
+}
+
+// Watch sends on the channel whenever the cards change, until ctx is done.
+func (c *Cards) Watch(ctx context.Context) <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	c.mu.Lock()
+	if c.watchers == nil {
+		c.watchers = map[chan struct{}]struct{}{}
+	}
+	c.watchers[ch] = struct{}{}
+	c.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		c.mu.Lock()
+		delete(c.watchers, ch)
+		c.mu.Unlock()
+		close(ch)
+	}()
+	return ch
+}
+
+func (c *Cards) changed() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for ch := range c.watchers {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,289 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/review"
+	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/store"
+)
+
+// Decider decides steps against the store.
+type Decider struct {
+	DB        *store.DB
+	Home      string
+	ConfigDir string   // holds the person's policy.toml
+	Protected []string // sayso's own paths and the hook definitions it installed
+	Reviewer  *review.Reviewer
+	Verdicts  *review.Cache
+	Cards     *Cards // when sayso serve runs: a question waits for the person
+	// Login mints a one-time link to the person's page, when one is served.
+	Login func() string
+}
+
+// Decide implements hook.Decider.
+func (d *Decider) Decide(ctx context.Context, s hook.Step) (policy.Decision, policy.Diagnostic, error) {
+	root := paths.ProjectRoot(s.Project())
+	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
+	kept, err := d.DB.Rules(ctx)
+	if err != nil {
+		return policy.Deny, policy.Diagnostic{}, err
+	}
+	rules := rule.NewSet(ruleList(kept))
+	base := policy.Request{
+		Agent:   s.Agent,
+		Tool:    s.Tool,
+		Input:   s.Input,
+		Command: s.Command,
+		Policy:  pol,
+		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected},
+		Rules:   lookup(rules),
+	}
+	policy.Resolve(&base, filepath.EvalSymlinks)
+	step := store.Step{
+		Session: store.NewSession{ID: SessionOf(s), Agent: s.Agent, Mode: pol.DefaultMode.String()},
+		Turn:    s.Turn,
+		Cwd:     s.Project(),
+		Tool:    s.Tool,
+		Summary: Summary(s),
+	}
+	dec, diag, st, err := d.decide(ctx, step, base, policy.Review{})
+	if err != nil {
+		return policy.Deny, diag, err
+	}
+	if dec == policy.Ask && diag.Reviewable && d.Reviewer != nil {
+		rv := d.review(ctx, s, base, &diag, st)
+		if rv.Asked {
+			if dec, diag, _, err = d.decide(ctx, step, base, rv); err != nil {
+				return policy.Deny, diag, err
+			}
+		}
+	}
+	if dec == policy.Ask && d.Cards != nil {
+		return d.Cards.Wait(ctx, s, step, dec, diag)
+	}
+	return dec, diag, nil
+}
+
+// decide evaluates the step inside the store's transaction and returns the
+// state it saw.
+func (d *Decider) decide(ctx context.Context, step store.Step, base policy.Request, rv policy.Review) (policy.Decision, policy.Diagnostic, store.State, error) {
+	var dec policy.Decision
+	var diag policy.Diagnostic
+	var seen store.State
+	_, err := d.DB.Decide(ctx, step, func(st *store.State) store.Outcome {
+		req := base
+		req.Mode = modeOf(st.Live.Mode)
+		req.Now = st.Now
+		req.Session = sessionOf(st)
+		req.Leases = leasesOf(st.Leases)
+		req.Review = rv
+		dec, diag = policy.Evaluate(req)
+		seen = *st
+		out := store.Outcome{Decision: dec.String(), Reason: firstReason(&diag), Diagnostic: diagJSON(&diag)}
+		if id, err := strconv.ParseInt(diag.Lease, 10, 64); err == nil && dec == policy.Allow {
+			out.Lease = id
+		}
+		if t := diag.Decided(); t.N == 2 && !st.Live.Held && strings.Contains(t.Why, "circuit breaker") {
+			out.Hold = t.Why
+		}
+		return out
+	})
+	if err != nil {
+		return policy.Deny, diag, seen, fmt.Errorf("decide %s: %w", step.Summary, err)
+	}
+	return dec, diag, seen, nil
+}
+
+// review asks the reviewer whether the person's own words asked for the
+// step, through the cache of verdicts per step and epoch.
+func (d *Decider) review(ctx context.Context, s hook.Step, base policy.Request, diag *policy.Diagnostic, st store.State) policy.Review {
+	in := review.Input{
+		Agent:      s.Agent,
+		Cwd:        s.Project(),
+		Step:       review.Step{Tool: s.Tool, Command: s.Command, Input: s.Input},
+		Classes:    diag.Assessment.Classes,
+		Diagnostic: diag.Reasons,
+		Note:       st.Note,
+	}
+	for _, m := range st.OwnerWords {
+		in.OwnerWords = append(in.OwnerWords, review.OwnerWord{Text: m.Text, FromParent: m.FromParent})
+	}
+	situation := review.Situation{Auto: modeOf(st.Live.Mode) == policy.ModeAuto, WouldAsk: true, Held: st.Live.Held, Guest: st.Session.Tainted, ExplicitAsk: explicitAsk(diag)}
+	if ok, _ := review.May(situation, in); !ok {
+		return policy.Review{}
+	}
+	key := review.KeyOf(in, uint64(st.Epoch.ID))
+	if d.Verdicts != nil {
+		if v, ok := d.Verdicts.Get(key); ok {
+			return verdictReview(v)
+		}
+	}
+	v := d.Reviewer.Review(ctx, in)
+	if d.Verdicts != nil {
+		d.Verdicts.Put(key, v)
+	}
+	return verdictReview(v)
+}
+
+func verdictReview(v review.Verdict) policy.Review {
+	why := v.Reason
+	if v.Quote != "" {
+		why += " (the person said: " + v.Quote + ")"
+	}
+	if v.Err != nil {
+		why = "the reviewer could not answer: " + v.Err.Error()
+	}
+	return policy.Review{Asked: true, Allow: v.Answer == review.Allow, Why: why}
+}
+
+func explicitAsk(diag *policy.Diagnostic) bool {
+	for _, t := range diag.Tiers {
+		if t.N == 4 && t.Decided {
+			return true
+		}
+	}
+	return false
+}
+
+// SessionOf is the store's session of a step: the task it runs in, or its
+// conversation.
+func SessionOf(s hook.Step) string {
+	if s.Task != "" {
+		return s.Task
+	}
+	return s.Session
+}
+
+// Summary is a step in one line, for the ledger and the card.
+func Summary(s hook.Step) string {
+	switch {
+	case s.Command != "":
+		return s.Command
+	case len(s.Files) > 0:
+		parts := make([]string, len(s.Files))
+		for i, f := range s.Files {
+			parts[i] = f.Op.String() + " " + f.Path
+		}
+		return s.Tool + ": " + strings.Join(parts, ", ")
+	case s.URL != "":
+		return s.Tool + ": " + s.URL
+	}
+	return s.Tool
+}
+
+func modeOf(m string) policy.Mode {
+	mode, err := policy.ParseMode(m)
+	if err != nil {
+		return policy.ModeAsk
+	}
+	return mode
+}
+
+func sessionOf(st *store.State) policy.Session {
+	return policy.Session{
+		ID:       st.Session.ID,
+		Turn:     st.Turn,
+		Epoch:    st.Epoch.ID,
+		Held:     st.Live.Held,
+		HeldWhy:  st.Live.HeldWhy,
+		Current:  st.Controller() == st.Session.ID,
+		Guest:    st.Session.Tainted,
+		Denials:  st.Breaker.Denials,
+		Declined: st.Breaker.Declined,
+	}
+}
+
+func leasesOf(ls []store.Lease) []policy.Lease {
+	out := make([]policy.Lease, 0, len(ls))
+	for _, l := range ls {
+		c, err := risk.ParseClass(string(l.Category))
+		if err != nil {
+			continue
+		}
+		out = append(out, policy.Lease{
+			ID:       strconv.FormatInt(l.ID, 10),
+			Category: c,
+			Session:  l.Session,
+			Turn:     l.Turn,
+			Epoch:    l.Epoch,
+			Cwd:      l.Cwd,
+			Expires:  l.ExpiresAt,
+			Consumed: !l.ConsumedAt.IsZero() || !l.RevokedAt.IsZero(),
+		})
+	}
+	return out
+}
+
+func ruleList(kept []store.Rule) []rule.Rule {
+	out := make([]rule.Rule, 0, len(kept))
+	for _, k := range kept {
+		u, err := rule.ParseUnit(k.Unit)
+		if err != nil {
+			u = rule.UnitCommand
+		}
+		out = append(out, rule.Rule{Tool: k.Tool, Unit: u, Pattern: k.Pattern, Cwd: k.Cwd, CreatedAt: k.CreatedAt})
+	}
+	return out
+}
+
+// lookup adapts the kept rules to the policy's rule tiers.
+func lookup(set *rule.Set) policy.RuleLookup {
+	return func(q policy.RuleQuery) policy.RuleAnswer {
+		f := set.Lookup(rule.Step{Tool: q.Tool, Command: q.Command, Assessment: q.Assessment, Cwd: q.Cwd, Held: q.Held, Guest: q.Guest})
+		a := policy.RuleAnswer{Allow: f.Allow, Lines: f.Lines}
+		for _, r := range f.Rules {
+			a.Rules = append(a.Rules, r.Pattern)
+		}
+		return a
+	}
+}
+
+func firstReason(d *policy.Diagnostic) string {
+	if len(d.Reasons) == 0 {
+		return ""
+	}
+	return d.Reasons[0]
+}
+
+// diagJSON is the diagnostic as the ledger keeps it.
+func diagJSON(d *policy.Diagnostic) json.RawMessage {
+	type finding struct {
+		Class   string `json:"class"`
+		Segment int    `json:"segment"`
+		Why     string `json:"why"`
+	}
+	v := struct {
+		Classes  []string       `json:"classes"`
+		Reasons  []string       `json:"reasons"`
+		Tiers    []policy.Tier  `json:"tiers"`
+		Findings []finding      `json:"findings"`
+		Matches  []policy.Match `json:"matches,omitempty"`
+		Where    string         `json:"where,omitempty"`
+	}{Reasons: d.Reasons, Tiers: d.Tiers, Matches: d.Matches, Where: d.Where}
+	for _, c := range d.Assessment.Classes.Classes() {
+		v.Classes = append(v.Classes, c.String())
+	}
+	for _, f := range d.Assessment.Findings {
+		v.Findings = append(v.Findings, finding{f.Class.String(), f.Segment, f.Why})
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// now is the wall clock; tests of waiting inject theirs through Cards.
+var now = time.Now

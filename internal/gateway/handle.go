@@ -1,0 +1,50 @@
+package gateway
+
+import (
+	"context"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+)
+
+// Guard wraps a decider for one agent: the pin check of sayso install.
+type Guard func(agent string, next hook.Decider) hook.Decider
+
+// Handle answers hook requests with d: the client's adapter reads the
+// input, d decides the step, and the events the adapter read are kept.
+func (d *Decider) Handle(guard Guard) Handle {
+	return func(ctx context.Context, r Request) Reply {
+		if r.Agent == "login" {
+			return d.login(r)
+		}
+		res := d.Run(ctx, r.Agent, r.Input, hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}, guard)
+		return Reply{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.Exit}
+	}
+}
+
+// Run answers one hook input: the adapter of agent reads it, the decider
+// decides, the events are recorded. An unknown agent is denied in a form
+// every client reads.
+func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env, guard Guard) hook.Result {
+	a, err := hook.ForAgent(agent)
+	if err != nil {
+		return hook.Claude{}.Fail("", "sayso: "+err.Error()+"; the step is denied")
+	}
+	decide := hook.Decider(d.Decide)
+	if guard != nil {
+		decide = guard(a.Name(), decide)
+	}
+	res := hook.Run(ctx, a, in, env, decide)
+	if err := d.Record(ctx, res.Input.Events); err != nil && res.Err == nil {
+		res.Err = err
+	}
+	return res
+}
+
+// login mints a one-time link to the person's page: only the person's own
+// `sayso login` asks for one, over the socket in the protected state folder.
+func (d *Decider) login(Request) Reply {
+	if d.Login == nil {
+		return Reply{Stderr: "no page is served", Exit: 1}
+	}
+	return Reply{Stdout: []byte(d.Login() + "\n")}
+}

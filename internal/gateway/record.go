@@ -1,0 +1,72 @@
+package gateway
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/store"
+)
+
+// Record keeps what a hook read that is not a step: sessions, messages with
+// their source, tasks. A message is the person's only when the adapter
+// found positive evidence.
+func (d *Decider) Record(ctx context.Context, events []hook.Event) error {
+	for _, e := range events {
+		if err := d.record(ctx, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Decider) record(ctx context.Context, e hook.Event) error {
+	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
+	sess := store.NewSession{ID: e.Session, Agent: e.Agent, Mode: pol.DefaultMode.String()}
+	if e.Session == "" {
+		return nil
+	}
+	switch e.Kind {
+	case hook.EventSession:
+		_, err := d.DB.EnsureSession(ctx, sess)
+		return err
+	case hook.EventMessage:
+		if e.Task != "" {
+			sess.ID = e.Task
+		}
+		_, err := d.DB.AddMessage(ctx, sess, store.NewMessage{Source: sourceOf(e.Source), Turn: e.Turn, Text: e.Text, Cwd: e.Cwd})
+		return err
+	case hook.EventTask:
+		if e.Task == "" {
+			return nil
+		}
+		if _, err := d.DB.EnsureSession(ctx, sess); err != nil {
+			return err
+		}
+		_, err := d.DB.CreateTask(ctx, store.NewTask{ID: e.Task, Agent: e.Agent, Parent: e.Session, Prompt: e.Text, OwnerWordsMax: pol.OwnerWordsMax})
+		return err
+	}
+	return nil
+}
+
+func sourceOf(s hook.Source) store.Source {
+	switch s {
+	case hook.SourcePerson:
+		return store.SourcePerson
+	case hook.SourceDelegated:
+		return store.SourceDelegated
+	}
+	return store.SourceSystem
+}
+
+// Socket is where sayso serve listens for hooks, in the state folder.
+func Socket() (string, error) {
+	dir, err := paths.StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "sayso.sock"), nil
+}

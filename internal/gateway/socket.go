@@ -1,0 +1,114 @@
+package gateway
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/hook"
+)
+
+// ForwardEnv are the variables of the hook's process the adapters read;
+// the hook hands them over with its input.
+var ForwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "GEMINI_CLI_HOME"}
+
+// Request is what a hook sends over the socket: its client, the hook JSON
+// exactly as read, and the variables the adapters read.
+type Request struct {
+	Agent string            `json:"agent"`
+	Input []byte            `json:"input"`
+	Env   map[string]string `json:"env"`
+	Home  string            `json:"home"`
+}
+
+// Reply is the client's answer, ready to print.
+type Reply struct {
+	Stdout []byte `json:"stdout"`
+	Stderr string `json:"stderr,omitempty"`
+	Exit   int    `json:"exit"`
+}
+
+// Handle answers one hook request: the adapter reads it, the decider
+// decides, and the events and any error are kept.
+type Handle func(ctx context.Context, r Request) Reply
+
+// ServeSocket answers hook requests on ln until ctx is done.
+func ServeSocket(ctx context.Context, ln net.Listener, handle Handle) error {
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+	for {
+		conn, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			return fmt.Errorf("accept hook: %w", err)
+		}
+		go serveConn(ctx, conn, handle)
+	}
+}
+
+func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
+	defer conn.Close()
+	var r Request
+	if err := json.NewDecoder(io.LimitReader(conn, 2*hook.MaxInput)).Decode(&r); err != nil {
+		return // the hook falls back to deciding on its own, or denies
+	}
+	reply := handle(ctx, r)
+	_ = json.NewEncoder(conn).Encode(reply)
+}
+
+// Ask sends a hook request to sayso serve and returns its reply. An error
+// means the gateway is not there (or went away): the hook decides alone.
+func Ask(socket string, r Request, wait time.Duration) (Reply, error) {
+	conn, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	if err != nil {
+		return Reply{}, err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(wait))
+	w := bufio.NewWriter(conn)
+	if err := json.NewEncoder(w).Encode(r); err != nil {
+		return Reply{}, err
+	}
+	if err := w.Flush(); err != nil {
+		return Reply{}, err
+	}
+	var reply Reply
+	if err := json.NewDecoder(conn).Decode(&reply); err != nil {
+		return Reply{}, fmt.Errorf("read the gateway's answer: %w", err)
+	}
+	return reply, nil
+}
+
+// Listen makes the socket, 0600, replacing a stale one.
+func Listen(socket string) (net.Listener, error) {
+	if c, err := net.DialTimeout("unix", socket, 200*time.Millisecond); err == nil {
+		c.Close()
+		return nil, fmt.Errorf("another sayso serve answers on %s", socket)
+	}
+	_ = os.Remove(socket)
+	old := umask(0o177)
+	ln, err := net.Listen("unix", socket)
+	umask(old)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", socket, err)
+	}
+	if err := os.Chmod(socket, 0o600); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
