@@ -12,12 +12,16 @@ import (
 
 const ruleUsage = `usage: sayso rule match [--unit command|verb] [--json] RULE -- COMMAND
        sayso rule offer [--unit command|verb] [--json] -- COMMAND
+       sayso rule list [--json]
+       sayso rule forget ID
 
 match says whether RULE is one sayso would keep and whether it covers
 COMMAND, as if both were in the working folder. offer says which rule a
 card about COMMAND would offer, or why none. Nothing is kept: only the
-person's press on a card keeps a rule. Exit status 0 whatever the answer;
-2 for a usage error.
+person's press on a card keeps a rule. list shows the kept rules with
+their folder, time and whether sayso would still keep each (a rule it
+refuses today is ignored). forget removes one: the only way to remove a
+rule. Exit status 0 whatever the answer; 2 for a usage error.
 `
 
 func init() {
@@ -48,6 +52,10 @@ func runRule(env *Env, args []string) error {
 	switch args[0] {
 	case "match":
 		return runRuleMatch(env, args[1:])
+	case "list":
+		return runRuleList(env, args[1:])
+	case "forget":
+		return runRuleForget(env, args[1:])
 	case "offer":
 		return runRuleOffer(env, args[1:])
 	case "-h", "--help", "help":
