@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,41 +79,25 @@ func runServe(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d.Cards = &gateway.Cards{DB: db, Timeout: *timeout}
+	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout}
 	if *notify != "" {
-		d.Cards.Notify = notifier(*notify, env.Stderr)
+		c.Notify = notifier(*notify, env.Stderr)
 	}
-	config, _ := paths.ConfigDir()
-	page, err := web.New(&gateway.Backend{DB: db, Waiting: d.Cards, ConfigDir: config}, web.Options{Addr: *addr})
+	g, err := gateway.New(c)
 	if err != nil {
+		ln.Close()
 		return err
 	}
-	d.Login = page.LoginURL
 	tcp, err := net.Listen("tcp", *addr)
 	if err != nil {
+		ln.Close()
 		return fmt.Errorf("serve the page on %s: %w", *addr, err)
 	}
-	srv := &http.Server{Handler: page, ReadHeaderTimeout: 10 * time.Second}
 	hook.Timeout = *timeout + 5*time.Second
 
-	errc := make(chan error, 2)
-	go func() { errc <- gateway.ServeSocket(ctx, ln, d.Handle(guardWith(pins))) }()
-	go func() {
-		if err := srv.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			errc <- err
-		}
-	}()
 	fmt.Fprintf(env.Stdout, "sayso: serving on http://%s (hooks on %s)\n", *addr, socket)
-	fmt.Fprintf(env.Stdout, "sayso: open %s\n", page.LoginURL())
-
-	select {
-	case <-ctx.Done():
-	case err = <-errc:
-	}
-	page.Close()
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = srv.Shutdown(shut)
+	fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
+	err = g.Serve(ctx, ln, tcp)
 	fmt.Fprintln(env.Stderr, "sayso: gateway stopped")
 	return err
 }

@@ -32,8 +32,15 @@ type Decider struct {
 	Login func() string
 }
 
-// Decide implements hook.Decider.
+// Decide implements hook.Decider: the step runs on the host.
 func (d *Decider) Decide(ctx context.Context, s hook.Step) (policy.Decision, policy.Diagnostic, error) {
+	return d.DecideIn(ctx, s, nil)
+}
+
+// DecideIn decides a step that runs in the container c, as a host declared
+// it; nil is the host. The policy validates c and holds the step against
+// the host when it refuses it.
+func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container) (policy.Decision, policy.Diagnostic, error) {
 	root := paths.ProjectRoot(s.Project())
 	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
 	kept, err := d.DB.Rules(ctx)
@@ -49,6 +56,8 @@ func (d *Decider) Decide(ctx context.Context, s hook.Step) (policy.Decision, pol
 		Policy:  pol,
 		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected},
 		Rules:   lookup(rules),
+		// A host's declared container; nil, the host, for the clients.
+		Container: c,
 	}
 	policy.Resolve(&base, filepath.EvalSymlinks)
 	step := store.Step{

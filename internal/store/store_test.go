@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,12 @@ func openTest(t testing.TB) *DB {
 func TestOpenPragmas(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
-	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "5000", "user_version": "1"} {
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := strconv.Itoa(len(ms))
+	for pragma, want := range map[string]string{"journal_mode": "wal", "foreign_keys": "1", "busy_timeout": "5000", "user_version": latest} {
 		var got string
 		if err := db.db.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,101 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// Config is what sayso serve starts the gateway with.
+type Config struct {
+	// Decider decides the steps; its DB is the gateway's store. New sets
+	// its Cards and Login.
+	Decider *Decider
+	// Guard wraps the decider for each client's hook: the pin check.
+	Guard Guard
+	// Addr is where the page and the API are served: 127.0.0.1:PORT.
+	Addr string
+	// CardTimeout is how long a card waits for the person; 0 is
+	// DefaultCardTimeout.
+	CardTimeout time.Duration
+	// Notify is told of each new card, when set.
+	Notify func(web.Card)
+	// Now is the clock of the page and the cards; nil is the wall clock.
+	Now func() time.Time
+}
+
+// Gateway is sayso serve's long-lived process: the hooks' socket, the
+// person's page and the hosts' API over one store and one set of cards.
+type Gateway struct {
+	Decider *Decider
+	Cards   *Cards
+	Page    *web.Server
+	API     *API
+
+	guard Guard
+}
+
+// New wires the gateway. It serves nothing until Serve.
+func New(c Config) (*Gateway, error) {
+	d := c.Decider
+	if d == nil || d.DB == nil {
+		return nil, errors.New("gateway: no decider over a store")
+	}
+	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Now: c.Now, Notify: c.Notify}
+	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now})
+	if err != nil {
+		return nil, err
+	}
+	d.Login = page.LoginURL
+	g := &Gateway{Decider: d, Cards: d.Cards, Page: page, guard: c.Guard}
+	g.API = &API{Decider: d, Addr: c.Addr}
+	return g, nil
+}
+
+// Handle answers the hooks' socket requests.
+func (g *Gateway) Handle() Handle { return g.Decider.Handle(g.guard) }
+
+// ServeHTTP routes /api/ to the hosts' API and everything else to the
+// person's page.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") {
+		g.API.ServeHTTP(w, r)
+		return
+	}
+	g.Page.ServeHTTP(w, r)
+}
+
+// Serve answers hooks on socket and the page and the API on tcp until ctx
+// is done or one of them fails, then shuts both down.
+func (g *Gateway) Serve(ctx context.Context, socket, tcp net.Listener) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	srv := &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	errc := make(chan error, 2)
+	go func() { errc <- ServeSocket(ctx, socket, g.Handle()) }()
+	go func() {
+		if err := srv.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errc <- fmt.Errorf("serve the page: %w", err)
+			return
+		}
+		errc <- nil
+	}()
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-errc:
+	}
+	cancel()
+	g.Page.Close()
+	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
+	defer stop()
+	_ = srv.Shutdown(shut)
+	socket.Close()
+	return err
+}
