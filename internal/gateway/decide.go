@@ -60,6 +60,13 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 		Container: c,
 	}
 	policy.Resolve(&base, filepath.EvalSymlinks)
+	if s.Task != "" {
+		// A task's steps follow its parent's mode and hold: it must be
+		// known as the parent's task before its first step is decided.
+		if err := d.ensureTask(ctx, s.Agent, s.Session, s.Task, "", pol); err != nil {
+			return policy.Deny, policy.Diagnostic{}, err
+		}
+	}
 	step := store.Step{
 		Session: store.NewSession{ID: SessionOf(s), Agent: s.Agent, Mode: pol.DefaultMode.String()},
 		Turn:    s.Turn,

@@ -43,13 +43,27 @@ func (d *Decider) record(ctx context.Context, e hook.Event) error {
 		if e.Task == "" {
 			return nil
 		}
-		if _, err := d.DB.EnsureSession(ctx, sess); err != nil {
-			return err
-		}
-		_, err := d.DB.CreateTask(ctx, store.NewTask{ID: e.Task, Agent: e.Agent, Parent: e.Session, Prompt: e.Text, OwnerWordsMax: pol.OwnerWordsMax})
-		return err
+		return d.ensureTask(ctx, e.Agent, e.Session, e.Task, e.Text, pol)
 	}
 	return nil
+}
+
+// ensureTask makes the task of a parent session once, with the parent's
+// words as the store copies them; a task already made is left as it is.
+func (d *Decider) ensureTask(ctx context.Context, agent, parent, task, prompt string, pol *policy.Policy) error {
+	if _, err := d.DB.Session(ctx, task); err == nil {
+		return nil
+	}
+	if _, err := d.DB.EnsureSession(ctx, store.NewSession{ID: parent, Agent: agent, Mode: pol.DefaultMode.String()}); err != nil {
+		return err
+	}
+	_, err := d.DB.CreateTask(ctx, store.NewTask{ID: task, Agent: agent, Parent: parent, Prompt: prompt, OwnerWordsMax: pol.OwnerWordsMax})
+	if err != nil {
+		if _, again := d.DB.Session(ctx, task); again == nil {
+			return nil // another hook made it first
+		}
+	}
+	return err
 }
 
 func sourceOf(s hook.Source) store.Source {
