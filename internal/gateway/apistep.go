@@ -12,7 +12,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // StepRequest is a step a host submits: POST /api/v1/steps.
@@ -65,9 +64,9 @@ const keepSettled = 10 * time.Minute
 type postedKey struct{}
 
 // posted tells the waiter in ctx, if any, of the card just posted.
-func posted(ctx context.Context, c web.Card) {
-	if f, ok := ctx.Value(postedKey{}).(func(web.Card)); ok {
-		f(c)
+func posted(ctx context.Context, id string) {
+	if f, ok := ctx.Value(postedKey{}).(func(string)); ok {
+		f(id)
 	}
 }
 
@@ -97,9 +96,9 @@ func (a *API) submitStep(w http.ResponseWriter, r *http.Request, host store.Host
 	// The decision outlives the request: a card the host polls waits its
 	// full time even when the host stops waiting for this answer.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), timeout+2*time.Second)
-	ctx = context.WithValue(ctx, postedKey{}, func(c web.Card) {
-		a.keep(c.ID, hs)
-		cardc <- c.ID
+	ctx = context.WithValue(ctx, postedKey{}, func(id string) {
+		a.keep(id, hs)
+		cardc <- id
 	})
 	go func() {
 		defer cancel()

@@ -61,7 +61,7 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 	}
 	p := c.post(s, step, diag, timeout)
 	defer c.expire(p)
-	posted(ctx, p.card)
+	posted(ctx, p.card.ID)
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {

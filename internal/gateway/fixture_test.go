@@ -1,0 +1,327 @@
+package gateway_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// The tests of this package run the real gateway in-process, as sayso
+// serve builds it: the store in a temporary state folder, the hooks'
+// socket, the person's page and the hosts' API on 127.0.0.1.
+
+func TestMain(m *testing.M) {
+	// Cards wait longer than the hook's default decision time here.
+	hook.Timeout = 60 * time.Second
+	os.Exit(m.Run())
+}
+
+// gw is one running gateway over a state folder that outlives it.
+type gw struct {
+	t       *testing.T
+	state   string
+	config  string
+	project string // a git project the steps run in
+	socket  string
+	timeout time.Duration
+
+	db     *store.DB
+	g      *gateway.Gateway
+	base   string // http://127.0.0.1:PORT
+	port   string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// startGateway makes a state folder and starts a gateway over it.
+func startGateway(t *testing.T, cardTimeout time.Duration) *gw {
+	t.Helper()
+	root := t.TempDir()
+	f := &gw{t: t, state: filepath.Join(root, "state"), config: filepath.Join(root, "config"), project: filepath.Join(root, "proj"), timeout: cardTimeout}
+	for _, d := range []string{f.state, f.config, filepath.Join(f.project, ".git")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("SAYSO_STATE_DIR", f.state)
+	t.Setenv("SAYSO_CONFIG_DIR", f.config)
+	f.socket = filepath.Join(f.state, "sayso.sock")
+	f.start()
+	t.Cleanup(f.stop)
+	return f
+}
+
+// start opens the store and serves, as sayso serve does.
+func (f *gw) start() {
+	t := f.t
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	db, err := store.Open(ctx, filepath.Join(f.state, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := gateway.Listen(f.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &gateway.Decider{DB: db, Home: filepath.Dir(f.project), ConfigDir: f.config, Protected: paths.Protected()}
+	g, err := gateway.New(gateway.Config{Decider: d, Addr: tcp.Addr().String(), CardTimeout: f.timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.db, f.g, f.cancel, f.done = db, g, cancel, make(chan error, 1)
+	f.base = "http://" + tcp.Addr().String()
+	_, f.port, _ = net.SplitHostPort(tcp.Addr().String())
+	go func() { f.done <- g.Serve(ctx, ln, tcp) }()
+}
+
+// stop shuts the gateway down and closes the store; start opens it again.
+func (f *gw) stop() {
+	if f.cancel == nil {
+		return
+	}
+	f.cancel()
+	if err := <-f.done; err != nil {
+		f.t.Errorf("serve: %v", err)
+	}
+	f.db.Close()
+	f.cancel = nil
+}
+
+// claudeInput is Claude Code's PreToolUse JSON for a Bash command.
+func (f *gw) claudeInput(session, command string) []byte {
+	b, _ := json.Marshal(map[string]any{
+		"session_id":      session,
+		"transcript_path": "/home/p/.claude/projects/x/" + session + ".jsonl",
+		"cwd":             f.project,
+		"prompt_id":       "turn-1",
+		"permission_mode": "default",
+		"hook_event_name": "PreToolUse",
+		"tool_name":       "Bash",
+		"tool_input":      map[string]string{"command": command, "description": "x"},
+		"tool_use_id":     "toolu_1",
+	})
+	return b
+}
+
+// hook runs `sayso hook claude` in-process, as Claude Code would: it
+// hands its input to the gateway over the socket. It returns the
+// permission decision the client reads.
+func (f *gw) hook(session, command string) string {
+	var out, errb bytes.Buffer
+	code := cli.Main([]string{"hook", "claude"}, &cli.Env{Stdin: bytes.NewReader(f.claudeInput(session, command)), Stdout: &out, Stderr: &errb})
+	if code != 0 {
+		return fmt.Sprintf("exit %d: %s", code, errb.String())
+	}
+	return permission(out.Bytes())
+}
+
+// ask sends a hook request straight to the socket, as answerHook does.
+func (f *gw) ask(agent string, input []byte) (gateway.Reply, error) {
+	return gateway.Ask(f.socket, gateway.Request{Agent: agent, Input: input}, 30*time.Second)
+}
+
+// permission is the decision in Claude Code's PreToolUse answer.
+func permission(stdout []byte) string {
+	var v struct {
+		Out struct {
+			Decision string `json:"permissionDecision"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(stdout, &v); err != nil {
+		return "unreadable: " + string(stdout)
+	}
+	return v.Out.Decision
+}
+
+// waitCard waits for a card about step to wait on the gateway.
+func (f *gw) waitCard(step string) web.Card {
+	f.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, c := range f.g.Cards.List() {
+			if c.Step == step {
+				return c
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.t.Fatalf("no card for %q within 10s", step)
+	return web.Card{}
+}
+
+// rules are the patterns of the rules kept.
+func (f *gw) rules() []string {
+	f.t.Helper()
+	rs, err := f.db.Rules(context.Background())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Pattern)
+	}
+	return out
+}
+
+// answers are the ledger's answer rows.
+func (f *gw) answers() []string {
+	f.t.Helper()
+	rows, err := f.db.Log(context.Background(), store.LogFilter{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rows {
+		if r.Kind == store.KindAnswer || r.Kind == store.KindRuleKept || r.Kind == store.KindSessionHeld {
+			out = append(out, r.Kind+" "+r.Summary)
+		}
+	}
+	return out
+}
+
+// nothingKept fails when a rule, an answer or a hold reached the store.
+func (f *gw) nothingKept() {
+	f.t.Helper()
+	if rs := f.rules(); len(rs) != 0 {
+		f.t.Errorf("rules kept: %q", rs)
+	}
+	if as := f.answers(); len(as) != 0 {
+		f.t.Errorf("the ledger holds: %q", as)
+	}
+}
+
+// client is an HTTP client with cookies that follows no redirect.
+func client() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// login is the person's client and the session's anti-CSRF token.
+func (f *gw) login() (*http.Client, string) {
+	f.t.Helper()
+	c := client()
+	res, err := c.Get(f.g.Page.LoginURL())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	res.Body.Close()
+	body, code := f.get(c, "/", nil)
+	if code != http.StatusOK {
+		f.t.Fatalf("after login GET / = %d", code)
+	}
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		f.t.Fatal("no csrf field on the page")
+	}
+	return c, m[1]
+}
+
+func (f *gw) get(c *http.Client, path string, hdr http.Header) (string, int) {
+	f.t.Helper()
+	req, _ := http.NewRequest("GET", f.base+path, nil)
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	if h := hdr.Get("Host"); h != "" {
+		req.Host = h
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b), res.StatusCode
+}
+
+// post sends a form as the page would, from the served origin, unless
+// hdr says otherwise ("Origin": "" leaves the Origin out).
+func (f *gw) post(c *http.Client, path string, form url.Values, hdr http.Header) (int, string) {
+	f.t.Helper()
+	req, _ := http.NewRequest("POST", f.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", f.base)
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	if o, ok := hdr["Origin"]; ok && len(o) == 1 && o[0] == "" {
+		req.Header.Del("Origin")
+	}
+	if h := hdr.Get("Host"); h != "" {
+		req.Host = h
+		req.Header.Del("Host")
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// api calls the hosts' API with token ("" sends none).
+func (f *gw) api(method, path, token string, body any, hdr http.Header) (int, map[string]any) {
+	f.t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, f.base+path, r)
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range hdr {
+		req.Header[k] = v
+	}
+	if h := hdr.Get("Host"); h != "" {
+		req.Host = h
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	b, _ := io.ReadAll(res.Body)
+	if err := json.Unmarshal(b, &v); err != nil {
+		f.t.Fatalf("%s %s: status %d, body not JSON: %s", method, path, res.StatusCode, b)
+	}
+	return res.StatusCode, v
+}
+
+func answerForm(csrf, answer string) url.Values {
+	v := url.Values{"answer": {answer}}
+	if csrf != "" {
+		v.Set("csrf", csrf)
+	}
+	return v
+}
+
+func storeHost(name string) store.NewHost { return store.NewHost{Name: name} }
