@@ -68,6 +68,9 @@ func newWorld(t *testing.T) *world {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	must(t, os.WriteFile(filepath.Join(shim, "git"), []byte("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = push ] && { echo \"git $*\" >> "+w.marker+"; echo pushed; exit 0; }; done\nexec /usr/bin/git \"$@\"\n"), 0o755))
+	// Codex runs commands in a login shell, which resets PATH from
+	// /etc/profile: the scratch home's profile puts the shim first again.
+	must(t, os.WriteFile(filepath.Join(w.home, ".bash_profile"), []byte("export PATH="+shim+":$PATH\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(w.proj, "e2e-readme.txt"), []byte("hello\n"), 0o644))
 	w.env = []string{
 		"PATH=" + shim + ":/usr/local/bin:/usr/bin:/bin",

@@ -11,29 +11,49 @@ import (
 	"sync"
 )
 
-// Call is the one tool call the fake model makes: a shell command, or a
-// file write where the client has a file tool.
+// Call is one tool call the fake model makes: a shell command, a file
+// write where the client has a file tool, or (Claude Code only) a
+// sub-agent whose prompt is Task and whose own calls are Sub.
 type Call struct {
 	Command string // a shell command line
 	Path    string // a file to write, with Content
 	Content string
+	Task    string // a sub-agent's prompt; it must hold SubagentMark
+	Sub     []Call
 }
+
+// SubagentMark in a conversation's first words tells the fake it talks to
+// a sub-agent.
+const SubagentMark = "E2E-SUBTASK"
 
 // Fake is a model server on 127.0.0.1 speaking the Anthropic Messages,
-// OpenAI Responses and Gemini APIs. Its first answer is the scripted call;
-// once the client sends the call's result back, it ends the turn quoting
-// that result. Every result it got is kept.
+// OpenAI Responses and Gemini APIs. It makes its scripted calls one after
+// the other, the next once the client sends the last one's result back,
+// then ends the turn. Every result it got is kept.
 type Fake struct {
-	URL     string
-	call    Call
+	URL   string
+	calls []Call
+	// Before, when set, runs before the fake answers with call i of the
+	// main conversation; the client waits meanwhile.
+	Before  func(i int)
 	srv     *httptest.Server
 	mu      sync.Mutex
+	before  map[int]bool
 	results []string
+	mains   int // turns ended in the main conversation
+	subs    int // in sub-agents' conversations
+	closed  bool
+	done    chan struct{}
 }
 
-// NewFake starts a fake model that makes call.
-func NewFake(call Call) *Fake {
-	f := &Fake{call: call}
+// Done is closed once the fake has ended the main conversation's turn and
+// every sub-agent's (a sub-agent may run in the background).
+func (f *Fake) Done() <-chan struct{} { return f.done }
+
+// NewFake starts a fake model that makes calls, one per turn of the
+// conversation.
+func NewFake(calls ...Call) *Fake {
+	f := &Fake{calls: calls, before: map[int]bool{}, done: make(chan struct{})}
 	f.srv = httptest.NewUnstartedServer(f)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -81,6 +101,61 @@ func writeJSON(w http.ResponseWriter, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// next returns the call to make after n results in the main
+// conversation (sub false) or the sub-agent's, and false when the turn is
+// over. It runs Before once per main call.
+func (f *Fake) next(n int, sub bool) (Call, bool) {
+	calls := f.calls
+	if sub {
+		calls = nil
+		for _, c := range f.calls {
+			calls = append(calls, c.Sub...)
+		}
+	}
+	if n >= len(calls) {
+		f.mu.Lock()
+		if sub {
+			f.subs++
+		} else {
+			f.mains++
+		}
+		if f.mains > 0 && f.subs >= f.tasks() && !f.closed {
+			f.closed = true
+			close(f.done)
+		}
+		f.mu.Unlock()
+		return Call{}, false
+	}
+	if !sub && f.Before != nil {
+		f.mu.Lock()
+		run := !f.before[n]
+		f.before[n] = true
+		f.mu.Unlock()
+		if run {
+			f.Before(n)
+		}
+	}
+	return calls[n], true
+}
+
+// Ends counts the turns the fake ended in the main conversation.
+func (f *Fake) Ends() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.mains
+}
+
+// tasks counts the sub-agents the main conversation starts.
+func (f *Fake) tasks() int {
+	n := 0
+	for _, c := range f.calls {
+		if c.Task != "" {
+			n++
+		}
+	}
+	return n
+}
+
 func (f *Fake) got(result string) {
 	f.mu.Lock()
 	f.results = append(f.results, result)
@@ -97,7 +172,12 @@ func sse(w io.Writer, event string, data any) {
 
 // anthropic answers /v1/messages as a stream.
 func (f *Fake) anthropic(w http.ResponseWriter, body map[string]any) {
-	result, done := anthropicResult(body)
+	result, n := anthropicResults(body)
+	if n > 0 {
+		f.got(result)
+	}
+	call, more := f.next(n, anthropicSub(body))
+	done := !more
 	w.Header().Set("content-type", "text/event-stream")
 	usage := map[string]any{"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
@@ -105,17 +185,23 @@ func (f *Fake) anthropic(w http.ResponseWriter, body map[string]any) {
 		"stop_reason": nil, "stop_sequence": nil, "usage": usage}})
 	stop := "end_turn"
 	if done {
-		f.got(result)
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
 		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": "DONE"}})
 	} else {
-		name, input := "Bash", map[string]any{"command": f.call.Command, "description": "e2e"}
-		if f.call.Path != "" {
-			name, input = "Write", map[string]any{"file_path": f.call.Path, "content": f.call.Content}
+		name, input := "Bash", map[string]any{"command": call.Command, "description": "e2e"}
+		switch {
+		case call.Task != "":
+			name, input = "Agent", map[string]any{"description": "e2e task", "prompt": call.Task, "subagent_type": "general-purpose", "run_in_background": false}
+		case call.Path != "":
+			name, input = "Write", map[string]any{"file_path": call.Path, "content": call.Content}
 		}
 		in, _ := json.Marshal(input)
 		stop = "tool_use"
-		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": "toolu_e2e1", "name": name, "input": map[string]any{}}})
+		id := fmt.Sprintf("toolu_e2e%d", n+1)
+		if anthropicSub(body) {
+			id = fmt.Sprintf("toolu_e2esub%d", n+1)
+		}
+		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "tool_use", "id": id, "name": name, "input": map[string]any{}}})
 		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}})
 	}
 	sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
@@ -123,49 +209,63 @@ func (f *Fake) anthropic(w http.ResponseWriter, body map[string]any) {
 	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }
 
-// anthropicResult finds a tool_result in the last message that is not a
-// system entry (Claude Code 2.1.3xx appends those after tool results).
-func anthropicResult(body map[string]any) (string, bool) {
+// anthropicResults counts the tool results of the conversation and returns
+// the last one. Claude Code 2.1.3xx puts system entries after tool
+// results: they hold none and are skipped.
+func anthropicResults(body map[string]any) (last string, n int) {
 	msgs, _ := body["messages"].([]any)
-	for i := len(msgs) - 1; i >= 0; i-- {
-		m, _ := msgs[i].(map[string]any)
-		if m["role"] == "system" {
-			continue
-		}
+	for _, m := range msgs {
+		m, _ := m.(map[string]any)
 		cs, _ := m["content"].([]any)
 		for _, c := range cs {
 			cm, _ := c.(map[string]any)
 			if cm["type"] == "tool_result" {
 				b, _ := json.Marshal(cm["content"])
-				return string(b), true
+				last, n = string(b), n+1
 			}
 		}
-		return "", false
 	}
-	return "", false
+	return last, n
+}
+
+// anthropicSub reports whether the conversation is a sub-agent's: its
+// first user message holds SubagentMark.
+func anthropicSub(body map[string]any) bool {
+	msgs, _ := body["messages"].([]any)
+	for _, m := range msgs {
+		m, _ := m.(map[string]any)
+		if m["role"] != "user" {
+			continue
+		}
+		b, _ := json.Marshal(m["content"])
+		return strings.Contains(string(b), SubagentMark)
+	}
+	return false
 }
 
 // openai answers /v1/responses as a stream.
 func (f *Fake) openai(w http.ResponseWriter, body map[string]any) {
 	w.Header().Set("content-type", "text/event-stream")
 	var result string
-	done := false
+	n := 0
 	items, _ := body["input"].([]any)
 	for _, it := range items {
 		m, _ := it.(map[string]any)
 		if m["type"] == "function_call_output" || m["type"] == "custom_tool_call_output" {
 			b, _ := json.Marshal(m["output"])
-			result, done = string(b), true
+			result, n = string(b), n+1
 		}
 	}
-	var item map[string]any
-	if done {
+	if n > 0 {
 		f.got(result)
+	}
+	var item map[string]any
+	if call, more := f.next(n, false); !more {
 		item = map[string]any{"type": "message", "id": "msg_e2e", "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": "DONE", "annotations": []any{}}}}
 	} else {
-		args, _ := json.Marshal(map[string]any{"cmd": f.call.Command})
-		item = map[string]any{"type": "function_call", "id": "fc_e2e", "call_id": "call_e2e", "name": "exec_command", "arguments": string(args), "status": "completed"}
+		args, _ := json.Marshal(map[string]any{"cmd": call.Command})
+		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_e2e%d", n+1), "call_id": fmt.Sprintf("call_e2e%d", n+1), "name": "exec_command", "arguments": string(args), "status": "completed"}
 	}
 	sse(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_e2e",
@@ -177,7 +277,7 @@ func (f *Fake) openai(w http.ResponseWriter, body map[string]any) {
 func (f *Fake) gemini(w http.ResponseWriter, body map[string]any) {
 	w.Header().Set("content-type", "text/event-stream")
 	var result string
-	done := false
+	n := 0
 	contents, _ := body["contents"].([]any)
 	for _, c := range contents {
 		cm, _ := c.(map[string]any)
@@ -186,18 +286,20 @@ func (f *Fake) gemini(w http.ResponseWriter, body map[string]any) {
 			pm, _ := p.(map[string]any)
 			if fr, ok := pm["functionResponse"]; ok {
 				b, _ := json.Marshal(fr)
-				result, done = string(b), true
+				result, n = string(b), n+1
 			}
 		}
 	}
-	var part map[string]any
-	if done {
+	if n > 0 {
 		f.got(result)
+	}
+	var part map[string]any
+	if call, more := f.next(n, false); !more {
 		part = map[string]any{"text": "DONE"}
-	} else if f.call.Path != "" {
-		part = map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": f.call.Path, "content": f.call.Content}}}
+	} else if call.Path != "" {
+		part = map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": call.Path, "content": call.Content}}}
 	} else {
-		part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": f.call.Command, "description": "e2e"}}}
+		part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command", "args": map[string]any{"command": call.Command, "description": "e2e"}}}
 	}
 	sse(w, "", map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
