@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +23,9 @@ type API struct {
 	Decider *Decider
 	Addr    string // 127.0.0.1:PORT: the only Host it answers to
 
+	// base ends the decisions that outlive their request when the
+	// gateway stops; nil is never.
+	base  context.Context
 	once  sync.Once
 	mux   *http.ServeMux
 	mu    sync.Mutex

@@ -95,7 +95,11 @@ func (a *API) submitStep(w http.ResponseWriter, r *http.Request, host store.Host
 	cardc := make(chan string, 1)
 	// The decision outlives the request: a card the host polls waits its
 	// full time even when the host stops waiting for this answer.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), timeout+2*time.Second)
+	base := a.base
+	if base == nil {
+		base = context.WithoutCancel(r.Context())
+	}
+	ctx, cancel := context.WithTimeout(base, timeout+2*time.Second)
 	ctx = context.WithValue(ctx, postedKey{}, func(id string) {
 		a.keep(id, hs)
 		cardc <- id

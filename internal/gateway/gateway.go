@@ -76,6 +76,7 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) Serve(ctx context.Context, socket, tcp net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	g.API.base = ctx
 	srv := &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 2)
 	go func() { errc <- ServeSocket(ctx, socket, g.Handle()) }()
