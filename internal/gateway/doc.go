@@ -9,4 +9,9 @@
 // the diagnostic says it may waive the question, and, with Cards, waits
 // for the person. Every error ends in deny: the hook turns it into the
 // client's fail-closed answer.
+//
+// New wires what sayso serve runs: the hooks' unix socket (Handle), the
+// person's page over the store (Backend) and the hosts' API (API), which
+// share one set of Cards. A host decides nothing for the person: it
+// submits steps and messages with its token and reads its own cards.
 package gateway
