@@ -1,0 +1,223 @@
+// Package browsertest drives Debian's Chromium headless from Go tests with
+// chromedp, over the DevTools protocol: no driver binary, no test runner of
+// its own. It fails a test on a CSP violation or an uncaught exception the
+// page reports, and checks pages with axe-core.
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// Browser is one headless Chromium tab and what it reported.
+type Browser struct {
+	t   *testing.T
+	ctx context.Context
+
+	mu       sync.Mutex
+	problems []string // CSP violations and uncaught exceptions
+}
+
+func New(t *testing.T) *Browser {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Skipf("SKIP browser tests: %s is absent; run .ci/install-browser to install Debian's chromium", chromiumPath)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1100, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 90*time.Second)
+	b := &Browser{t: t, ctx: ctx}
+	t.Cleanup(func() {
+		cancelTime()
+		cancelTab()
+		cancelAlloc()
+	})
+	if err := chromedp.Listen(ctx, b.listen); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return b
+}
+
+func (b *Browser) listen(ev any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch ev := ev.(type) {
+	case *log.EventEntryAdded:
+		if strings.Contains(ev.Entry.Text, "Content Security Policy") {
+			b.problems = append(b.problems, "CSP: "+ev.Entry.Text)
+		}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil {
+			text += " " + d.Exception.Description
+		}
+		b.problems = append(b.problems, "exception: "+text)
+	}
+}
+
+func (b *Browser) Do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, steps...); err != nil {
+		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func (b *Browser) Text(sel string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+func (b *Browser) Eval(expr string) bool {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
+	if err != nil {
+		b.t.Fatalf("eval %s: %v", expr, err)
+	}
+	return v
+}
+
+// WaitFor polls a JavaScript condition until it holds, across the
+// navigations a form post makes.
+func (b *Browser) WaitFor(what, expr string) {
+	b.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(25 * time.Millisecond)
+	}
+	where, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.href + " :: " + document.body.innerText.slice(0, 400)`))
+	b.t.Fatalf("wait for %s: not within 10s (%v); page %s", what, last, where)
+}
+
+// Submit runs steps that post a form, and waits for the page they lead
+// to, where cond holds.
+func (b *Browser) Submit(what, cond string, steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	b.Eval(`(window.__before = true)`)
+	b.Do(what, steps...)
+	b.WaitFor(what, `!window.__before && document.readyState === "complete" && (`+cond+`)`)
+}
+
+// Content is the text of sel, hidden parts included.
+func (b *Browser) Content(sel string) string {
+	b.t.Helper()
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector(`+"`"+sel+"`"+`).textContent`))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// Screenshot saves a full-page PNG as a test artifact.
+func (b *Browser) Screenshot(name string) {
+	b.t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	path := filepath.Join(artifacts(b.t), name)
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("artifact: %s", path)
+}
+
+var artifactsOnce = sync.OnceValues(func() (string, error) {
+	if dir := os.Getenv("SAYSO_ARTIFACTS"); dir != "" {
+		return dir, os.MkdirAll(dir, 0o755)
+	}
+	return os.MkdirTemp("", "sayso-artifacts-")
+})
+
+func artifacts(t *testing.T) string {
+	dir, err := artifactsOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+type violation struct {
+	ID     string   `json:"id"`
+	Impact string   `json:"impact"`
+	Help   string   `json:"help"`
+	Nodes  []string `json:"nodes"`
+}
+
+// Axe runs axe-core on the page and fails on serious or critical
+// violations.
+func (b *Browser) Axe(page string) {
+	b.t.Helper()
+	dir := os.Getenv("SAYSO_NPM_CACHE")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "sayso-npm")
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
+	if err != nil {
+		b.t.Fatalf("axe-core is missing (%v): run .ci/install-browser", err)
+	}
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[*runtime.RemoteObject](string(src))); err != nil {
+		b.t.Fatalf("inject axe-core: %v", err)
+	}
+	vs, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]violation](`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => ({id: v.id, impact: v.impact || "", help: v.help, nodes: v.nodes.map(n => n.target.join(" "))})))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("run axe-core: %v", err)
+	}
+	for _, v := range vs {
+		msg := fmt.Sprintf("axe on %s: %s (%s): %s at %v", page, v.ID, v.Impact, v.Help, v.Nodes)
+		if v.Impact == "serious" || v.Impact == "critical" {
+			b.t.Error(msg)
+		} else {
+			b.t.Log(msg)
+		}
+	}
+}
+
+func (b *Browser) Clean() {
+	b.t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.problems {
+		b.t.Error(p)
+	}
+	b.problems = nil
+}
+
+// Ctx is the tab's context, for chromedp actions of the caller's own.
+func (b *Browser) Ctx() context.Context { return b.ctx }
