@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Measure sayso's Claude Code hook side by side with the peer hook
+# cc-safety-net, in one run on this machine: detection on the labelled
+# corpus and hook latency against /bin/true and a Go "hello".
+#
+#   bench/compare.sh [-n CALLS] [-skip-detection] [-gateway=false]
+#
+# The peer is installed from npm into ${SAYSO_PEER_DIR:-$HOME/.cache/sayso-peer},
+# outside the repository. sayso is built from this checkout unless
+# SAYSO_BIN names a binary. The report goes to stdout; the run's scratch
+# folder (kept, with detection.tsv) is named at the end.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+peer_version=2.4.5
+peer_dir=${SAYSO_PEER_DIR:-$HOME/.cache/sayso-peer}
+peer_js=$peer_dir/node_modules/cc-safety-net/dist/bin/cc-safety-net.js
+
+if ! [ -f "$peer_js" ] || [ "$(node -p "require('$peer_dir/node_modules/cc-safety-net/package.json').version")" != "$peer_version" ]; then
+	mkdir -p "$peer_dir"
+	npm install --prefix "$peer_dir" --no-audit --no-fund --loglevel=error "cc-safety-net@$peer_version" >&2
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/sayso-compare.XXXXXX")
+mkdir -p "$work/bin"
+cd "$repo"
+if [ -n "${SAYSO_BIN:-}" ]; then
+	cp "$SAYSO_BIN" "$work/bin/sayso"
+else
+	go build -o "$work/bin/sayso" ./cmd/sayso
+fi
+go build -o "$work/bin/hello" ./bench/hello
+go build -o "$work/bin/compare" ./bench/compare
+
+"$work/bin/compare" \
+	-sayso "$work/bin/sayso" \
+	-node "$(command -v node)" \
+	-peer "$peer_js" \
+	-hello "$work/bin/hello" \
+	-corpus "$repo/internal/risk/testdata/corpus.jsonl" \
+	-work "$work" \
+	"$@"
+echo "scratch folder: $work" >&2
