@@ -25,6 +25,7 @@ type Policy struct {
 	MaxParallel   int // sub-agents a session may run at once
 	Breaker       Breaker
 	ProjectsBase  string // the folder a container's mount must lie strictly below; "" is the home folder
+	Reviewer      Reviewer
 
 	// Problems are what was broken or ignored, each with its place: shown
 	// on every check, on the hook's stderr and on the page.

@@ -181,6 +181,10 @@ func (f *fileParser) entryField(e *Entry, field string, at unstable.Range, v *un
 // setting reads a top-level setting into f.settings; apply keeps it once the
 // whole file has parsed.
 func (f *fileParser) setting(key string, at unstable.Range, v *unstable.Node) {
+	if strings.HasPrefix(key, "reviewer.") {
+		f.reviewerKey(key, at, v)
+		return
+	}
 	s := &f.settings
 	ok := false
 	switch key {
@@ -296,6 +300,7 @@ func (f *fileParser) apply() {
 		rows = append(rows, r)
 	}
 	p.Autonomy = rows
+	f.applyReviewer()
 	if f.project {
 		for _, c := range p.Classes {
 			if c.Source.File == f.name {
