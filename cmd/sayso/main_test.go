@@ -14,6 +14,7 @@ func TestMain(m *testing.M) {
 		"sayso": func() {
 			os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 		},
+		"fake-reviewer": func() { os.Exit(fakeReviewer()) },
 	})
 }
 

@@ -79,6 +79,9 @@ func runServe(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if _, err := personReviewer(d.ConfigDir); err != nil {
+		fmt.Fprintf(env.Stderr, "sayso: warning: %v: no reviewer, auto asks\n", err)
+	}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout}
 	if *notify != "" {
 		c.Notify = notifier(*notify, env.Stderr)
@@ -132,6 +135,7 @@ func newDecider(db *store.DB) (*gateway.Decider, hook.FilePins, error) {
 	home, _ := os.UserHomeDir()
 	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
 	d := &gateway.Decider{DB: db, Home: home, ConfigDir: config, Protected: append(paths.Protected(), hook.Installed(pins)...), Verdicts: review.NewCache(1024)}
+	d.Reviewer, _ = personReviewer(config) // one that cannot be built is none: auto asks; serve warns
 	return d, pins, nil
 }
 
