@@ -6,8 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/gateway"
 )
 
 const helloSrc = `package main
@@ -24,9 +27,20 @@ func main() {
 `
 
 // TestHookLatency times the hook end to end — process start, stdin, the
-// decision, stdout — against a Go program that only reads stdin and prints
-// a fixed answer, the two run alternately, SAYSO_BENCH_RUNS times each
-// (default 1000). It runs only with SAYSO_BENCH=1:
+// decision, the ledger row, stdout — against floors, all run alternately
+// in one loop, SAYSO_BENCH_RUNS times each (default 1000):
+//
+//   - /bin/true, and hello: a Go program that reads stdin and prints "hello";
+//   - 'sayso hook claude' with 'sayso serve' running: the hook hands the step
+//     over the socket, but the one binary still links the database driver;
+//   - 'sayso hook claude' with no gateway: it opens the store and decides;
+//   - 'sayso-hook claude' with 'sayso serve' running: the forwarder, which
+//     links neither the driver nor the policy;
+//   - 'sayso-hook claude' with no gateway: it runs 'sayso hook' for the step;
+//   - the socket round-trip alone, from the test's own process: the
+//     gateway's share of the above.
+//
+// It runs only with SAYSO_BENCH=1:
 //
 //	SAYSO_BENCH=1 go test ./e2e -run TestHookLatency -v
 func TestHookLatency(t *testing.T) {
@@ -34,8 +48,8 @@ func TestHookLatency(t *testing.T) {
 		t.Skip("SKIP: set SAYSO_BENCH=1 to time the hook")
 	}
 	runs := 1000
-	if n, err := time.ParseDuration(os.Getenv("SAYSO_BENCH_RUNS") + "ns"); err == nil && n > 0 {
-		runs = int(n)
+	if n, err := strconv.Atoi(os.Getenv("SAYSO_BENCH_RUNS")); err == nil && n > 0 {
+		runs = n
 	}
 	dir := t.TempDir()
 	must(t, os.WriteFile(filepath.Join(dir, "hello.go"), []byte(helloSrc), 0o644))
@@ -45,43 +59,87 @@ func TestHookLatency(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build hello: %v\n%s", err, out)
 	}
-	w := newWorld(t)
-	w.install(t, "claude")
-	input := []byte(`{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"` + w.proj + `","prompt_id":"p1","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status && go test ./...","description":"x"},"tool_use_id":"toolu_1"}`)
-	time1 := func(bin string, args ...string) time.Duration {
-		cmd := exec.Command(bin, args...)
-		cmd.Dir, cmd.Env = w.proj, w.env
-		cmd.Stdin = bytes.NewReader(input)
+	alone, served := newWorld(t), newWorld(t)
+	alone.install(t, "claude")
+	served.install(t, "claude")
+	served.serve(t)
+	input := func(w *world) []byte {
+		return []byte(`{"session_id":"s1","transcript_path":"/t.jsonl","cwd":"` + w.proj + `","prompt_id":"p1","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git status && go test ./...","description":"x"},"tool_use_id":"toolu_1"}`)
+	}
+	type variant struct {
+		name  string
+		w     *world
+		argv  []string
+		times []time.Duration
+	}
+	vs := []*variant{
+		{name: "/bin/true", w: alone, argv: []string{"/bin/true"}},
+		{name: "hello", w: alone, argv: []string{hello}},
+		{name: "sayso hook, gateway", w: served, argv: []string{sayso, "hook", "claude"}},
+		{name: "sayso hook, no gateway", w: alone, argv: []string{sayso, "hook", "claude"}},
+		{name: "sayso-hook, gateway", w: served, argv: []string{saysoHook, "claude"}},
+		{name: "sayso-hook, no gateway", w: alone, argv: []string{saysoHook, "claude"}},
+	}
+	time1 := func(v *variant) time.Duration {
+		cmd := exec.Command(v.argv[0], v.argv[1:]...)
+		cmd.Dir, cmd.Env = v.w.proj, v.w.env
+		cmd.Stdin = bytes.NewReader(input(v.w))
 		var out bytes.Buffer
 		cmd.Stdout = &out
 		start := time.Now()
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s: %v", bin, err)
+			t.Fatalf("%s: %v", v.name, err)
 		}
 		d := time.Since(start)
-		if out.Len() == 0 {
-			t.Fatalf("%s printed nothing", bin)
+		if v.argv[0] != "/bin/true" && !bytes.Contains(out.Bytes(), []byte("allow")) && !bytes.Contains(out.Bytes(), []byte("hello")) {
+			t.Fatalf("%s answered %q", v.name, out.Bytes())
 		}
 		return d
 	}
-	if out, _ := exec.Command(sayso, "hook", "claude").Output(); len(out) == 0 {
-		t.Fatal("hook printed nothing")
+	// The gateway's own share: the socket round-trip from this process,
+	// with no process started.
+	socket := filepath.Join(served.state, "sayso.sock")
+	roundTrip := &variant{name: "socket round-trip only"}
+	ask := func() time.Duration {
+		start := time.Now()
+		r, err := gateway.Ask(socket, gateway.Request{Agent: "claude", Input: input(served), Env: map[string]string{}, Home: served.home}, 10*time.Second)
+		d := time.Since(start)
+		if err != nil || !bytes.Contains(r.Stdout, []byte("allow")) {
+			t.Fatalf("ask the gateway: %v %q", err, r.Stdout)
+		}
+		return d
 	}
-	var hook, floor []time.Duration
-	for range 20 { // warm the page cache
-		time1(sayso, "hook", "claude")
-		time1(hello)
+	for range 20 { // warm the page cache and the gateway
+		for _, v := range vs {
+			time1(v)
+		}
 	}
 	for range runs {
-		hook = append(hook, time1(sayso, "hook", "claude"))
-		floor = append(floor, time1(hello))
+		for _, v := range vs {
+			v.times = append(v.times, time1(v))
+		}
+		roundTrip.times = append(roundTrip.times, ask())
 	}
-	hm, hp := stats(hook)
-	fm, fp := stats(floor)
-	t.Logf("runs=%d each, alternating", runs)
-	t.Logf("hello: median %v p99 %v", fm, fp)
-	t.Logf("hook:  median %v p99 %v", hm, hp)
-	t.Logf("hook median / hello median = %.2f; hook p99 / hook median = %.2f", float64(hm)/float64(fm), float64(hp)/float64(hm))
+	vs = append(vs, roundTrip)
+	floor, _ := stats(vs[1].times)
+	t.Logf("runs=%d each, alternating; ratios to hello's median", runs)
+	for _, v := range vs {
+		m, p := stats(v.times)
+		t.Logf("%-24s median %7.2fms  p99 %7.2fms  median/hello %.2f  p99/median %.2f",
+			v.name, ms(m), ms(p), float64(m)/float64(floor), float64(p)/float64(m))
+	}
+	rows := countRows(t, served) + countRows(t, alone)
+	if want := 5*runs + 80; rows < want {
+		t.Errorf("ledger rows = %d, want at least %d: a decision was not kept", rows, want)
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// countRows counts the ledger's rows through the person's CLI.
+func countRows(t *testing.T, w *world) int {
+	out := w.sayso(t, "log", "--json", "--limit", "100000")
+	return bytes.Count(out, []byte("\n"))
 }
 
 func stats(ds []time.Duration) (median, p99 time.Duration) {

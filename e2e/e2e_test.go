@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// sayso is the binary under test, built once.
-var sayso string
+// sayso is the binary under test, built once; saysoHook is the forwarder
+// beside it.
+var sayso, saysoHook string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "sayso-e2e-bin")
@@ -22,7 +23,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	sayso = filepath.Join(dir, "sayso")
-	build := exec.Command("go", "build", "-o", sayso, "github.com/sayso-dev/sayso/cmd/sayso")
+	saysoHook = filepath.Join(dir, "sayso-hook")
+	build := exec.Command("go", "build", "-o", dir, "github.com/sayso-dev/sayso/cmd/sayso", "github.com/sayso-dev/sayso/cmd/sayso-hook")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: build sayso:", err)

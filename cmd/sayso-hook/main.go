@@ -1,0 +1,143 @@
+// Command sayso-hook is the hook's fast path: it hands one hook JSON to
+// sayso serve over its unix socket and prints the answer, linking nothing
+// but the standard library and the state folder's location: no database
+// driver, no policy, no parser. When no gateway answers, it runs the full
+// 'sayso hook AGENT' beside it with the same input, which decides against
+// the store. Any failure of its own blocks the step: the reason on stderr
+// and exit status 2, which every client reads as a block.
+//
+//	sayso-hook claude|codex|gemini
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/paths"
+)
+
+// request and reply are gateway.Request and gateway.Reply on the wire;
+// main_test.go holds them to the gateway's own.
+type request struct {
+	Agent string            `json:"agent"`
+	Input []byte            `json:"input"`
+	Env   map[string]string `json:"env"`
+	Home  string            `json:"home"`
+}
+
+type reply struct {
+	Stdout []byte `json:"stdout"`
+	Stderr string `json:"stderr,omitempty"`
+	Exit   int    `json:"exit"`
+}
+
+// forwardEnv is gateway.ForwardEnv: the variables the adapters read.
+var forwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "GEMINI_CLI_HOME"}
+
+const (
+	maxInput = 16 << 20         // hook.MaxInput
+	wait     = 28 * time.Second // the full hook's wait for the gateway, a card's answer included
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		return block(stderr, "usage: sayso-hook claude|codex|gemini")
+	}
+	in, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
+	if err != nil {
+		return block(stderr, "cannot read stdin")
+	}
+	if r, err := ask(args[0], in); err == nil {
+		stdout.Write(r.Stdout)
+		if r.Stderr != "" {
+			fmt.Fprintln(stderr, r.Stderr)
+		}
+		return r.Exit
+	}
+	return full(args[0], in, stdout, stderr)
+}
+
+// ask hands the input to sayso serve; an error means no gateway answered.
+// It speaks to the socket through plain system calls: the net package's
+// poller alone costs more at start-up than the whole round-trip.
+func ask(agent string, in []byte) (reply, error) {
+	if len(in) > maxInput {
+		return reply{}, errors.New("input too large for the gateway")
+	}
+	state, err := paths.StateDir()
+	if err != nil {
+		return reply{}, err
+	}
+	home, _ := os.UserHomeDir()
+	req := request{Agent: agent, Input: in, Env: map[string]string{}, Home: home}
+	for _, k := range forwardEnv {
+		if v, ok := os.LookupEnv(k); ok {
+			req.Env[k] = v
+		}
+	}
+	msg, err := json.Marshal(req)
+	if err != nil {
+		return reply{}, err
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return reply{}, err
+	}
+	conn := os.NewFile(uintptr(fd), "sayso.sock")
+	defer conn.Close()
+	tv := syscall.NsecToTimeval(int64(wait))
+	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+		return reply{}, err
+	}
+	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); err != nil {
+		return reply{}, err
+	}
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: filepath.Join(state, "sayso.sock")}); err != nil {
+		return reply{}, err
+	}
+	if _, err := conn.Write(append(msg, '\n')); err != nil {
+		return reply{}, err
+	}
+	var r reply
+	if err := json.NewDecoder(conn).Decode(&r); err != nil {
+		return reply{}, err
+	}
+	return r, nil
+}
+
+// full runs 'sayso hook AGENT', the sayso binary beside this one, on the
+// same input.
+func full(agent string, in []byte, stdout, stderr io.Writer) int {
+	self, err := os.Executable()
+	if err != nil {
+		return block(stderr, "cannot find sayso: "+err.Error())
+	}
+	cmd := exec.Command(filepath.Join(filepath.Dir(self), "sayso"), "hook", agent)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), stdout, stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		return exit.ExitCode()
+	}
+	return block(stderr, "cannot run sayso hook: "+err.Error())
+}
+
+func block(stderr io.Writer, reason string) int {
+	fmt.Fprintf(stderr, "sayso-hook: %s; the step is blocked\n", reason)
+	return 2
+}

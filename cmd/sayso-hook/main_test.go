@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/gateway"
+)
+
+// The forwarder speaks the gateway's wire format without importing it (the
+// gateway links the database driver): its copies must match.
+func TestWire(t *testing.T) {
+	if !slices.Equal(forwardEnv, gateway.ForwardEnv) {
+		t.Errorf("forwardEnv = %q, gateway.ForwardEnv = %q", forwardEnv, gateway.ForwardEnv)
+	}
+	in := request{Agent: "claude", Input: []byte(`{"x":1}`), Env: map[string]string{"CLAUDE_CODE_SESSION_ATTENDED": "1"}, Home: "/h"}
+	b, _ := json.Marshal(in)
+	var g gateway.Request
+	if err := json.Unmarshal(b, &g); err != nil || !reflect.DeepEqual(g, gateway.Request(in)) {
+		t.Errorf("request %s reads as %+v (%v)", b, g, err)
+	}
+	out := gateway.Reply{Stdout: []byte("{}\n"), Stderr: "why", Exit: 2}
+	b, _ = json.Marshal(out)
+	var r reply
+	if err := json.Unmarshal(b, &r); err != nil || !reflect.DeepEqual(r, reply(out)) {
+		t.Errorf("reply %s reads as %+v (%v)", b, r, err)
+	}
+}
+
+func TestForward(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("SAYSO_STATE_DIR", state)
+	t.Setenv("CLAUDE_CODE_SESSION_ATTENDED", "1")
+	ln, err := gateway.Listen(filepath.Join(state, "sayso.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan gateway.Request, 1)
+	go gateway.ServeSocket(ctx, ln, func(_ context.Context, r gateway.Request) gateway.Reply {
+		got <- r
+		return gateway.Reply{Stdout: []byte("answer\n")}
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"claude"}, bytes.NewReader([]byte(`{"hook_event_name":"PreToolUse"}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
+		t.Fatalf("run = %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	r := <-got
+	if r.Agent != "claude" || string(r.Input) != `{"hook_event_name":"PreToolUse"}` || r.Env["CLAUDE_CODE_SESSION_ATTENDED"] != "1" {
+		t.Errorf("the gateway got %+v", r)
+	}
+}
+
+// With no gateway and no sayso beside it, the step is blocked, never let
+// through.
+func TestNoGatewayNoSayso(t *testing.T) {
+	t.Setenv("SAYSO_STATE_DIR", t.TempDir())
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"claude"}, bytes.NewReader([]byte(`{}`)), &stdout, &stderr)
+	if _, err := os.Stat(filepath.Join(filepath.Dir(os.Args[0]), "sayso")); err == nil {
+		t.Skip("a sayso lies beside the test binary")
+	}
+	if code != 2 || stdout.Len() != 0 || !bytes.Contains(stderr.Bytes(), []byte("blocked")) {
+		t.Errorf("run = %d, stdout %q, stderr %q; want 2 and a block", code, stdout.String(), stderr.String())
+	}
+}
