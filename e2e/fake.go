@@ -31,13 +31,11 @@ const SubagentMark = "E2E-SUBTASK"
 // the other, the next once the client sends the last one's result back,
 // then ends the turn. Every result it got is kept.
 type Fake struct {
-	URL   string
-	calls []Call
-	// Before, when set, runs before the fake answers with call i of the
-	// main conversation; the client waits meanwhile.
-	Before  func(i int)
+	URL     string
+	calls   []Call
 	srv     *httptest.Server
 	mu      sync.Mutex
+	hook    func(i int)
 	before  map[int]bool
 	results []string
 	mains   int // turns ended in the main conversation
@@ -126,16 +124,24 @@ func (f *Fake) next(n int, sub bool) (Call, bool) {
 		f.mu.Unlock()
 		return Call{}, false
 	}
-	if !sub && f.Before != nil {
+	if !sub {
 		f.mu.Lock()
-		run := !f.before[n]
+		hook, run := f.hook, !f.before[n]
 		f.before[n] = true
 		f.mu.Unlock()
-		if run {
-			f.Before(n)
+		if hook != nil && run {
+			hook(n)
 		}
 	}
 	return calls[n], true
+}
+
+// Before sets a function that runs once before the fake answers with call
+// i of the main conversation; the client waits meanwhile.
+func (f *Fake) Before(hook func(i int)) {
+	f.mu.Lock()
+	f.hook = hook
+	f.mu.Unlock()
 }
 
 // Ends counts the turns the fake ended in the main conversation.

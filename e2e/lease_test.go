@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,12 +196,15 @@ func TestLeasePushOnce(t *testing.T) {
 				push := Call{Command: "git push origin feature/x"}
 				f := NewFake(push, push)
 				defer f.Close()
+				var mu sync.Mutex // Before runs on the fake's goroutine
 				var granted []byte
 				var grantErr error
-				f.Before = func(i int) {
+				f.Before(func(i int) {
 					if i != 0 {
 						return
 					}
+					mu.Lock()
+					defer mu.Unlock()
 					// The prompt's hook has run: its session is in the store.
 					var ss []store.Session
 					out, err := w.cli("session", "list", "--json")
@@ -212,8 +216,10 @@ func TestLeasePushOnce(t *testing.T) {
 						return
 					}
 					granted, grantErr = w.cli("lease", "grant", "remote-write", "--session", ss[0].ID, "--cwd", w.proj)
-				}
+				})
 				out := w.drive(t, name, f, "push my branch feature/x to origin")
+				mu.Lock()
+				defer mu.Unlock()
 				if grantErr != nil {
 					t.Fatalf("grant the lease: %v\n%s", grantErr, granted)
 				}
