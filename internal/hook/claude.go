@@ -21,6 +21,10 @@ func (Claude) Name() string { return "claude" }
 // resumed without one. The person did not type it.
 const resumePrompt = "Continue from where you left off."
 
+// taskNotification opens the prompt Claude Code sends when a background
+// sub-agent finishes: the sub-agent's words, never the person's.
+const taskNotification = "<task-notification>"
+
 // Read implements Adapter.
 func (Claude) Read(in []byte, env Env) (Input, error) {
 	c, err := decode(in)
@@ -28,7 +32,9 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 	if err != nil {
 		return q, err
 	}
-	if c.TurnID != nil || c.Model != nil {
+	// Codex marks its payloads with turn_id, and its tool events with
+	// model; Claude Code's SessionStart names the model too.
+	if c.TurnID != nil || c.Model != nil && c.HookEventName != "SessionStart" {
 		return q, errorf("a Codex payload reached 'sayso hook claude'")
 	}
 	switch c.HookEventName {
@@ -77,6 +83,8 @@ func claudeSource(c *common, env Env) (Source, string) {
 		return SourceSystem, "the client marks the prompt " + c.Source
 	case *c.Prompt == resumePrompt:
 		return SourceSystem, "a resume without a prompt"
+	case strings.HasPrefix(strings.TrimSpace(*c.Prompt), taskNotification):
+		return SourceSystem, "a background sub-agent's result, handed back by the client"
 	case c.AgentID != "":
 		return SourceDelegated, "a sub-agent's prompt"
 	case env.get("CLAUDE_CODE_SESSION_ATTENDED") != "1":

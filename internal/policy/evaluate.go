@@ -127,6 +127,9 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	e.d.Assessment = a
 	e.run()
 	e.d.Reasons = reasons(e.decision, &e.d)
+	if req.Review.Asked && !req.Review.Allow && e.decision != Allow {
+		e.d.Reasons = append(e.d.Reasons, "the reviewer did not find that the person asked for it: "+req.Review.Why)
+	}
 	return e.decision, e.d
 }
 

@@ -350,3 +350,17 @@ var errNotExist = errorString("no such file")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// TestReviewAskReason: when the reviewer does not let a step through, its
+// reason reaches the diagnostic the person and the agent read.
+func TestReviewAskReason(t *testing.T) {
+	ctx := risk.Context{Root: "/p", Home: "/h"}
+	req := Request{Command: "git push origin feature/x", Mode: ModeAuto, Context: ctx, Review: Review{Asked: true, Why: "the person said not yet"}}
+	dec, diag := Evaluate(req)
+	if dec != Ask {
+		t.Fatalf("decision = %v, want ask", dec)
+	}
+	if !strings.Contains(strings.Join(diag.Reasons, " "), "the person said not yet") {
+		t.Errorf("reasons %q do not carry the reviewer's", diag.Reasons)
+	}
+}
