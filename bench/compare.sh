@@ -7,7 +7,8 @@
 #
 # The peer is installed from npm into ${SAYSO_PEER_DIR:-$HOME/.cache/sayso-peer},
 # outside the repository. sayso is built from this checkout unless
-# SAYSO_BIN names a binary. The report goes to stdout; the run's scratch
+# SAYSO_BIN names a binary; the forwarder sayso-hook is built beside it
+# when the checkout has one. The report goes to stdout; the run's scratch
 # folder (kept, with detection.tsv) is named at the end.
 set -euo pipefail
 
@@ -29,6 +30,12 @@ if [ -n "${SAYSO_BIN:-}" ]; then
 else
 	go build -o "$work/bin/sayso" ./cmd/sayso
 fi
+forwarder=()
+if [ -d cmd/sayso-hook ]; then
+	# The forwarder runs the sayso beside it when no gateway answers.
+	go build -o "$work/bin/sayso-hook" ./cmd/sayso-hook
+	forwarder=(-sayso-hook "$work/bin/sayso-hook")
+fi
 go build -o "$work/bin/hello" ./bench/hello
 go build -o "$work/bin/compare" ./bench/compare
 
@@ -39,5 +46,6 @@ go build -o "$work/bin/compare" ./bench/compare
 	-hello "$work/bin/hello" \
 	-corpus "$repo/internal/risk/testdata/corpus.jsonl" \
 	-work "$work" \
+	"${forwarder[@]}" \
 	"$@"
 echo "scratch folder: $work" >&2

@@ -29,6 +29,7 @@ import (
 func main() {
 	var c config
 	flag.StringVar(&c.sayso, "sayso", "", "the sayso binary")
+	flag.StringVar(&c.forwarder, "sayso-hook", "", "the sayso-hook forwarder, when there is one (beside -sayso)")
 	flag.StringVar(&c.node, "node", "node", "the node binary the peer runs with")
 	flag.StringVar(&c.peer, "peer", "", "the peer's bin script (cc-safety-net.js)")
 	flag.StringVar(&c.peerFlag, "peer-flag", "--coding-cli", "the peer's hook flag for Claude Code")
@@ -51,9 +52,9 @@ func main() {
 }
 
 type config struct {
-	sayso, node, peer, peerFlag, hello, corpus, work string
-	n, jobs                                          int
-	gateway, skipDetect                              bool
+	sayso, forwarder, node, peer, peerFlag, hello, corpus, work string
+	n, jobs                                                     int
+	gateway, skipDetect                                         bool
 }
 
 // program is one hook (or floor) as the client would run it.
@@ -106,15 +107,24 @@ func run(c *config) error {
 		}
 	}
 
-	progs := []program{truth, hello, saysoHook, peer}
+	progs := []program{truth, hello, saysoHook}
 	if c.gateway {
 		stop, err := serve(c, gwState)
 		if err != nil {
 			return err
 		}
 		defer stop()
-		progs = []program{truth, hello, saysoHook, saysoGW, peer}
+		progs = append(progs, saysoGW)
 	}
+	if c.forwarder != "" {
+		fwd := program{"sayso-hook", []string{c.forwarder, "claude"}, c.baseEnv()}
+		progs = append(progs, fwd)
+		if c.gateway {
+			fwdGW := program{"sayso-hook, gateway", fwd.argv, saysoGW.env}
+			progs = append(progs, fwdGW)
+		}
+	}
+	progs = append(progs, peer)
 	return latency(c, progs)
 }
 
