@@ -578,7 +578,14 @@ func kill(c *cmd) {
 	c.add(LocalWrite, "kill signals a process")
 }
 
-func killall(c *cmd) { c.add(LocalWrite, c.name+" signals processes by name") }
+func killall(c *cmd) {
+	for _, w := range c.operands() {
+		if strings.Contains(w.Value, "sayso") {
+			c.add(Protected, c.name+" stops sayso itself")
+		}
+	}
+	c.add(LocalWrite, c.name+" signals processes by name")
+}
 
 func rsync(c *cmd) {
 	for _, w := range c.args {

@@ -14,6 +14,17 @@ var morePrograms = map[string]func(*cmd){
 	"gpg": gpg, "gpg2": gpg, "man": manCmd, "gdb": gdb, "lldb": gdb, "playwright": playwright,
 	"chromium": browserProgram, "chromium-browser": browserProgram, "google-chrome": browserProgram, "chrome": browserProgram,
 	"firefox": browserProgram, "gofmt": gofmt, ":": colon, "ssh-keygen": sshKeygen, "ssh-add": sshAdd,
+	"strace": tracer, "ltrace": tracer, "gcore": tracer,
+}
+
+// tracer: attached to a running process, a tracer reads its memory — a
+// key, a cookie, sayso's own — whatever it is.
+func tracer(c *cmd) {
+	if c.name == "gcore" || c.has("-p", "--attach") || c.shortFlag('p') {
+		c.add(Secret, c.name+" attaches to a running process and reads its memory")
+		return
+	}
+	c.add(Read, c.name+" lists its options")
 }
 
 func colon(c *cmd) { c.add(Read, ": does nothing") }
@@ -142,6 +153,12 @@ func manCmd(c *cmd) {
 }
 
 func gdb(c *cmd) {
+	for _, w := range c.args {
+		if w.Value == "-p" || w.Value == "--pid" || strings.HasPrefix(w.Value, "--pid=") || w.Value == "attach" || c.name == "lldb" && (w.Value == "--attach-pid" || w.Value == "-n") {
+			c.add(Secret, c.name+" attaches to a running process and reads its memory")
+			return
+		}
+	}
 	for _, w := range c.args {
 		v := w.Value
 		if v == "-ex" || v == "--ex" || v == "-x" || v == "--command" || v == "-batch" || v == "--batch" || v == "-iex" || v == "-o" || v == "--one-line" || v == "-s" && c.name == "lldb" {

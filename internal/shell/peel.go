@@ -48,8 +48,8 @@ func init() {
 		"chrt":       peelChrt,
 		"runuser":    simple(optSpec{short: "ugGl", long: "user group supp-group login"}),
 		"flock":      peelFlock,
-		"strace":     simple(optSpec{short: "eoOpPsSuUXaIbE", long: "output trace signal status"}),
-		"ltrace":     simple(optSpec{short: "eoOpPsSuUXaIbEnAlLnx", long: "output"}),
+		"strace":     peelTracer(optSpec{short: "eoOpPsSuUXaIbE", long: "output trace signal status attach"}),
+		"ltrace":     peelTracer(optSpec{short: "eoOpPsSuUXaIbEnAlLnx", long: "output"}),
 		"setarch":    peelSetarch,
 		"linux32":    simple(optSpec{}),
 		"linux64":    simple(optSpec{}),
@@ -526,4 +526,16 @@ func peelFaketime(args []Word) ([]Word, peeled, string) {
 		return nil, peeled{}, why
 	}
 	return rest[1:], peeled{}, ""
+}
+
+// peelTracer peels strace or ltrace off the command it starts; attached to
+// a running process (-p) it starts nothing and stays as it is.
+func peelTracer(spec optSpec) wrapper {
+	return func(args []Word) ([]Word, peeled, string) {
+		opts, rest, why := options(args, spec)
+		if has(opts, "-p", "--attach") != nil {
+			return nil, peeled{keep: true}, why
+		}
+		return rest, peeled{}, why
+	}
 }
