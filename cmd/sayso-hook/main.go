@@ -6,7 +6,7 @@
 // the store. Any failure of its own blocks the step: the reason on stderr
 // and exit status 2, which every client reads as a block.
 //
-//	sayso-hook claude|codex|gemini
+//	sayso-hook [hook] claude|codex|gemini
 package main
 
 import (
@@ -52,6 +52,9 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 2 && args[0] == "hook" {
+		args = args[1:] // as 'sayso install --fast' writes it: sayso-hook hook AGENT
+	}
 	if len(args) != 1 {
 		return block(stderr, "usage: sayso-hook claude|codex|gemini")
 	}

@@ -56,6 +56,14 @@ func TestForward(t *testing.T) {
 	if r.Agent != "claude" || string(r.Input) != `{"hook_event_name":"PreToolUse"}` || r.Env["CLAUDE_CODE_SESSION_ATTENDED"] != "1" {
 		t.Errorf("the gateway got %+v", r)
 	}
+	// As 'sayso install --fast' writes the command: sayso-hook hook AGENT.
+	stdout.Reset()
+	if code := run([]string{"hook", "claude"}, bytes.NewReader([]byte(`{}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
+		t.Fatalf("run hook claude = %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	if r := <-got; r.Agent != "claude" {
+		t.Errorf("the gateway got agent %q, want claude", r.Agent)
+	}
 }
 
 // With no gateway and no sayso beside it, the step is blocked, never let

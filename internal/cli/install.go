@@ -13,7 +13,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
-const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed]
+const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast]
 
 Writes sayso's hook definitions into the agent's settings with the
 absolute path of this binary, an explicit timeout and every fail-closed
@@ -21,6 +21,9 @@ option the client has, keeping the rest of the file (the old file is kept
 beside it as FILE.sayso-backup). Records SHA-256 pins of the binary and of
 each definition; 'sayso doctor' checks them. Installing again re-pins.
 Codex: --scope user only; install also writes Codex's trust hashes.
+--fast points the hooks at sayso-hook beside this binary: it hands each
+step to sayso serve without loading the database driver (and runs this
+binary's 'sayso hook' when no gateway answers); the pin covers sayso-hook.
 `
 
 const uninstallUsage = `usage: sayso uninstall [claude|codex|gemini]
@@ -48,6 +51,7 @@ func runInstall(env *Env, args []string) error {
 	fs := flag.NewFlagSet("install", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	scope := fs.String("scope", "user", "")
+	fast := fs.Bool("fast", false, "")
 	agent, rest := "", args
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		agent, rest = args[0], args[1:]
@@ -76,6 +80,15 @@ func runInstall(env *Env, args []string) error {
 	}
 	if bin, err = filepath.EvalSymlinks(bin); err != nil {
 		return fmt.Errorf("install: find this binary: %w", err)
+	}
+	if *fast {
+		// The forwarder beside this binary hands steps to sayso serve
+		// without loading the database driver, and runs this binary's
+		// 'sayso hook' when no gateway answers.
+		bin = filepath.Join(filepath.Dir(bin), "sayso-hook")
+		if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
+			return fmt.Errorf("install --fast: no sayso-hook beside this binary at %s: build it with 'go build -o %s ./cmd/sayso-hook'", bin, bin)
+		}
 	}
 	cwd, err := env.Getwd()
 	if err != nil {
