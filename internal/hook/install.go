@@ -398,14 +398,15 @@ func Uninstall(agent string, store PinStore) (removed []Pin, missing []Pin, err 
 	return removed, missing, nil
 }
 
-// Installed lists the settings files holding agent's definitions: the
-// hook definitions sayso installed, which no agent step may touch.
+// Installed lists what sayso installed that no agent step may touch: the
+// settings files holding its hook definitions and the binaries they run
+// (sayso-hook, with install --fast).
 func Installed(store PinStore) []string {
 	pins, _ := store.Load()
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range pins {
-		if (p.Kind == PinDefinition || p.Kind == PinTrust) && !seen[p.Path] {
+		if (p.Kind == PinDefinition || p.Kind == PinTrust || p.Kind == PinBinary) && !seen[p.Path] {
 			seen[p.Path] = true
 			out = append(out, p.Path)
 		}
