@@ -55,3 +55,20 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCommand: classifying any input never panics and always names a
+// class; input the parser refuses is opaque, never read.
+func FuzzCommand(f *testing.F) {
+	for _, c := range loadCorpus(f) {
+		f.Add(c.Cmd)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		a := Command(src, TestContext)
+		if a.Classes.Empty() {
+			t.Fatalf("Classify(%q) has no class", src)
+		}
+		if len(shell.Parse(src).Opaque) > 0 && Safe(a.Classes) {
+			t.Fatalf("Classify(%q) = %v for input the parser refused", src, a.Classes)
+		}
+	})
+}

@@ -596,8 +596,8 @@ func gitWorktree(c *cmd) {
 		c.add(LocalWrite, "git worktree remove")
 	case "add":
 		c.add(LocalWrite, "git worktree add")
-		for _, w := range ops[1:2] {
-			c.write(w)
+		if len(ops) > 1 {
+			c.write(ops[1])
 		}
 	default:
 		c.add(LocalWrite, "git worktree "+ops[0].Value)
