@@ -428,6 +428,9 @@ func peelXargs(args []Word) ([]Word, peeled, string) {
 		}
 		i++
 	}
+	if i > len(args) {
+		return nil, peeled{many: true}, "an option without its value"
+	}
 	rest := args[i:]
 	if len(rest) == 0 {
 		rest = []Word{{Raw: "echo", Value: "echo", Literal: true}}
