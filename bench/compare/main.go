@@ -362,7 +362,7 @@ var latencyCommands = []string{
 	"git status",
 	"ls -la",
 	"go test ./...",
-	"grep -rn TODO .",
+	"grep -rn func .",
 	"cat README.md",
 	"git log --oneline -5",
 	"npm install",
