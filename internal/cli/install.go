@@ -36,6 +36,13 @@ const doctorUsage = `usage: sayso doctor [--json]
 Checks the pins of what 'sayso install' wrote and the client settings
 that switch hooks off, and prints each problem with the command that fixes
 it. Exit status 1 when there is a problem.
+
+It also reads each installed client's own sandbox (Claude Code's
+"sandbox" settings, Codex's sandbox_mode and writable roots, Gemini CLI's
+GEMINI_SANDBOX or tools.sandbox) and warns when it is off or when sayso's
+state or configuration folder is inside what it lets the agent write.
+Warnings do not change the exit status: sayso still gates every step, but
+a program it lets run could rewrite its store.
 `
 
 func init() {
@@ -157,25 +164,38 @@ func runDoctor(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}
-	probs := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv)
+	var dirs []string
+	for _, dir := range []func() (string, error){paths.StateDir, paths.ConfigDir} {
+		if d, err := dir(); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	rep := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs)
 	if *asJSON {
-		if probs == nil {
-			probs = []hook.Problem{}
+		if rep.Problems == nil {
+			rep.Problems = []hook.Problem{}
+		}
+		if rep.Warnings == nil {
+			rep.Warnings = []hook.Problem{}
 		}
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"ok": len(probs) == 0, "problems": probs}); err != nil {
+		if err := enc.Encode(map[string]any{"ok": len(rep.Problems) == 0, "problems": rep.Problems, "warnings": rep.Warnings}); err != nil {
 			return err
 		}
-	} else if len(probs) == 0 {
-		fmt.Fprintln(env.Stdout, "ok: every pin holds and no setting switches sayso's hooks off")
 	} else {
-		for _, p := range probs {
+		if len(rep.Problems) == 0 {
+			fmt.Fprintln(env.Stdout, "ok: every pin holds and no setting switches sayso's hooks off")
+		}
+		for _, p := range rep.Problems {
 			fmt.Fprintf(env.Stdout, "problem: %s\n  fix: %s\n", p.What, p.Fix)
 		}
+		for _, p := range rep.Warnings {
+			fmt.Fprintf(env.Stdout, "warning: %s\n  fix: %s\n", p.What, p.Fix)
+		}
 	}
-	if len(probs) > 0 {
-		return fmt.Errorf("doctor: %d problem(s)", len(probs))
+	if len(rep.Problems) > 0 {
+		return fmt.Errorf("doctor: %d problem(s)", len(rep.Problems))
 	}
 	return nil
 }

@@ -7,16 +7,23 @@ import (
 	"regexp"
 )
 
-// Doctor checks what sayso installed: the pins, and the client settings
-// that switch hooks off. project is the project root to check project
-// files in.
-func Doctor(store PinStore, home, project string, getenv func(string) string) []Problem {
+// Report is what doctor found: problems switch sayso off or make it ask
+// every step; warnings weaken the wall behind it.
+type Report struct {
+	Problems []Problem `json:"problems"`
+	Warnings []Problem `json:"warnings"`
+}
+
+// Doctor checks what sayso installed: the pins, the client settings that
+// switch hooks off, and each client's own sandbox against sayso's
+// folders (dirs). project is the project root to check project files in.
+func Doctor(store PinStore, home, project string, getenv func(string) string, dirs []string) Report {
 	pins, err := store.Load()
 	if err != nil {
-		return []Problem{{What: err.Error(), Fix: "sayso install AGENT"}}
+		return Report{Problems: []Problem{{What: err.Error(), Fix: "sayso install AGENT"}}}
 	}
 	if len(pins) == 0 {
-		return []Problem{{What: "sayso is installed for no agent", Fix: "sayso install claude (or codex, gemini)"}}
+		return Report{Problems: []Problem{{What: "sayso is installed for no agent", Fix: "sayso install claude (or codex, gemini)"}}}
 	}
 	out := CheckPins(store, "")
 	scopes := map[string]map[string]bool{}
@@ -36,7 +43,11 @@ func Doctor(store PinStore, home, project string, getenv func(string) string) []
 	if scopes["gemini"] != nil {
 		out = append(out, geminiOff(t)...)
 	}
-	return out
+	agents := map[string]bool{}
+	for a := range scopes {
+		agents[a] = true
+	}
+	return Report{Problems: out, Warnings: Sandboxes(agents, t, dirs)}
 }
 
 func readJSON(path string) map[string]any {
