@@ -31,17 +31,18 @@ const SubagentMark = "E2E-SUBTASK"
 // the other, the next once the client sends the last one's result back,
 // then ends the turn. Every result it got is kept.
 type Fake struct {
-	URL     string
-	calls   []Call
-	srv     *httptest.Server
-	mu      sync.Mutex
-	hook    func(i int)
-	before  map[int]bool
-	results []string
-	mains   int // turns ended in the main conversation
-	subs    int // in sub-agents' conversations
-	closed  bool
-	done    chan struct{}
+	URL      string
+	calls    []Call
+	srv      *httptest.Server
+	mu       sync.Mutex
+	hook     func(i int)
+	before   map[int]bool
+	results  []string
+	onResult func(string)
+	mains    int // turns ended in the main conversation
+	subs     int // in sub-agents' conversations
+	closed   bool
+	done     chan struct{}
 }
 
 // Done is closed once the fake has ended the main conversation's turn and
@@ -162,10 +163,21 @@ func (f *Fake) tasks() int {
 	return n
 }
 
+// OnResult sets a function that sees each tool result as it arrives.
+func (f *Fake) OnResult(see func(result string)) {
+	f.mu.Lock()
+	f.onResult = see
+	f.mu.Unlock()
+}
+
 func (f *Fake) got(result string) {
 	f.mu.Lock()
 	f.results = append(f.results, result)
+	see := f.onResult
 	f.mu.Unlock()
+	if see != nil {
+		see(result)
+	}
 }
 
 func sse(w io.Writer, event string, data any) {
