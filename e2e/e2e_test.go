@@ -93,10 +93,11 @@ func must(t *testing.T, err error) {
 	}
 }
 
-// install runs 'sayso install agent' in the world.
-func (w *world) install(t *testing.T, agent string) {
+// install runs 'sayso install agent' in the world: the hooks run the
+// forwarder sayso-hook, built beside sayso, unless flags say otherwise.
+func (w *world) install(t *testing.T, agent string, flags ...string) {
 	t.Helper()
-	cmd := exec.Command(sayso, "install", agent)
+	cmd := exec.Command(sayso, append([]string{"install", agent}, flags...)...)
 	cmd.Dir, cmd.Env = w.proj, w.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -182,23 +183,41 @@ var scenarios = []scenario{
 	}},
 }
 
+// TestClaudeCode runs each scenario twice: with the default install, whose
+// hooks run the forwarder (which, with no gateway, runs 'sayso hook'), and
+// with --one-binary, whose hooks run 'sayso hook' themselves.
 func TestClaudeCode(t *testing.T) {
 	bin := client(t, "claude")
 	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			w := newWorld(t)
-			w.install(t, "claude")
-			f := NewFake(sc.call(w))
-			defer f.Close()
-			out := w.run(t, bin, []string{
-				"ANTHROPIC_BASE_URL=" + f.URL, "ANTHROPIC_API_KEY=sk-ant-e2e",
-				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
-			}, "-p", "do the task", "--output-format", "json")
-			sc.check(t, w, f.Results())
-			if t.Failed() {
-				t.Logf("claude output:\n%s", out)
+		for _, one := range []bool{false, true} {
+			name, flags, runs := sc.name, []string(nil), saysoHook+" hook claude"
+			if one {
+				name, flags, runs = sc.name+"/one-binary", []string{"--one-binary"}, sayso+" hook claude"
 			}
-		})
+			t.Run(name, func(t *testing.T) {
+				w := newWorld(t)
+				w.install(t, "claude", flags...)
+				settings, err := os.ReadFile(filepath.Join(w.home, ".claude", "settings.json"))
+				must(t, err)
+				if !strings.Contains(string(settings), `"command": "`+runs+`"`) {
+					t.Fatalf("the hooks do not run %s:\n%s", runs, settings)
+				}
+				claudeScenario(t, bin, w, sc)
+			})
+		}
+	}
+}
+
+func claudeScenario(t *testing.T, bin string, w *world, sc scenario) {
+	f := NewFake(sc.call(w))
+	defer f.Close()
+	out := w.run(t, bin, []string{
+		"ANTHROPIC_BASE_URL=" + f.URL, "ANTHROPIC_API_KEY=sk-ant-e2e",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+	}, "-p", "do the task", "--output-format", "json")
+	sc.check(t, w, f.Results())
+	if t.Failed() {
+		t.Logf("claude output:\n%s", out)
 	}
 }
 

@@ -13,17 +13,21 @@ import (
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
-const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast]
+const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast|--one-binary]
 
-Writes sayso's hook definitions into the agent's settings with the
-absolute path of this binary, an explicit timeout and every fail-closed
-option the client has, keeping the rest of the file (the old file is kept
-beside it as FILE.sayso-backup). Records SHA-256 pins of the binary and of
+Writes sayso's hook definitions into the agent's settings with an
+absolute binary path, an explicit timeout and every fail-closed option
+the client has, keeping the rest of the file (the old file is kept beside
+it as FILE.sayso-backup). Records SHA-256 pins of the binaries and of
 each definition; 'sayso doctor' checks them. Installing again re-pins.
 Codex: --scope user only; install also writes Codex's trust hashes.
---fast points the hooks at sayso-hook beside this binary: it hands each
-step to sayso serve without loading the database driver (and runs this
-binary's 'sayso hook' when no gateway answers); the pin covers sayso-hook.
+
+When sayso-hook sits beside this binary (go install ./cmd/sayso
+./cmd/sayso-hook puts it there) the hooks run it: it hands each step to
+sayso serve without loading the database driver, and runs this binary's
+'sayso hook' when no gateway answers. Both binaries are pinned. Otherwise
+the hooks run this binary. --fast insists on sayso-hook; --one-binary
+makes the hooks run this binary even when sayso-hook is there.
 `
 
 const uninstallUsage = `usage: sayso uninstall [claude|codex|gemini]
@@ -59,6 +63,7 @@ func runInstall(env *Env, args []string) error {
 	fs.SetOutput(io.Discard)
 	scope := fs.String("scope", "user", "")
 	fast := fs.Bool("fast", false, "")
+	one := fs.Bool("one-binary", false, "")
 	agent, rest := "", args
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		agent, rest = args[0], args[1:]
@@ -88,14 +93,21 @@ func runInstall(env *Env, args []string) error {
 	if bin, err = filepath.EvalSymlinks(bin); err != nil {
 		return fmt.Errorf("install: find this binary: %w", err)
 	}
-	if *fast {
-		// The forwarder beside this binary hands steps to sayso serve
-		// without loading the database driver, and runs this binary's
-		// 'sayso hook' when no gateway answers.
-		bin = filepath.Join(filepath.Dir(bin), "sayso-hook")
-		if fi, err := os.Stat(bin); err != nil || fi.Mode()&0o111 == 0 {
-			return fmt.Errorf("install --fast: no sayso-hook beside this binary at %s: build it with 'go build -o %s ./cmd/sayso-hook'", bin, bin)
-		}
+	if *fast && *one {
+		return usagef("install: --fast and --one-binary exclude each other")
+	}
+	// The forwarder beside this binary hands steps to sayso serve without
+	// loading the database driver, and runs this binary's 'sayso hook'
+	// when no gateway answers: then both are pinned.
+	fallback := ""
+	fwd := filepath.Join(filepath.Dir(bin), "sayso-hook")
+	fi, ferr := os.Stat(fwd)
+	hasFwd := ferr == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0
+	switch {
+	case *fast && !hasFwd:
+		return fmt.Errorf("install --fast: no sayso-hook beside this binary at %s: build it with 'go build -o %s ./cmd/sayso-hook'", fwd, fwd)
+	case hasFwd && !*one:
+		bin, fallback = fwd, bin
 	}
 	cwd, err := env.Getwd()
 	if err != nil {
@@ -106,11 +118,16 @@ func runInstall(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
 	}
-	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv, Binary: bin}, store)
+	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv, Binary: bin, Fallback: fallback}, store)
 	if err != nil {
 		return err
 	}
 	printPins(env.Stdout, "pinned", pins)
+	if fallback != "" {
+		fmt.Fprintf(env.Stdout, "the hooks run %s, which hands each step to sayso serve and runs %s hook when it is not running\n", bin, fallback)
+	} else {
+		fmt.Fprintf(env.Stdout, "the hooks run %s hook\n", bin)
+	}
 	fmt.Fprintf(env.Stdout, "installed sayso for %s (%s scope); check it with 'sayso doctor'\n", agent, *scope)
 	return nil
 }

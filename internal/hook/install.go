@@ -28,7 +28,10 @@ type Target struct {
 	Project string // the project root, for scope project
 	Home    string
 	Getenv  func(string) string
-	Binary  string // the absolute path of the sayso binary the hooks run
+	Binary  string // the absolute path of the binary the hooks run
+	// Fallback is the sayso binary Binary runs when no gateway answers,
+	// when Binary is the forwarder sayso-hook; "" when Binary is sayso.
+	Fallback string
 }
 
 func (t Target) env(k string) string {
@@ -172,11 +175,18 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 		hooks = map[string]any{}
 		settings["hooks"] = hooks
 	}
-	bin, err := binaryPin(t)
+	bin, err := binaryPin(t, t.Binary)
 	if err != nil {
 		return nil, err
 	}
 	pins := []Pin{bin}
+	if t.Fallback != "" {
+		fb, err := binaryPin(t, t.Fallback)
+		if err != nil {
+			return nil, err
+		}
+		pins = append(pins, fb)
+	}
 	command := HookCommand(t.Binary, t.Agent)
 	var trusts []codexTrust
 	for _, ev := range clientEvents[t.Agent] {
@@ -222,16 +232,19 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 	return pins, nil
 }
 
-func binaryPin(t Target) (Pin, error) {
-	fi, err := os.Stat(t.Binary)
+func binaryPin(t Target, path string) (Pin, error) {
+	if !filepath.IsAbs(path) {
+		return Pin{}, fmt.Errorf("install %s: binary path %q is not absolute", t.Agent, path)
+	}
+	fi, err := os.Stat(path)
 	if err != nil {
 		return Pin{}, fmt.Errorf("install %s: %w", t.Agent, err)
 	}
-	h, err := fileSum(t.Binary)
+	h, err := fileSum(path)
 	if err != nil {
 		return Pin{}, fmt.Errorf("install %s: hash binary: %w", t.Agent, err)
 	}
-	return Pin{Agent: t.Agent, Scope: t.Scope, Kind: PinBinary, Path: t.Binary, SHA256: h, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	return Pin{Agent: t.Agent, Scope: t.Scope, Kind: PinBinary, Path: path, SHA256: h, Size: fi.Size(), ModTime: fi.ModTime()}, nil
 }
 
 // readSettings reads a client's JSON settings: nil orig and created when
