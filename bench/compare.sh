@@ -28,7 +28,7 @@ cd "$repo"
 if [ -n "${SAYSO_BIN:-}" ]; then
 	cp "$SAYSO_BIN" "$work/bin/sayso"
 else
-	go build -o "$work/bin/sayso" ./cmd/sayso
+	CGO_ENABLED=0 go build -o "$work/bin/sayso" ./cmd/sayso
 fi
 forwarder=()
 if [ -d cmd/sayso-hook ]; then

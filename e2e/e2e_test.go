@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 	sayso = filepath.Join(dir, "sayso")
 	saysoHook = filepath.Join(dir, "sayso-hook")
 	build := exec.Command("go", "build", "-o", dir, "github.com/sayso-dev/sayso/cmd/sayso", "github.com/sayso-dev/sayso/cmd/sayso-hook")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as the README builds it
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: build sayso:", err)
