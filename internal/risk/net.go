@@ -55,6 +55,28 @@ func (c *cmd) savesDownloadsOf(urls []shell.Word) {
 	}
 }
 
+// makes remembers that the step writes, copies or links w: running it
+// later in the same step runs code sayso saw made but does not read.
+func (c *cmd) makes(w shell.Word) {
+	if c.a.made == nil {
+		c.a.made = map[string]bool{}
+	}
+	for _, p := range c.a.resolve(w) {
+		c.a.made[p] = true
+	}
+}
+
+// runsMade reports whether one of ps was written, copied or linked by an
+// earlier segment of this step.
+func (a *assessor) runsMade(ps []string) bool {
+	for _, p := range ps {
+		if a.made[p] {
+			return true
+		}
+	}
+	return false
+}
+
 // runsDownload reports whether p was saved by a download in this step.
 func (a *assessor) runsDownload(ps []string) bool {
 	for _, p := range ps {
@@ -413,7 +435,11 @@ func socat(c *cmd) {
 	remote, file := false, false
 	for _, w := range c.operands() {
 		l := strings.ToLower(w.Value)
-		kind, _, _ := strings.Cut(l, ":")
+		kind, _, hasColon := strings.Cut(l, ":")
+		if !hasColon && strings.Contains(l, "/") {
+			kind = "gopen" // a bare path is socat's GOPEN
+			w.Value = kind + ":" + w.Value
+		}
 		switch {
 		case !w.Literal:
 			c.add(Opaque, "socat address built at run time")
@@ -421,7 +447,7 @@ func socat(c *cmd) {
 			c.add(Opaque, "socat runs a program for the connection")
 		case strings.HasPrefix(kind, "tcp") || strings.HasPrefix(kind, "udp") || strings.HasPrefix(kind, "openssl") || strings.HasPrefix(kind, "sctp"):
 			remote = true
-		case kind == "file" || kind == "open" || kind == "gopen" || kind == "create":
+		case (kind == "file" || kind == "open" || kind == "gopen" || kind == "create") && len(w.Value) > len(kind):
 			file = true
 			f := w.Value[len(kind)+1:]
 			if i := strings.IndexByte(f, ','); i >= 0 {
