@@ -134,7 +134,8 @@ type assessor struct {
 	links      []string      // symbolic links the step makes: what lies below them is unknown
 	findSecret bool
 	branch     string          // the branch a checkout in the step moved to
-	fetched    map[string]bool // files a download in the step wrote // a find in the step looks for secret files
+	fetched    map[string]bool // files a download in the step wrote
+	made       map[string]bool // files the step writes, copies or links: running one runs code made in the step
 }
 
 func (a *assessor) add(seg int, c Class, why string) {

@@ -146,6 +146,7 @@ func tee(c *cmd) {
 	c.add(LocalWrite, "tee copies its input to files")
 	for _, w := range c.operands() {
 		c.write(w)
+		c.makes(w)
 	}
 }
 
@@ -174,7 +175,11 @@ func copyMove(c *cmd) {
 		return
 	}
 	c.write(*target)
+	c.makes(*target)
 	for _, w := range ops {
+		if w.Literal {
+			c.makes(shell.Word{Raw: target.Raw + "/" + path.Base(w.Value), Value: target.Value + "/" + path.Base(w.Value), Literal: target.Literal})
+		}
 		if c.name == "mv" {
 			c.del(w, true)
 		} else {
@@ -201,6 +206,10 @@ func link(c *cmd) {
 		return
 	}
 	c.write(ops[len(ops)-1])
+	c.makes(ops[len(ops)-1])
+	if len(ops) == 1 {
+		c.makes(shell.Word{Raw: path.Base(ops[0].Value), Value: path.Base(ops[0].Value), Literal: true})
+	}
 	if c.has("-s", "--symbolic") || c.shortFlag('s') {
 		name := ops[len(ops)-1]
 		if len(ops) == 1 {

@@ -20,6 +20,9 @@ func (c *cmd) runScript(w shell.Word) {
 	if c.a.runsDownload(ps) {
 		c.add(DownloadExec, c.name+" runs "+w.Raw+", which this step downloads")
 	}
+	if c.a.runsMade(ps) {
+		c.add(Opaque, c.name+" runs "+w.Raw+", which this step writes, copies or links: sayso does not read it")
+	}
 	for _, p := range ps {
 		if !c.a.ctx.InScope(p) || strings.HasPrefix(p, "/tmp/") && !c.a.ctx.InScope(p) {
 			c.add(Opaque, c.name+" runs code from outside the project: "+w.Raw)

@@ -259,6 +259,10 @@ func (c *cmd) program() bool {
 		c.add(DownloadExec, "runs "+v+", which this step downloads")
 		return false
 	}
+	if c.a.runsMade(ps) {
+		c.add(Opaque, "runs "+v+", which this step writes, copies or links: sayso does not read it")
+		return false
+	}
 	for _, p := range ps {
 		dir := p[:strings.LastIndexByte(p, '/')+1]
 		switch {
@@ -387,6 +391,7 @@ func (c *cmd) redirects() {
 			}
 			c.add(LocalWrite, "writes "+r.Target.Raw)
 			c.path(OpWrite, r.Target)
+			c.makes(r.Target)
 		case r.Reads():
 			if quietDevice(r.Target) {
 				continue

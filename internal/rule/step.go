@@ -51,6 +51,13 @@ func simple(src string, s *shell.Script) ([]string, string) {
 		return nil, "sayso cannot read the command: " + s.Opaque[0].Why
 	}
 	if len(s.Segments) != 1 {
+		// A runner (npx, npm exec, git bisect run) holds the command it
+		// runs: say what the outer command is first.
+		if runsArgs[s.Segments[0].Name()] {
+			if why := broad(literalPrefix(s.Segments[0].Args)); why != "" {
+				return nil, why
+			}
+		}
 		return nil, more(s)
 	}
 	seg := &s.Segments[0]
@@ -94,6 +101,23 @@ func simple(src string, s *shell.Script) ([]string, string) {
 		return nil, "something surrounds the command: &, !, ( ), { }, time, a comment or a line break"
 	}
 	return words, ""
+}
+
+// runsArgs are the programs the parser reads a command from the arguments
+// of (npx CMD, npm exec CMD, git bisect run CMD).
+var runsArgs = set("npx", "npm", "pnpm", "yarn", "git")
+
+// literalPrefix is the values of args up to the first word that is not
+// literal.
+func literalPrefix(args []shell.Word) []string {
+	var out []string
+	for _, a := range args {
+		if !a.Literal {
+			break
+		}
+		out = append(out, a.Value)
+	}
+	return out
 }
 
 // more says what a script of several segments holds.

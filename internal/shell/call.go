@@ -61,6 +61,10 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 	case name == "find":
 		p.find(seg, at, c)
 		return
+	case name == "git" || name == "npx" || name == "npm" || name == "pnpm" || name == "yarn":
+		if p.runner(seg, at, c) {
+			return
+		}
 	case shells[name]:
 		p.shell(seg, at, c)
 		return
@@ -216,6 +220,58 @@ func (p *parser) find(seg Segment, at syntax.Pos, c ctx) {
 		inner := Segment{Args: r, Pos: seg.Pos, Via: []string{kinds[k]}, Many: true}
 		p.run(inner, at, c)
 	}
+}
+
+// runner reads the command a program runs from its own arguments, where
+// it runs it as given: git bisect run CMD…, npx CMD… and npm|pnpm|yarn
+// exec CMD… (which look CMD up in the project's bin folder, then on PATH),
+// npx -c 'CODE' and npm exec -c 'CODE'. It adds seg and what it runs, and
+// reports whether it did.
+func (p *parser) runner(seg Segment, at syntax.Pos, c ctx) bool {
+	args := seg.Args[1:]
+	kind := seg.Name()
+	switch {
+	case kind == "git":
+		i := 0
+		for i+1 < len(args) && !(args[i].Value == "bisect" && args[i+1].Value == "run") {
+			i++
+		}
+		if i+1 >= len(args) {
+			return false
+		}
+		kind, args = "git bisect run", args[i+2:]
+	case kind == "npx":
+	case len(args) > 0 && args[0].Literal && args[0].Value == "exec":
+		kind, args = kind+" exec", args[1:]
+	default:
+		return false
+	}
+	var code *Word
+	if kind != "git bisect run" {
+		opts, rest, why := options(args, optSpec{short: "pc", long: "package call workspace"})
+		if why != "" {
+			idx := p.add(seg, c)
+			p.segOpaque(idx, kind+": "+why)
+			return true
+		}
+		for _, o := range opts {
+			if o.name == "-c" || o.name == "--call" {
+				code = o.val
+			}
+		}
+		args = rest
+	}
+	idx := p.add(seg, c)
+	switch {
+	case code != nil && !code.Literal:
+		p.segOpaque(idx, kind+" -c runs text built at run time")
+	case code != nil:
+		p.script.Segments[idx].Inline = true
+		p.sub(code.Value, at, kind+" -c", inside(seg, c))
+	case len(args) > 0:
+		p.run(Segment{Args: args, Pos: seg.Pos, Via: []string{kind}}, at, inside(seg, c))
+	}
+	return true
 }
 
 // inside is the context of the code a segment runs: it sits where the

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -22,45 +23,52 @@ var wrappers map[string]wrapper
 
 func init() {
 	wrappers = map[string]wrapper{
-		"sudo":       peelSudo,
-		"doas":       simple(optSpec{short: "Cu"}),
-		"pkexec":     simple(optSpec{long: "user"}),
-		"nohup":      simple(optSpec{}),
-		"setsid":     simple(optSpec{}),
-		"builtin":    simple(optSpec{}),
-		"exec":       simple(optSpec{short: "a"}),
-		"nice":       simple(optSpec{short: "n", long: "adjustment", numeric: true}),
-		"ionice":     peelIonice,
-		"stdbuf":     simple(optSpec{short: "ioe", long: "input output error"}),
-		"time":       simple(optSpec{short: "fo", long: "format output"}),
-		"timeout":    peelTimeout,
-		"command":    peelCommand,
-		"env":        peelEnv,
-		"xargs":      peelXargs,
-		"parallel":   peelParallel,
-		"busybox":    simple(optSpec{}),
-		"toybox":     simple(optSpec{}),
-		"chroot":     peelChroot,
-		"su":         peelSu,
-		"watch":      peelWatch,
-		"caffeinate": simple(optSpec{short: "tw"}),
-		"unbuffer":   simple(optSpec{}),
-		"chrt":       peelChrt,
-		"runuser":    simple(optSpec{short: "ugGl", long: "user group supp-group login"}),
-		"flock":      peelFlock,
-		"strace":     peelTracer(optSpec{short: "eoOpPsSuUXaIbE", long: "output trace signal status attach"}),
-		"ltrace":     peelTracer(optSpec{short: "eoOpPsSuUXaIbEnAlLnx", long: "output"}),
-		"setarch":    peelSetarch,
-		"linux32":    simple(optSpec{}),
-		"linux64":    simple(optSpec{}),
-		"fakeroot":   simple(optSpec{short: "is", long: "lib faked"}),
-		"faketime":   peelFaketime,
-		"numactl":    simple(optSpec{short: "CNmipP", long: "cpunodebind membind interleave preferred physcpubind"}),
-		"xvfb-run":   simple(optSpec{short: "nsefpwl", long: "server-num server-args error-file auth-file xauth-protocol wait"}),
-		"valgrind":   simple(optSpec{}),
-		"catchsegv":  simple(optSpec{}),
-		"firejail":   simple(optSpec{}),
-		"taskset":    peelTaskset,
+		"sudo":             peelSudo,
+		"doas":             simple(optSpec{short: "Cu"}),
+		"pkexec":           simple(optSpec{long: "user"}),
+		"nohup":            simple(optSpec{}),
+		"setsid":           simple(optSpec{}),
+		"builtin":          simple(optSpec{}),
+		"exec":             simple(optSpec{short: "a"}),
+		"nice":             simple(optSpec{short: "n", long: "adjustment", numeric: true}),
+		"ionice":           peelIonice,
+		"stdbuf":           simple(optSpec{short: "ioe", long: "input output error"}),
+		"time":             simple(optSpec{short: "fo", long: "format output"}),
+		"timeout":          peelTimeout,
+		"command":          peelCommand,
+		"env":              peelEnv,
+		"xargs":            peelXargs,
+		"parallel":         peelParallel,
+		"busybox":          simple(optSpec{}),
+		"toybox":           simple(optSpec{}),
+		"chroot":           peelChroot,
+		"su":               peelSu,
+		"watch":            peelWatch,
+		"caffeinate":       simple(optSpec{short: "tw"}),
+		"unbuffer":         simple(optSpec{}),
+		"chrt":             peelChrt,
+		"runuser":          simple(optSpec{short: "ugGl", long: "user group supp-group login"}),
+		"flock":            peelFlock,
+		"strace":           peelTracer(optSpec{short: "eoOpPsSuUXaIbE", long: "output trace signal status attach"}),
+		"ltrace":           peelTracer(optSpec{short: "eoOpPsSuUXaIbEnAlLnx", long: "output"}),
+		"setarch":          peelSetarch,
+		"linux32":          simple(optSpec{}),
+		"linux64":          simple(optSpec{}),
+		"fakeroot":         simple(optSpec{short: "is", long: "lib faked"}),
+		"faketime":         peelFaketime,
+		"numactl":          simple(optSpec{short: "CNmipP", long: "cpunodebind membind interleave preferred physcpubind"}),
+		"xvfb-run":         simple(optSpec{short: "nsefpwl", long: "server-num server-args error-file auth-file xauth-protocol wait"}),
+		"valgrind":         simple(optSpec{}),
+		"catchsegv":        simple(optSpec{}),
+		"firejail":         simple(optSpec{}),
+		"taskset":          peelTaskset,
+		"chronic":          simple(optSpec{}),
+		"dbus-launch":      simple(optSpec{}),
+		"dbus-run-session": simple(optSpec{long: "config-file dbus-daemon"}),
+		"ssh-agent":        simple(optSpec{short: "aEOPt"}),
+		"proxychains":      simple(optSpec{short: "f"}),
+		"proxychains4":     simple(optSpec{short: "f"}),
+		"torsocks":         simple(optSpec{short: "uapP", long: "user pass address port"}),
 	}
 }
 
@@ -435,7 +443,40 @@ func peelXargs(args []Word) ([]Word, peeled, string) {
 	if len(rest) == 0 {
 		rest = []Word{{Raw: "echo", Value: "echo", Literal: true}}
 	}
+	if repl := xargsReplace(args[:i]); repl != "" {
+		if strings.Contains(rest[0].Value, repl) {
+			return rest, peeled{many: true}, "the command is each input item (" + repl + ")"
+		}
+		if shells[base(rest[0].Value)] {
+			for _, w := range rest[1:] {
+				if strings.Contains(w.Value, repl) {
+					return rest, peeled{many: true}, "the shell code holds each input item (" + repl + ")"
+				}
+			}
+		}
+	}
 	return rest, peeled{many: true}, ""
+}
+
+// xargsReplace is the replacement string of xargs -I R, -i[R] or
+// --replace[=R] among its options, or "".
+func xargsReplace(opts []Word) string {
+	for i, o := range opts {
+		v := o.Value
+		switch {
+		case v == "-I" && i+1 < len(opts):
+			return opts[i+1].Value
+		case strings.HasPrefix(v, "-I") && len(v) > 2:
+			return v[2:]
+		case v == "-i" || v == "--replace":
+			return "{}"
+		case strings.HasPrefix(v, "-i"):
+			return v[2:]
+		case strings.HasPrefix(v, "--replace="):
+			return strings.TrimPrefix(v, "--replace=")
+		}
+	}
+	return ""
 }
 
 // peelParallel reads GNU parallel's command template: the words before
@@ -466,8 +507,35 @@ func peelParallel(args []Word) ([]Word, peeled, string) {
 	if len(cmd) == 0 {
 		return nil, peeled{many: true}, "the commands come from its input"
 	}
-	return append(cmd, inputs...), peeled{many: true}, ""
+	// parallel joins the template with spaces and runs it through a shell
+	// once per input, each input quoted where a replacement string stands
+	// (or appended).
+	parts := make([]string, 0, len(cmd)+len(inputs))
+	for _, w := range cmd {
+		if !w.Literal {
+			return nil, peeled{many: true}, "a command template built at run time"
+		}
+		parts = append(parts, w.Value)
+	}
+	if parallelRepl.MatchString(parts[0]) {
+		return nil, peeled{many: true}, "the command is each input item"
+	}
+	if shells[base(parts[0])] && parallelRepl.MatchString(strings.Join(parts[1:], " ")) {
+		return nil, peeled{many: true}, "the shell code holds each input item"
+	}
+	for _, w := range inputs {
+		if !w.Literal {
+			parts = append(parts, "\"$INPUT\"") // data, whatever it is
+			continue
+		}
+		parts = append(parts, "'"+strings.ReplaceAll(w.Value, "'", `'\''`)+"'")
+	}
+	return nil, peeled{many: true, code: strings.Join(parts, " ")}, ""
 }
+
+// parallelRepl matches GNU parallel's replacement strings: {}, {.}, {/},
+// {//}, {/.}, {#}, {%}, {1}, {2.}, {= perl =}…
+var parallelRepl = regexp.MustCompile(`\{[^{}\s]*\}|\{=`)
 
 func peelSu(args []Word) ([]Word, peeled, string) {
 	opts, _, why := options(args, optSpec{short: "cgGsw", long: "command group supp-group shell whitelist-environment session-command"})
