@@ -227,6 +227,7 @@ func (a *assessor) segment(i int) {
 	} else {
 		c.unknown()
 	}
+	c.recipes()
 	if a.is(i, roleFetch) {
 		for _, r := range seg.Redirs {
 			if r.Writes() && !quietDevice(r.Target) {
@@ -466,6 +467,27 @@ func (c *cmd) unknown() {
 					}
 				}
 			}
+		}
+	}
+}
+
+// recipeFiles are the files a build tool or script runner reads its
+// commands from, in the folder it runs in.
+var recipeFiles = map[string][]string{
+	"make": {"Makefile", "makefile", "GNUmakefile"}, "gmake": {"Makefile", "makefile", "GNUmakefile"},
+	"just": {"justfile", "Justfile", ".justfile"}, "task": {"Taskfile.yml", "Taskfile.yaml", "taskfile.yml"},
+	"npm": {"package.json"}, "pnpm": {"package.json"}, "yarn": {"package.json"}, "bun": {"package.json"},
+	"cargo": {"Cargo.toml", "build.rs"}, "rake": {"Rakefile"}, "gradle": {"build.gradle", "build.gradle.kts"},
+	"mvn": {"pom.xml"}, "tox": {"tox.ini"}, "nox": {"noxfile.py"}, "pip": {"setup.py", "pyproject.toml"},
+}
+
+// recipes: a runner whose recipe file this step wrote runs commands sayso
+// saw written but does not read.
+func (c *cmd) recipes() {
+	for _, f := range recipeFiles[c.name] {
+		if c.a.runsMade(c.a.resolve(shell.Word{Raw: f, Value: f, Literal: true})) {
+			c.add(Opaque, c.name+" runs what "+f+" says, and this step writes it")
+			return
 		}
 	}
 }
