@@ -7,7 +7,7 @@ var programs map[string]func(*cmd)
 
 func init() {
 	programs = map[string]func(*cmd){
-		"git": git, "gh": gh, "hub": gh,
+		"git": git, "gh": gh, "hub": hub,
 		"docker": docker, "podman": docker, "nerdctl": docker,
 		"kubectl": kubectl, "oc": kubectl, "k": kubectl, "helm": helm,
 		"terraform": terraform, "tofu": terraform, "terragrunt": terraform, "pulumi": pulumi,

@@ -55,6 +55,24 @@ func (c *cmd) optTakesArg(v string) bool {
 	return false
 }
 
+// hub wraps git: its own commands are GitHub's, every other one is git's.
+func hub(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "pr", "issue", "release", "api":
+		gh(c)
+	case "pull-request", "create", "fork", "gist":
+		c.add(RemoteWrite, "hub "+v+" changes GitHub")
+	case "delete":
+		c.add(Destructive, "hub delete deletes a repository on GitHub")
+	case "browse", "compare", "ci-status":
+		c.add(Read, "hub "+v+" reads")
+	case "sync":
+		c.add(LocalWrite, "hub sync updates local branches")
+	default:
+		git(c)
+	}
+}
+
 func gh(c *cmd) {
 	w := c.words(3)
 	group, verb := w[0], w[1]
