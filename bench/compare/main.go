@@ -74,8 +74,8 @@ func (c *config) baseEnv() []string {
 }
 
 func (c *config) programs(gwState string) (saysoHook, saysoGW, peer, truth, hello program) {
-	saysoHook = program{"sayso hook", []string{c.sayso, "hook", "claude"}, c.baseEnv()}
-	saysoGW = program{"sayso hook, gateway", []string{c.sayso, "hook", "claude"}, append(c.baseEnv(), "SAYSO_STATE_DIR="+gwState)}
+	saysoHook = program{"sayso hook (--one-binary)", []string{c.sayso, "hook", "claude"}, c.baseEnv()}
+	saysoGW = program{"sayso hook, gateway (--one-binary)", []string{c.sayso, "hook", "claude"}, append(c.baseEnv(), "SAYSO_STATE_DIR="+gwState)}
 	peer = program{"cc-safety-net", []string{c.node, c.peer, "hook", c.peerFlag}, c.baseEnv()}
 	truth = program{"/bin/true", []string{"/bin/true"}, c.baseEnv()}
 	hello = program{"hello", []string{c.hello}, c.baseEnv()}
@@ -117,10 +117,10 @@ func run(c *config) error {
 		progs = append(progs, saysoGW)
 	}
 	if c.forwarder != "" {
-		fwd := program{"sayso-hook", []string{c.forwarder, "claude"}, c.baseEnv()}
+		fwd := program{"sayso-hook (default install)", []string{c.forwarder, "claude"}, c.baseEnv()}
 		progs = append(progs, fwd)
 		if c.gateway {
-			fwdGW := program{"sayso-hook, gateway", fwd.argv, saysoGW.env}
+			fwdGW := program{"sayso-hook, gateway (default install)", fwd.argv, saysoGW.env}
 			progs = append(progs, fwdGW)
 		}
 	}
