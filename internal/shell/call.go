@@ -241,10 +241,12 @@ func (p *parser) runner(seg Segment, at syntax.Pos, c ctx) bool {
 		}
 		kind, args = "git bisect run", args[i+2:]
 	case kind == "npx":
-	case len(args) > 0 && args[0].Literal && args[0].Value == "exec":
-		kind, args = kind+" exec", args[1:]
 	default:
-		return false
+		i := execVerb(args, kind == "npm")
+		if i < 0 {
+			return false
+		}
+		kind, args = kind+" exec", args[i+1:]
 	}
 	var code *Word
 	if kind != "git bisect run" {
@@ -272,6 +274,26 @@ func (p *parser) runner(seg Segment, at syntax.Pos, c ctx) bool {
 		p.run(Segment{Args: args, Pos: seg.Pos, Via: []string{kind}}, at, inside(seg, c))
 	}
 	return true
+}
+
+// execVerb is the index of the exec verb (npm's x too) among the leading
+// options of a package manager, or -1 when its verb is another. A word
+// after a long option written apart may be that option's value
+// (npm --prefix DIR exec); "exec" there is taken as the verb all the same.
+func execVerb(args []Word, x bool) int {
+	for i, a := range args {
+		switch {
+		case !a.Literal:
+			return -1
+		case a.Value == "exec" || x && a.Value == "x":
+			return i
+		case strings.HasPrefix(a.Value, "-"):
+		case i > 0 && strings.HasPrefix(args[i-1].Value, "--") && !strings.Contains(args[i-1].Value, "="):
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // inside is the context of the code a segment runs: it sits where the
