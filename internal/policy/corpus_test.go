@@ -2,6 +2,7 @@ package policy
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"testing"
@@ -39,13 +40,38 @@ func loadCorpus(t testing.TB) []corpusCase {
 	return out
 }
 
+// loadKnown reads the commands of risk's known misses.
+func loadKnown(t *testing.T) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile("../risk/testdata/known.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var k struct{ Cmd string }
+		if err := json.Unmarshal(line, &k); err != nil {
+			t.Fatal(err)
+		}
+		out[k.Cmd] = true
+	}
+	return out
+}
+
 // TestCorpusInAuto holds the decision in auto, with no rules, to the
 // design's promise: no risky case is allowed, and at most 3% of the plainly
 // safe ones ask. A case labelled with both safe and risky classes may go
 // either way and is not scored here.
 func TestCorpusInAuto(t *testing.T) {
 	safe, asked := 0, 0
+	known := loadKnown(t)
 	for _, c := range loadCorpus(t) {
+		if known[c.Cmd] {
+			continue // risk's known misses: their test holds them
+		}
 		var want risk.Set
 		for _, w := range c.Want {
 			cl, err := risk.ParseClass(w)

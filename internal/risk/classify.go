@@ -136,6 +136,7 @@ type assessor struct {
 	branch     string          // the branch a checkout in the step moved to
 	fetched    map[string]bool // files a download in the step wrote
 	made       map[string]bool // files the step writes, copies or links: running one runs code made in the step
+	unpacked   bool            // the step extracts a downloaded archive
 }
 
 func (a *assessor) add(seg int, c Class, why string) {

@@ -491,6 +491,7 @@ func tar(c *cmd) {
 	case extract:
 		c.add(LocalWrite, "tar extracts files")
 		c.cwdWrite()
+		c.unpacks()
 	case create:
 		c.add(LocalWrite, "tar writes an archive")
 		c.cwdWrite()
@@ -516,9 +517,31 @@ func unzip(c *cmd) {
 	}
 	c.add(LocalWrite, "unzip extracts files")
 	c.cwdWrite()
+	c.unpacks()
 	for i, w := range c.args {
 		if w.Value == "-d" && i+1 < len(c.args) {
 			c.write(c.args[i+1])
+		}
+	}
+}
+
+// unpacks remembers an archive extracted from a download (piped from
+// curl, or a file this step downloaded): what it unpacks has names sayso
+// cannot know, so any program the step then runs by its path may be one.
+func (c *cmd) unpacks() {
+	segs := c.a.script.Segments
+	if p := segs[c.i].Pipeline; p != 0 {
+		for j := range segs[:c.i] {
+			if segs[j].Pipeline == p && segs[j].Stage < segs[c.i].Stage && c.a.is(j, roleFetch) {
+				c.a.unpacked = true
+				return
+			}
+		}
+	}
+	for _, w := range c.args {
+		if w.Literal && c.a.runsDownload(c.a.resolve(w)) {
+			c.a.unpacked = true
+			return
 		}
 	}
 }

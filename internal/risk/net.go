@@ -77,8 +77,12 @@ func (a *assessor) runsMade(ps []string) bool {
 	return false
 }
 
-// runsDownload reports whether p was saved by a download in this step.
+// runsDownload reports whether p was saved by a download in this step, or
+// may have been unpacked from one.
 func (a *assessor) runsDownload(ps []string) bool {
+	if a.unpacked && len(ps) > 0 {
+		return true
+	}
 	for _, p := range ps {
 		if a.fetched[p] {
 			return true
@@ -153,9 +157,12 @@ func curl(c *cmd) {
 			if hasVal && !curlArgOpts[name] && !isDataOpt(name) {
 				// a cluster of flags such as -fsSL; the last may take a value
 				last := "-" + v[len(v)-1:]
-				if curlArgOpts[last] || isDataOpt(last) {
+				switch {
+				case curlArgOpts[last] || isDataOpt(last):
 					name, hasVal = last, false
-				} else {
+				case strings.ContainsRune(v[1:], 'O'):
+					name, hasVal = "-O", false // -sLO saves under the URL's name
+				default:
 					continue
 				}
 			}

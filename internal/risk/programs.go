@@ -1,6 +1,11 @@
 package risk
 
-import "strings"
+import (
+	"path"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
 
 // programs maps a program name to the function that classifies it.
 var programs map[string]func(*cmd)
@@ -8,6 +13,7 @@ var programs map[string]func(*cmd)
 func init() {
 	programs = map[string]func(*cmd){
 		"git": git, "gh": gh, "hub": hub,
+		"gcc": compiler, "g++": compiler, "cc": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"docker": docker, "podman": docker, "nerdctl": docker,
 		"kubectl": kubectl, "oc": kubectl, "k": kubectl, "helm": helm,
 		"terraform": terraform, "tofu": terraform, "terragrunt": terraform, "pulumi": pulumi,
@@ -153,6 +159,9 @@ func (c *cmd) simple(cl Class) {
 			}
 		case !printers[c.name] || c.name == "cat" || c.name == "base64" || c.name == "xxd" || c.name == "od":
 			c.readOperands()
+			if c.recursive() {
+				c.readsUnder(c.operands())
+			}
 		}
 	default:
 		c.add(cl, c.name+" builds, formats or runs the project's code")
@@ -183,6 +192,48 @@ func (c *cmd) readSecrets() {
 			}
 		}
 	}
+	c.readsUnder(c.operands())
+}
+
+// secretFolders are the folders of the home that hold keys, tokens and
+// passwords.
+var secretFolders = []string{".ssh", ".aws", ".gnupg", ".kube", ".config/gcloud", ".password-store", ".docker", ".netrc", ".git-credentials", ".config/gh"}
+
+// readsUnder classifies reading every file below each of ws: a folder that
+// holds sayso's own files is protected, one that holds the home's keys is
+// secret (grep -r token ~, tar czf home.tgz ~).
+func (c *cmd) readsUnder(ws []shell.Word) {
+	home := c.a.ctx.Home
+	for _, w := range ws {
+		for _, p := range c.a.resolve(w) {
+			for _, q := range c.a.ctx.Protected {
+				if within(q, p) && q != p {
+					c.add(Protected, c.name+" reads everything under "+w.Raw+", sayso's own files included")
+				}
+			}
+			if home == "" || !within(home, p) && !within(p, home) {
+				continue
+			}
+			for _, f := range secretFolders {
+				if s := path.Join(home, f); within(s, p) && s != p {
+					c.add(Secret, c.name+" reads everything under "+w.Raw+", ~/"+f+" included")
+					break
+				}
+			}
+		}
+	}
+}
+
+// recursive reports whether a grep-like reader walks the folders it is
+// given: rg, ag and ack always do; grep with -r, -R or --recursive.
+func (c *cmd) recursive() bool {
+	switch c.name {
+	case "rg", "ag", "ack":
+		return true
+	case "grep", "egrep", "fgrep", "zgrep":
+		return c.has("-r", "-R", "--recursive", "--dereference-recursive") || c.shortFlag('r') || c.shortFlag('R')
+	}
+	return false
 }
 
 // cwdWrite records the working folder as written: a build, an install or

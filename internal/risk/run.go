@@ -69,6 +69,7 @@ func interpreter(c *cmd) {
 			}
 		default:
 			c.runScript(w)
+			c.secretArgs(c.args[i+1:])
 			return
 		}
 	}
@@ -222,6 +223,7 @@ func shellProgram(c *cmd) {
 			}
 		default:
 			c.runScript(w)
+			c.secretArgs(c.args[i+1:])
 			return
 		}
 	}
@@ -1076,4 +1078,18 @@ func openCmd(c *cmd) {
 	if len(c.operands()) == 0 {
 		c.add(Read, c.name)
 	}
+}
+
+// compiler: a C compiler is local work, but -wrapper runs a program
+// around each pass and -fplugin loads code into the compiler.
+func compiler(c *cmd) {
+	for _, w := range c.args {
+		switch v := w.Value; {
+		case v == "-wrapper":
+			c.add(Opaque, c.name+" -wrapper runs a program around each pass")
+		case strings.HasPrefix(v, "-fplugin=") || strings.HasPrefix(v, "-fpass-plugin="):
+			c.add(Opaque, c.name+" "+v+" loads code into the compiler")
+		}
+	}
+	c.unknown()
 }

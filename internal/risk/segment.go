@@ -275,6 +275,7 @@ func (c *cmd) program() bool {
 			c.add(LocalWrite, "runs the project's own code: "+v)
 			c.projectScriptName(p)
 			c.path(OpRun, c.seg.Args[0])
+			c.secretArgs(c.seg.Args[1:])
 			return false
 		default:
 			c.add(Opaque, "runs a program outside the project: "+v)
@@ -458,7 +459,13 @@ func secretVar(name string) bool {
 // cannot see inside, as the project's own tools do.
 func (c *cmd) unknown() {
 	c.add(LocalWrite, "runs "+c.name+", a program sayso has no table for")
-	for _, w := range c.args {
+	c.secretArgs(c.args)
+}
+
+// secretArgs reads each argument that names a secret or protected path:
+// a program given one can read it.
+func (c *cmd) secretArgs(args []shell.Word) {
+	for _, w := range args {
 		if w.Literal && !strings.HasPrefix(w.Value, "-") {
 			if ps := c.a.resolve(w); ps != nil {
 				for _, p := range ps {
@@ -484,6 +491,10 @@ var recipeFiles = map[string][]string{
 // recipes: a runner whose recipe file this step wrote runs commands sayso
 // saw written but does not read.
 func (c *cmd) recipes() {
+	if c.a.unpacked && recipeFiles[c.name] != nil {
+		c.add(DownloadExec, c.name+" runs what its recipe file says, and this step unpacked a download that may hold it")
+		return
+	}
 	for _, f := range recipeFiles[c.name] {
 		if c.a.runsMade(c.a.resolve(shell.Word{Raw: f, Value: f, Literal: true})) {
 			c.add(Opaque, c.name+" runs what "+f+" says, and this step writes it")
