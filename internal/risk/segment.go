@@ -251,35 +251,35 @@ func (c *cmd) program() bool {
 	if !strings.Contains(v, "/") {
 		return true
 	}
+	// stop classifies a program sayso has no table for by its path: what
+	// it is handed still counts (a key given to it can be read).
+	stop := func(cl Class, why string) bool {
+		c.add(cl, why)
+		c.secretArgs(c.seg.Args[1:])
+		return false
+	}
 	ps := c.a.resolve(c.seg.Args[0])
 	if ps == nil {
-		c.add(Opaque, "runs a program whose path cannot be known: "+v)
-		return false
+		return stop(Opaque, "runs a program whose path cannot be known: "+v)
 	}
 	if c.a.runsDownload(ps) {
-		c.add(DownloadExec, "runs "+v+", which this step downloads")
-		return false
+		return stop(DownloadExec, "runs "+v+", which this step downloads")
 	}
 	if c.a.runsMade(ps) {
-		c.add(Opaque, "runs "+v+", which this step writes, copies or links: sayso does not read it")
-		return false
+		return stop(Opaque, "runs "+v+", which this step writes, copies or links: sayso does not read it")
 	}
 	for _, p := range ps {
 		dir := p[:strings.LastIndexByte(p, '/')+1]
 		switch {
 		case c.a.protected(p):
-			c.add(Protected, "runs sayso's own binary by its path")
-			return false
+			return stop(Protected, "runs sayso's own binary by its path")
 		case systemDir(dir, c.a.ctx.Home):
 		case c.a.ctx.InScope(p):
-			c.add(LocalWrite, "runs the project's own code: "+v)
 			c.projectScriptName(p)
 			c.path(OpRun, c.seg.Args[0])
-			c.secretArgs(c.seg.Args[1:])
-			return false
+			return stop(LocalWrite, "runs the project's own code: "+v)
 		default:
-			c.add(Opaque, "runs a program outside the project: "+v)
-			return false
+			return stop(Opaque, "runs a program outside the project: "+v)
 		}
 	}
 	return true
