@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
@@ -94,6 +95,9 @@ func runServe(env *Env, args []string) error {
 	tcp, err := net.Listen("tcp", *addr)
 	if err != nil {
 		ln.Close()
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("serve the page on %s: the port is taken (another sayso serve, for another state folder?); pick another with --addr 127.0.0.1:PORT", *addr)
+		}
 		return fmt.Errorf("serve the page on %s: %w", *addr, err)
 	}
 	hook.Timeout = *timeout + 5*time.Second
