@@ -131,7 +131,7 @@ type assessor struct {
 	roles      map[int]role
 	deletes    map[int]bool  // segments that delete a path
 	stages     map[int][]int // the segments of each pipeline
-	links      []string      // symbolic links the step makes: what lies below them is unknown
+	links      []symlink     // symbolic links the step makes
 	findSecret bool
 	branch     string          // the branch a checkout in the step moved to
 	fetched    map[string]bool // files a download in the step wrote
@@ -225,14 +225,39 @@ func (a *assessor) resolve(w shell.Word) []string {
 			out = append(out, path.Join(d, v))
 		}
 	}
-	for _, p := range out {
-		for _, l := range a.links {
-			if strings.HasPrefix(p, l+"/") {
-				return nil // through a link this step made: it may point anywhere
-			}
+	for i, p := range out {
+		p, ok := a.follow(p)
+		if !ok {
+			return nil // through a link this step made to a place sayso cannot know
 		}
+		out[i] = p
 	}
 	return out
+}
+
+// symlink is a symbolic link the step makes at at, to to ("" when the
+// target cannot be known).
+type symlink struct{ at, to string }
+
+// follow rewrites p through the links the step made above it, up to 16
+// times; false when one of them goes where sayso cannot know.
+func (a *assessor) follow(p string) (string, bool) {
+	for n := 0; n < 16; n++ {
+		moved := false
+		for _, l := range a.links {
+			if rest, ok := strings.CutPrefix(p, l.at+"/"); ok {
+				if l.to == "" {
+					return "", false
+				}
+				p, moved = path.Join(l.to, rest), true
+				break
+			}
+		}
+		if !moved {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // homeParam reads "$HOME/x" or "${HOME}/x" and returns "/x"; "" otherwise.

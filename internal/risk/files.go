@@ -191,6 +191,37 @@ func copyMove(c *cmd) {
 	}
 }
 
+// linkTarget is where the link at p points: its one literal target, read
+// from the link's own folder when relative; "" when sayso cannot know.
+func (c *cmd) linkTarget(ops []shell.Word, at string) string {
+	if len(ops) > 2 || !ops[0].Literal || ops[0].Brace || ops[0].Glob {
+		return ""
+	}
+	t := ops[0]
+	if !t.Tilde && !path.IsAbs(t.Value) {
+		return path.Join(path.Dir(at), t.Value)
+	}
+	ps := c.a.resolve(t)
+	if len(ps) != 1 {
+		return ""
+	}
+	return ps[0]
+}
+
+// folder reports whether p, written as raw, is surely a folder: the root,
+// the home, the project, a folder the step runs in, or a name ending in /.
+func (a *assessor) folder(p, raw string) bool {
+	if strings.HasSuffix(raw, "/") || raw == "." || raw == ".." || raw == "~" || p == "/" || p == a.ctx.Home || p == a.ctx.Root {
+		return true
+	}
+	for _, d := range a.cwds {
+		if p == d {
+			return true
+		}
+	}
+	return false
+}
+
 func removeWord(ws []shell.Word, w shell.Word) []shell.Word {
 	for i := range ws {
 		if ws[i].Raw == w.Raw {
@@ -217,9 +248,11 @@ func link(c *cmd) {
 			name = shell.Word{Raw: path.Base(v), Value: path.Base(v), Literal: true}
 		}
 		for _, p := range c.a.resolve(name) {
-			if !containsString(c.a.links, p) {
-				c.a.links = append(c.a.links, p)
+			if len(ops) > 1 && c.a.folder(p, name.Value) {
+				// ln -s TARGET DIR makes DIR/TARGET, not DIR.
+				p = path.Join(p, path.Base(ops[0].Value))
 			}
+			c.a.links = append(c.a.links, symlink{at: p, to: c.linkTarget(ops, p)})
 		}
 	}
 	if len(ops) == 1 {

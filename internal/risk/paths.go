@@ -63,8 +63,8 @@ func envExample(base string) bool {
 
 // looksSecret judges a path that cannot be resolved by its text.
 func looksSecret(raw string) bool {
-	for _, s := range []string{".ssh/", ".aws/", ".env", ".netrc", ".kube/", "gcloud", "_history", "/environ", ".git-credentials", ".gnupg", "id_rsa", "id_ed25519"} {
-		if strings.Contains(raw, s) {
+	for _, s := range []string{".ssh/", ".aws/", ".env", ".netrc", ".kube/", "gcloud", "_history", "/environ", ".git-credentials", ".gnupg", "id_rsa", "id_ed25519", ".password-store", ".docker/"} {
+		if strings.Contains(raw+"/", s) {
 			return true
 		}
 	}
