@@ -53,7 +53,7 @@ func simple(src string, s *shell.Script) ([]string, string) {
 	if len(s.Segments) != 1 {
 		// A runner (npx, npm exec, git bisect run) holds the command it
 		// runs: say what the outer command is first.
-		if runsArgs[s.Segments[0].Name()] {
+		if len(s.Segments) > 0 && runsArgs[s.Segments[0].Name()] {
 			if why := broad(literalPrefix(s.Segments[0].Args)); why != "" {
 				return nil, why
 			}
