@@ -88,7 +88,7 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	if ctx.TrustedHosts == nil {
 		ctx.TrustedHosts = DefaultTrustedHosts
 	}
-	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}}
+	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}, stages: stagesOf(s)}
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
 	for _, o := range s.Opaque {

@@ -562,14 +562,9 @@ func unzip(c *cmd) {
 // curl, or a file this step downloaded): what it unpacks has names sayso
 // cannot know, so any program the step then runs by its path may be one.
 func (c *cmd) unpacks() {
-	segs := c.a.script.Segments
-	if p := segs[c.i].Pipeline; p != 0 {
-		for j := range segs[:c.i] {
-			if segs[j].Pipeline == p && segs[j].Stage < segs[c.i].Stage && c.a.is(j, roleFetch) {
-				c.a.unpacked = true
-				return
-			}
-		}
+	if c.a.fetchedBefore(c.i) {
+		c.a.unpacked = true
+		return
 	}
 	for _, w := range c.args {
 		if w.Literal && c.a.runsDownload(c.a.resolve(w)) {

@@ -1,5 +1,7 @@
 package risk
 
+import "github.com/sayso-dev/sayso/internal/shell"
+
 // role is what a segment does with its stdin and the network, for the
 // checks that span a pipeline or a substitution.
 type role uint8
@@ -20,16 +22,21 @@ func (a *assessor) mark(i int, r role) {
 
 func (a *assessor) is(i int, r role) bool { return a.roles[i]&r != 0 }
 
+// stagesOf lists the segments of each pipeline of s.
+func stagesOf(s *shell.Script) map[int][]int {
+	stages := map[int][]int{}
+	for i := range s.Segments {
+		if p := s.Segments[i].Pipeline; p != 0 {
+			stages[p] = append(stages[p], i)
+		}
+	}
+	return stages
+}
+
 // pipelines classifies what flows between the stages of each pipeline and
 // into the substitutions a program runs as code.
 func (a *assessor) pipelines() {
 	segs := a.script.Segments
-	a.stages = map[int][]int{}
-	for i := range segs {
-		if p := segs[i].Pipeline; p != 0 {
-			a.stages[p] = append(a.stages[p], i)
-		}
-	}
 	for i := range segs {
 		s := &segs[i]
 		if a.is(i, roleCode) {

@@ -182,17 +182,11 @@ func (c *cmd) hasPrefixArg(p string) bool {
 
 // readSecrets records operands that name secrets or sayso's own files.
 func (c *cmd) readSecrets() {
-	for _, w := range c.operands() {
-		if ps := c.a.resolve(w); ps != nil {
-			for _, p := range ps {
-				if secretPath(p, c.a.ctx.Home) != "" || c.a.protected(p) {
-					c.path(OpRead, w)
-					break
-				}
-			}
-		}
+	ops := c.operands()
+	for _, w := range ops {
+		c.readIfSecret(w)
 	}
-	c.readsUnder(c.operands())
+	c.readsUnder(ops)
 }
 
 // secretFolders are the folders of the home that hold keys, tokens and

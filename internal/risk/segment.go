@@ -467,13 +467,18 @@ func (c *cmd) unknown() {
 func (c *cmd) secretArgs(args []shell.Word) {
 	for _, w := range args {
 		if w.Literal && !strings.HasPrefix(w.Value, "-") {
-			if ps := c.a.resolve(w); ps != nil {
-				for _, p := range ps {
-					if secretPath(p, c.a.ctx.Home) != "" || c.a.protected(p) {
-						c.path(OpRead, w)
-					}
-				}
-			}
+			c.readIfSecret(w)
+		}
+	}
+}
+
+// readIfSecret records w as read when it names a secret or sayso's own
+// files.
+func (c *cmd) readIfSecret(w shell.Word) {
+	for _, p := range c.a.resolve(w) {
+		if secretPath(p, c.a.ctx.Home) != "" || c.a.protected(p) {
+			c.path(OpRead, w)
+			return
 		}
 	}
 }
