@@ -53,7 +53,7 @@ func simple(src string, s *shell.Script) ([]string, string) {
 	if len(s.Segments) != 1 {
 		// A runner (npx, npm exec, git bisect run) holds the command it
 		// runs: say what the outer command is first.
-		if len(s.Segments) > 0 && runsArgs[s.Segments[0].Name()] {
+		if len(s.Segments) > 0 && shell.RunsArgs(s.Segments[0].Name()) {
 			if why := broad(literalPrefix(s.Segments[0].Args)); why != "" {
 				return nil, why
 			}
@@ -102,10 +102,6 @@ func simple(src string, s *shell.Script) ([]string, string) {
 	}
 	return words, ""
 }
-
-// runsArgs are the programs the parser reads a command from the arguments
-// of (npx CMD, npm exec CMD, git bisect run CMD).
-var runsArgs = set("npx", "npm", "pnpm", "yarn", "git")
 
 // literalPrefix is the values of args up to the first word that is not
 // literal.

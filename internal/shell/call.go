@@ -61,7 +61,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 	case name == "find":
 		p.find(seg, at, c)
 		return
-	case name == "git" || name == "npx" || name == "npm" || name == "pnpm" || name == "yarn":
+	case runners[name]:
 		if p.runner(seg, at, c) {
 			return
 		}
@@ -221,6 +221,15 @@ func (p *parser) find(seg Segment, at syntax.Pos, c ctx) {
 		p.run(inner, at, c)
 	}
 }
+
+// runners may run a command given in their own arguments; runner says
+// when they do.
+var runners = map[string]bool{"git": true, "npx": true, "npm": true, "pnpm": true, "yarn": true}
+
+// RunsArgs reports whether the program name may run a command given in
+// its own arguments (git bisect run, npx, npm exec…), which then parses as
+// a segment of its own.
+func RunsArgs(name string) bool { return runners[name] }
 
 // runner reads the command a program runs from its own arguments, where
 // it runs it as given: git bisect run CMD…, npx CMD… and npm|pnpm|yarn
