@@ -62,7 +62,9 @@ func readJSON(path string) map[string]any {
 	return m
 }
 
-func claudeOff(t Target, managed bool) []Problem {
+// claudeFiles are Claude Code's user, project and local settings files, in
+// the order later ones win.
+func claudeFiles(t Target) []string {
 	t.Agent = "claude"
 	var files []string
 	for _, sc := range []string{"user", "project"} {
@@ -71,9 +73,13 @@ func claudeOff(t Target, managed bool) []Problem {
 			files = append(files, p)
 		}
 	}
-	files = append(files, filepath.Join(t.Project, ".claude", "settings.local.json"))
+	return append(files, filepath.Join(t.Project, ".claude", "settings.local.json"))
+}
+
+func claudeOff(t Target, managed bool) []Problem {
+	t.Agent = "claude"
 	var out []Problem
-	for _, f := range files {
+	for _, f := range claudeFiles(t) {
 		m := readJSON(f)
 		if m["\x00invalid"] == true {
 			out = append(out, Problem{"claude", f + " is not valid JSON: Claude Code ignores the whole file in -p runs", "fix the JSON in " + f})

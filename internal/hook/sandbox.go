@@ -63,14 +63,7 @@ type wall struct {
 // writable. Later files win: user, project, local, managed.
 func claudeWall(t Target) wall {
 	t.Agent = "claude"
-	var files []string
-	for _, sc := range []string{"user", "project"} {
-		t.Scope = sc
-		if p, err := SettingsPath(t); err == nil {
-			files = append(files, p)
-		}
-	}
-	files = append(files, filepath.Join(t.Project, ".claude", "settings.local.json"))
+	files := claudeFiles(t)
 	t.Scope = "managed"
 	if p, err := SettingsPath(t); err == nil {
 		files = append(files, p)
