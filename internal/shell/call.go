@@ -28,6 +28,10 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 			break
 		}
 		name := base(seg.Args[0].Value)
+		if !ascii(name) {
+			seg.Opaque = append(seg.Opaque, Opaque{Pos: seg.Pos, Why: "the program name " + quote(name) + " holds characters that are not ASCII"})
+			break
+		}
 		w, ok := wrappers[name]
 		if !ok {
 			break

@@ -146,6 +146,8 @@ func Parse(src string) *Script {
 		s.Opaque = append(s.Opaque, Opaque{Pos: Pos{1, 1}, Why: why})
 		return s
 	}
+	src, marks := hidden(src)
+	s.Opaque = append(s.Opaque, marks...)
 	p := &parser{script: s, src: src, depth: 0}
 	p.parse(src, ctx{})
 	return s
@@ -312,6 +314,10 @@ func (p *parser) sub(src string, at syntax.Pos, via string, c ctx) {
 		}
 		p.opaque(at, via+": "+why)
 		return
+	}
+	src, marks := hidden(src)
+	for _, m := range marks {
+		p.opaque(at, via+": "+m.Why)
 	}
 	q := &parser{script: p.script, src: src, depth: p.depth + 1, inner: true, at: p.pos(at), root: p.rootp()}
 	q.parse(src, c.with(via))

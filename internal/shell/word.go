@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -47,6 +48,11 @@ func (p *parser) word(w *syntax.Word) Word {
 		p.wordPart(&out, &b, part, false, i == 0)
 	}
 	out.Value = b.String()
+	if !ascii(out.Raw) {
+		if r, _ := utf8.DecodeRuneInString(out.Value); dashLike(r) {
+			p.opaque(w.Pos(), "a word starts with "+quote(string(r))+", which looks like the - of an option")
+		}
+	}
 	return out
 }
 
@@ -55,6 +61,9 @@ func (p *parser) wordPart(out *Word, b *strings.Builder, part syntax.WordPart, i
 	case *syntax.Lit:
 		v := x.Value
 		if !inDbl {
+			if hasLookAlike(v) {
+				p.opaque(x.Pos(), "an unquoted word holds a character that looks like another: "+quote(v))
+			}
 			if first && strings.HasPrefix(v, "~") {
 				out.Tilde = true
 			}
