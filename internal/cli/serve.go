@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
@@ -26,8 +28,10 @@ const serveUsage = `usage: sayso serve [--addr 127.0.0.1:PORT] [--card-timeout D
 Runs the gateway: hooks hand their steps to it over a unix socket in the
 state folder, questions become cards the person answers on a page served
 on loopback only, and every decision goes to the ledger. It prints a
-one-time login link; 'sayso login' mints another. --notify runs COMMAND
-with a card's one-line summary as its last argument when a card waits.
+one-time login link, and a fresh one each time Enter is pressed in its
+terminal; 'sayso login' asks it for another over the person's socket.
+--notify runs COMMAND when a card waits, with the card's one-line summary
+on its standard input and in $SAYSO_CARD, never as an argument.
 `
 
 // DefaultAddr is where the person's page is served.
@@ -69,6 +73,17 @@ func runServe(env *Env, args []string) error {
 		return err
 	}
 	defer os.Remove(socket)
+	personSocket, err := gateway.PersonSocket()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	pln, err := gateway.Listen(personSocket)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer os.Remove(personSocket)
 	db, err := store.Open(ctx, filepath.Join(state, store.FileName))
 	if err != nil {
 		ln.Close()
@@ -104,25 +119,47 @@ func runServe(env *Env, args []string) error {
 
 	fmt.Fprintf(env.Stdout, "sayso: serving on http://%s (hooks on %s)\n", *addr, socket)
 	fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
-	err = g.Serve(ctx, ln, tcp)
+	if f, ok := env.Stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintln(env.Stdout, "sayso: press Enter here for a fresh login link")
+		go func() {
+			lines := bufio.NewScanner(f)
+			for lines.Scan() {
+				fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
+			}
+		}()
+	}
+	err = g.Serve(ctx, gateway.Listeners{Hooks: ln, Person: pln, Page: tcp})
 	fmt.Fprintln(env.Stderr, "sayso: gateway stopped")
 	return err
 }
 
+// runLogin asks sayso serve for a login link over the person's socket:
+// the hooks' socket answers decisions only.
 func runLogin(env *Env, args []string) error {
-	socket, err := gateway.Socket()
+	if len(args) != 0 {
+		return usagef("login takes no arguments")
+	}
+	socket, err := gateway.PersonSocket()
 	if err != nil {
 		return err
 	}
-	reply, err := gateway.Ask(socket, gateway.Request{Agent: "login"}, 5*time.Second)
+	link, err := gateway.AskLogin(socket)
 	if err != nil {
-		return fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+			return fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
+		}
+		return err
 	}
-	if reply.Exit != 0 {
-		return errors.New(reply.Stderr)
-	}
-	env.Stdout.Write(reply.Stdout)
+	fmt.Fprintln(env.Stdout, link)
 	return nil
+}
+
+// isTerminal reports whether f is a terminal: serve reads its standard
+// input only then, for the person's Enter.
+func isTerminal(f *os.File) bool {
+	var t syscall.Termios
+	_, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return errno == 0
 }
 
 // newDecider is the store-backed decider with sayso's protected paths and

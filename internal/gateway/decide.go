@@ -28,8 +28,6 @@ type Decider struct {
 	Reviewer  *review.Reviewer
 	Verdicts  *review.Cache
 	Cards     *Cards // when sayso serve runs: a question waits for the person
-	// Login mints a one-time link to the person's page, when one is served.
-	Login func() string
 }
 
 // Decide implements hook.Decider: the step runs on the host.

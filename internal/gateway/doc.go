@@ -10,7 +10,9 @@
 // for the person. Every error ends in deny: the hook turns it into the
 // client's fail-closed answer.
 //
-// New wires what sayso serve runs: the hooks' unix socket (Handle), the
+// New wires what sayso serve runs: the hooks' unix socket (Handle), which
+// answers steps and their events and nothing else; the person's socket
+// (ServePerson), where the person's own CLI asks for a login link; the
 // person's page over the store (Backend) and the hosts' API (API), which
 // share one set of Cards. A host decides nothing for the person: it
 // submits steps and messages with its token and reads its own cards.

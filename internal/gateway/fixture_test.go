@@ -42,7 +42,9 @@ type gw struct {
 	config  string
 	project string // a git project the steps run in
 	socket  string
-	timeout time.Duration
+	// personSocket is where the person's CLI asks for a login link.
+	personSocket string
+	timeout      time.Duration
 
 	db     *store.DB
 	g      *gateway.Gateway
@@ -65,6 +67,7 @@ func startGateway(t *testing.T, cardTimeout time.Duration) *gw {
 	t.Setenv("SAYSO_STATE_DIR", f.state)
 	t.Setenv("SAYSO_CONFIG_DIR", f.config)
 	f.socket = filepath.Join(f.state, "sayso.sock")
+	f.personSocket = filepath.Join(f.state, "person.sock")
 	f.start()
 	t.Cleanup(f.stop)
 	return f
@@ -83,6 +86,10 @@ func (f *gw) start() {
 	if err != nil {
 		t.Fatal(err)
 	}
+	pln, err := gateway.Listen(f.personSocket)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -95,7 +102,7 @@ func (f *gw) start() {
 	f.db, f.g, f.cancel, f.done = db, g, cancel, make(chan error, 1)
 	f.base = "http://" + tcp.Addr().String()
 	_, f.port, _ = net.SplitHostPort(tcp.Addr().String())
-	go func() { f.done <- g.Serve(ctx, ln, tcp) }()
+	go func() { f.done <- g.Serve(ctx, gateway.Listeners{Hooks: ln, Person: pln, Page: tcp}) }()
 }
 
 // stop shuts the gateway down and closes the store; start opens it again.

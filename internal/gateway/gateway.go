@@ -15,7 +15,7 @@ import (
 // Config is what sayso serve starts the gateway with.
 type Config struct {
 	// Decider decides the steps; its DB is the gateway's store. New sets
-	// its Cards and Login.
+	// its Cards.
 	Decider *Decider
 	// Guard wraps the decider for each client's hook: the pin check.
 	Guard Guard
@@ -52,7 +52,6 @@ func New(c Config) (*Gateway, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Login = page.LoginURL
 	g := &Gateway{Decider: d, Cards: d.Cards, Page: page, guard: c.Guard}
 	g.API = &API{Decider: d, Addr: c.Addr}
 	return g, nil
@@ -71,15 +70,26 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.Page.ServeHTTP(w, r)
 }
 
-// Serve answers hooks on socket and the page and the API on tcp until ctx
-// is done or one of them fails, then shuts both down.
-func (g *Gateway) Serve(ctx context.Context, socket, tcp net.Listener) error {
+// Listeners are where sayso serve answers: the hooks' socket (steps and
+// their events only), the person's socket (a login link for the person's
+// CLI; nil serves none) and the page and the API on loopback TCP.
+type Listeners struct {
+	Hooks, Person, Page net.Listener
+}
+
+// Serve answers on ls until ctx is done or one of them fails, then shuts
+// them all down.
+func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
+	socket, tcp := ls.Hooks, ls.Page
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	g.API.base = ctx
 	srv := &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
-	errc := make(chan error, 2)
+	errc := make(chan error, 3)
 	go func() { errc <- ServeSocket(ctx, socket, g.Handle()) }()
+	if ls.Person != nil {
+		go func() { errc <- ServePerson(ctx, ls.Person, g.Page.LoginURL) }()
+	}
 	go func() {
 		if err := srv.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			errc <- fmt.Errorf("serve the page: %w", err)
@@ -98,5 +108,8 @@ func (g *Gateway) Serve(ctx context.Context, socket, tcp net.Listener) error {
 	defer stop()
 	_ = srv.Shutdown(shut)
 	socket.Close()
+	if ls.Person != nil {
+		ls.Person.Close()
+	}
 	return err
 }

@@ -13,9 +13,6 @@ type Guard func(agent string, next hook.Decider) hook.Decider
 // input, d decides the step, and the events the adapter read are kept.
 func (d *Decider) Handle(guard Guard) Handle {
 	return func(ctx context.Context, r Request) Reply {
-		if r.Agent == "login" {
-			return d.login(r)
-		}
 		res := d.Run(ctx, r.Agent, r.Input, hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}, guard)
 		return Reply{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.Exit}
 	}
@@ -38,13 +35,4 @@ func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env
 		res.Err = err
 	}
 	return res
-}
-
-// login mints a one-time link to the person's page: only the person's own
-// `sayso login` asks for one, over the socket in the protected state folder.
-func (d *Decider) login(Request) Reply {
-	if d.Login == nil {
-		return Reply{Stderr: "no page is served", Exit: 1}
-	}
-	return Reply{Stdout: []byte(d.Login() + "\n")}
 }

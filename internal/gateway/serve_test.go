@@ -1,0 +1,123 @@
+package gateway_test
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"regexp"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/sayso-dev/sayso/internal/cli"
+)
+
+// lockedBuffer is a bytes.Buffer safe to write from serve and read here.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// openPty opens a real pseudo-terminal pair: serve's standard input is
+// the terminal end, the test types on the other.
+func openPty(t *testing.T) (master, tty *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open /dev/ptmx: %v", err)
+	}
+	var unlock int32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		t.Fatalf("unlock the pty: %v", e)
+	}
+	var n uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, m.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		t.Fatalf("pty number: %v", e)
+	}
+	s, err := os.OpenFile("/dev/pts/"+strconv.Itoa(int(n)), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open the pty: %v", err)
+	}
+	t.Cleanup(func() { m.Close(); s.Close() })
+	return m, s
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+var linkRE = regexp.MustCompile(`sayso: open (http://\S+/login\?token=\S+)`)
+
+// sayso serve prints a login link at start and a fresh one each time the
+// person presses Enter in its own terminal.
+func TestServeEnterPrintsLink(t *testing.T) {
+	root := t.TempDir()
+	t.Setenv("SAYSO_STATE_DIR", root+"/state")
+	t.Setenv("SAYSO_CONFIG_DIR", root+"/config")
+	master, tty := openPty(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	out := &lockedBuffer{}
+	var errb lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Main([]string{"serve", "--addr", freeAddr(t)}, &cli.Env{Stdin: tty, Stdout: out, Stderr: &errb, Context: ctx})
+	}()
+	defer func() {
+		cancel()
+		master.Write([]byte("\n")) // serve's reader ends with the test
+		if code := <-done; code != 0 {
+			t.Errorf("serve: exit %d: %s", code, errb.String())
+		}
+	}()
+	links := func(n int) []string {
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if m := linkRE.FindAllStringSubmatch(out.String(), -1); len(m) >= n {
+				var ls []string
+				for _, x := range m {
+					ls = append(ls, x[1])
+				}
+				return ls
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("fewer than %d links within 10s; serve printed %q, %q", n, out.String(), errb.String())
+		return nil
+	}
+	first := links(1)
+	if _, err := master.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	ls := links(2)
+	if ls[0] != first[0] || ls[1] == ls[0] {
+		t.Errorf("links %q: want a fresh one after Enter", ls)
+	}
+	if _, err := master.Write([]byte("\n")); err != nil {
+		t.Fatal(err)
+	}
+	if ls := links(3); ls[2] == ls[1] {
+		t.Errorf("links %q: want a fresh one after each Enter", ls)
+	}
+}
