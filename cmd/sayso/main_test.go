@@ -15,6 +15,8 @@ func TestMain(m *testing.M) {
 			os.Exit(cli.Main(os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 		},
 		"fake-reviewer": func() { os.Exit(fakeReviewer()) },
+		"claude":        func() { os.Exit(fakeClient("claude")) },
+		"codex":         func() { os.Exit(fakeClient("codex")) },
 	})
 }
 

@@ -77,7 +77,7 @@ func answerHook(agent string, in []byte) hook.Result {
 		}
 	}
 	a, _ := hook.ForAgent(agent)
-	env := hook.Env{Getenv: os.Getenv, Home: home}
+	env := hook.Env{Getenv: os.Getenv, Home: home, Witness: witness(os.Getpid())}
 	db, ctx, cancel, err := openStore()
 	if err != nil {
 		return hook.Run(context.Background(), a, in, env, hook.Guard(hook.FilePins{}, agent, failing(err)))
@@ -127,4 +127,18 @@ func printPins(w io.Writer, verb string, pins []hook.Pin) {
 			fmt.Fprintf(w, "%s %s hook trust in %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
 		}
 	}
+}
+
+// witness is the person-evidence check for the hook process pid: this
+// process, or the peer of sayso serve's socket.
+func witness(pid int) hook.Witness {
+	state, err := paths.StateDir()
+	if err != nil {
+		return nil
+	}
+	self, _ := os.Executable()
+	if real, err := filepath.EvalSymlinks(self); err == nil {
+		self = real
+	}
+	return hook.NewProcs(pid, state, self, hook.FilePins{Path: filepath.Join(state, "pins.json")})
 }

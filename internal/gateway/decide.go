@@ -28,6 +28,9 @@ type Decider struct {
 	Reviewer  *review.Reviewer
 	Verdicts  *review.Cache
 	Cards     *Cards // when sayso serve runs: a question waits for the person
+	// Witness checks the process at the other end of the socket for
+	// person evidence (hook.Procs); nil: no message is the person's.
+	Witness func(peer int) hook.Witness
 }
 
 // Decide implements hook.Decider: the step runs on the host.

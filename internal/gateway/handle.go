@@ -13,7 +13,11 @@ type Guard func(agent string, next hook.Decider) hook.Decider
 // input, d decides the step, and the events the adapter read are kept.
 func (d *Decider) Handle(guard Guard) Handle {
 	return func(ctx context.Context, r Request) Reply {
-		res := d.Run(ctx, r.Agent, r.Input, hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}, guard)
+		env := hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}
+		if d.Witness != nil && r.Peer > 0 {
+			env.Witness = d.Witness(r.Peer)
+		}
+		res := d.Run(ctx, r.Agent, r.Input, env, guard)
 		return Reply{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.Exit}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hook"
@@ -25,6 +26,9 @@ type Request struct {
 	Input []byte            `json:"input"`
 	Env   map[string]string `json:"env"`
 	Home  string            `json:"home"`
+	// Peer is the process that sent the request, as the kernel tells it
+	// (SO_PEERCRED); never read from the request itself.
+	Peer int `json:"-"`
 }
 
 // Reply is the client's answer, ready to print.
@@ -66,6 +70,7 @@ func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
 	if err := json.NewDecoder(io.LimitReader(conn, 2*hook.MaxInput)).Decode(&r); err != nil {
 		return // the hook falls back to deciding on its own, or denies
 	}
+	r.Peer = peerPID(conn)
 	reply := handle(ctx, r)
 	_ = json.NewEncoder(conn).Encode(reply)
 }
@@ -111,4 +116,24 @@ func Listen(socket string) (net.Listener, error) {
 		return nil, err
 	}
 	return ln, nil
+}
+
+// peerPID is the process at the other end of a unix socket, 0 when the
+// kernel does not say.
+func peerPID(conn net.Conn) int {
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return 0
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	pid := 0
+	_ = raw.Control(func(fd uintptr) {
+		if cred, err := syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED); err == nil {
+			pid = int(cred.Pid)
+		}
+	})
+	return pid
 }

@@ -15,6 +15,9 @@ import (
 type Env struct {
 	Getenv func(string) string
 	Home   string
+	// Witness holds what an event claims about the person against the
+	// process that ran the hook; nil witnesses nothing.
+	Witness Witness
 }
 
 func (e Env) get(k string) string {

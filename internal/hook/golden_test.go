@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 			}
 			var seen Step
 			in := []byte(sec["input.json"])
-			res := Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user"}, fakeDecider(sec["decide"], &seen))
+			res := Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: client{}}, fakeDecider(sec["decide"], &seen))
 			got := map[string]string{
 				"stdout": string(res.Stdout),
 				"exit":   strconv.Itoa(res.Exit) + "\n",
@@ -133,3 +133,11 @@ func pretty(t *testing.T, v any) string {
 	}
 	return string(b) + "\n"
 }
+
+// client is a witness that finds the client behind every hook: the golden
+// files test what each adapter reads; evidence_test.go and the sec-person
+// scripts test the witness on real processes.
+type client struct{}
+
+func (client) Open(agent, session string) error   { return nil }
+func (client) Person(agent, session string) error { return nil }

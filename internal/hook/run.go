@@ -42,6 +42,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider) (re
 		r.Input, r.Err = q, err
 		return r
 	}
+	attest(env.Witness, q.Events)
 	if q.Step == nil {
 		return a.Ack(q)
 	}
@@ -109,4 +110,25 @@ func short(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// attest holds the events' claims against the witness: a session is
+// bound to the client that opened it, and a message is the person's only
+// when the witness finds the client itself behind the hook.
+func attest(w Witness, events []Event) {
+	for i := range events {
+		e := &events[i]
+		switch {
+		case e.Kind == EventSession && w != nil:
+			_ = w.Open(e.Agent, e.Session) // unwitnessed: no binding, so no person words
+		case e.Kind == EventMessage && e.Source == SourcePerson:
+			err := noEvidence("nothing witnesses the process that ran the hook")
+			if w != nil {
+				err = w.Person(e.Agent, e.Session)
+			}
+			if err != nil {
+				e.Source, e.Why = SourceSystem, short(err.Error(), 200)
+			}
+		}
+	}
 }

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+)
+
+// fakeClient plays an agent's client in the scripts: one process that
+// runs its hooks, 'sayso hook AGENT', with each file's JSON on a pipe, the
+// way Claude Code and Codex do. --walled first sets no_new_privs on the
+// client, as every walled step has it.
+//
+//	claude|codex [--walled] FILE...
+func fakeClient(agent string) int {
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "--walled" {
+		const prSetNoNewPrivs = 38
+		if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); errno != 0 {
+			fmt.Fprintf(os.Stderr, "%s: no_new_privs: %v\n", agent, errno)
+			return 1
+		}
+		args = args[1:]
+	}
+	for _, f := range args {
+		in, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", agent, err)
+			return 1
+		}
+		cmd := exec.Command("sayso", "hook", agent)
+		cmd.Stdin = strings.NewReader(string(in))
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: hook: %v\n", agent, err)
+		}
+	}
+	return 0
+}
