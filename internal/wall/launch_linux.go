@@ -1,0 +1,242 @@
+package wall
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+)
+
+// insideArg marks the launcher's second stage: the process the first
+// stage starts in a new user and mount namespace.
+const insideArg = "--sayso-wall-inside"
+
+// ExitSetup is the launcher's status when the wall could not be set up
+// and the command did not run.
+const ExitSetup = 126
+
+// Main is the launcher: it runs args' command in bash inside the wall
+// args describe and returns its exit status. Messages go to stderr.
+func Main(args []string, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == insideArg {
+		return inside(args[1:], stderr)
+	}
+	a, err := ParseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
+		return 2
+	}
+	code, err := outside(a, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
+		return ExitSetup
+	}
+	return code
+}
+
+// outside is the first stage: it makes the folders the profile binds,
+// starts the second stage in new namespaces, passes signals on, waits,
+// and reports the walled shell's end on the report descriptor.
+func outside(a Args, args []string) (int, error) {
+	for _, d := range a.Profile.Make {
+		if err := makeDir(d); err != nil {
+			return 0, err
+		}
+	}
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		return 0, fmt.Errorf("find bash: %w", err)
+	}
+	var report *os.File
+	if a.ReportFD >= 0 {
+		report = os.NewFile(uintptr(a.ReportFD), "report")
+		if _, err := report.Stat(); err != nil {
+			return 0, fmt.Errorf("report descriptor %d: %w", a.ReportFD, err)
+		}
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, fmt.Errorf("make report pipe: %w", err)
+	}
+	defer r.Close()
+
+	ns, err := namespaces()
+	if err != nil {
+		return 0, err
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	attr := &syscall.SysProcAttr{
+		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		Pdeathsig:  syscall.SIGKILL,
+	}
+	if uid == 0 {
+		// root may map every id: files keep their owners.
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+		attr.GidMappingsEnableSetgroups = true
+	} else {
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+	}
+	cmd := &exec.Cmd{
+		Path:        "/proc/self/exe",
+		Args:        append([]string{"sayso-wall", insideArg, ns, bash}, args...),
+		Stdin:       os.Stdin,
+		Stdout:      os.Stdout,
+		Stderr:      os.Stderr,
+		ExtraFiles:  []*os.File{w},
+		SysProcAttr: attr,
+	}
+	// The parent-death signal follows the thread that started the child.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return 0, fmt.Errorf("enter the wall's namespaces: %w", err)
+	}
+	w.Close()
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				// The terminal signals the whole group itself; a signal
+				// sent to the launcher alone is passed to the wall.
+				if s == syscall.SIGTERM || s == syscall.SIGHUP {
+					cmd.Process.Signal(s)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			return 0, fmt.Errorf("wait for the wall: %w", err)
+		}
+		ws := ee.Sys().(syscall.WaitStatus)
+		switch {
+		case ws.Signaled():
+			code = 128 + int(ws.Signal())
+		default:
+			code = ws.ExitStatus()
+		}
+	}
+	if report != nil {
+		// The walled shell wrote its report before it exited; whatever
+		// it started since cannot hold the pipe's reader waiting.
+		syscall.SetNonblock(int(r.Fd()), true)
+		buf := make([]byte, 8192)
+		n, _ := r.Read(buf)
+		msg := string(buf[:max(n, 0)])
+		// "r" when the shell ran, then "d", its folder and a newline
+		// when it ended normally; nothing when the wall failed.
+		switch {
+		case strings.HasPrefix(msg, "rd/") && strings.HasSuffix(msg, "\n"):
+			report.WriteString(strings.TrimSuffix(msg[1:], "\n") + "x")
+		case strings.HasPrefix(msg, "r"):
+			report.WriteString("e")
+		}
+		report.Close()
+	}
+	return code, nil
+}
+
+// makeDir makes folder d when missing and its parent exists.
+func makeDir(d string) error {
+	if _, err := os.Lstat(d); err == nil {
+		return nil
+	}
+	parent := d[:strings.LastIndexByte(d, '/')]
+	if parent == "" {
+		parent = "/"
+	}
+	if fi, err := os.Stat(parent); err != nil || !fi.IsDir() {
+		return nil
+	}
+	if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("make %s: %w", d, err)
+	}
+	return nil
+}
+
+// inside is the second stage, in the new namespaces: mounts, Landlock,
+// no_new_privs, then bash. It never runs the command unwalled.
+func inside(args []string, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
+		return ExitSetup
+	}
+	if len(args) < 2 {
+		return fail(errors.New("inside: no shell"))
+	}
+	outer, bash := args[0], args[1]
+	a, err := ParseArgs(args[2:])
+	if err != nil {
+		return fail(err)
+	}
+	runtime.LockOSThread() // never unlocked: this thread is restricted and execs
+	if own, err := namespaces(); err != nil {
+		return fail(err)
+	} else if own == outer || strings.Contains(outer, own[:strings.IndexByte(own, ' ')]) ||
+		strings.Contains(outer, own[strings.IndexByte(own, ' ')+1:]) {
+		return fail(errors.New("not in a user and mount namespace of its own"))
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(fmt.Errorf("find working folder: %w", err))
+	}
+	if err := mountAll(a.Profile); err != nil {
+		return fail(err)
+	}
+	// The working folder is found again through the new mounts: a step
+	// started inside a covered folder must not keep the old one.
+	if err := os.Chdir(cwd); err != nil {
+		return fail(fmt.Errorf("enter working folder: %w", err))
+	}
+	if err := restrict(a.Profile); err != nil {
+		return fail(err)
+	}
+	if a.Check {
+		return 0
+	}
+	env := make([]string, 0, len(os.Environ())+1)
+	for _, e := range os.Environ() {
+		if !strings.HasPrefix(e, "SAYSO_WALL=") {
+			env = append(env, e)
+		}
+	}
+	env = append(env, "SAYSO_WALL="+a.Profile.Scope.String())
+	if _, err := syscall.Write(3, []byte("r")); err != nil {
+		return fail(fmt.Errorf("report start: %w", err))
+	}
+	err = syscall.Exec(bash, []string{"bash", "-c", inner, "bash", a.Command}, env)
+	return fail(fmt.Errorf("run bash: %w", err))
+}
+
+// namespaces names this process's user and mount namespaces. The
+// second stage checks that its own differ from the first stage's: run
+// directly, it must not mount over its caller's view of the files.
+func namespaces() (string, error) {
+	user, err := os.Readlink("/proc/self/ns/user")
+	if err != nil {
+		return "", fmt.Errorf("read user namespace: %w", err)
+	}
+	mnt, err := os.Readlink("/proc/self/ns/mnt")
+	if err != nil {
+		return "", fmt.Errorf("read mount namespace: %w", err)
+	}
+	return user + " " + mnt, nil
+}

@@ -1,0 +1,79 @@
+package wall
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// launcherEnv makes the test binary act as the launcher, so that the
+// tests run the launcher's own code without building it.
+const launcherEnv = "SAYSO_WALL_TEST_LAUNCHER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(launcherEnv) == "1" {
+		os.Exit(Main(os.Args[1:], os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// need skips a test the kernel cannot run, or fails it under SAYSO_CI=1.
+func need(t testing.TB) {
+	t.Helper()
+	if err := Probe(); err != nil {
+		if os.Getenv("SAYSO_CI") == "1" {
+			t.Fatalf("the wall cannot be applied here: %v", err)
+		}
+		t.Skipf("the wall cannot be applied here: %v", err)
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Fatalf("no bash: %v", err)
+	}
+}
+
+// launcher is the path of this test binary, run as the launcher.
+func launcher(t testing.TB) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// result is what a client's shell saw of one line.
+type result struct {
+	stdout, stderr string
+	code           int
+	cwd            string // the final folder the client recorded, "" if none
+}
+
+// client runs line as Claude Code runs a step: in its own bash, under
+// eval, from dir, recording the final physical folder when it ends.
+func client(t testing.TB, dir, line, stdin string, env ...string) result {
+	t.Helper()
+	cwdFile := filepath.Join(t.TempDir(), "cwd")
+	script := `__d=$1 __l=$2 __c=$3; set --; cd "$__d" || exit 99; eval "$__l" && pwd -P >| "$__c"`
+	cmd := exec.Command("bash", "-c", script, "bash", dir, line, cwdFile)
+	cmd.Env = append(os.Environ(), launcherEnv+"=1")
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errb.String()}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run bash: %v", err)
+	}
+	if b, err := os.ReadFile(cwdFile); err == nil {
+		r.cwd = string(b)
+	}
+	return r
+}

@@ -1,0 +1,199 @@
+package wall
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// A mount the second stage makes, in the order of mountOrder.
+type mount struct {
+	path string
+	kind mountKind
+}
+
+type mountKind int
+
+const (
+	pin      mountKind = iota // bound over itself: cannot be moved or removed
+	readOnly                  // bound over itself read-only
+	hideDir                   // covered by an empty read-only folder
+	hideFile                  // covered by an empty read-only file
+)
+
+// mountAll makes the profile's mounts in this process's own mount
+// namespace: every existing hidden path covered, every existing
+// read-only path bound read-only, and every folder above one of them
+// that a step could rename (its parent is writable) bound over itself,
+// so that no step can move a protected path out of the way and put its
+// own in its place.
+func mountAll(p Profile) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %w", err)
+	}
+	ms := plan(p)
+	var void int = -1
+	for _, m := range ms {
+		if m.kind == hideDir || m.kind == hideFile {
+			fd, err := makeVoid()
+			if err != nil {
+				return err
+			}
+			void = fd
+			defer unix.Close(fd)
+			break
+		}
+	}
+	for _, m := range ms {
+		if err := m.apply(void); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plan lists the mounts for the paths that exist now, outermost first.
+func plan(p Profile) []mount {
+	var ms []mount
+	var protected []string
+	for _, h := range p.Hidden {
+		real, fi, ok := resolve(h)
+		if !ok {
+			continue
+		}
+		k := hideFile
+		if fi.IsDir() {
+			k = hideDir
+		}
+		ms = append(ms, mount{real, k})
+		protected = append(protected, real)
+	}
+	for _, r := range p.ReadOnly {
+		real, _, ok := resolve(r)
+		if !ok {
+			continue
+		}
+		ms = append(ms, mount{real, readOnly})
+		protected = append(protected, real)
+	}
+	var writable []string
+	for _, w := range p.Write {
+		if real, _, ok := resolve(w); ok {
+			writable = append(writable, real)
+		}
+	}
+	pinned := map[string]bool{}
+	for _, x := range protected {
+		for a := filepath.Dir(x); a != "/"; a = filepath.Dir(a) {
+			if !pinned[a] && under(filepath.Dir(a), writable) {
+				pinned[a] = true
+				ms = append(ms, mount{a, pin})
+			}
+		}
+	}
+	slices.SortStableFunc(ms, func(a, b mount) int {
+		if d := depth(a.path) - depth(b.path); d != 0 {
+			return d
+		}
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
+		}
+		return int(a.kind) - int(b.kind)
+	})
+	return slices.CompactFunc(ms, func(a, b mount) bool { return a.path == b.path && a.kind == b.kind })
+}
+
+// resolve is path with its links followed, when it exists.
+func resolve(path string) (string, os.FileInfo, bool) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", nil, false
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return "", nil, false
+	}
+	return real, fi, true
+}
+
+// under reports whether path is one of roots or below one.
+func under(path string, roots []string) bool {
+	for _, r := range roots {
+		if r == "/" || path == r || strings.HasPrefix(path, r+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func depth(p string) int { return strings.Count(p, "/") }
+
+// makeVoid mounts a detached read-only tmpfs holding an empty folder "d"
+// and an empty file "f", both mode 0, and returns its descriptor.
+func makeVoid() (int, error) {
+	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("open tmpfs: %w", err)
+	}
+	defer unix.Close(fs)
+	if err := unix.FsconfigSetString(fs, "size", "16k"); err != nil {
+		return -1, fmt.Errorf("size tmpfs: %w", err)
+	}
+	if err := unix.FsconfigCreate(fs); err != nil {
+		return -1, fmt.Errorf("create tmpfs: %w", err)
+	}
+	mfd, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	if err != nil {
+		return -1, fmt.Errorf("mount tmpfs: %w", err)
+	}
+	if err := unix.Mkdirat(mfd, "d", 0); err != nil {
+		unix.Close(mfd)
+		return -1, fmt.Errorf("make empty folder: %w", err)
+	}
+	f, err := unix.Openat(mfd, "f", unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		unix.Close(mfd)
+		return -1, fmt.Errorf("make empty file: %w", err)
+	}
+	unix.Close(f)
+	if err := unix.Fchmodat(mfd, ".", 0o555, 0); err != nil {
+		unix.Close(mfd)
+		return -1, fmt.Errorf("chmod tmpfs: %w", err)
+	}
+	if err := unix.MountSetattr(mfd, "", unix.AT_EMPTY_PATH, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+		unix.Close(mfd)
+		return -1, fmt.Errorf("make tmpfs read-only: %w", err)
+	}
+	return mfd, nil
+}
+
+func (m mount) apply(void int) error {
+	var tree int
+	var err error
+	switch m.kind {
+	case hideDir:
+		tree, err = unix.OpenTree(void, "d", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+	case hideFile:
+		tree, err = unix.OpenTree(void, "f", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+	default:
+		tree, err = unix.OpenTree(unix.AT_FDCWD, m.path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+	}
+	if err != nil {
+		return fmt.Errorf("clone mount for %s: %w", m.path, err)
+	}
+	defer unix.Close(tree)
+	if m.kind == readOnly {
+		attr := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+		if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, attr); err != nil {
+			return fmt.Errorf("make %s read-only: %w", m.path, err)
+		}
+	}
+	if err := unix.MoveMount(tree, "", unix.AT_FDCWD, m.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+		return fmt.Errorf("mount over %s: %w", m.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,223 @@
+package wall
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Scope is how far a walled step may write. The zero value is the
+// narrowest.
+type Scope int
+
+const (
+	// Read writes nowhere but the null-like devices and the temp folders.
+	Read Scope = iota
+	// Local writes the project root, the temp folders and the user's
+	// build caches.
+	Local
+	// Approved writes anywhere except what is hidden or read-only: the
+	// person approved this step.
+	Approved
+)
+
+var scopeNames = []string{"read", "local", "approved"}
+
+func (s Scope) String() string {
+	if s < 0 || int(s) >= len(scopeNames) {
+		return fmt.Sprintf("Scope(%d)", int(s))
+	}
+	return scopeNames[s]
+}
+
+// MarshalText renders the scope as its name.
+func (s Scope) MarshalText() ([]byte, error) {
+	if s < 0 || int(s) >= len(scopeNames) {
+		return nil, fmt.Errorf("unknown scope %d", int(s))
+	}
+	return []byte(scopeNames[s]), nil
+}
+
+// UnmarshalText reads a scope's name.
+func (s *Scope) UnmarshalText(b []byte) error {
+	v, err := ParseScope(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// ParseScope reads a scope's name and rejects any other text.
+func ParseScope(s string) (Scope, error) {
+	for i, n := range scopeNames {
+		if s == n {
+			return Scope(i), nil
+		}
+	}
+	return Read, fmt.Errorf("unknown scope %q", s)
+}
+
+// Inputs is what the wall of one step is made from.
+type Inputs struct {
+	Home, Root string   // the user's home; the project root (absolute)
+	Hidden     []string // neither readable nor writable: sayso's folders and binaries
+	Scope      Scope
+}
+
+// Profile is what the launcher enforces. Every list holds absolute,
+// clean paths; a path missing when the step starts is skipped (Make
+// creates its folders first).
+type Profile struct {
+	Scope Scope
+	// Write are the trees the step may write (Landlock).
+	Write []string
+	// ReadOnly are paths bound read-only over themselves: the step may
+	// read them but not change, move or delete them.
+	ReadOnly []string
+	// Hidden are paths covered by an empty read-only folder or file: the
+	// step can neither read nor write them, nor reach a socket in them.
+	// A hidden file's name is also left out of the step's read rights,
+	// so reading it fails rather than reads empty.
+	Hidden []string
+	// Make are folders made empty before the wall when missing, so that
+	// they can be bound read-only: a step cannot plant them.
+	Make []string
+}
+
+// tempDirs are the temp folders every scope may write.
+var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// devices every scope may read and write (and ioctl: terminals).
+var devices = []string{
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+	"/dev/tty", "/dev/ptmx", "/dev/pts",
+}
+
+// caches are the user's build caches, relative to the home, that Local
+// steps may write. Folders that hold programs a later step would run
+// (~/go/bin, ~/.cargo/bin, ~/.rustup/toolchains, pnpm's global bin) are
+// not caches.
+var caches = []string{
+	".cache",
+	"go/pkg/mod",
+	".npm",
+	".cargo/registry",
+	".cargo/git",
+	".m2/repository",
+	".gradle/caches",
+	".gradle/wrapper/dists",
+	".local/share/pnpm/store",
+	".pnpm-store",
+	".yarn/berry/cache",
+	".bun/install/cache",
+	".nuget/packages",
+	".deno",
+}
+
+// userReadOnly are the clients' settings, git's configuration and the
+// places a program is started from later, relative to the home.
+var userReadOnly = []string{
+	".claude", ".claude.json", ".codex", ".gemini",
+	".gitconfig", ".config/git",
+	".config/systemd", ".config/autostart",
+	".ssh/authorized_keys", ".ssh/config", ".ssh/rc",
+}
+
+// userHidden are the shell rc files and browser profiles, relative to
+// the home: their secrets stay unread and they stay unchanged.
+var userHidden = []string{
+	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout",
+	".config/fish", ".config/nushell", ".config/environment.d",
+	".mozilla", ".config/google-chrome", ".config/chromium",
+	".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi",
+	"snap/firefox", "snap/chromium", ".var/app/org.mozilla.firefox",
+	".var/app/com.google.Chrome", ".var/app/org.chromium.Chromium",
+}
+
+// systemReadOnly are the machine's shell start-up files and crontabs.
+var systemReadOnly = []string{
+	"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
+	"/etc/zsh", "/etc/environment",
+	"/etc/crontab", "/etc/cron.d", "/var/spool/cron",
+}
+
+// clientDirs are the project folders the clients read settings, hooks,
+// commands and agents from; made when missing.
+var clientDirs = []string{".claude", ".codex", ".gemini"}
+
+// projectReadOnly are the project's instruction files and git's hooks and
+// configuration.
+var projectReadOnly = []string{
+	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json",
+	".git/hooks", ".git/config",
+}
+
+// For is the profile of a step: the scope's writable trees and the fixed
+// lists of what no walled step may change or read. A root that is not
+// absolute, is "/" or is the home itself is not written by a Local step.
+func For(in Inputs) Profile {
+	home := clean(in.Home)
+	root := clean(in.Root)
+	p := Profile{Scope: in.Scope}
+
+	p.Write = append(p.Write, tempDirs...)
+	p.Write = append(p.Write, devices...)
+	switch in.Scope {
+	case Local:
+		if root != "" && root != "/" && root != home {
+			p.Write = append(p.Write, root)
+		}
+		if home != "" {
+			for _, c := range caches {
+				p.Write = append(p.Write, filepath.Join(home, c))
+			}
+		}
+	case Approved:
+		p.Write = []string{"/"}
+	}
+
+	p.ReadOnly = append(p.ReadOnly, systemReadOnly...)
+	if home != "" {
+		for _, r := range userReadOnly {
+			p.ReadOnly = append(p.ReadOnly, filepath.Join(home, r))
+		}
+		for _, h := range userHidden {
+			p.Hidden = append(p.Hidden, filepath.Join(home, h))
+		}
+	}
+	if root != "" && root != "/" {
+		for _, d := range clientDirs {
+			p.Make = append(p.Make, filepath.Join(root, d))
+			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, d))
+		}
+		for _, r := range projectReadOnly {
+			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
+		}
+	}
+	for _, h := range in.Hidden {
+		if h = clean(h); h != "" {
+			p.Hidden = append(p.Hidden, h)
+		}
+	}
+	p.Write = uniq(p.Write)
+	p.ReadOnly = uniq(p.ReadOnly)
+	p.Hidden = uniq(p.Hidden)
+	p.Make = uniq(p.Make)
+	return p
+}
+
+// clean is an absolute path made clean, or "" for any other text.
+func clean(p string) string {
+	if p == "" || !filepath.IsAbs(p) || strings.ContainsRune(p, 0) {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+func uniq(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}

@@ -1,0 +1,143 @@
+package wall
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ReportFD is the descriptor the launcher reports the walled command's
+// end on, in the line Wrap writes.
+const ReportFD = 3
+
+// Flags renders the profile as the launcher's flags, in a fixed order.
+func (p Profile) Flags() []string {
+	out := []string{"--scope", p.Scope.String()}
+	add := func(flag string, paths []string) {
+		for _, x := range paths {
+			out = append(out, flag, x)
+		}
+	}
+	add("--write", p.Write)
+	add("--ro", p.ReadOnly)
+	add("--hide", p.Hidden)
+	add("--make", p.Make)
+	return out
+}
+
+// Args are the launcher's parsed command line.
+type Args struct {
+	Profile  Profile
+	ReportFD int    // -1: no report
+	Command  string // the shell command to run inside the wall
+	Check    bool   // set up the wall, run nothing, say whether it held
+}
+
+// ParseArgs reads the launcher's command line (without the program
+// name). Every path must be absolute; unknown flags are errors.
+func ParseArgs(args []string) (Args, error) {
+	a := Args{ReportFD: -1}
+	haveCommand := false
+	for i := 0; i < len(args); i++ {
+		f := args[i]
+		if f == "--" {
+			rest := args[i+1:]
+			if len(rest) != 1 {
+				return a, fmt.Errorf("want exactly one command after --, got %d", len(rest))
+			}
+			a.Command, haveCommand = rest[0], true
+			break
+		}
+		if f == "--check" {
+			a.Check = true
+			continue
+		}
+		if i+1 >= len(args) {
+			return a, fmt.Errorf("flag %s needs a value", f)
+		}
+		v := args[i+1]
+		i++
+		switch f {
+		case "--scope":
+			s, err := ParseScope(v)
+			if err != nil {
+				return a, err
+			}
+			a.Profile.Scope = s
+			continue
+		case "--report-fd":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 3 {
+				return a, fmt.Errorf("bad --report-fd %q", v)
+			}
+			a.ReportFD = n
+			continue
+		}
+		var list *[]string
+		switch f {
+		case "--write":
+			list = &a.Profile.Write
+		case "--ro":
+			list = &a.Profile.ReadOnly
+		case "--hide":
+			list = &a.Profile.Hidden
+		case "--make":
+			list = &a.Profile.Make
+		default:
+			return a, fmt.Errorf("unknown flag %q", f)
+		}
+		c := clean(v)
+		if c == "" {
+			return a, fmt.Errorf("%s %q: not an absolute path", f, v)
+		}
+		*list = append(*list, c)
+	}
+	if !haveCommand && !a.Check {
+		return a, errors.New("no command: want -- COMMAND")
+	}
+	return a, nil
+}
+
+// Wrap is the line the client's shell runs instead of command: the
+// launcher runs command in bash inside the wall, and the line carries
+// back what running command in the client's shell would have left: its
+// output and input are the same descriptors, its exit status is the
+// line's, an exit from the walled shell exits the client's shell with
+// the same status, and its final working folder becomes the client's.
+// If the wall cannot be set up the command does not run and the line
+// fails with the launcher's status (126) and its reason on stderr.
+func (p Profile) Wrap(command, launcher string) string {
+	var b strings.Builder
+	b.WriteString("{ __sayso_w=$(")
+	b.WriteString(quote(launcher))
+	b.WriteString(" --report-fd " + strconv.Itoa(ReportFD))
+	for _, f := range p.Flags() {
+		b.WriteByte(' ')
+		b.WriteString(quote(f))
+	}
+	b.WriteString(" -- ")
+	b.WriteString(quote(command))
+	// fd 3 is the capture, fd 1 the client's own output, kept on 4.
+	b.WriteString(" 3>&1 1>&4 4>&-); } 4>&1; __sayso_s=$?; ")
+	b.WriteString(`case $__sayso_w in d/*) __sayso_w=${__sayso_w#d}; cd -- "${__sayso_w%x}" 2>/dev/null;; e) exit "$__sayso_s";; esac; `)
+	b.WriteString(`(exit "$__sayso_s")`)
+	return b.String()
+}
+
+// quote is s as one bash word.
+func quote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// inner is the script the walled bash runs: the command as the client's
+// shell would eval it (errexit inert, as in the clients' `eval … &&`),
+// with the report descriptor closed, then the report of a normal end:
+// "d", the physical working folder, a newline. A command that exits the
+// shell reports nothing.
+const inner = `__sayso_c=$1; set --; { eval "$__sayso_c"; } 3>&- && __sayso_s=0 || __sayso_s=$?; { printf d; pwd -P; } >&3 2>/dev/null; exit "$__sayso_s"`
