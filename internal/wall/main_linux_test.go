@@ -3,6 +3,8 @@ package wall
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,11 +16,33 @@ import (
 // tests run the launcher's own code without building it.
 const launcherEnv = "SAYSO_WALL_TEST_LAUNCHER"
 
+// helperEnv makes the test binary a small client run inside a wall:
+// "dial ADDRESS" connects to a unix socket (a leading @ is abstract) and
+// exits 0 when it could.
+const helperEnv = "SAYSO_WALL_TEST_HELPER"
+
 func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "1" {
+		os.Exit(helper(os.Args[1:]))
+	}
 	if os.Getenv(launcherEnv) == "1" {
 		os.Exit(Main(os.Args[1:], os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+func helper(args []string) int {
+	if len(args) == 2 && args[0] == "dial" {
+		c, err := net.Dial("unix", args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		c.Close()
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper", args)
+	return 2
 }
 
 // need skips a test the kernel cannot run, or fails it under SAYSO_CI=1.

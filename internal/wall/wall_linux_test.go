@@ -1,0 +1,285 @@
+package wall
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// world is a home, a project, sayso's hidden state and a folder outside
+// all of them, made outside /tmp (which every scope writes).
+type world struct {
+	base, home, root, state, bin, outside string
+}
+
+func newWorld(t *testing.T) world {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(home, ".sayso-wall-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	base, _ = filepath.EvalSymlinks(base)
+	w := world{
+		base:    base,
+		home:    filepath.Join(base, "home"),
+		root:    filepath.Join(base, "home", "proj"),
+		state:   filepath.Join(base, "home", ".local", "state", "sayso"),
+		bin:     filepath.Join(base, "bin", "sayso"),
+		outside: filepath.Join(base, "outside"),
+	}
+	files := map[string]string{
+		w.state + "/sayso.db":                "the ledger",
+		w.bin:                                "the binary",
+		w.home + "/.bashrc":                  "export TOKEN=secret",
+		w.home + "/.gitconfig":               "[user]",
+		w.home + "/.cache/go-build/README":   "cache",
+		w.home + "/.claude/settings.json":    "{}",
+		w.home + "/.mozilla/firefox/key4.db": "keys",
+		w.root + "/main.go":                  "package main",
+		w.root + "/.git/config":              "[core]",
+		w.root + "/.git/hooks/README":        "hooks",
+		w.root + "/.git/HEAD":                "ref: refs/heads/main",
+		w.outside + "/keep":                  "outside",
+	}
+	for p, c := range files {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return w
+}
+
+func (w world) profile(s Scope) Profile {
+	return For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: s})
+}
+
+// run runs cmd walled by p from dir, as a client would.
+func (w world) run(t *testing.T, p Profile, dir, cmd string) result {
+	t.Helper()
+	return client(t, dir, p.Wrap(cmd, launcher(t)), "", "HOME="+w.home)
+}
+
+// TestWallHolds runs each step inside a wall and wants it to succeed or
+// fail as the wall says, then checks the files themselves.
+func TestWallHolds(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	tests := []struct {
+		scope Scope
+		cmd   string
+		ok    bool
+	}{
+		{Local, `echo x > main.go && echo y > new.txt && mkdir -p a/b && rm -r a`, true},
+		{Local, `echo x > /tmp/sayso-wall-test-$$ && rm /tmp/sayso-wall-test-$$`, true},
+		{Local, `echo x > ~/.cache/go-build/new`, true},
+		{Local, `cat main.go ~/.gitconfig /etc/hostname >/dev/null`, true},
+		{Local, `echo x > ` + w.outside + `/new`, false},
+		{Local, `rm ` + w.outside + `/keep`, false},
+		{Local, `echo x > ~/new`, false},
+		{Local, `cat ` + w.state + `/sayso.db`, false},
+		{Local, `ls ` + w.state + ` | grep .`, false},
+		{Local, `echo x > ` + w.state + `/sayso.db`, false},
+		{Local, `cat ` + w.bin, false},
+		{Local, `echo x > ` + w.bin, false},
+		{Local, `cat ~/.bashrc`, false},
+		{Local, `cat ~/.mozilla/firefox/key4.db`, false},
+		{Local, `echo x >> ~/.bashrc`, false},
+		{Local, `mkdir -p .claude && echo x > .claude/settings.local.json`, false},
+		{Local, `cd .claude && echo x > settings.local.json`, false},
+		{Local, `echo x > .codex/config.toml`, false},
+		{Local, `echo x > CLAUDE.md`, true}, // a gap: see docs/wall.md
+		{Local, `echo x > .git/hooks/pre-commit`, false},
+		{Local, `chmod +x .git/hooks/README`, false},
+		{Local, `echo x >> .git/config`, false},
+		{Local, `echo x > .git/HEAD`, true},
+		{Local, `mv .git .git2`, false},
+		{Local, `mv .git/hooks .git/hooks2`, false},
+		{Local, `mv .claude .claude2`, false},
+		{Local, `rm -rf .claude`, false},
+		{Local, `echo x > ~/.gitconfig`, false},
+		{Local, `echo x > ~/.claude/settings.json`, false},
+		{Local, `mount -t tmpfs none /tmp`, false},
+		{Local, `umount ` + w.state, false},
+		{Read, `echo x > main.go`, false},
+		{Read, `echo x > new.txt`, false},
+		{Read, `echo x > /tmp/sayso-wall-test-$$ && rm /tmp/sayso-wall-test-$$`, true},
+		{Read, `echo x > /dev/null`, true},
+		{Read, `cat main.go >/dev/null`, true},
+		{Approved, `echo x > ` + w.outside + `/approved`, true},
+		{Approved, `echo x > ~/approved`, true},
+		{Approved, `echo x > main.go`, true},
+		{Approved, `echo x > ` + w.state + `/sayso.db`, false},
+		{Approved, `cat ` + w.state + `/sayso.db`, false},
+		{Approved, `echo x > ` + w.bin, false},
+		{Approved, `echo x >> ~/.bashrc`, false},
+		{Approved, `rm ~/.bashrc`, false},
+		{Approved, `mv ~/.local ~/.local2`, false},
+		{Approved, `mv ` + w.home + ` ` + w.home + `2`, false},
+		{Approved, `echo x > .git/hooks/pre-commit`, false},
+		{Approved, `echo x > ~/.gitconfig`, false},
+		{Approved, `echo x > .claude/settings.local.json`, false},
+		{Approved, `ln ~/.gitconfig ~/gitconfig-link`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.scope.String()+" "+tt.cmd, func(t *testing.T) {
+			r := w.run(t, w.profile(tt.scope), w.root, tt.cmd)
+			if os.Getenv("WALLDEBUG") != "" {
+				t.Logf("%d %q", r.code, r.stderr)
+			}
+			if ok := r.code == 0; ok != tt.ok {
+				t.Errorf("%s: %q: ok = %v, want %v\n%+v", tt.scope, tt.cmd, ok, tt.ok, r)
+			}
+		})
+	}
+	// What the failed steps would have changed is unchanged.
+	for p, want := range map[string]string{
+		w.state + "/sayso.db":   "the ledger",
+		w.bin:                   "the binary",
+		w.home + "/.bashrc":     "export TOKEN=secret",
+		w.home + "/.gitconfig":  "[user]",
+		w.root + "/.git/config": "[core]",
+		w.outside + "/keep":     "outside",
+	} {
+		if b, err := os.ReadFile(p); err != nil || string(b) != want {
+			t.Errorf("%s = %q, %v; want %q", p, b, err, want)
+		}
+	}
+	for _, p := range []string{w.outside + "/new", w.home + "/new", w.root + "/.claude/settings.local.json",
+		w.root + "/.git/hooks/pre-commit", w.root + "/.git2", w.home + "/gitconfig-link"} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s exists, want no such file", p)
+		}
+	}
+	if ents, err := os.ReadDir(w.root + "/.claude"); err != nil || len(ents) != 0 {
+		t.Errorf("project .claude: %v, %v; want an empty folder", ents, err)
+	}
+}
+
+// TestWallHidesSockets: sayso's socket in a hidden folder and an
+// abstract socket outside the wall cannot be reached; they can outside.
+func TestWallHidesSockets(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	path := filepath.Join(w.state, "sayso.sock")
+	abstract := "@sayso-wall-test-" + strconv.Itoa(os.Getpid())
+	for _, addr := range []string{path, abstract} {
+		l, err := net.Listen("unix", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		dial := quote(launcher(t)) + " dial " + quote(addr)
+		plain := client(t, w.root, dial, "", helperEnv+"=1")
+		if plain.code != 0 {
+			t.Fatalf("dial %s outside the wall: %+v", addr, plain)
+		}
+		r := client(t, w.root, w.profile(Approved).Wrap(dial, launcher(t)), "", helperEnv+"=1")
+		if r.code == 0 {
+			t.Errorf("dial %s inside the wall: connected, want refused", addr)
+		}
+	}
+}
+
+// TestWallSignals: a walled step cannot signal a process outside it,
+// and can signal its own.
+func TestWallSignals(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sleep := exec.Command("sleep", "60")
+	if err := sleep.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer sleep.Process.Kill()
+	pid := strconv.Itoa(sleep.Process.Pid)
+	for _, cmd := range []string{"kill -0 " + pid, "kill -TERM " + pid, "kill -0 " + strconv.Itoa(os.Getpid()), "kill -0 $PPID"} {
+		if r := w.run(t, w.profile(Approved), w.root, cmd); r.code == 0 {
+			t.Errorf("%q inside the wall succeeded, want refused", cmd)
+		}
+	}
+	if r := w.run(t, w.profile(Local), w.root, "sleep 60 & kill $!"); r.code != 0 {
+		t.Errorf("signalling its own child: %+v", r)
+	}
+	if err := sleep.Process.Signal(os.Signal(nil)); err != nil && !strings.Contains(err.Error(), "unsupported") {
+		t.Errorf("the process outside died: %v", err)
+	}
+}
+
+// TestWallNested: a launcher run inside a wall, with wider flags, cannot
+// widen it: the nested wall fails, and nothing outside is written.
+func TestWallNested(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	target := filepath.Join(w.outside, "nested")
+	wide := Profile{Scope: Approved, Write: []string{"/"}}
+	nested := wide.Wrap("echo x > "+quote(target), launcher(t))
+	for _, s := range []Scope{Read, Local} {
+		r := w.run(t, w.profile(s), w.root, nested)
+		if r.code == 0 {
+			t.Errorf("%s: nested launcher succeeded: %+v", s, r)
+		}
+		if _, err := os.Stat(target); err == nil {
+			t.Fatalf("%s: nested launcher wrote %s", s, target)
+		}
+	}
+	// The second stage run directly refuses: it is not in namespaces of
+	// its own.
+	direct := quote(launcher(t)) + " " + insideArg + " 'user:[1] mnt:[1]' /bin/bash --scope approved --write / -- " + quote("echo x > "+quote(target))
+	if r := client(t, w.root, direct, ""); r.code == 0 {
+		t.Errorf("second stage run directly: %+v", r)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Fatalf("second stage run directly wrote %s", target)
+	}
+}
+
+// TestWallGoBuild: everyday local work runs walled: go build and go test
+// of a small module, with the build cache under the user's caches.
+func TestWallGoBuild(t *testing.T) {
+	need(t)
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go: %v", err)
+	}
+	home, _ := os.UserHomeDir()
+	root := t.TempDir()
+	files := map[string]string{
+		"go.mod":        "module example.com/m\n\ngo 1.22\n",
+		"m.go":          "package m\n\nfunc Two() int { return 2 }\n",
+		"m_test.go":     "package m\n\nimport \"testing\"\n\nfunc TestTwo(t *testing.T) {\n\tif Two() != 2 {\n\t\tt.Fatal(Two())\n\t}\n}\n",
+		"cmd/x/main.go": "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/m\"\n)\n\nfunc main() { fmt.Println(m.Two()) }\n",
+	}
+	for p, c := range files {
+		os.MkdirAll(filepath.Join(root, filepath.Dir(p)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := For(Inputs{Home: home, Root: root, Scope: Local})
+	cmd := quote(goBin) + " build -o bin/x ./cmd/x && ./bin/x && " + quote(goBin) + " test -count=1 ./..."
+	r := client(t, root, p.Wrap(cmd, launcher(t)), "",
+		"GOCACHE="+filepath.Join(home, ".cache", "go-build"), "GOFLAGS=", "GOTOOLCHAIN=local", "GOPROXY=off")
+	if r.code != 0 || !strings.Contains(r.stdout, "2\n") || !strings.Contains(r.stdout, "ok") {
+		t.Errorf("go build and test walled: %+v", r)
+	}
+}
