@@ -19,7 +19,7 @@ func newBrowser(t *testing.T) *browser { return browsertest.New(t) }
 
 // login opens a fresh login link and waits for the live cards page.
 func login(b *browser, f *gw) {
-	b.Do("log in", chromedp.Navigate(f.g.Page.LoginURL()))
+	b.Open("log in", f.g.Page.LoginURL())
 	b.WaitFor("the event stream", `document.documentElement.dataset.live === "on"`)
 }
 
@@ -100,7 +100,7 @@ func TestBrowserFlow(t *testing.T) {
 
 	// The note is saved as typed, and survives a restart of the gateway.
 	typed := "prod is the fly.io app «shop», region fra\n  remotes: origin → github.com/me/shop\n日本語のメモ ✓\n\ntrailing spaces   "
-	b.Do("note page", chromedp.Navigate(f.base+"/note"))
+	b.Open("note page", f.base+"/note")
 	b.Do("type the note", chromedp.Click(chromedp.ID("note")), chromedp.SendKeys(chromedp.ID("note"), typed))
 	b.Submit("save the note", `location.search === "?saved=1"`, chromedp.Click(chromedp.CSS("form.note button[type=submit]")))
 	f.stop()
@@ -109,7 +109,7 @@ func TestBrowserFlow(t *testing.T) {
 		t.Errorf("after a restart the store's note is %q (%v), want %q", got, err, typed)
 	}
 	login(b, f) // the restart forgot every session: the person logs in again
-	b.Do("note page after restart", chromedp.Navigate(f.base+"/note"))
+	b.Open("note page after restart", f.base+"/note")
 	if got, _ := chromedp.Run(b.Ctx(), chromedp.Value(chromedp.ID("note"))); got != typed {
 		t.Errorf("after a restart the page's note reads %q, want %q", got, typed)
 	}
@@ -119,14 +119,14 @@ func TestBrowserFlow(t *testing.T) {
 		t.Errorf("before forgetting, feature/y: %q, want allow", got)
 	}
 	kept, _ := f.db.Rules(context.Background())
-	b.Do("rules page", chromedp.Navigate(f.base+"/rules"))
+	b.Open("rules page", f.base+"/rules")
 	rid := fmt.Sprintf("#rule-%d", kept[0].ID)
 	b.Axe("/rules")
 	b.Submit("forget", `location.pathname === "/rules" && document.querySelector("`+rid+`") === null`, chromedp.Click(chromedp.CSS(rid+" button")))
 	if rs := f.rules(); len(rs) != 0 {
 		t.Errorf("rules after forget: %q", rs)
 	}
-	b.Do("cards page", chromedp.Navigate(f.base+"/"))
+	b.Open("cards page", f.base+"/")
 	b.WaitFor("the event stream", `document.documentElement.dataset.live === "on"`)
 	again := f.block("s-flow", "git push origin feature/x")
 	asel := showCard(b, again)
@@ -139,7 +139,7 @@ func TestBrowserFlow(t *testing.T) {
 	}
 
 	// The settings page, screenshot and accessibility.
-	b.Do("settings page", chromedp.Navigate(f.base+"/settings"))
+	b.Open("settings page", f.base+"/settings")
 	if !strings.Contains(b.Text("#autopilot"), "git push") {
 		t.Error("the settings page does not show what autopilot never releases")
 	}

@@ -236,6 +236,11 @@ func (f *gw) login() (*http.Client, string) {
 		f.t.Fatal(err)
 	}
 	res.Body.Close()
+	_, tab, ok := strings.Cut(res.Header.Get("Location"), "#tab=")
+	if !ok || tab == "" {
+		f.t.Fatalf("the login redirect %q hands over no tab key", res.Header.Get("Location"))
+	}
+	c.Transport = tabTransport(tab)
 	body, code := f.get(c, "/", nil)
 	if code != http.StatusOK {
 		f.t.Fatalf("after login GET / = %d", code)
@@ -245,6 +250,18 @@ func (f *gw) login() (*http.Client, string) {
 		f.t.Fatal("no csrf field on the page")
 	}
 	return c, m[1]
+}
+
+// tabTransport sends the tab's key on every request that sets none, as
+// the page's script does.
+type tabTransport string
+
+func (t tabTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if _, set := r.Header[web.TabHeader]; !set {
+		r = r.Clone(r.Context())
+		r.Header.Set(web.TabHeader, string(t))
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 func (f *gw) get(c *http.Client, path string, hdr http.Header) (string, int) {

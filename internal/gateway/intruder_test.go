@@ -264,3 +264,28 @@ func TestIntruderAlwaysWithoutOffer(t *testing.T) {
 		t.Errorf("the severe card's hook got %q, want deny", got)
 	}
 }
+
+// A dev server on another loopback port was sent the page's cookie. With
+// it, the anti-CSRF token (as if scraped) and a forged Origin, curl still
+// reads no card and answers none: the tab's key is missing.
+func TestIntruderCookieWithoutTab(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	p := f.block("s-cookie", "git push origin feature/login")
+	person, csrf := f.login()
+	base, _ := url.Parse(f.base)
+	intruder := client()
+	intruder.Jar.SetCookies(base, person.Jar.Cookies(base))
+	for _, path := range []string{"/", "/cards", "/events", "/ledger", "/sessions", "/search.json?q=feature"} {
+		body, _ := f.get(intruder, path, nil)
+		if strings.Contains(body, "feature/login") || strings.Contains(body, csrf) || strings.Contains(body, p.card.ID) {
+			t.Errorf("GET %s with the cookie alone shows the card or the token", path)
+		}
+	}
+	for _, a := range []string{"always", "allow-once", "deny-hold"} {
+		if code, _ := f.post(intruder, "/cards/"+p.card.ID+"/answer", answerForm(csrf, a), http.Header{"Origin": {f.base}, "Sec-Fetch-Site": {"same-origin"}}); code != http.StatusForbidden {
+			t.Errorf("answer %s with the cookie, the token and a forged Origin: status %d, want 403", a, code)
+		}
+	}
+	f.stillWaiting(p.card)
+	f.nothingKept()
+}

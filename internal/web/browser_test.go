@@ -31,7 +31,7 @@ func TestBrowser(t *testing.T) {
 	f.mem.SetSettings(Settings{Files: []string{"/home/p/.config/sayso/policy.toml"}})
 
 	// The login link lands on the cards page, and the event stream opens.
-	b.Do("log in", chromedp.Navigate(f.srv.LoginURL()))
+	b.Open("log in", f.srv.LoginURL())
 	b.WaitFor("the event stream", `document.documentElement.dataset.live === "on"`)
 	if !b.Eval(`location.pathname === "/" && !location.search`) {
 		t.Error("the login link did not land on / without its token")
@@ -79,6 +79,7 @@ func TestBrowser(t *testing.T) {
 
 	// Cards survive a reload: they are drawn from the backend.
 	b.Do("reload", chromedp.Reload())
+	b.WaitFor("the page drawn", `document.documentElement.dataset.page === "ready"`)
 	b.WaitFor("cards after reload", `document.querySelectorAll("article.card").length === 2`)
 
 	// Narrow window: nothing runs off the side.
@@ -118,7 +119,7 @@ func TestBrowser(t *testing.T) {
 
 	// The note is saved exactly as typed and survives a reload.
 	typed := "prod is the fly.io app «shop», region fra\n  remotes: origin → github.com/me/shop\n    buckets: s3://shop-backups — never public\n日本語のメモ ✓\n\ntrailing spaces   "
-	b.Do("note page", chromedp.Navigate(f.base+"/note"))
+	b.Open("note page", f.base+"/note")
 	b.Do("type the note", chromedp.Click(chromedp.ID("note")), chromedp.SendKeys(chromedp.ID("note"), typed))
 	if got, want := b.Text("#note-count [data-count]"), fmt.Sprint(utf8.RuneCountInString(typed)); got != want {
 		t.Errorf("counter shows %s, want %s", got, want)
@@ -132,7 +133,7 @@ func TestBrowser(t *testing.T) {
 	if got, _ := f.mem.Note(context.Background()); got != typed {
 		t.Errorf("note kept %q, want %q", got, typed)
 	}
-	b.Do("reload the note", chromedp.Navigate(f.base+"/note"))
+	b.Open("reload the note", f.base+"/note")
 	if got, _ := chromedp.Run(b.Ctx(), chromedp.Value(chromedp.ID("note"))); got != typed {
 		t.Errorf("after reload the note reads %q, want %q", got, typed)
 	}
@@ -146,7 +147,7 @@ func TestBrowser(t *testing.T) {
 	b.Do("close the finder", chromedp.KeyEvent(kb.Escape))
 
 	// Forgetting a rule removes it.
-	b.Do("rules page", chromedp.Navigate(f.base+"/rules"))
+	b.Open("rules page", f.base+"/rules")
 	rid := "#rule-" + rules[0].ID
 	b.Submit("forget", `location.pathname === "/rules" && document.querySelector("`+rid+`") === null`,
 		chromedp.Click(chromedp.CSS(rid+" button")))
@@ -156,7 +157,7 @@ func TestBrowser(t *testing.T) {
 	b.Axe("/rules")
 
 	// Sessions: the mode switch shows the autopilot list; release works.
-	b.Do("sessions page", chromedp.Navigate(f.base+"/sessions"))
+	b.Open("sessions page", f.base+"/sessions")
 	if !strings.Contains(b.Content("main"), "Autopilot never releases") {
 		t.Error("the sessions page does not show the autopilot list")
 	}
@@ -171,19 +172,40 @@ func TestBrowser(t *testing.T) {
 	b.Axe("/sessions")
 
 	// Settings, the ledger and leases pass the accessibility check too.
-	b.Do("settings page", chromedp.Navigate(f.base+"/settings"))
+	b.Open("settings page", f.base+"/settings")
 	if !strings.Contains(b.Text("#autopilot"), "git push, gh pr create") {
 		t.Error("the settings page does not show what autopilot never releases")
 	}
 	b.Screenshot("settings.png")
 	b.Axe("/settings")
-	b.Do("ledger page", chromedp.Navigate(f.base+"/ledger?text=always"))
+	b.Open("ledger page", f.base+"/ledger?text=always")
 	if !strings.Contains(b.Text("table.ledger"), "always: git push origin feature/login") {
 		t.Error("the ledger search does not find the answer")
 	}
 	b.Axe("/ledger")
-	b.Do("leases page", chromedp.Navigate(f.base+"/leases"))
+	b.Open("leases page", f.base+"/leases")
 	b.Axe("/leases")
+
+	// Another tab of the same browser holds the cookie but no key: it
+	// shows no card and says how to get in.
+	f.mem.AddCard(Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push origin feature/other-tab", Cwd: "/home/p/proj",
+		Mode: policy.ModeAuto, Classes: []string{"remote-write"}, Expires: time.Now().Add(10 * time.Minute)})
+	other, cancel := chromedp.NewContext(b.Ctx())
+	defer cancel()
+	if _, err := chromedp.Run(other, chromedp.Navigate(f.base+"/")); err != nil {
+		t.Fatalf("open another tab: %v", err)
+	}
+	var body string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(25 * time.Millisecond) {
+		ready, _ := chromedp.Run(other, chromedp.Evaluate[bool](`document.documentElement.dataset.page === "ready"`))
+		if ready {
+			body, _ = chromedp.Run(other, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+			break
+		}
+	}
+	if !strings.Contains(body, "holds no key") || strings.Contains(body, "feature/other-tab") || strings.Contains(body, `name="csrf"`) {
+		t.Errorf("a tab without a key shows %q", body)
+	}
 
 	b.Clean()
 	t.Logf("browser flow took %v", time.Since(start).Round(time.Millisecond))

@@ -8,13 +8,22 @@
 //
 // The page is for the person alone. A browser gets a session only through a
 // one-time login link (Server.LoginURL) as an HttpOnly, SameSite=Strict
-// cookie; every route answers only for a Host of 127.0.0.1 or localhost on
-// the served port (a DNS-rebinding defence); every state change needs that
-// session, the session's anti-CSRF token and an Origin equal to the served
-// origin — a missing Origin is refused. Every response carries a strict
+// cookie. The cookie alone opens nothing: a browser sends it by itself,
+// and to every port of 127.0.0.1, so a dev server the agent started gets
+// it too. Each tab also holds a key of its own (TabHeader), handed over in
+// the fragment of the login redirect, kept in the tab's sessionStorage and
+// sent only by the page's script; it never appears in a page. A navigation
+// gets a shell that holds no state, which the script fills by fetching the
+// page with the key; every page's content, the cards, the event stream,
+// the finder's results and every change need the session and the key.
+// Every route answers only for a Host of 127.0.0.1 or localhost on the
+// served port (a DNS-rebinding defence); every state change also needs
+// the session's anti-CSRF token and an Origin equal to the served origin —
+// a missing Origin is refused. Every response carries a strict
 // Content-Security-Policy (no inline script or style, nothing from another
 // origin), nosniff and no-referrer. Templates and assets are embedded: no
-// build step, no fonts or scripts from elsewhere.
+// build step, no fonts or scripts from elsewhere. The page needs
+// JavaScript.
 //
 // "Always allow" keeps exactly the offer the card carries, and only when
 // it carries one: nothing else from the form is read. There is no route

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 // The tests in this file are attacks on the person's page, each made as an
@@ -377,8 +379,12 @@ func TestLoginCookie(t *testing.T) {
 	if !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || len(c.Value) < 40 {
 		t.Errorf("cookie %+v: want HttpOnly, SameSite=Strict, Path=/, a long random value", c)
 	}
-	if res.Header.Get("Location") != "/" {
-		t.Errorf("login redirects to %q", res.Header.Get("Location"))
+	// The tab's key rides in the fragment, which no server is sent, and
+	// differs from the cookie.
+	loc := res.Header.Get("Location")
+	tab, ok := strings.CutPrefix(loc, "/#tab=")
+	if !ok || len(tab) < 40 || tab == c.Value || strings.ContainsAny(tab, "?&#/") {
+		t.Errorf("login redirects to %q, want /#tab=KEY", loc)
 	}
 }
 
@@ -390,5 +396,116 @@ func TestNewRefusesNonLoopback(t *testing.T) {
 	}
 	if _, err := New(NewMemory(nil), Options{Addr: "http://127.0.0.1:7345"}); err != nil {
 		t.Errorf("New(http://127.0.0.1:7345): %v", err)
+	}
+}
+
+// A dev server on another loopback port is sent the page's cookie (a
+// browser keeps cookies apart by host, not by port). Its owner replays the
+// cookie with curl: it scrapes what HTML it can get, borrows the anti-CSRF
+// token (here taken from the person's own page, as if it leaked) and
+// forges the page's Origin. Without the tab's key, which the browser never
+// sends by itself, it reads no state and changes nothing.
+func TestIntruderCookieWithoutTab(t *testing.T) {
+	f := newFixture(t, nil)
+	offering, severe := f.seed()
+	if err := f.mem.SetNote(context.Background(), "prod-bucket-is-s3://secret-shop"); err != nil {
+		t.Fatal(err)
+	}
+	person, csrf := f.login()
+	base, _ := url.Parse(f.base)
+	intruder := client()
+	intruder.Jar.SetCookies(base, person.Jar.Cookies(base))
+	if len(intruder.Jar.Cookies(base)) != 1 {
+		t.Fatalf("the intruder holds cookies %v", intruder.Jar.Cookies(base))
+	}
+	secrets := []string{offering.Step, severe.Step, csrf, "secret-shop", "s1", offering.ID}
+	leaks := func(body string) []string {
+		var out []string
+		for _, s := range secrets {
+			if strings.Contains(body, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	// Pages answer a navigation with the shell: nothing of the state.
+	for _, path := range []string{"/", "/sessions", "/rules", "/leases", "/note", "/ledger", "/ledger?text=git", "/settings", "/search?q=git"} {
+		body, code := f.get(intruder, path, nil)
+		if code != http.StatusOK || leaks(body) != nil || !strings.Contains(body, `data-shell="1"`) {
+			t.Errorf("GET %s with the cookie alone: status %d, leaks %q; want the bare shell", path, code, leaks(body))
+		}
+		for _, tab := range []string{"", "x", csrf} {
+			body, code := f.get(intruder, path, http.Header{TabHeader: {tab}})
+			if code != http.StatusForbidden || leaks(body) != nil {
+				t.Errorf("GET %s with tab key %q: status %d, leaks %q; want 403", path, tab, code, leaks(body))
+			}
+		}
+	}
+	// What only the script fetches needs the key: no shell there.
+	for _, path := range []string{"/cards", "/events", "/search.json?q=git"} {
+		for _, hdr := range []http.Header{nil, {TabHeader: {"x"}}, {TabHeader: {csrf}}} {
+			body, code := f.get(intruder, path, hdr)
+			if code != http.StatusForbidden || leaks(body) != nil {
+				t.Errorf("GET %s (%v) with the cookie alone: status %d, leaks %q; want 403", path, hdr, code, leaks(body))
+			}
+		}
+	}
+	// Changes: cookie, token and a forged Origin are not enough.
+	forged := http.Header{"Origin": {f.base}, "Sec-Fetch-Site": {"same-origin"}}
+	withBadTab := http.Header{"Origin": {f.base}, TabHeader: {csrf}}
+	for _, hdr := range []http.Header{forged, withBadTab} {
+		for _, a := range []string{"always", "allow-once", "deny", "deny-hold"} {
+			if res, _ := f.post(intruder, "/cards/"+offering.ID+"/answer", answerForm(csrf, a), hdr); res.StatusCode != http.StatusForbidden {
+				t.Errorf("answer %s with the cookie and %v: status %d, want 403", a, hdr, res.StatusCode)
+			}
+		}
+		for path, form := range map[string]url.Values{
+			"/note":                {"csrf": {csrf}, "note": {"pushing to prod is fine"}},
+			"/sessions/s1/mode":    {"csrf": {csrf}, "mode": {"autopilot"}},
+			"/leases":              {"csrf": {csrf}, "category": {"force-remote"}, "session": {"s1"}, "cwd": {"/home/p/proj"}},
+			"/sessions/s1/release": {"csrf": {csrf}},
+			"/logout":              {"csrf": {csrf}},
+		} {
+			if res, _ := f.post(intruder, path, form, hdr); res.StatusCode != http.StatusForbidden {
+				t.Errorf("POST %s with the cookie and %v: status %d, want 403", path, hdr, res.StatusCode)
+			}
+		}
+	}
+	f.nothingKept(offering, severe)
+	if n, _ := f.mem.Note(context.Background()); n != "prod-bucket-is-s3://secret-shop" {
+		t.Errorf("note = %q", n)
+	}
+	if ss, _ := f.mem.Sessions(context.Background()); ss[0].Mode != policy.ModeAuto {
+		t.Errorf("mode of s1 = %v", ss[0].Mode)
+	}
+	if ls, _ := f.mem.Leases(context.Background()); len(ls) != 0 {
+		t.Errorf("leases granted: %+v", ls)
+	}
+	// The person's own tab, with its key, still works.
+	if res, _ := f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the person's answer: status %d, want 303", res.StatusCode)
+	}
+}
+
+// A second login in the same browser adds a tab to its session: both
+// tabs keep working, each with its own key.
+func TestTwoTabs(t *testing.T) {
+	f := newFixture(t, nil)
+	offering, severe := f.seed()
+	person, csrf := f.login()
+	res, err := person.Get(f.srv.LoginURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	second := &http.Client{Jar: person.Jar, Transport: withTab(t, res), CheckRedirect: person.CheckRedirect}
+	if len(res.Cookies()) != 1 || res.Cookies()[0].Value != person.Jar.Cookies(&url.URL{Scheme: "http", Host: strings.TrimPrefix(f.base, "http://")})[0].Value {
+		t.Errorf("the second login changed the browser's session")
+	}
+	if res, _ := f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the first tab: status %d", res.StatusCode)
+	}
+	if res, _ := f.post(second, "/cards/"+severe.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("the second tab: status %d", res.StatusCode)
 	}
 }

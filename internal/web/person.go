@@ -21,17 +21,34 @@ const (
 	cookieName = "sayso_person"
 	csrfField  = "csrf"         // the hidden form field
 	csrfHeader = "X-Sayso-Csrf" // the header fetch sends
-	keySize    = 32
+	// TabHeader carries the tab's key: the page's script sends it on every
+	// request, and the browser never sends it by itself.
+	TabHeader = "X-Sayso-Tab"
+	keySize   = 32
 )
 
 // person holds the person's key, the login tokens not yet used and the
-// browser sessions, all in memory: a restart forgets them.
+// browser sessions with their tabs' keys, all in memory: a restart
+// forgets them.
+//
+// The session is the cookie: a browser sends it by itself, to this page
+// and to anything else listening on 127.0.0.1 (cookies are not kept apart
+// by port). So the cookie alone opens nothing: each tab also holds a key
+// of its own, handed to it in the fragment of the login link's redirect
+// (never sent to any server, never written in a page), kept in the tab's
+// sessionStorage and sent by the page's script as TabHeader.
 type person struct {
 	key []byte // fresh at each start; signs nothing that outlives it
 
 	mu       sync.Mutex
-	logins   map[[sha256.Size]byte]time.Time // token hash → when it stops working
-	sessions map[[sha256.Size]byte]time.Time // session hash → when it ends
+	logins   map[[sha256.Size]byte]time.Time     // token hash → when it stops working
+	sessions map[[sha256.Size]byte]*browserState // session hash → its end and tabs
+}
+
+// browserState is one browser's session: when it ends and its tabs' keys.
+type browserState struct {
+	until time.Time
+	tabs  map[[sha256.Size]byte]bool // tab key hash
 }
 
 func newPerson() (*person, error) {
@@ -42,7 +59,7 @@ func newPerson() (*person, error) {
 	return &person{
 		key:      key,
 		logins:   map[[sha256.Size]byte]time.Time{},
-		sessions: map[[sha256.Size]byte]time.Time{},
+		sessions: map[[sha256.Size]byte]*browserState{},
 	}, nil
 }
 
@@ -64,11 +81,12 @@ func (p *person) mintLogin(now time.Time) string {
 	return t
 }
 
-// login spends a login token and returns a new session, or "" when the
-// token is unknown, spent or expired.
-func (p *person) login(token string, now time.Time) string {
+// login spends a login token and returns the browser's session — the
+// live one it holds, else a new one — and a new tab key in it; "" when
+// the token is unknown, spent or expired.
+func (p *person) login(token, held string, now time.Time) (session, tab string) {
 	if token == "" {
-		return ""
+		return "", ""
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -76,11 +94,18 @@ func (p *person) login(token string, now time.Time) string {
 	until, ok := p.logins[h]
 	delete(p.logins, h)
 	if !ok || !now.Before(until) {
-		return ""
+		return "", ""
 	}
-	s := secret()
-	p.sessions[hash(s)] = now.Add(SessionTTL)
-	return s
+	b := p.sessions[hash(held)]
+	session = held
+	if held == "" || b == nil || !now.Before(b.until) {
+		session = secret()
+		b = &browserState{until: now.Add(SessionTTL), tabs: map[[sha256.Size]byte]bool{}}
+		p.sessions[hash(session)] = b
+	}
+	tab = secret()
+	b.tabs[hash(tab)] = true
+	return session, tab
 }
 
 // valid reports whether s is a live session.
@@ -90,8 +115,19 @@ func (p *person) valid(s string, now time.Time) bool {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	until, ok := p.sessions[hash(s)]
-	return ok && now.Before(until)
+	b, ok := p.sessions[hash(s)]
+	return ok && now.Before(b.until)
+}
+
+// tabOK reports whether tab is a key of a tab of the live session s.
+func (p *person) tabOK(s, tab string, now time.Time) bool {
+	if s == "" || tab == "" {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, ok := p.sessions[hash(s)]
+	return ok && now.Before(b.until) && b.tabs[hash(tab)]
 }
 
 func (p *person) logout(s string) {
@@ -107,8 +143,8 @@ func (p *person) sweep(now time.Time) {
 			delete(p.logins, h)
 		}
 	}
-	for h, t := range p.sessions {
-		if !now.Before(t) {
+	for h, b := range p.sessions {
+		if !now.Before(b.until) {
 			delete(p.sessions, h)
 		}
 	}

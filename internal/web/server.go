@@ -106,8 +106,8 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /logout", s.change(s.logout))
 
 	m.HandleFunc("GET /{$}", s.page(s.cardsPage))
-	m.HandleFunc("GET /cards", s.page(s.cardsFragment))
-	m.HandleFunc("GET /events", s.page(s.events))
+	m.HandleFunc("GET /cards", s.data(s.cardsFragment))
+	m.HandleFunc("GET /events", s.data(s.events))
 	m.HandleFunc("POST /cards/{id}/answer", s.change(s.answer))
 
 	m.HandleFunc("GET /sessions", s.page(s.sessionsPage))
@@ -127,7 +127,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /ledger", s.page(s.ledgerPage))
 	m.HandleFunc("GET /settings", s.page(s.settingsPage))
 	m.HandleFunc("GET /search", s.page(s.searchPage))
-	m.HandleFunc("GET /search.json", s.page(s.searchJSON))
+	m.HandleFunc("GET /search.json", s.data(s.searchJSON))
 	s.mux = m
 }
 
@@ -161,7 +161,11 @@ func (s *Server) originOK(r *http.Request) bool {
 	return o != "" && o == "http://"+r.Host && s.cop.Check(r) == nil
 }
 
-// page wraps a GET handler that needs the person's session.
+// page wraps a GET handler of a page the browser navigates to. It needs
+// the person's session and the tab's key. A navigation carries the cookie
+// but cannot carry the key: it gets the page's shell, which holds nothing
+// of sayso's state, and the script in it fetches the page again with the
+// key.
 func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		session := s.sessionOf(r)
@@ -169,14 +173,49 @@ func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, session str
 			s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in"})
 			return
 		}
+		if _, sent := r.Header[TabHeader]; !sent {
+			s.render(w, r, http.StatusOK, "shell", "", view{Title: "sayso", Shell: true})
+			return
+		}
+		if !s.tabOK(r, session) {
+			s.fail(w, r, "", http.StatusForbidden, tabRefused)
+			return
+		}
 		h(w, r, session)
 	}
+}
+
+// data wraps a GET handler that only the page's script calls: the cards
+// to swap in, the event stream, the finder's results. It needs the
+// person's session and the tab's key.
+func (s *Server) data(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		session := s.sessionOf(r)
+		if session == "" {
+			s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in"})
+			return
+		}
+		if !s.tabOK(r, session) {
+			s.fail(w, r, "", http.StatusForbidden, tabRefused)
+			return
+		}
+		h(w, r, session)
+	}
+}
+
+const tabRefused = "refused: this tab holds no key of this session; open a fresh login link (press Enter where sayso serve runs, or run sayso login)"
+
+// tabOK reports whether the request carries a key of one of the
+// session's tabs.
+func (s *Server) tabOK(r *http.Request, session string) bool {
+	return s.person.tabOK(session, r.Header.Get(TabHeader), s.now())
 }
 
 const maxForm = 64 << 10
 
 // change wraps a handler that changes state: it needs the Origin, the
-// person's session and the session's anti-CSRF token, in that order.
+// person's session, the tab's key and the session's anti-CSRF token, in
+// that order.
 func (s *Server) change(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if !s.originOK(r) {
@@ -186,6 +225,10 @@ func (s *Server) change(h func(w http.ResponseWriter, r *http.Request, session s
 		session := s.sessionOf(r)
 		if session == "" {
 			s.fail(w, r, "", http.StatusUnauthorized, "refused: log in with the link sayso serve printed")
+			return
+		}
+		if !s.tabOK(r, session) {
+			s.fail(w, r, "", http.StatusForbidden, tabRefused)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
@@ -205,15 +248,18 @@ func (s *Server) change(h func(w http.ResponseWriter, r *http.Request, session s
 	}
 }
 
-// login spends a one-time token and sets the person's cookie.
+// login spends a one-time token, sets the person's cookie and hands the
+// new tab its key in the redirect's fragment, which the browser keeps
+// for the page's script and sends to no server.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	session := s.person.login(r.URL.Query().Get("token"), s.now())
+	session, tab := s.person.login(r.URL.Query().Get("token"), s.sessionOf(r), s.now())
 	if session == "" {
-		s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in", Error: "This login link was already used or has expired. Run sayso login for a new one."})
+		s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in", Error: "This login link was already used or has expired. Press Enter where sayso serve runs, or run sayso login, for a new one."})
 		return
 	}
 	s.setCookie(w, session, int(SessionTTL/time.Second))
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	w.Header().Set("Location", "/#tab="+tab)
+	w.WriteHeader(http.StatusSeeOther)
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request, session string) {

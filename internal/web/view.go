@@ -19,6 +19,7 @@ type view struct {
 	Title string
 	Nav   string // the page the navigation marks current
 	CSRF  string // set when the person is logged in
+	Shell bool   // the page's shell: the script fetches the page with the tab's key
 	Error string
 	Flash string
 	Now   time.Time

@@ -115,6 +115,7 @@ func (f *fixture) login() (*http.Client, string) {
 	if res.StatusCode != http.StatusSeeOther {
 		f.t.Fatalf("login: status %d", res.StatusCode)
 	}
+	c.Transport = withTab(f.t, res)
 	body, code := f.get(c, "/", nil)
 	if code != http.StatusOK {
 		f.t.Fatalf("after login GET / = %d", code)
@@ -124,6 +125,28 @@ func (f *fixture) login() (*http.Client, string) {
 		f.t.Fatal("no csrf field on the page")
 	}
 	return c, m[1]
+}
+
+// withTab is a transport that sends the tab's key the login redirect
+// handed over in its fragment, as the page's script does.
+func withTab(t *testing.T, login *http.Response) http.RoundTripper {
+	t.Helper()
+	_, tab, ok := strings.Cut(login.Header.Get("Location"), "#tab=")
+	if !ok || tab == "" {
+		t.Fatalf("the login redirect %q hands over no tab key", login.Header.Get("Location"))
+	}
+	return tabTransport(tab)
+}
+
+// tabTransport sends the tab's key on every request that sets none.
+type tabTransport string
+
+func (t tabTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if _, set := r.Header[TabHeader]; !set {
+		r = r.Clone(r.Context())
+		r.Header.Set(TabHeader, string(t))
+	}
+	return http.DefaultTransport.RoundTrip(r)
 }
 
 func (f *fixture) get(c *http.Client, path string, hdr http.Header) (string, int) {

@@ -33,6 +33,9 @@ type Browser struct {
 func New(t *testing.T) *Browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("SAYSO_CI") != "" {
+			t.Fatalf("browser tests: %s is absent and SAYSO_CI is set: run .ci/install-browser to install Debian's chromium", chromiumPath)
+		}
 		t.Skipf("SKIP browser tests: %s is absent; run .ci/install-browser to install Debian's chromium", chromiumPath)
 	}
 	opts := []chromedp.ExecAllocatorOption{
@@ -124,13 +127,24 @@ func (b *Browser) WaitFor(what, expr string) {
 	b.t.Fatalf("wait for %s: not within 10s (%v); page %s", what, last, where)
 }
 
+// ready holds once the page's script has drawn the page: a navigation
+// gets the shell, and the script fetches the page with the tab's key.
+const ready = `document.readyState === "complete" && document.documentElement.dataset.page === "ready"`
+
+// Open navigates to url and waits for the page to be drawn.
+func (b *Browser) Open(what, url string) {
+	b.t.Helper()
+	b.Do(what, chromedp.Navigate(url))
+	b.WaitFor(what, ready)
+}
+
 // Submit runs steps that post a form, and waits for the page they lead
-// to, where cond holds.
+// to, drawn, where cond holds.
 func (b *Browser) Submit(what, cond string, steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	b.Eval(`(window.__before = true)`)
 	b.Do(what, steps...)
-	b.WaitFor(what, `!window.__before && document.readyState === "complete" && (`+cond+`)`)
+	b.WaitFor(what, `!window.__before && `+ready+` && (`+cond+`)`)
 }
 
 // Content is the text of sel, hidden parts included.

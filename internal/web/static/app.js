@@ -1,14 +1,61 @@
-// sayso: the person's page. Everything works without this script; it adds
-// live cards, the expiry countdown, the note's counter and Ctrl-K / ⌘K.
+// sayso: the person's page. Each tab holds a key of its own: the login
+// link's redirect hands it over in the URL's fragment, which no server
+// sees; this script keeps it in the tab's sessionStorage and sends it as
+// X-Sayso-Tab with every request that reads or changes sayso's state. A
+// navigation cannot carry it, so the server answers one with the page's
+// shell, and this script fetches the page with the key and draws it.
+// The script also adds live cards, the expiry countdown, the note's
+// counter and Ctrl-K / ⌘K.
 "use strict";
 
 (function () {
-  // Changes: every form that posts is sent with fetch. The page is served
-  // with Referrer-Policy no-referrer, under which a browser sends a plain
-  // form post with "Origin: null"; the server refuses a change whose
-  // Origin is not its own, so the request asks for a same-origin referrer
-  // policy and carries the real Origin.
-  const notice = document.getElementById("notice");
+  const KEY = "sayso-tab";
+  if (location.hash.startsWith("#tab=")) {
+    sessionStorage.setItem(KEY, decodeURIComponent(location.hash.slice(5)));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  const tab = sessionStorage.getItem(KEY) || "";
+  function withTab(headers) {
+    return Object.assign({ "X-Sayso-Tab": tab }, headers || {});
+  }
+  const root = document.documentElement;
+
+  // The shell: fetch this page with the tab's key and draw it.
+  async function open() {
+    if (!tab) {
+      const p = document.getElementById("shell");
+      if (p) p.textContent = "This tab holds no key to sayso's page. Open a fresh login link: press Enter in the terminal where sayso serve runs, or run sayso login.";
+      root.dataset.page = "ready";
+      return;
+    }
+    let res;
+    try {
+      res = await fetch(location.pathname + location.search, { headers: withTab({ Accept: "text/html" }), credentials: "same-origin", cache: "no-store" });
+    } catch (err) {
+      const p = document.getElementById("shell");
+      if (p) p.textContent = "sayso did not answer: " + err.message;
+      root.dataset.page = "ready";
+      return;
+    }
+    draw(await res.text());
+  }
+  function draw(html) {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    document.title = doc.title;
+    document.body.replaceWith(document.adoptNode(doc.body));
+    delete root.dataset.shell;
+    setup();
+    const hash = location.hash.slice(1);
+    const target = hash && document.getElementById(hash);
+    if (target) target.scrollIntoView();
+    root.dataset.page = "ready";
+  }
+
+  // Changes: every form that posts is sent with fetch, with the tab's key.
+  // The page is served with Referrer-Policy no-referrer, under which a
+  // browser sends a plain form post with "Origin: null"; the server
+  // refuses a change whose Origin is not its own, so the request asks for
+  // a same-origin referrer policy and carries the real Origin.
   document.addEventListener("submit", async (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
@@ -18,7 +65,7 @@
     for (const b of buttons) b.disabled = true;
     let res;
     try {
-      res = await fetch(form.action, { method: "POST", body, credentials: "same-origin", referrerPolicy: "same-origin", redirect: "follow" });
+      res = await fetch(form.action, { method: "POST", body, headers: withTab(), credentials: "same-origin", referrerPolicy: "same-origin", redirect: "follow" });
     } catch (err) {
       say("sayso did not answer: " + err.message);
       for (const b of buttons) b.disabled = false;
@@ -36,17 +83,20 @@
     for (const b of buttons) b.disabled = false;
   });
   function say(text) {
+    const notice = document.getElementById("notice");
     if (notice) notice.textContent = text;
   }
 
   // Live cards: the event stream says the cards changed; the list is
-  // fetched again, rendered by the server.
-  const cards = document.getElementById("cards");
-  const live = document.getElementById("live");
+  // fetched again, rendered by the server. The stream is read with fetch,
+  // which sends the tab's key (an EventSource cannot).
   async function refresh() {
+    const cards = document.getElementById("cards");
+    const live = document.getElementById("live");
+    if (!cards) return;
     const focused = document.activeElement;
     const keep = focused && cards.contains(focused) ? focusKey(focused) : null;
-    const res = await fetch(cards.dataset.src, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    const res = await fetch(cards.dataset.src, { credentials: "same-origin", headers: withTab({ Accept: "text/html" }), cache: "no-store" });
     if (!res.ok) {
       if (live) live.textContent = "Could not load the cards (" + res.status + "); reload the page.";
       return;
@@ -69,10 +119,46 @@
     if (el.matches("button[name=answer]")) return "#" + CSS.escape(card.id) + " button[value=" + CSS.escape(el.value) + "]";
     return "#" + CSS.escape(card.id) + " summary";
   }
-  if (cards && window.EventSource) {
-    const es = new EventSource("/events");
-    es.addEventListener("cards", refresh);
-    es.addEventListener("ready", () => { document.documentElement.dataset.live = "on"; });
+  async function stream() {
+    let first = true;
+    for (;;) {
+      try {
+        const res = await fetch("/events", { credentials: "same-origin", headers: withTab({ Accept: "text/event-stream" }), cache: "no-store" });
+        if (res.status === 401 || res.status === 403) {
+          const live = document.getElementById("live");
+          if (live) live.textContent = "This tab may no longer read the cards (" + res.status + "); open a fresh login link.";
+          delete root.dataset.live;
+          return;
+        }
+        if (res.ok && res.body) {
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buf = "";
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            buf += value;
+            let i;
+            while ((i = buf.indexOf("\n\n")) >= 0) {
+              const block = buf.slice(0, i);
+              buf = buf.slice(i + 2);
+              const ev = /^event: (\S+)$/m.exec(block);
+              if (!ev) continue;
+              if (ev[1] === "ready") {
+                root.dataset.live = "on";
+                if (!first) refresh();
+                first = false;
+              } else if (ev[1] === "cards") {
+                refresh();
+              }
+            }
+          }
+        }
+      } catch (err) {
+        // the stream broke: try again below
+      }
+      root.dataset.live = "off";
+      await new Promise((r) => setTimeout(r, 2000));
+    }
   }
 
   // Expiry: count down, and mark a card whose agent stopped waiting.
@@ -95,12 +181,20 @@
       }
     }
   }
-  tick();
   setInterval(tick, 1000);
 
+  // setup binds what the drawn page holds.
+  function setup() {
+    tick();
+    if (document.getElementById("cards")) stream();
+    counter();
+    finder();
+  }
+
   // The note's counter: characters as sayso counts them (code points).
-  const note = document.getElementById("note");
-  if (note) {
+  function counter() {
+    const note = document.getElementById("note");
+    if (!note) return;
     const out = document.querySelector("#note-count [data-count]");
     const max = Number(note.dataset.max);
     const count = () => {
@@ -113,8 +207,19 @@
   }
 
   // Ctrl-K / ⌘K: find a setting, rule or session.
-  const finder = document.getElementById("finder");
-  if (finder) {
+  document.addEventListener("keydown", (e) => {
+    const finder = document.getElementById("finder");
+    if (finder && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+      e.preventDefault();
+      if (!finder.open) finder.showModal();
+      const q = document.getElementById("finder-q");
+      q.focus();
+      q.select();
+    }
+  });
+  function finder() {
+    const finder = document.getElementById("finder");
+    if (!finder) return;
     const q = document.getElementById("finder-q");
     const list = document.getElementById("finder-results");
     let seq = 0;
@@ -122,7 +227,7 @@
       const mine = ++seq;
       const text = q.value.trim();
       if (!text) { list.replaceChildren(); return; }
-      const res = await fetch("/search.json?q=" + encodeURIComponent(text), { credentials: "same-origin" });
+      const res = await fetch("/search.json?q=" + encodeURIComponent(text), { credentials: "same-origin", headers: withTab() });
       if (mine !== seq || !res.ok) return;
       const found = await res.json();
       const items = found.map((r) => {
@@ -165,13 +270,12 @@
       }
     });
     finder.querySelector("[data-close]").addEventListener("click", () => finder.close());
-    document.addEventListener("keydown", (e) => {
-      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
-        e.preventDefault();
-        if (!finder.open) finder.showModal();
-        q.focus();
-        q.select();
-      }
-    });
+  }
+
+  if (root.dataset.shell) {
+    open();
+  } else {
+    setup();
+    root.dataset.page = "ready";
   }
 })();
