@@ -17,6 +17,11 @@ func (p *parser) call(x *syntax.CallExpr, redirs []Redirect, at syntax.Pos, c ct
 	for _, w := range x.Args {
 		seg.Args = append(seg.Args, p.word(w))
 	}
+	if len(x.Assigns) == 0 && len(x.Args) > 0 && x.Args[0].Lit() == "in" {
+		// The parser reads a command named in; bash refuses the reserved
+		// word there.
+		seg.Opaque = append(seg.Opaque, Opaque{Pos: seg.Pos, Why: "bash reads `in` as a reserved word here and refuses the command"})
+	}
 	p.run(seg, at, c)
 }
 

@@ -360,6 +360,9 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 	case *syntax.CallExpr:
 		p.call(x, redirs, st.Pos(), c)
 	case *syntax.BinaryCmd:
+		if emptyTime(x.X) || emptyTime(x.Y) {
+			p.opaque(st.Pos(), "bash refuses a bare time before "+x.Op.String())
+		}
 		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
 			p.pipeline(x, c)
 		} else {
@@ -445,6 +448,9 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 		})
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.TimeClause:
+		if x.Stmt == nil && (st.Background || st.Coprocess) {
+			p.opaque(st.Pos(), "bash refuses a bare time run in the background")
+		}
 		p.stmt(x.Stmt, c)
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.CoprocClause:
@@ -453,6 +459,13 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 	default:
 		p.opaque(st.Pos(), fmt.Sprintf("a %T construct sayso does not read", st.Cmd))
 	}
+}
+
+// emptyTime reports whether st is a time keyword timing nothing, which bash
+// accepts only as a statement of its own.
+func emptyTime(st *syntax.Stmt) bool {
+	t, ok := st.Cmd.(*syntax.TimeClause)
+	return ok && t.Stmt == nil
 }
 
 // attach records the redirects of a compound command as a segment of their
@@ -540,6 +553,11 @@ func (p *parser) redirects(rs []*syntax.Redirect, c ctx) []Redirect {
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
+			if end := int(r.Word.End().Offset()); end < len(p.src) && p.src[end] == '#' {
+				// bash reads the # as part of the delimiter, and the body
+				// on to a line that holds it all: not the body read here.
+				p.opaque(r.Word.End(), "a # right after a here-doc delimiter: bash reads it as part of the delimiter")
+			}
 			rd.BodyLiteral = true
 			switch {
 			case r.Hdoc == nil:
