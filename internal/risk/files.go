@@ -180,6 +180,7 @@ func copyMove(c *cmd) {
 		if w.Literal {
 			c.makes(shell.Word{Raw: target.Raw + "/" + path.Base(w.Value), Value: target.Value + "/" + path.Base(w.Value), Literal: target.Literal})
 		}
+		c.createsIn(*target, w)
 		if c.name == "mv" {
 			c.del(w, true)
 		} else {
@@ -305,8 +306,8 @@ func sed(c *cmd) {
 			files = append(files, w)
 		}
 	}
-	if sedRuns(script) {
-		c.add(Opaque, "sed script runs commands or writes files (e, w)")
+	if !c.has("--sandbox") {
+		c.sedScript(script)
 	}
 	c.add(Read, "sed prints")
 	for _, f := range files {
@@ -316,28 +317,6 @@ func sed(c *cmd) {
 			c.path(OpRead, f)
 		}
 	}
-}
-
-// sedRuns reports whether a sed script uses the e command or flag, or
-// writes a file with w/W.
-func sedRuns(script string) bool {
-	for _, line := range strings.FieldsFunc(script, func(r rune) bool { return r == '\n' || r == ';' }) {
-		t := strings.TrimLeft(line, " \t0123456789,$/!")
-		if strings.HasPrefix(t, "e") || strings.HasPrefix(t, "w ") || strings.HasPrefix(t, "W ") || t == "w" {
-			return true
-		}
-		if strings.HasPrefix(t, "s") && len(t) > 1 {
-			d := t[1]
-			parts := strings.Split(t[2:], string(d))
-			if len(parts) >= 3 {
-				flags := parts[len(parts)-1]
-				if strings.ContainsAny(flags, "ew") {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 func dd(c *cmd) {
@@ -497,67 +476,6 @@ func findTakesArg(v string) bool {
 	return false
 }
 
-func tar(c *cmd) {
-	create, extract := false, false
-	for i, w := range c.args {
-		v := w.Value
-		if strings.HasPrefix(v, "--use-compress-program") || strings.HasPrefix(v, "--to-command") || strings.HasPrefix(v, "--checkpoint-action") ||
-			strings.HasPrefix(v, "--info-script") || strings.HasPrefix(v, "--new-volume-script") || strings.HasPrefix(v, "--rsh-command") ||
-			v == "-I" || v == "-F" {
-			c.add(Opaque, "tar runs a program: "+v)
-		}
-		if i == 0 && !strings.HasPrefix(v, "-") || len(v) > 1 && v[0] == '-' && v[1] != '-' {
-			create = create || strings.Contains(v, "c") || strings.Contains(v, "r") || strings.Contains(v, "u")
-			extract = extract || strings.Contains(v, "x")
-		}
-		if v == "--create" {
-			create = true
-		}
-		if v == "--extract" || v == "--get" {
-			extract = true
-		}
-		if (v == "-C" || v == "--directory") && i+1 < len(c.args) {
-			c.write(c.args[i+1])
-		}
-	}
-	switch {
-	case extract:
-		c.add(LocalWrite, "tar extracts files")
-		c.cwdWrite()
-		c.unpacks()
-	case create:
-		c.add(LocalWrite, "tar writes an archive")
-		c.cwdWrite()
-		c.readSecrets()
-	default:
-		c.add(Read, "tar lists an archive")
-	}
-}
-
-func zipCmd(c *cmd) {
-	if c.has("-TT", "--unzip-command") {
-		c.add(Opaque, "zip runs a program to test the archive")
-	}
-	c.add(LocalWrite, "zip writes an archive")
-	c.cwdWrite()
-	c.readSecrets()
-}
-
-func unzip(c *cmd) {
-	if c.has("-l", "-v", "-t", "-Z", "-p") {
-		c.add(Read, "unzip lists or tests an archive")
-		return
-	}
-	c.add(LocalWrite, "unzip extracts files")
-	c.cwdWrite()
-	c.unpacks()
-	for i, w := range c.args {
-		if w.Value == "-d" && i+1 < len(c.args) {
-			c.write(c.args[i+1])
-		}
-	}
-}
-
 // unpacks remembers an archive extracted from a download (piped from
 // curl, or a file this step downloaded): what it unpacks has names sayso
 // cannot know, so any program the step then runs by its path may be one.
@@ -674,10 +592,11 @@ func rsync(c *cmd) {
 			c.path(OpRead, w)
 		}
 	}
-	if c.has("--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-excluded", "--remove-source-files") {
+	if c.has("--delete", "--delete-before", "--delete-after", "--delete-during", "--delete-delay", "--delete-excluded", "--del") {
 		c.del(dst, true)
 	}
 	c.write(dst)
+	rsyncCreates(c, ops[:len(ops)-1], dst)
 }
 
 // remoteSpec reports whether an scp/rsync operand names another host:

@@ -77,19 +77,22 @@ func looksProtected(raw string) bool {
 }
 
 // instructionPath says which instructions or start-up code writing p
-// changes, or "" when none.
+// changes, or "" when none. Names are matched without regard to case: on a
+// case-insensitive file system .Claude/ is .claude/ and claude.md is
+// CLAUDE.md.
 func instructionPath(p, home string) string {
+	p, home = strings.ToLower(p), strings.ToLower(home)
 	base := path.Base(p)
 	rel := p
 	if home != "" && within(p, home) {
 		rel = "~" + strings.TrimPrefix(p, home)
 	}
 	switch {
-	case base == "CLAUDE.md" || base == "CLAUDE.local.md" || base == "AGENTS.md" || base == "AGENTS.override.md" || base == "GEMINI.md" || base == ".cursorrules" || base == ".windsurfrules" || base == "copilot-instructions.md":
+	case base == "claude.md" || base == "claude.local.md" || base == "agents.md" || base == "agents.override.md" || base == "gemini.md" || base == ".cursorrules" || base == ".windsurfrules" || base == "copilot-instructions.md":
 		return "an agent's instructions"
 	case containsDir(p, ".claude") || containsDir(p, ".codex") || containsDir(p, ".gemini") || containsDir(p, ".cursor") || base == ".claude.json" || base == ".mcp.json" ||
 		strings.HasPrefix(p, "/etc/claude-code/") || strings.HasPrefix(p, "/etc/gemini-cli/") || strings.HasPrefix(p, "/etc/codex/") ||
-		strings.HasPrefix(p, "/Library/Application Support/ClaudeCode/"):
+		strings.HasPrefix(p, "/library/application support/claudecode/"):
 		return "an agent's settings"
 	case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks") || containsDir(p, ".husky") || base == ".pre-commit-config.yaml" || base == "lefthook.yml":
 		return "git hooks"
@@ -101,7 +104,7 @@ func instructionPath(p, home string) string {
 		base == ".envrc" || strings.HasPrefix(rel, "~/.oh-my-zsh/custom"):
 		return "shell start-up files"
 	case strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") || strings.HasPrefix(rel, "~/.config/autostart") ||
-		strings.HasPrefix(rel, "~/Library/LaunchAgents") || strings.HasPrefix(p, "/Library/Launch") || strings.HasPrefix(rel, "~/.config/systemd") || strings.HasPrefix(p, "/etc/systemd"):
+		strings.HasPrefix(rel, "~/library/launchagents") || strings.HasPrefix(p, "/library/launch") || strings.HasPrefix(rel, "~/.config/systemd") || strings.HasPrefix(p, "/etc/systemd"):
 		return "scheduled or start-up jobs"
 	case strings.HasSuffix(p, "/.vscode/tasks.json") || strings.HasSuffix(p, "/.vscode/settings.json"):
 		return "editor tasks that run on open"

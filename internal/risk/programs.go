@@ -50,7 +50,7 @@ func init() {
 		"mvn": mvn, "mvnw": mvn, "gradle": gradle, "gradlew": gradle, "dotnet": dotnet,
 		"apt": apt, "apt-get": apt, "dpkg": apt, "yum": apt, "dnf": apt, "pacman": apt, "apk": apt, "zypper": apt,
 		"snap": apt, "brew": brew, "port": apt,
-		"psql": sqlClient, "mysql": sqlClient, "mariadb": sqlClient, "sqlite3": sqlClient, "duckdb": sqlClient,
+		"psql": sqlClient, "mysql": sqlClient, "mariadb": sqlClient, "sqlite3": sqlite, "duckdb": sqlClient,
 		"clickhouse-client": sqlClient, "cockroach": sqlClient, "redis-cli": redisCli, "mongosh": mongo, "mongo": mongo,
 		"crontab": crontab, "at": atCmd, "batch": atCmd, "systemctl": systemctl, "launchctl": launchctl, "service": systemctl,
 		"mount": privileged, "umount": privileged, "modprobe": privileged, "insmod": privileged, "rmmod": privileged,
@@ -66,7 +66,7 @@ func init() {
 		"cursor-agent": agentCLI, "opencode": agentCLI, "amp": agentCLI,
 		"tmux": tmux, "screen": tmux, "script": scriptCmd, "nohup": nil,
 		"vim": editor, "vi": editor, "nvim": editor, "nano": editor, "emacs": editor, "code": editor, "ed": editor,
-		"sed-i": nil, "patch": writeOperands, "open": openCmd, "xdg-open": openCmd,
+		"sed-i": nil, "patch": patchCmd, "open": openCmd, "xdg-open": openCmd,
 		"git-lfs": localWrite, "pre-commit": localWrite,
 	}
 	for k, v := range programs {
@@ -77,6 +77,9 @@ func init() {
 	for k, v := range morePrograms {
 		programs[k] = v
 	}
+	for k, v := range writers {
+		programs[k] = v
+	}
 }
 
 // simplePrograms are programs whose class does not depend on their
@@ -85,18 +88,18 @@ var simplePrograms = map[string]Class{}
 
 func init() {
 	for _, n := range strings.Fields(`ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack
-		fd fdfind tree pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat du df free
+		fd fdfind tree pwd true false test [ [[ date cal whoami id groups uname hostname which whereis type file stat du df free
 		uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath dig nslookup host whois
 		diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq sleep yes basename dirname
-		realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum xxd hexdump od strings jq yq gojq jless fx
+		realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum hexdump od strings jq gojq jless fx
 		man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
 		printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
 		return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
 		bc dc expr factor numfmt iconv tokei cloc scc sloccount ctags gtags cscope
-		uptime w who last lastlog users finger getent timedatectl
+		uptime w who last lastlog users finger getent
 		cut csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
 		golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint 
-		lsattr getfacl namei findmnt mountpoint blkid dmesg journalctl loginctl systemd-analyze
+		lsattr getfacl namei findmnt mountpoint blkid dmesg loginctl systemd-analyze
 		zcat zgrep zless bzcat xzcat zstdcat lz4cat 
 		git-check-ref-format diff3 sdiff icdiff delta difft
 		nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {

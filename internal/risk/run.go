@@ -101,7 +101,9 @@ func module(c *cmd, m string, rest []shell.Word) {
 	switch m {
 	case "pip":
 		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "pip", args: rest})
-	case "json.tool", "site", "platform", "sysconfig", "this", "pydoc", "timeit", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
+	case "json.tool":
+		jsonTool(c, rest)
+	case "site", "platform", "sysconfig", "this", "pydoc", "timeit", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
 		c.add(Read, c.name+" -m "+m)
 	case "http.server", "SimpleHTTPServer":
 		c.add(Network, c.name+" -m "+m+" serves the folder to the network")
@@ -153,44 +155,6 @@ func bun(c *cmd) {
 		c.add(LocalWrite, "bun "+v)
 		c.namedTask(v)
 		c.cwdWrite()
-	}
-}
-
-func awk(c *cmd) {
-	var prog string
-	seen := false
-	var files []shell.Word
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		v := w.Value
-		switch {
-		case v == "-f" || v == "--file" || strings.HasPrefix(v, "-f") && len(v) > 2:
-			c.add(Opaque, c.name+" runs a program from a file")
-			seen = true
-			if v == "-f" || v == "--file" {
-				i++
-			}
-		case v == "-v" || v == "-F":
-			i++
-		case strings.HasPrefix(v, "-") && !seen:
-		case !seen:
-			if !w.Literal {
-				c.add(Opaque, c.name+" program built at run time")
-			}
-			prog, seen = v, true
-		default:
-			files = append(files, w)
-		}
-	}
-	if strings.Contains(prog, "system") || strings.Contains(prog, "getline") || strings.Contains(prog, "|") ||
-		strings.Contains(prog, "print >") || strings.Contains(prog, "print>") || strings.Contains(prog, "printf >") || strings.Contains(prog, "printf>") {
-		c.add(Opaque, c.name+" program runs commands or writes files")
-	}
-	c.add(Read, c.name+" reads")
-	for _, f := range files {
-		if !strings.Contains(f.Value, "=") {
-			c.path(OpRead, f)
-		}
 	}
 }
 
@@ -614,6 +578,7 @@ func goCmd(c *cmd) {
 	default:
 		c.add(LocalWrite, "go "+v+" builds or runs the project")
 		c.cwdWrite()
+		c.outputs(goOutputFlags, nil)
 	}
 }
 
@@ -1091,5 +1056,6 @@ func compiler(c *cmd) {
 			c.add(Opaque, c.name+" "+v+" loads code into the compiler")
 		}
 	}
+	c.outputs([]string{"-o"}, []string{"-o"})
 	c.unknown()
 }

@@ -331,6 +331,11 @@ func docker2(c *cmd, sub, verb string) {
 			c.add(ContainerRemove, n+" prune removes containers, images and volumes")
 			return
 		}
+		if verb == "reset" {
+			c.add(ContainerRemove, n+" system reset removes every container, image, volume and setting")
+			c.add(Destructive, n+" system reset removes every container, image, volume and setting")
+			return
+		}
 		c.add(Read, n+" "+verb)
 	case "manifest":
 		if verb == "push" {

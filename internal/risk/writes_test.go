@@ -1,0 +1,91 @@
+package risk
+
+import "testing"
+
+// TestWritePaths checks that each writer reports the paths it writes, so
+// that scope, protected paths and instruction files see them. "" stands
+// for a path that cannot be known, which no scope holds.
+func TestWritePaths(t *testing.T) {
+	const p = "/home/user/project"
+	for _, tc := range []struct {
+		cmd  string
+		want []string // paths written or deleted, each must be reported
+	}{
+		{"git log --output=../out.txt", []string{"/home/user/out.txt"}},
+		{"git diff --output /tmp/d.diff", []string{"/tmp/d.diff"}},
+		{"git format-patch -o ../patches HEAD~2", []string{"/home/user/patches"}},
+		{"git format-patch -o/tmp/p -1", []string{"/tmp/p"}},
+		{"git mv a.go ../b.go", []string{p + "/a.go", "/home/user/b.go"}},
+		{"git mv a.go dir", []string{p + "/dir/a.go"}},
+		{"git clone https://example.com/x/y.git", []string{p + "/y"}},
+		{"git clone https://example.com/x/y ../y", []string{"/home/user/y"}},
+		{"git read-tree -u --prefix=vendor/x/ HEAD", []string{p + "/vendor/x"}},
+		{"git checkout-index -a --prefix=/tmp/export/", []string{"/tmp/export"}},
+		{"git apply fix.patch", []string{""}},
+		{"git am < mbox", []string{""}},
+		{"git apply <<'EOF'\n--- a/x.go\n+++ b/../../evil\n@@ -1 +1 @@\nEOF", []string{"/home/evil"}},
+		{"cat <<'EOF' | git apply\n--- a/x.go\n+++ b/y.go\nEOF", []string{p + "/y.go"}},
+		{"patch -p1 < fix.patch", []string{""}},
+		{"patch -d /tmp -p1 <<'EOF'\n+++ b/z\nEOF", []string{"/tmp/z"}},
+		{"tar -xzf x.tgz -C /tmp/out", []string{"/tmp/out"}},
+		{"tar -xzf x.tgz", []string{p}},
+		{"tar czf /tmp/x.tgz src", []string{"/tmp/x.tgz"}},
+		{"tar --remove-files -cf a.tar b", []string{p + "/b"}},
+		{"unzip x.zip -d ../y", []string{"/home/user/y"}},
+		{"unzip x.zip a/b.txt", []string{p + "/a/b.txt"}},
+		{"zip -m out.zip a.txt", []string{p + "/out.zip", p + "/a.txt"}},
+		{"rsync -a --remove-source-files ../src/ build/", []string{"/home/user/src", p + "/build"}},
+		{"cp a.txt ../dir/", []string{"/home/user/dir/a.txt"}},
+		{"go build -o /tmp/app .", []string{"/tmp/app"}},
+		{"go test -coverprofile=../c.out ./...", []string{"/home/user/c.out"}},
+		{"gcc -o ../a.out x.c", []string{"/home/user/a.out"}},
+		{"sqlite3 ../x.db 'insert into t values(1)'", []string{"/home/user/x.db"}},
+		{"sqlite3 x.db \"VACUUM INTO '/tmp/y.db'\"", []string{"/tmp/y.db"}},
+		{"sqlite3 x.db \".output /tmp/o.txt\" 'select 1'", []string{"/tmp/o.txt"}},
+		{"sqlite3 x.db \"select writefile('/tmp/w', 'x')\"", []string{"/tmp/w"}},
+		{"awk '{print > \"/tmp/a\"}' x", []string{"/tmp/a"}},
+		{"gawk -i inplace 1 ../f", []string{"/home/user/f"}},
+		{"sed -n 'w /tmp/s' f", []string{"/tmp/s"}},
+		{"sed -i s/a/b/ ../f", []string{"/home/user/f"}},
+		{"yq -i .a=1 ../c.yaml", []string{"/home/user/c.yaml"}},
+		{"jq . x | sponge ../x.json", []string{"/home/user/x.json"}},
+		{"python3 -m json.tool a.json ../b.json", []string{"/home/user/b.json"}},
+		{"xxd -r a.hex /tmp/b", []string{"/tmp/b"}},
+		{"hostnamectl set-hostname x", []string{"/etc/hostname"}},
+		{"journalctl --vacuum-time=1d", []string{"/var/log/journal"}},
+	} {
+		a := Command(tc.cmd, TestContext)
+		for _, want := range tc.want {
+			found := false
+			for _, u := range a.Paths {
+				if u.Op != OpRead && u.Path == want {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("Command(%q) does not report writing %q; paths: %+v", tc.cmd, want, a.Paths)
+			}
+		}
+	}
+}
+
+// TestEverydayWritesInScope checks that everyday writers report only paths
+// inside the project.
+func TestEverydayWritesInScope(t *testing.T) {
+	for _, cmd := range []string{
+		"git log --oneline", "git checkout -b x", "git switch main", "git stash pop", "tar -xzf x.tgz",
+		"unzip x.zip -d build", "cp a.txt dir/", "go build -o bin/app", "sed -i s/a/b/ file.go",
+		"git format-patch -1", "git clone https://example.com/x/y", "git mv a.go b.go", "sqlite3 dev.db 'insert into t values(1)'",
+		"awk '{print > \"out.txt\"}' x", "yq -i .a=1 c.yaml", "rsync -a src/ build/", "zip -r dist.zip src",
+	} {
+		a := Command(cmd, TestContext)
+		if !Safe(a.Classes) {
+			t.Errorf("Command(%q) = %v, want read or local-write\n%s", cmd, a.Classes, findings(a))
+		}
+		for _, u := range a.Paths {
+			if u.Op != OpRead && !TestContext.InScope(u.Path) {
+				t.Errorf("Command(%q) writes %q (%s), outside the project", cmd, u.Path, u.Raw)
+			}
+		}
+	}
+}
