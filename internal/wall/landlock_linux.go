@@ -77,7 +77,8 @@ func rulesFor(p Profile) ([]landlock.Rule, error) {
 	if err := carve("/", hidden, &readable); err != nil {
 		return nil, err
 	}
-	rules = append(rules, landlock.PathAccess(readFile, readable...))
+	// An entry that went away since the listing needs no rule.
+	rules = append(rules, landlock.PathAccess(readFile, readable...).IgnoreIfMissing())
 
 	var dirs, files []string
 	for _, w := range p.Write {
@@ -99,6 +100,9 @@ func rulesFor(p Profile) ([]landlock.Rule, error) {
 	}
 	return rules, nil
 }
+
+// maxCarve is the most entries of one folder carve lists: one rule each.
+const maxCarve = 256
 
 // carve appends to out the paths that together hold everything below
 // dir except the excluded paths: dir itself when no excluded path is
@@ -122,10 +126,16 @@ func carve(dir string, exclude []string, out *[]string) error {
 	if err != nil {
 		return fmt.Errorf("list %s: %w", dir, err)
 	}
-	ents, err := f.ReadDir(-1)
+	ents, err := f.ReadDir(maxCarve + 1)
 	f.Close()
 	if err != nil {
 		return fmt.Errorf("list %s: %w", dir, err)
+	}
+	if len(ents) > maxCarve {
+		// Too many rules to carve one name out: the hidden file's empty
+		// cover alone keeps its content from a read here.
+		*out = append(*out, dir)
+		return nil
 	}
 	for _, e := range ents {
 		if e.Type()&os.ModeSymlink != 0 {

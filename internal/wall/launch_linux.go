@@ -52,21 +52,21 @@ func outside(a Args, args []string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("find bash: %w", err)
 	}
-	var report *os.File
 	if a.ReportFD >= 0 {
-		report = os.NewFile(uintptr(a.ReportFD), "report")
-		if _, err := report.Stat(); err != nil {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(a.ReportFD, &st); err != nil {
 			return 0, fmt.Errorf("report descriptor %d: %w", a.ReportFD, err)
 		}
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
+	var pipe [2]int
+	if err := syscall.Pipe2(pipe[:], syscall.O_CLOEXEC); err != nil {
 		return 0, fmt.Errorf("make report pipe: %w", err)
 	}
-	defer r.Close()
+	defer syscall.Close(pipe[0])
 
 	ns, err := namespaces()
 	if err != nil {
+		syscall.Close(pipe[1])
 		return 0, err
 	}
 	uid, gid := os.Getuid(), os.Getgid()
@@ -83,73 +83,66 @@ func outside(a Args, args []string) (int, error) {
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	}
-	cmd := &exec.Cmd{
-		Path:        "/proc/self/exe",
-		Args:        append([]string{"sayso-wall", insideArg, ns, bash}, args...),
-		Stdin:       os.Stdin,
-		Stdout:      os.Stdout,
-		Stderr:      os.Stderr,
-		ExtraFiles:  []*os.File{w},
-		SysProcAttr: attr,
-	}
-	// The parent-death signal follows the thread that started the child.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// The second stage gets the client's stdin, stdout and stderr as
+	// they are, and the report pipe on 3; nothing else.
+	argv := append([]string{"sayso-wall", insideArg, ns, bash}, args...)
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
-		w.Close()
+	// The parent-death signal follows the thread that started the child.
+	runtime.LockOSThread()
+	pid, err := syscall.ForkExec("/proc/self/exe", argv, &syscall.ProcAttr{
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2, uintptr(pipe[1])},
+		Sys:   attr,
+	})
+	syscall.Close(pipe[1])
+	if err != nil {
+		runtime.UnlockOSThread()
 		return 0, fmt.Errorf("enter the wall's namespaces: %w", err)
 	}
-	w.Close()
-	done := make(chan struct{})
 	go func() {
-		for {
-			select {
-			case s := <-sigs:
-				// The terminal signals the whole group itself; a signal
-				// sent to the launcher alone is passed to the wall.
-				if s == syscall.SIGTERM || s == syscall.SIGHUP {
-					cmd.Process.Signal(s)
-				}
-			case <-done:
-				return
+		for s := range sigs {
+			// The terminal signals the whole group itself; a signal sent
+			// to the launcher alone is passed to the wall.
+			if s == syscall.SIGTERM || s == syscall.SIGHUP {
+				syscall.Kill(pid, s.(syscall.Signal))
 			}
 		}
 	}()
-	err = cmd.Wait()
-	close(done)
-	code := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			return 0, fmt.Errorf("wait for the wall: %w", err)
-		}
-		ws := ee.Sys().(syscall.WaitStatus)
-		switch {
-		case ws.Signaled():
-			code = 128 + int(ws.Signal())
-		default:
-			code = ws.ExitStatus()
+	var ws syscall.WaitStatus
+	for {
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
 		}
 	}
-	if report != nil {
+	runtime.UnlockOSThread()
+	if err != nil {
+		return 0, fmt.Errorf("wait for the wall: %w", err)
+	}
+	code := ws.ExitStatus()
+	if ws.Signaled() {
+		code = 128 + int(ws.Signal())
+	}
+	if a.ReportFD >= 0 {
 		// The walled shell wrote its report before it exited; whatever
-		// it started since cannot hold the pipe's reader waiting.
-		syscall.SetNonblock(int(r.Fd()), true)
+		// it started since cannot keep the reader waiting.
+		syscall.SetNonblock(pipe[0], true)
 		buf := make([]byte, 8192)
-		n, _ := r.Read(buf)
+		n, _ := syscall.Read(pipe[0], buf)
 		msg := string(buf[:max(n, 0)])
 		// "r" when the shell ran, then "d", its folder and a newline
 		// when it ended normally; nothing when the wall failed.
+		var out string
 		switch {
 		case strings.HasPrefix(msg, "rd/") && strings.HasSuffix(msg, "\n"):
-			report.WriteString(strings.TrimSuffix(msg[1:], "\n") + "x")
+			out = strings.TrimSuffix(msg[1:], "\n") + "x"
 		case strings.HasPrefix(msg, "r"):
-			report.WriteString("e")
+			out = "e"
 		}
-		report.Close()
+		syscall.Write(a.ReportFD, []byte(out))
+		syscall.Close(a.ReportFD)
 	}
 	return code, nil
 }

@@ -107,13 +107,15 @@ func plan(p Profile) []mount {
 	return slices.CompactFunc(ms, func(a, b mount) bool { return a.path == b.path && a.kind == b.kind })
 }
 
-// resolve is path with its links followed, when it exists.
+// resolve is path with its links followed, when it exists. Most of a
+// profile's paths do not exist: one stat tells, before the links are
+// followed one by one.
 func resolve(path string) (string, os.FileInfo, bool) {
-	real, err := filepath.EvalSymlinks(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return "", nil, false
 	}
-	fi, err := os.Stat(real)
+	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return "", nil, false
 	}

@@ -109,7 +109,7 @@ func ParseArgs(args []string) (Args, error) {
 // fails with the launcher's status (126) and its reason on stderr.
 func (p Profile) Wrap(command, launcher string) string {
 	var b strings.Builder
-	b.WriteString("{ __sayso_w=$(")
+	b.WriteString("{ __sayso_w=$(exec ")
 	b.WriteString(quote(launcher))
 	b.WriteString(" --report-fd " + strconv.Itoa(ReportFD))
 	for _, f := range p.Flags() {
@@ -121,7 +121,9 @@ func (p Profile) Wrap(command, launcher string) string {
 	// fd 3 is the capture, fd 1 the client's own output, kept on 4.
 	b.WriteString(" 3>&1 1>&4 4>&-); } 4>&1; __sayso_s=$?; ")
 	b.WriteString(`case $__sayso_w in d/*) __sayso_w=${__sayso_w#d}; cd -- "${__sayso_w%x}" 2>/dev/null;; e) exit "$__sayso_s";; esac; `)
-	b.WriteString(`(exit "$__sayso_s")`)
+	// The status is set again by a function rather than a subshell: one
+	// process fewer per step.
+	b.WriteString(`__sayso_r() { return "$1"; }; __sayso_r "$__sayso_s"`)
 	return b.String()
 }
 

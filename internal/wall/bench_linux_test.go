@@ -1,0 +1,59 @@
+package wall
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkWallTrue measures what the wall adds to one step: the client's
+// bash running `true` plainly, against the same bash running the line
+// Wrap makes of `true`, with the launcher built as it ships (static,
+// CGO_ENABLED=0). The two alternate, so that a busy machine slows both;
+// it reports both medians and the median of the differences.
+//
+//	go test -run '^$' -bench WallTrue -benchtime 200x ./internal/wall/
+func BenchmarkWallTrue(b *testing.B) {
+	need(b)
+	bin := filepath.Join(b.TempDir(), "sayso-wall")
+	build := exec.Command("go", "build", "-o", bin, "github.com/sayso-dev/sayso/cmd/sayso-wall")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build the launcher: %v\n%s", err, out)
+	}
+	home, _ := os.UserHomeDir()
+	root := b.TempDir()
+	state := filepath.Join(b.TempDir(), "state")
+	os.MkdirAll(state, 0o700)
+	p := For(Inputs{Home: home, Root: root, Hidden: []string{state, bin}, Scope: Local})
+	line := p.Wrap("true", bin)
+	run := func(script string) time.Duration {
+		cmd := exec.Command("bash", "-c", script)
+		cmd.Dir = root
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("bash -c %q: %v\n%s", script, err, out)
+		}
+		return time.Since(start)
+	}
+	run(line) // warm the page cache
+	var plain, walled, added []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := run("true")
+		w := run(line)
+		plain, walled, added = append(plain, p), append(walled, w), append(added, w-p)
+	}
+	b.StopTimer()
+	ms := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(ms(plain), "plain-ms")
+	b.ReportMetric(ms(walled), "walled-ms")
+	b.ReportMetric(ms(added), "added-ms")
+	b.ReportMetric(0, "ns/op")
+}
