@@ -75,10 +75,10 @@ func TestHookLatency(t *testing.T) {
 	vs := []*variant{
 		{name: "/bin/true", w: alone, argv: []string{"/bin/true"}},
 		{name: "hello", w: alone, argv: []string{hello}},
-		{name: "sayso hook, gateway", w: served, argv: []string{sayso, "hook", "claude"}},
-		{name: "sayso hook, no gateway", w: alone, argv: []string{sayso, "hook", "claude"}},
-		{name: "sayso-hook, gateway", w: served, argv: []string{saysoHook, "claude"}},
-		{name: "sayso-hook, no gateway", w: alone, argv: []string{saysoHook, "claude"}},
+		{name: "sayso hook, gateway", w: served, argv: append([]string{sayso}, served.dirs("hook", "claude")...)},
+		{name: "sayso hook, no gateway", w: alone, argv: append([]string{sayso}, alone.dirs("hook", "claude")...)},
+		{name: "sayso-hook, gateway", w: served, argv: append([]string{saysoHook}, served.dirs("claude")...)},
+		{name: "sayso-hook, no gateway", w: alone, argv: append([]string{saysoHook}, alone.dirs("claude")...)},
 	}
 	time1 := func(v *variant) time.Duration {
 		cmd := exec.Command(v.argv[0], v.argv[1:]...)
@@ -146,4 +146,9 @@ func stats(ds []time.Duration) (median, p99 time.Duration) {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[len(s)/2], s[len(s)*99/100]
+}
+
+// dirs is args after sayso's folders, as install writes the hook line.
+func (w *world) dirs(args ...string) []string {
+	return append([]string{"--state-dir", w.state, "--config-dir", filepath.Join(w.home, ".config", "sayso")}, args...)
 }

@@ -74,8 +74,9 @@ func (c *config) baseEnv() []string {
 }
 
 func (c *config) programs(gwState string) (saysoHook, saysoGW, peer, truth, hello program) {
-	saysoHook = program{"sayso hook (--one-binary)", []string{c.sayso, "hook", "claude"}, c.baseEnv()}
-	saysoGW = program{"sayso hook, gateway (--one-binary)", []string{c.sayso, "hook", "claude"}, append(c.baseEnv(), "SAYSO_STATE_DIR="+gwState)}
+	config := filepath.Join(c.home(), ".config", "sayso")
+	saysoHook = program{"sayso hook (--one-binary)", []string{c.sayso, "--state-dir", filepath.Join(c.home(), ".local", "state", "sayso"), "--config-dir", config, "hook", "claude"}, c.baseEnv()}
+	saysoGW = program{"sayso hook, gateway (--one-binary)", []string{c.sayso, "--state-dir", gwState, "--config-dir", config, "hook", "claude"}, append(c.baseEnv(), "SAYSO_STATE_DIR="+gwState)}
 	peer = program{"cc-safety-net", []string{c.node, c.peer, "hook", c.peerFlag}, c.baseEnv()}
 	truth = program{"/bin/true", []string{"/bin/true"}, c.baseEnv()}
 	hello = program{"hello", []string{c.hello}, c.baseEnv()}

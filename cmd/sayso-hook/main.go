@@ -6,7 +6,7 @@
 // the store. Any failure of its own blocks the step: the reason on stderr
 // and exit status 2, which every client reads as a block.
 //
-//	sayso-hook [hook] claude|codex|gemini
+//	sayso-hook --state-dir DIR --config-dir DIR [hook] claude|codex|gemini
 package main
 
 import (
@@ -53,6 +53,25 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The folders come from the command line install wrote, never from
+	// the environment, which a client's settings can set. Without them no
+	// gateway is asked, and 'sayso hook' asks about every step.
+	var dirs []string
+	for len(args) >= 2 && (args[0] == "--state-dir" || args[0] == "--config-dir") {
+		dirs, args = append(dirs, args[0], args[1]), args[2:]
+	}
+	if len(dirs) > 0 {
+		if len(dirs) != 4 || dirs[0] == dirs[2] {
+			return block(stderr, "--state-dir and --config-dir go together")
+		}
+		state, config := dirs[1], dirs[3]
+		if dirs[0] == "--config-dir" {
+			state, config = config, state
+		}
+		if err := paths.Fix(state, config); err != nil {
+			return block(stderr, err.Error())
+		}
+	}
 	if len(args) == 2 && args[0] == "hook" {
 		args = args[1:] // as 'sayso install --fast' writes it: sayso-hook hook AGENT
 	}
@@ -63,6 +82,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return block(stderr, "cannot read stdin")
 	}
+	if !paths.Fixed() {
+		return full(args[0], in, nil, stdout, stderr)
+	}
 	if r, err := ask(args[0], in); err == nil {
 		stdout.Write(r.Stdout)
 		if r.Stderr != "" {
@@ -70,7 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return r.Exit
 	}
-	return full(args[0], in, stdout, stderr)
+	return full(args[0], in, dirs, stdout, stderr)
 }
 
 // ask hands the input to sayso serve; an error means no gateway answered.
@@ -123,12 +145,12 @@ func ask(agent string, in []byte) (reply, error) {
 
 // full runs 'sayso hook AGENT', the sayso binary beside this one, on the
 // same input.
-func full(agent string, in []byte, stdout, stderr io.Writer) int {
+func full(agent string, in []byte, dirs []string, stdout, stderr io.Writer) int {
 	self, err := os.Executable()
 	if err != nil {
 		return block(stderr, "cannot find sayso: "+err.Error())
 	}
-	cmd := exec.Command(filepath.Join(filepath.Dir(self), "sayso"), "hook", agent)
+	cmd := exec.Command(filepath.Join(filepath.Dir(self), "sayso"), append(dirs, "hook", agent)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), stdout, stderr
 	err = cmd.Run()
 	var exit *exec.ExitError

@@ -34,9 +34,23 @@ func TestWire(t *testing.T) {
 }
 
 func TestForward(t *testing.T) {
-	state := t.TempDir()
-	t.Setenv("SAYSO_STATE_DIR", state)
+	state, elsewhere := t.TempDir(), t.TempDir()
+	// An "env" block in a client's settings points the hook elsewhere:
+	// the folders on its command line win.
+	t.Setenv("SAYSO_STATE_DIR", elsewhere)
 	t.Setenv("CLAUDE_CODE_SESSION_ATTENDED", "1")
+	decoy, err := gateway.Listen(filepath.Join(elsewhere, "sayso.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer decoy.Close()
+	go func() {
+		if c, err := decoy.Accept(); err == nil {
+			t.Errorf("the hook asked the gateway its environment named")
+			c.Close()
+		}
+	}()
+	dirs := []string{"--state-dir", state, "--config-dir", t.TempDir()}
 	ln, err := gateway.Listen(filepath.Join(state, "sayso.sock"))
 	if err != nil {
 		t.Fatal(err)
@@ -49,16 +63,16 @@ func TestForward(t *testing.T) {
 		return gateway.Reply{Stdout: []byte("answer\n")}
 	})
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"claude"}, bytes.NewReader([]byte(`{"hook_event_name":"PreToolUse"}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
+	if code := run(append(dirs, "claude"), bytes.NewReader([]byte(`{"hook_event_name":"PreToolUse"}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
 		t.Fatalf("run = %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 	r := <-got
 	if r.Agent != "claude" || string(r.Input) != `{"hook_event_name":"PreToolUse"}` || r.Env["CLAUDE_CODE_SESSION_ATTENDED"] != "1" {
 		t.Errorf("the gateway got %+v", r)
 	}
-	// As 'sayso install --fast' writes the command: sayso-hook hook AGENT.
+	// As 'sayso install --fast' writes the command: sayso-hook DIRS hook AGENT.
 	stdout.Reset()
-	if code := run([]string{"hook", "claude"}, bytes.NewReader([]byte(`{}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
+	if code := run(append(dirs, "hook", "claude"), bytes.NewReader([]byte(`{}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
 		t.Fatalf("run hook claude = %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 	if r := <-got; r.Agent != "claude" {
@@ -69,9 +83,8 @@ func TestForward(t *testing.T) {
 // With no gateway and no sayso beside it, the step is blocked, never let
 // through.
 func TestNoGatewayNoSayso(t *testing.T) {
-	t.Setenv("SAYSO_STATE_DIR", t.TempDir())
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"claude"}, bytes.NewReader([]byte(`{}`)), &stdout, &stderr)
+	code := run([]string{"--state-dir", t.TempDir(), "--config-dir", t.TempDir(), "claude"}, bytes.NewReader([]byte(`{}`)), &stdout, &stderr)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(os.Args[0]), "sayso")); err == nil {
 		t.Skip("a sayso lies beside the test binary")
 	}

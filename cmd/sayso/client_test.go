@@ -9,8 +9,9 @@ import (
 )
 
 // fakeClient plays an agent's client in the scripts: one process that
-// runs its hooks, 'sayso hook AGENT', with each file's JSON on a pipe, the
-// way Claude Code and Codex do. --walled first sets no_new_privs on the
+// runs its hooks, 'sayso --state-dir DIR --config-dir DIR hook AGENT' as
+// install writes it, with each file's JSON on a pipe, the way Claude Code
+// and Codex do. --walled first sets no_new_privs on the
 // client, as every walled step has it.
 //
 //	claude|codex [--walled] FILE...
@@ -30,7 +31,7 @@ func fakeClient(agent string) int {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", agent, err)
 			return 1
 		}
-		cmd := exec.Command("sayso", "hook", agent)
+		cmd := exec.Command("sayso", "--state-dir", os.Getenv("SAYSO_STATE_DIR"), "--config-dir", os.Getenv("SAYSO_CONFIG_DIR"), "hook", agent)
 		cmd.Stdin = strings.NewReader(string(in))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {

@@ -15,13 +15,16 @@ import (
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
-const hookUsage = `usage: sayso hook claude|codex|gemini
+const hookUsage = `usage: sayso --state-dir DIR --config-dir DIR hook claude|codex|gemini
 
 Run by the agent's client, not by the person: reads one hook JSON on
 stdin and prints the decision in that client's own format. Every failure
 is the client's deny with a short reason: exit status 0 with the deny on
 stdout, or 2 with the reason on stderr when the input cannot be read.
-'sayso install AGENT' writes the hook definitions that run it.
+'sayso install AGENT' writes the hook definitions that run it, naming
+sayso's folders: the hook never finds them through its environment
+(SAYSO_*, XDG_*, HOME), which a client's settings can set. Without the
+folders every step asks and no prompt is the person's.
 `
 
 func init() {
@@ -46,6 +49,8 @@ func runHook(env *Env, args []string) error {
 		res = a.Fail("", "sayso: "+err.Error()+"; the step is denied")
 	case rerr != nil:
 		res = a.Fail("", "sayso: cannot read stdin; the step is denied")
+	case !paths.Fixed():
+		res = unfixedHook(a, in)
 	default:
 		res = answerHook(a.Name(), in)
 	}
@@ -55,6 +60,17 @@ func runHook(env *Env, args []string) error {
 		return usagef("%s", strings.TrimPrefix(res.Stderr, "sayso: "))
 	}
 	return nil
+}
+
+// unfixedHook answers a hook line that names no folders (--state-dir,
+// --config-dir), as an older install wrote it: sayso's folders found
+// through the environment could be ones the agent set up, so every step
+// asks (a deny where the client cannot ask) and no message is the
+// person's, until the person installs again.
+func unfixedHook(a hook.Adapter, in []byte) hook.Result {
+	home, _ := os.UserHomeDir()
+	why := "this hook line names no folders (--state-dir, --config-dir): every step asks until the person runs 'sayso install " + a.Name() + "'"
+	return hook.Run(context.Background(), a, in, hook.Env{Getenv: os.Getenv, Home: home}, hook.AskEvery(why))
 }
 
 // hookWait is how long the hook waits for sayso serve, a card's answer

@@ -118,7 +118,16 @@ func runInstall(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
 	}
-	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv, Binary: bin, Fallback: fallback}, store)
+	state, err := paths.StateDir()
+	if err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	config, err := paths.ConfigDir()
+	if err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv,
+		Binary: bin, Fallback: fallback, StateDir: state, ConfigDir: config}, store)
 	if err != nil {
 		return err
 	}

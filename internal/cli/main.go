@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/paths"
 	"io"
 	"os"
 )
@@ -62,6 +63,11 @@ func Main(args []string, env *Env) int {
 	if env.Getwd == nil {
 		env.Getwd = os.Getwd
 	}
+	args, err := folders(args)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "sayso: error: %s\n", err)
+		return ExitUsage
+	}
 	if len(args) == 0 {
 		printUsage(env.Stderr)
 		return ExitUsage
@@ -115,4 +121,26 @@ func runHelp(env *Env, args []string) error {
 	}
 	printUsage(env.Stdout)
 	return nil
+}
+
+// folders reads the options that name sayso's folders before the command,
+// as the hook command line that sayso install writes has them:
+// --state-dir DIR --config-dir DIR. Both or neither.
+func folders(args []string) ([]string, error) {
+	var state, config string
+	for len(args) >= 2 && (args[0] == "--state-dir" || args[0] == "--config-dir") {
+		if args[0] == "--state-dir" {
+			state = args[1]
+		} else {
+			config = args[1]
+		}
+		args = args[2:]
+	}
+	if state == "" && config == "" {
+		return args, nil
+	}
+	if state == "" || config == "" {
+		return nil, fmt.Errorf("--state-dir and --config-dir go together")
+	}
+	return args, paths.Fix(state, config)
 }

@@ -84,3 +84,11 @@ func Guard(store PinStore, agent string, next Decider) Decider {
 		return next(ctx, s)
 	}
 }
+
+// AskEvery asks about every step, for why: the hook cannot trust where it
+// would decide.
+func AskEvery(why string) Decider {
+	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
+		return made(policy.Ask, risk.Protected, why)
+	}
+}

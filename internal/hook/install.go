@@ -32,6 +32,9 @@ type Target struct {
 	// Fallback is the sayso binary Binary runs when no gateway answers,
 	// when Binary is the forwarder sayso-hook; "" when Binary is sayso.
 	Fallback string
+	// StateDir and ConfigDir are sayso's folders, named on the hook's
+	// command line: the hook never looks for them in its environment.
+	StateDir, ConfigDir string
 }
 
 func (t Target) env(k string) string {
@@ -96,9 +99,10 @@ func GeminiHome(home string, getenv func(string) string) string {
 	return home
 }
 
-// HookCommand is the command line a client runs for agent's hook.
-func HookCommand(binary, agent string) string {
-	return shellWord(binary) + " hook " + agent
+// HookCommand is the command line a client runs for agent's hook: the
+// binary, sayso's folders, the agent.
+func HookCommand(binary, state, config, agent string) string {
+	return shellWord(binary) + " --state-dir " + shellWord(state) + " --config-dir " + shellWord(config) + " hook " + agent
 }
 
 func shellWord(s string) string {
@@ -187,7 +191,10 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 		}
 		pins = append(pins, fb)
 	}
-	command := HookCommand(t.Binary, t.Agent)
+	if !filepath.IsAbs(t.StateDir) || !filepath.IsAbs(t.ConfigDir) {
+		return nil, fmt.Errorf("install %s: sayso's folders %q and %q must be absolute", t.Agent, t.StateDir, t.ConfigDir)
+	}
+	command := HookCommand(t.Binary, t.StateDir, t.ConfigDir, t.Agent)
 	var trusts []codexTrust
 	for _, ev := range clientEvents[t.Agent] {
 		list, ok := hooks[ev.name].([]any)

@@ -8,9 +8,31 @@ import (
 	"path/filepath"
 )
 
-// ConfigDir is $SAYSO_CONFIG_DIR, else ~/.config/sayso (or
-// $XDG_CONFIG_HOME/sayso).
+// fixed holds the folders a command line named (Fix): then the
+// environment is never read for them.
+var fixed struct{ state, config string }
+
+// Fix names sayso's state and configuration folders for this process, as
+// the hook command line that sayso install writes names them: a client's
+// settings can set the hook's environment (an "env" block), so the hook
+// must not find sayso's folders through SAYSO_*, XDG_* or HOME.
+func Fix(state, config string) error {
+	if !filepath.IsAbs(state) || !filepath.IsAbs(config) {
+		return fmt.Errorf("sayso's folders must be absolute paths, not %q and %q", state, config)
+	}
+	fixed.state, fixed.config = filepath.Clean(state), filepath.Clean(config)
+	return nil
+}
+
+// Fixed reports whether a command line named sayso's folders.
+func Fixed() bool { return fixed.state != "" && fixed.config != "" }
+
+// ConfigDir is the folder Fix named, else $SAYSO_CONFIG_DIR, else
+// ~/.config/sayso (or $XDG_CONFIG_HOME/sayso).
 func ConfigDir() (string, error) {
+	if fixed.config != "" {
+		return fixed.config, nil
+	}
 	if d := os.Getenv("SAYSO_CONFIG_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
@@ -24,9 +46,12 @@ func ConfigDir() (string, error) {
 	return filepath.Join(home, ".config", "sayso"), nil
 }
 
-// StateDir is $SAYSO_STATE_DIR, else $XDG_STATE_HOME/sayso, else
-// ~/.local/state/sayso.
+// StateDir is the folder Fix named, else $SAYSO_STATE_DIR, else
+// $XDG_STATE_HOME/sayso, else ~/.local/state/sayso.
 func StateDir() (string, error) {
+	if fixed.state != "" {
+		return fixed.state, nil
+	}
 	if d := os.Getenv("SAYSO_STATE_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
