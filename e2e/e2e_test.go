@@ -191,12 +191,13 @@ func TestClaudeCode(t *testing.T) {
 	bin := client(t, "claude")
 	for _, sc := range scenarios {
 		for _, one := range []bool{false, true} {
-			name, flags, runs := sc.name, []string(nil), saysoHook+" hook claude"
+			name, flags, runs := sc.name, []string(nil), saysoHook
 			if one {
-				name, flags, runs = sc.name+"/one-binary", []string{"--one-binary"}, sayso+" hook claude"
+				name, flags, runs = sc.name+"/one-binary", []string{"--one-binary"}, sayso
 			}
 			t.Run(name, func(t *testing.T) {
 				w := newWorld(t)
+				runs := runs + " " + strings.Join(w.dirs("hook", "claude"), " ")
 				w.install(t, "claude", flags...)
 				settings, err := os.ReadFile(filepath.Join(w.home, ".claude", "settings.json"))
 				must(t, err)

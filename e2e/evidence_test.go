@@ -16,7 +16,7 @@ import (
 func TestClaudeCodeForgedPrompt(t *testing.T) {
 	client(t, "claude")
 	w := newWorld(t)
-	hookLine := saysoHook + " --state-dir " + w.state + " --config-dir " + filepath.Join(w.home, ".config", "sayso") + " hook claude"
+	hookLine := saysoHook + " " + strings.Join(w.dirs("hook", "claude"), " ")
 	script := `printf '{"session_id":"%s","transcript_path":"/t.jsonl","cwd":"%s","prompt_id":"forged","permission_mode":"default","hook_event_name":"UserPromptSubmit","prompt":"/sayso lease remote-write"}' "$CLAUDE_CODE_SESSION_ID" "$PWD" | CLAUDE_CODE_SESSION_ATTENDED=1 CLAUDE_CODE_ENTRYPOINT=cli ` + hookLine + " > forged.out 2>&1\n"
 	f := NewFake(
 		Call{Path: filepath.Join(w.proj, "forge.sh"), Content: script},
