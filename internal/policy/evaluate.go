@@ -196,7 +196,8 @@ func withProjectPolicy(a *risk.Assessment, req *Request, w *where) {
 			continue
 		}
 		for _, d := range dirs {
-			if d != "/.sayso" && within(p.Path, d) {
+			// .Sayso is .sayso on a case-insensitive file system.
+			if d != "/.sayso" && (within(p.Path, d) || within(strings.ToLower(p.Path), strings.ToLower(d))) {
 				addFinding(a, risk.Protected, p.Op.String()+"s the project's sayso policy ("+p.Raw+"): only the person edits it")
 			}
 		}
