@@ -70,9 +70,13 @@ func outside(a Args, args []string) (int, error) {
 		return 0, err
 	}
 	uid, gid := os.Getuid(), os.Getgid()
+	// A session of its own: the walled step has no controlling terminal,
+	// so it cannot push keystrokes into the person's (TIOCSTI) even
+	// through a terminal it inherited.
 	attr := &syscall.SysProcAttr{
 		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
 		Pdeathsig:  syscall.SIGKILL,
+		Setsid:     true,
 	}
 	if uid == 0 {
 		// root may map every id: files keep their owners.
@@ -103,9 +107,13 @@ func outside(a Args, args []string) (int, error) {
 	}
 	go func() {
 		for s := range sigs {
-			// The terminal signals the whole group itself; a signal sent
-			// to the launcher alone is passed to the wall.
-			if s == syscall.SIGTERM || s == syscall.SIGHUP {
+			// The wall is a session of its own, out of the terminal's
+			// reach: what the terminal sends the group goes to the
+			// wall's group, what is sent to the launcher to the wall.
+			switch s {
+			case syscall.SIGINT, syscall.SIGQUIT:
+				syscall.Kill(-pid, s.(syscall.Signal))
+			default:
 				syscall.Kill(pid, s.(syscall.Signal))
 			}
 		}

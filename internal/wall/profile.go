@@ -2,8 +2,10 @@ package wall
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -64,6 +66,11 @@ type Inputs struct {
 	Home, Root string   // the user's home; the project root (absolute)
 	Hidden     []string // neither readable nor writable: sayso's folders and binaries
 	Scope      Scope
+	// Daemons lets a Read or Local step reach the machine's and the
+	// session's daemons (docker, podman, systemd, the buses, tmux, X11):
+	// each of them runs what it is asked outside the wall. Approved steps
+	// reach them always.
+	Daemons bool
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -144,6 +151,24 @@ var systemReadOnly = []string{
 	"/etc/crontab", "/etc/cron.d", "/var/spool/cron",
 }
 
+// daemons are the sockets and folders of the daemons that run what they
+// are asked outside any wall: the container engines, systemd and the
+// buses, terminal multiplexers and X11 (keystrokes into the person's
+// terminal). uid is the user's; the ssh and gpg agents stay reachable.
+func daemons(uid int) []string {
+	run := "/run/user/" + strconv.Itoa(uid)
+	return []string{
+		"/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/run/podman",
+		"/run/crio", "/run/buildkit", "/run/incus", "/run/lxd", "/var/snap/lxd/common/lxd",
+		"/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
+		"/run/systemd/private", "/run/systemd/userdb",
+		run + "/bus", run + "/systemd", run + "/docker.sock", run + "/docker", run + "/podman",
+		run + "/containerd-rootless", run + "/dbus-1", run + "/at-spi", run + "/wayland-0",
+		run + "/wayland-1", run + "/pulse", run + "/pipewire-0",
+		"/tmp/tmux-" + strconv.Itoa(uid), "/tmp/.X11-unix", "/run/screen", "/var/run/screen",
+	}
+}
+
 // clientDirs are the project folders the clients read settings, hooks,
 // commands and agents from; made when missing.
 var clientDirs = []string{".claude", ".codex", ".gemini"}
@@ -196,6 +221,9 @@ func For(in Inputs) Profile {
 		for _, r := range projectReadOnly {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
 		}
+	}
+	if in.Scope != Approved && !in.Daemons {
+		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)
 	}
 	for _, h := range in.Hidden {
 		if h = clean(h); h != "" {

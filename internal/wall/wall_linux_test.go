@@ -174,7 +174,10 @@ func TestWallHidesSockets(t *testing.T) {
 	w := newWorld(t)
 	path := filepath.Join(w.state, "sayso.sock")
 	abstract := "@sayso-wall-test-" + strconv.Itoa(os.Getpid())
-	for _, addr := range []string{path, abstract} {
+	daemon := filepath.Join(w.base, "daemon.sock") // hidden itself, as docker's
+	p := w.profile(Approved)
+	p.Hidden = append(p.Hidden, daemon)
+	for _, addr := range []string{path, abstract, daemon} {
 		l, err := net.Listen("unix", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -194,7 +197,7 @@ func TestWallHidesSockets(t *testing.T) {
 		if plain.code != 0 {
 			t.Fatalf("dial %s outside the wall: %+v", addr, plain)
 		}
-		r := client(t, w.root, w.profile(Approved).Wrap(dial, launcher(t)), "", helperEnv+"=1")
+		r := client(t, w.root, p.Wrap(dial, launcher(t)), "", helperEnv+"=1")
 		if r.code == 0 {
 			t.Errorf("dial %s inside the wall: connected, want refused", addr)
 		}

@@ -1,0 +1,125 @@
+package wall
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFor(t *testing.T) {
+	in := Inputs{Home: "/home/u", Root: "/home/u/src/p", Hidden: []string{"/home/u/.local/state/sayso", "relative/ignored"}}
+	has := func(list []string, p string) bool { return slices.Contains(list, p) }
+	for _, tt := range []struct {
+		scope           Scope
+		write, notWrite []string
+	}{
+		{Read, []string{"/tmp", "/dev/null"}, []string{"/home/u/src/p", "/home/u/.cache", "/"}},
+		{Local, []string{"/tmp", "/home/u/src/p", "/home/u/.cache", "/home/u/go/pkg/mod"}, []string{"/home/u", "/home/u/go", "/"}},
+		{Approved, []string{"/"}, nil},
+	} {
+		in.Scope = tt.scope
+		p := For(in)
+		for _, w := range tt.write {
+			if !has(p.Write, w) {
+				t.Errorf("%s: %s not writable", tt.scope, w)
+			}
+		}
+		for _, w := range tt.notWrite {
+			if has(p.Write, w) {
+				t.Errorf("%s: %s writable", tt.scope, w)
+			}
+		}
+		for _, r := range []string{"/home/u/src/p/.claude", "/home/u/src/p/.git/hooks", "/home/u/src/p/.git/config",
+			"/home/u/src/p/CLAUDE.md", "/home/u/.gitconfig", "/home/u/.claude", "/home/u/.codex", "/etc/crontab"} {
+			if !has(p.ReadOnly, r) {
+				t.Errorf("%s: %s not read-only", tt.scope, r)
+			}
+		}
+		for _, h := range []string{"/home/u/.local/state/sayso", "/home/u/.bashrc", "/home/u/.zshrc", "/home/u/.mozilla"} {
+			if !has(p.Hidden, h) {
+				t.Errorf("%s: %s not hidden", tt.scope, h)
+			}
+		}
+		if has(p.Hidden, "relative/ignored") {
+			t.Errorf("%s: a relative hidden path is kept", tt.scope)
+		}
+		if !has(p.Make, "/home/u/src/p/.gemini") {
+			t.Errorf("%s: the project's .gemini is not made", tt.scope)
+		}
+		if daemon := has(p.Hidden, "/run/docker.sock"); daemon != (tt.scope != Approved) {
+			t.Errorf("%s: docker's socket hidden = %v", tt.scope, daemon)
+		}
+	}
+	in.Scope, in.Daemons = Local, true
+	if has(For(in).Hidden, "/run/docker.sock") {
+		t.Errorf("Daemons: docker's socket still hidden")
+	}
+	// A root that is the home or / is not the project: nothing to write.
+	for _, root := range []string{"/home/u", "/", "", "rel"} {
+		p := For(Inputs{Home: "/home/u", Root: root, Scope: Local})
+		if has(p.Write, "/home/u") || has(p.Write, "/") || has(p.Write, "rel") {
+			t.Errorf("root %q: writes %v", root, p.Write)
+		}
+	}
+}
+
+func TestFlagsRoundTrip(t *testing.T) {
+	p := For(Inputs{Home: "/home/u", Root: "/srv/p q", Hidden: []string{"/srv/state"}, Scope: Local})
+	a, err := ParseArgs(append(p.Flags(), "--", "echo hi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Profile, p) || a.Command != "echo hi" || a.ReportFD != -1 {
+		t.Errorf("round trip:\n got %+v\nwant %+v", a.Profile, p)
+	}
+}
+
+func TestParseArgsRejects(t *testing.T) {
+	for _, args := range [][]string{
+		{"--write", "rel", "--", "true"},
+		{"--write", "/a"},
+		{"--bogus", "/a", "--", "true"},
+		{"--scope", "root", "--", "true"},
+		{"--scope"},
+		{"--report-fd", "1", "--", "true"},
+		{"--", "a", "b"},
+		{"--write", "/a\x00b", "--", "true"},
+	} {
+		if _, err := ParseArgs(args); err == nil {
+			t.Errorf("ParseArgs(%q) = nil error", args)
+		}
+	}
+}
+
+func TestScopeText(t *testing.T) {
+	for _, s := range []Scope{Read, Local, Approved} {
+		b, err := s.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Scope
+		if err := back.UnmarshalText(b); err != nil || back != s {
+			t.Errorf("%v: back %v, %v", s, back, err)
+		}
+	}
+	if _, err := ParseScope("Local"); err == nil {
+		t.Error("ParseScope accepts another spelling")
+	}
+	if _, err := Scope(7).MarshalText(); err == nil {
+		t.Error("Scope(7) marshals")
+	}
+	var zero Scope
+	if zero != Read {
+		t.Error("the zero scope is not the narrowest")
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for _, s := range []string{"plain", "", "a b", "it's", "$HOME", "a\nb", "--", "'", "\\"} {
+		q := quote(s)
+		if strings.ContainsAny(s, " '$\n\\") && !strings.HasPrefix(q, "'") {
+			t.Errorf("quote(%q) = %s, unquoted", s, q)
+		}
+	}
+}
