@@ -118,6 +118,10 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 			a.Classes = a.Classes.Add(f.Class)
 			a.Findings = append(a.Findings, f)
 		}
+		if why := Unsandboxed(input); why != "" {
+			a.Classes = a.Classes.Add(Privilege)
+			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Why: why})
+		}
 		return a
 	}
 	var in toolInput
@@ -433,6 +437,35 @@ func namedPath(tok string, ctx Context) string {
 		}
 	case strings.Contains(tok, "/") && !strings.Contains(tok, "://") && !strings.HasPrefix(tok, "$"):
 		return path.Join(ctx.Cwd, tok)
+	}
+	return ""
+}
+
+// Unsandboxed says why a shell tool's input asks its client to run the
+// command outside the client's own sandbox, or "": Claude Code's
+// dangerouslyDisableSandbox, Codex's sandbox_permissions (anything but
+// use_default, require_escalated included) and its older
+// with_escalated_permissions. A value sayso cannot read is a request.
+func Unsandboxed(input []byte) string {
+	var in map[string]json.RawMessage
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	set := func(k string) bool {
+		v, ok := in[k]
+		return ok && string(v) != "false" && string(v) != "null"
+	}
+	switch {
+	case set("dangerouslyDisableSandbox"):
+		return "the step asks to run outside the client's sandbox (dangerouslyDisableSandbox)"
+	case set("with_escalated_permissions"):
+		return "the step asks to run outside the client's sandbox (with_escalated_permissions)"
+	case set("sandbox_permissions"):
+		var v string
+		if json.Unmarshal(in["sandbox_permissions"], &v) == nil && (v == "" || v == "use_default") {
+			return ""
+		}
+		return "the step asks to run outside the client's sandbox (sandbox_permissions " + clip(string(in["sandbox_permissions"])) + ")"
 	}
 	return ""
 }

@@ -38,6 +38,16 @@ func TestTool(t *testing.T) {
 		{"mcp__github__create_issue", `{"title":"x"}`, Opaque},
 		{"Frobnicate", `{}`, Opaque},
 		{"Bash", `{"command":"git push origin main","description":"push"}`, RemoteWrite},
+		// a step that asks to run outside the client's own sandbox is
+		// privilege: a ceiling no mode and no rule lifts
+		{"Bash", `{"command":"ls","dangerouslyDisableSandbox":true}`, Privilege},
+		{"Bash", `{"command":"ls","dangerouslyDisableSandbox":false}`, Read},
+		{"Bash", `{"command":"ls","dangerouslyDisableSandbox":"yes"}`, Privilege},
+		{"exec_command", `{"cmd":"ls","sandbox_permissions":"require_escalated","justification":"x"}`, Privilege},
+		{"exec_command", `{"cmd":"ls","sandbox_permissions":"use_default"}`, Read},
+		{"exec_command", `{"cmd":"ls","sandbox_permissions":"something_new"}`, Privilege},
+		{"shell", `{"command":["ls"],"with_escalated_permissions":true}`, Privilege},
+		{"Bash", `{"command":"ls","sandbox_permissions":"require_escalated"}`, Privilege},
 		{"Bash", `{"command":"cat ~/.local/state/sayso/sayso.db"}`, Protected},
 		// Codex
 		{"apply_patch", `{"command":"*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n"}`, LocalWrite},
