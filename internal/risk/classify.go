@@ -186,51 +186,40 @@ func gatherEnv(s *shell.Script) map[string]string {
 }
 
 // resolve returns the absolute paths w may name, one per folder the segment
-// may run in, or nil when the path cannot be known.
+// may run in and per word its braces make, after the expansions bash would
+// do (expand.go), or nil when the path cannot be known.
 func (a *assessor) resolve(w shell.Word) []string {
-	v := w.Value
-	if strings.Contains(v, "{}") {
+	if strings.Contains(w.Value, "{}") {
 		return nil // a file find or xargs hands over
 	}
-	if !w.Literal {
-		v = homeParam(w.Raw)
-		if v == "" {
+	var out []string
+	for _, d := range a.cwds {
+		vs := a.expandWord(w, d)
+		if vs == nil {
 			return nil
 		}
-		v = a.ctx.Home + v
-	} else if w.Brace {
-		return nil
-	} else if w.Tilde {
-		switch {
-		case v == "~":
-			v = a.ctx.Home
-		case strings.HasPrefix(v, "~/"):
-			v = a.ctx.Home + v[1:]
-		default:
-			return nil // ~user
-		}
-	}
-	if v == "" {
-		return nil
-	}
-	var out []string
-	if path.IsAbs(v) {
-		out = []string{path.Clean(v)}
-	} else {
-		out = make([]string, 0, len(a.cwds))
-		for _, d := range a.cwds {
-			if d == "" {
+		for _, v := range vs {
+			if v == "" {
 				return nil
 			}
-			out = append(out, path.Join(d, v))
+			if !path.IsAbs(v) {
+				if d == "" {
+					return nil
+				}
+				v = d + "/" + v
+			}
+			v, ok := procPath(v, d)
+			if !ok {
+				return nil
+			}
+			v, ok = a.follow(path.Clean(v))
+			if !ok {
+				return nil // through a link this step made to a place sayso cannot know
+			}
+			if !contains(out, v) {
+				out = append(out, v)
+			}
 		}
-	}
-	for i, p := range out {
-		p, ok := a.follow(p)
-		if !ok {
-			return nil // through a link this step made to a place sayso cannot know
-		}
-		out[i] = p
 	}
 	return out
 }
@@ -258,26 +247,6 @@ func (a *assessor) follow(p string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// homeParam reads "$HOME/x" or "${HOME}/x" and returns "/x"; "" otherwise.
-func homeParam(raw string) string {
-	raw = strings.Trim(raw, `"`)
-	for _, p := range []string{"$HOME", "${HOME}"} {
-		if rest, ok := strings.CutPrefix(raw, p); ok && !strings.ContainsAny(rest, "$`\"'\\*?[{") {
-			if rest == "" || rest[0] == '/' {
-				return rest + "/"[:boolInt(rest == "")]
-			}
-		}
-	}
-	return ""
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // InScope reports whether p lies in one of the context's roots.

@@ -73,7 +73,7 @@ func globDir(p string) string {
 // write classifies writing w.
 func (c *cmd) write(w shell.Word) {
 	c.add(LocalWrite, c.name+" writes "+w.Raw)
-	if !w.Literal && !w.Tilde && homeParam(w.Raw) == "" {
+	if !w.Literal && c.a.resolve(w) == nil {
 		c.add(Opaque, c.name+" writes to a path built at run time: "+w.Raw)
 	}
 	c.path(OpWrite, w)

@@ -71,11 +71,6 @@ func looksSecret(raw string) bool {
 	return false
 }
 
-// looksProtected judges a path that cannot be resolved by its text.
-func looksProtected(raw string) bool {
-	return strings.Contains(raw, "sayso")
-}
-
 // instructionPath says which instructions or start-up code writing p
 // changes, or "" when none. Names are matched without regard to case: on a
 // case-insensitive file system .Claude/ is .claude/ and claude.md is

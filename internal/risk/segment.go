@@ -87,12 +87,12 @@ func (c *cmd) path(op Op, w shell.Word) {
 	}
 	ps := c.a.resolve(w)
 	if ps == nil {
+		// A path that stays unknown is unknown to every check: it is not
+		// in scope, not proven free of secrets, not proven clear of
+		// sayso's files. Its text alone names nothing.
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Raw: w.Raw, Segment: c.i})
-		if op != OpRead {
-			// An unknown path may be anything, sayso's own files included.
-			if looksProtected(w.Raw) {
-				c.add(Protected, "names sayso's own files: "+w.Raw)
-			}
+		if !(op == OpRead && strings.Contains(w.Value, "{}")) { // a file find hands over: find's own paths are judged
+			c.add(Opaque, op.String()+"s a path sayso cannot know before it runs: "+w.Raw)
 		}
 		if op == OpRead && looksSecret(w.Raw) {
 			c.add(Secret, "reads what looks like a secret: "+w.Raw)
@@ -388,7 +388,7 @@ func (c *cmd) redirects() {
 			if quietDevice(r.Target) {
 				continue
 			}
-			if !r.Target.Literal && !r.Target.Tilde && homeParam(r.Target.Raw) == "" {
+			if !r.Target.Literal && c.a.resolve(r.Target) == nil {
 				c.add(Opaque, "writes to a file whose name is built at run time: "+r.Target.Raw)
 			}
 			c.add(LocalWrite, "writes "+r.Target.Raw)

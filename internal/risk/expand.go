@@ -1,0 +1,447 @@
+package risk
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// Paths are judged after the expansions bash would do, in bash's order
+// (bash(1), EXPANSION): braces, then the tilde forms, the parameters sayso
+// can know ($HOME, $PWD) and the substitutions that name the working
+// folder, its parent or the project's top ($(pwd), $(dirname "$PWD"),
+// $(git rev-parse --show-toplevel)), then quote removal; /proc/self/cwd
+// and /proc/PID/root are followed. Whatever else a word holds leaves it
+// unknown, and an unknown path is unknown to every check: it is never in
+// scope, never proven free of secrets, never proven clear of sayso's files.
+
+// maxExpansions bounds the words one brace word may stand for; past it the
+// path is unknown.
+const maxExpansions = 64
+
+// expandWord returns the texts w stands for in folder cwd, each a path
+// relative to cwd or absolute, or nil when it cannot be known. cwd is ""
+// when the folder is unknown.
+func (a *assessor) expandWord(w shell.Word, cwd string) []string {
+	if w.Plain() {
+		return []string{w.Value}
+	}
+	raws := []string{w.Raw}
+	if w.Brace {
+		raws = braces(w.Raw, 0)
+		if raws == nil {
+			return nil
+		}
+	}
+	out := make([]string, 0, len(raws))
+	for _, r := range raws {
+		v, ok := a.expandText(r, cwd)
+		if !ok {
+			return nil
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// expandText expands one word's source text after brace expansion.
+func (a *assessor) expandText(raw, cwd string) (string, bool) {
+	var b strings.Builder
+	i := 0
+	if strings.HasPrefix(raw, "~") {
+		end := strings.IndexByte(raw, '/')
+		if end < 0 {
+			end = len(raw)
+		}
+		prefix := raw[1:end]
+		if strings.ContainsAny(prefix, `'"\$`+"`") {
+			return "", false // a quoted tilde prefix: bash would not expand it
+		}
+		home, ok := a.tilde(prefix, cwd)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(home)
+		i = end
+	}
+	dbl := false
+	for i < len(raw) {
+		c := raw[i]
+		switch {
+		case c == '"':
+			dbl = !dbl
+			i++
+		case c == '\'' && !dbl:
+			j := strings.IndexByte(raw[i+1:], '\'')
+			if j < 0 {
+				return "", false
+			}
+			b.WriteString(raw[i+1 : i+1+j])
+			i += j + 2
+		case c == '\\':
+			if i+1 >= len(raw) {
+				return "", false
+			}
+			n := raw[i+1]
+			if dbl && !strings.ContainsRune("$`\"\\", rune(n)) {
+				b.WriteByte('\\')
+			}
+			if n != '\n' {
+				b.WriteByte(n)
+			}
+			i += 2
+		case c == '$' && strings.HasPrefix(raw[i:], "$("):
+			j := strings.IndexByte(raw[i:], ')')
+			if j < 0 {
+				return "", false
+			}
+			v, ok := a.substitution(raw[i+2:i+j], cwd)
+			if !ok || !dbl && strings.ContainsAny(v, " \t\n*?[") {
+				return "", false
+			}
+			b.WriteString(v)
+			i += j + 1
+		case c == '`':
+			j := strings.IndexByte(raw[i+1:], '`')
+			if j < 0 {
+				return "", false
+			}
+			v, ok := a.substitution(raw[i+1:i+1+j], cwd)
+			if !ok || !dbl && strings.ContainsAny(v, " \t\n*?[") {
+				return "", false
+			}
+			b.WriteString(v)
+			i += j + 2
+		case c == '$':
+			name, n := paramName(raw[i:])
+			if n == 0 {
+				return "", false
+			}
+			v, ok := a.param(name, cwd)
+			if !ok || !dbl && strings.ContainsAny(v, " \t\n*?[") {
+				return "", false
+			}
+			b.WriteString(v)
+			i += n
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	if dbl {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// tilde expands a tilde prefix: ~ and ~user of the home's owner, ~root,
+// ~+ (the working folder); ~- (the previous one) and other users stay
+// unknown.
+func (a *assessor) tilde(prefix, cwd string) (string, bool) {
+	home := a.ctx.Home
+	switch {
+	case prefix == "":
+		return home, home != ""
+	case prefix == "+":
+		return cwd, cwd != ""
+	case prefix == "root":
+		return "/root", true
+	case home != "" && prefix == path.Base(home):
+		return home, true
+	}
+	return "", false
+}
+
+// paramName reads $NAME or ${NAME} at the start of s and returns the name
+// and the length read; 0 when it is another expansion.
+func paramName(s string) (string, int) {
+	if strings.HasPrefix(s, "${") {
+		j := strings.IndexByte(s, '}')
+		if j < 0 || !validName(s[2:j]) {
+			return "", 0
+		}
+		return s[2:j], j + 1
+	}
+	j := 1
+	for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || j > 1 && s[j] >= '0' && s[j] <= '9') {
+		j++
+	}
+	if j == 1 {
+		return "", 0
+	}
+	return s[1:j], j
+}
+
+func validName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// param is the value of a parameter sayso can know: $HOME and $PWD.
+// $OLDPWD and every other variable hold what they held before the step.
+func (a *assessor) param(name, cwd string) (string, bool) {
+	switch name {
+	case "HOME":
+		return a.ctx.Home, a.ctx.Home != ""
+	case "PWD":
+		return cwd, cwd != ""
+	}
+	return "", false
+}
+
+// substitution is the output of the command substitutions that name the
+// working folder or its parent.
+func (a *assessor) substitution(code, cwd string) (string, bool) {
+	code = strings.TrimSpace(code)
+	if cwd == "" {
+		return "", false
+	}
+	switch code {
+	case "pwd", "pwd -L", "pwd -P", "realpath .", "readlink -f .":
+		return cwd, true
+	case `dirname "$PWD"`, "dirname $PWD", `dirname "${PWD}"`, "dirname ${PWD}":
+		return path.Dir(cwd), true
+	case "git rev-parse --show-toplevel":
+		// The project's root is the top of its repository.
+		return a.ctx.Root, a.ctx.Root != "" && within(cwd, a.ctx.Root)
+	}
+	return "", false
+}
+
+// braces performs bash's brace expansion on the source text of a word: a
+// comma list {a,b} or a sequence {a..e}, {1..10}, {01..10..2}, outside
+// quotes and not after $. nil when it would make more than maxExpansions
+// words or the text cannot be read.
+func braces(raw string, depth int) []string {
+	if depth > 8 {
+		return nil
+	}
+	open, close, items := braceAt(raw)
+	if open == -2 {
+		return nil
+	}
+	if open < 0 {
+		return []string{raw}
+	}
+	pre, post := raw[:open], raw[close+1:]
+	var out []string
+	for _, it := range items {
+		rests := braces(it+post, depth+1)
+		if rests == nil {
+			return nil
+		}
+		for _, rest := range rests {
+			if len(out) >= maxExpansions {
+				return nil
+			}
+			out = append(out, pre+rest)
+		}
+	}
+	return out
+}
+
+// braceAt finds the first brace expression of raw that bash expands and
+// returns its bounds and items; open is -1 when there is none, -2 when one
+// makes more words than sayso follows.
+func braceAt(raw string) (int, int, []string) {
+	quote := byte(0)
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '{' && (i == 0 || raw[i-1] != '$'):
+			if j, items := braceItems(raw, i); j > 0 {
+				return i, j, items
+			} else if j < 0 {
+				return -2, -2, nil
+			}
+		}
+	}
+	return -1, -1, nil
+}
+
+// braceItems reads the brace expression opening at raw[open]: its closing
+// index and its items, 0 when bash would leave it as it is, -1 when it
+// makes more words than sayso follows.
+func braceItems(raw string, open int) (int, []string) {
+	depth, start := 0, open+1
+	var items []string
+	quote := byte(0)
+	for i := open + 1; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+		case c == ',' && depth == 0:
+			items = append(items, raw[start:i])
+			start = i + 1
+		case c == '}':
+			if items != nil {
+				return i, append(items, raw[start:i])
+			}
+			seq, over := sequence(raw[open+1 : i])
+			if over {
+				return -1, nil
+			}
+			if seq != nil {
+				return i, seq
+			}
+			return 0, nil
+		}
+	}
+	return 0, nil
+}
+
+// sequence expands the body of {x..y[..incr]}: letters or integers. over
+// is true when it makes more than maxExpansions words.
+func sequence(body string) (out []string, over bool) {
+	parts := strings.Split(body, "..")
+	if len(parts) < 2 || len(parts) > 3 {
+		return nil, false
+	}
+	incr := 1
+	if len(parts) == 3 {
+		n, err := strconv.Atoi(parts[2])
+		if err != nil {
+			return nil, false
+		}
+		if n < 0 {
+			n = -n
+		}
+		if n != 0 {
+			incr = n
+		}
+	}
+	x, y := parts[0], parts[1]
+	if len(x) == 1 && len(y) == 1 && letter(x[0]) && letter(y[0]) {
+		step := incr
+		if x[0] > y[0] {
+			step = -incr
+		}
+		for c := int(x[0]); step > 0 && c <= int(y[0]) || step < 0 && c >= int(y[0]); c += step {
+			if len(out) >= maxExpansions {
+				return nil, true
+			}
+			out = append(out, string(rune(c)))
+		}
+		return out, false
+	}
+	a, err1 := strconv.Atoi(x)
+	b, err2 := strconv.Atoi(y)
+	if err1 != nil || err2 != nil {
+		return nil, false
+	}
+	width := 0
+	if len(x) > 1 && (x[0] == '0' || strings.HasPrefix(x, "-0")) || len(y) > 1 && (y[0] == '0' || strings.HasPrefix(y, "-0")) {
+		width = max(len(x), len(y))
+	}
+	step := incr
+	if a > b {
+		step = -incr
+	}
+	for n := a; step > 0 && n <= b || step < 0 && n >= b; n += step {
+		if len(out) >= maxExpansions {
+			return nil, true
+		}
+		s := strconv.Itoa(n)
+		for len(s) < width {
+			if n < 0 {
+				s = "-0" + s[1:]
+			} else {
+				s = "0" + s
+			}
+		}
+		out = append(out, s)
+	}
+	return out, false
+}
+
+func letter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// procPath follows what a path through /proc names: /proc/self/cwd (and
+// thread-self) is the working folder, /proc/PID/root and /proc/*/root the
+// root, as another process of this machine sees it. It reads the path one
+// name at a time, as the kernel does, so that .. after a link leaves the
+// folder the link names. ok is false for a path through another process's
+// cwd, a descriptor (/proc/*/fd/N) or /proc/*/exe: sayso cannot know where
+// they go.
+func procPath(p, cwd string) (string, bool) {
+	if !strings.HasPrefix(p, "/proc/") && p != "/proc" {
+		return p, true
+	}
+	var stack []string
+	names := strings.Split(p, "/")
+	for i := 0; i < len(names); i++ {
+		n := names[i]
+		switch n {
+		case "", ".":
+			continue
+		case "..":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		stack = append(stack, n)
+		if len(stack) == 3 && stack[0] == "proc" {
+			self := stack[1] == "self" || stack[1] == "thread-self"
+			pid := self || isNumber(stack[1]) || strings.ContainsAny(stack[1], "*?[")
+			switch {
+			case !pid:
+			case n == "root":
+				stack = stack[:0]
+			case n == "cwd" && self:
+				if cwd == "" {
+					return "", false
+				}
+				stack = strings.Split(strings.TrimPrefix(cwd, "/"), "/")
+			case n == "cwd" || n == "exe" || n == "fd" || n == "map_files" || n == "task":
+				if i < len(names)-1 {
+					return "", false
+				}
+			}
+		}
+	}
+	return "/" + strings.Join(stack, "/"), true
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
