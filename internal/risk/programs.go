@@ -105,7 +105,7 @@ func init() {
 		nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {
 		simplePrograms[n] = Read
 	}
-	for _, n := range strings.Fields(`goimports gopls prettier eslint black ruff isort autopep8 yapf
+	for _, n := range strings.Fields(`goimports gopls prettier eslint black ruff
 		rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
 		playwright pytest tox nox coverage mypy pyright pylint flake8 bandit
 		gcc g++ cc c++ clang clang++ ld ar ranlib strip objdump nm readelf cmake ninja meson bazel bazelisk buck2 scons autoreconf
@@ -113,9 +113,7 @@ func init() {
 		ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
 		protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
 		hugo jekyll mkdocs sphinx-build docusaurus gatsby next nuxt astro remix expo
-		gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio
 		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
-		dos2unix unix2dos 
 		direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
 		jupyter ipython streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
 		sqlx prisma drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
@@ -168,6 +166,9 @@ func (c *cmd) simple(cl Class) {
 		}
 	default:
 		c.add(cl, c.name+" builds, formats or runs the project's code")
+		if sp, ok := writeSpecs[c.name]; ok {
+			c.specWrites(sp)
+		}
 		c.readSecrets()
 		c.cwdWrite()
 	}

@@ -125,6 +125,9 @@ func gh(c *cmd) {
 			}
 		case "clone":
 			c.add(LocalWrite, "gh repo clone")
+			if ops := c.operands(); len(ops) > 2 {
+				c.clonesTo(ops[2:])
+			}
 		default:
 			c.add(Read, "gh repo "+verb)
 		}
@@ -169,6 +172,9 @@ func gh(c *cmd) {
 			c.add(Destructive, "gh gist delete")
 		case "clone":
 			c.add(LocalWrite, "gh gist clone")
+			if ops := c.operands(); len(ops) > 2 {
+				c.clonesTo(ops[2:])
+			}
 		default:
 			c.add(Read, "gh gist "+verb)
 		}

@@ -144,6 +144,12 @@ func gitClone(c *cmd) {
 			ops = append(ops, w)
 		}
 	}
+	c.clonesTo(ops)
+}
+
+// clonesTo records what a clone of ops[0] writes: the folder ops[1], or
+// a folder named after the repository in the working folder.
+func (c *cmd) clonesTo(ops []shell.Word) {
 	switch {
 	case len(ops) >= 2:
 		c.writesUnder(ops[1])

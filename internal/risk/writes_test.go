@@ -53,6 +53,17 @@ func TestWritePaths(t *testing.T) {
 		{"xxd -r a.hex /tmp/b", []string{"/tmp/b"}},
 		{"hostnamectl set-hostname x", []string{"/etc/hostname"}},
 		{"journalctl --vacuum-time=1d", []string{"/var/log/journal"}},
+		{"gunzip ../x.gz", []string{"/home/user/x"}},
+		{"gzip -k a.txt", []string{p + "/a.txt.gz"}},
+		{"7z x a.7z -o/tmp/x", []string{"/tmp/x"}},
+		{"cpio -idv < a.cpio", []string{""}},
+		{"prettier --write ../lib/x.js", []string{"/home/user/lib/x.js"}},
+		{"ruff format ../x.py", []string{"/home/user/x.py"}},
+		{"openssl genrsa -out /tmp/k.pem 2048", []string{"/tmp/k.pem"}},
+		{"esbuild a.ts --outfile=/tmp/a.js", []string{"/tmp/a.js"}},
+		{"protoc --go_out=/tmp/gen x.proto", []string{"/tmp/gen"}},
+		{"ffmpeg -i a.mp4 /tmp/b.webm", []string{"/tmp/b.webm"}},
+		{"gh repo clone cli/cli /tmp/cli", []string{"/tmp/cli"}},
 	} {
 		a := Command(tc.cmd, TestContext)
 		for _, want := range tc.want {
@@ -77,6 +88,8 @@ func TestEverydayWritesInScope(t *testing.T) {
 		"unzip x.zip -d build", "cp a.txt dir/", "go build -o bin/app", "sed -i s/a/b/ file.go",
 		"git format-patch -1", "git clone https://example.com/x/y", "git mv a.go b.go", "sqlite3 dev.db 'insert into t values(1)'",
 		"awk '{print > \"out.txt\"}' x", "yq -i .a=1 c.yaml", "rsync -a src/ build/", "zip -r dist.zip src",
+		"gunzip x.gz", "gzip -k dist.tar", "prettier --write src/", "black .", "ruff check --fix src", "tsc --outDir dist",
+		"openssl req -x509 -newkey rsa:2048 -keyout key.pem -out cert.pem -nodes -subj /CN=x", "7z x a.7z -obuild", "gh repo clone cli/cli",
 	} {
 		a := Command(cmd, TestContext)
 		if !Safe(a.Classes) {
