@@ -109,18 +109,28 @@ func plan(p Profile) []mount {
 
 // resolve is path with its links followed, when it exists. Most of a
 // profile's paths do not exist: one stat tells, before the links are
-// followed one by one.
+// followed one by one. The mounts and the Landlock rules ask about the
+// same paths, before any mount changes them: the answers are kept.
 func resolve(path string) (string, os.FileInfo, bool) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", nil, false
+	if r, ok := resolved[path]; ok {
+		return r.real, r.fi, r.fi != nil
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", nil, false
+	var r resolution
+	if fi, err := os.Stat(path); err == nil {
+		if real, err := filepath.EvalSymlinks(path); err == nil {
+			r = resolution{real, fi}
+		}
 	}
-	return real, fi, true
+	resolved[path] = r
+	return r.real, r.fi, r.fi != nil
 }
+
+type resolution struct {
+	real string
+	fi   os.FileInfo
+}
+
+var resolved = map[string]resolution{}
 
 // under reports whether path is one of roots or below one.
 func under(path string, roots []string) bool {

@@ -123,3 +123,10 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestLauncher(t *testing.T) {
+	// The test binary has no launcher next to it.
+	if p, err := Launcher(); err == nil {
+		t.Errorf("Launcher() = %q, want an error", p)
+	}
+}

@@ -215,7 +215,8 @@ func TestWallSignals(t *testing.T) {
 	}
 	defer sleep.Process.Kill()
 	pid := strconv.Itoa(sleep.Process.Pid)
-	for _, cmd := range []string{"kill -0 " + pid, "kill -TERM " + pid, "kill -0 " + strconv.Itoa(os.Getpid()), "kill -0 $PPID"} {
+	for _, cmd := range []string{"kill -0 " + pid, "kill -TERM " + pid, "kill -0 " + strconv.Itoa(os.Getpid()), "kill -0 $PPID",
+		"cat /proc/" + pid + "/environ", "ls /proc/" + pid + "/root/", "readlink /proc/" + pid + "/cwd"} {
 		if r := w.run(t, w.profile(Approved), w.root, cmd); r.code == 0 {
 			t.Errorf("%q inside the wall succeeded, want refused", cmd)
 		}
@@ -284,5 +285,17 @@ func TestWallGoBuild(t *testing.T) {
 		"GOCACHE="+filepath.Join(home, ".cache", "go-build"), "GOFLAGS=", "GOTOOLCHAIN=local", "GOPROXY=off")
 	if r.code != 0 || !strings.Contains(r.stdout, "2\n") || !strings.Contains(r.stdout, "ok") {
 		t.Errorf("go build and test walled: %+v", r)
+	}
+}
+
+// TestCheck: the launcher sets up a wall here; a missing one is reported.
+func TestCheck(t *testing.T) {
+	need(t)
+	t.Setenv(launcherEnv, "1")
+	if err := Check(launcher(t)); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	if err := Check("/nonexistent/sayso-wall"); err == nil {
+		t.Errorf("Check of a missing launcher: nil")
 	}
 }
