@@ -299,3 +299,40 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check of a missing launcher: nil")
 	}
 }
+
+// TestWallWorktree: in a worktree whose .git is a file, neither the file
+// nor the main repository's hooks and configuration can be changed; in a
+// repository without hooks, no hooks folder can be planted.
+func TestWallWorktree(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	main := filepath.Join(w.base, "home", "main")
+	tree := filepath.Join(w.base, "home", "proj", "tree")
+	for _, d := range []string{main + "/.git/hooks", main + "/.git/worktrees/tree", tree} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(main+"/.git/config", []byte("[core]"), 0o644)
+	os.WriteFile(main+"/.git/worktrees/tree/commondir", []byte("../..\n"), 0o644)
+	os.WriteFile(tree+"/.git", []byte("gitdir: "+main+"/.git/worktrees/tree\n"), 0o644)
+	os.RemoveAll(w.root + "/.git/hooks")
+
+	p := For(Inputs{Home: w.home, Root: tree, Scope: Approved})
+	for _, cmd := range []string{
+		`echo "gitdir: /tmp/evil" > .git`,
+		`echo x > ` + main + `/.git/hooks/pre-commit`,
+		`echo x >> ` + main + `/.git/config`,
+	} {
+		if r := w.run(t, p, tree, cmd); r.code == 0 {
+			t.Errorf("worktree: %q succeeded, want refused", cmd)
+		}
+	}
+	p = w.profile(Local)
+	if r := w.run(t, p, w.root, `mkdir -p .git/hooks && echo x > .git/hooks/pre-commit`); r.code == 0 {
+		t.Errorf("a missing hooks folder was planted")
+	}
+	if _, err := os.Stat(w.root + "/.git/hooks/pre-commit"); err == nil {
+		t.Errorf("pre-commit planted")
+	}
+}
