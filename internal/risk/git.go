@@ -207,7 +207,7 @@ func init() {
 		"difftool": gitDifftool, "mergetool": gitDifftool, "send-email": gitSendEmail, "credential": gitCredential,
 		"credential-store": gitCredential, "credential-cache": gitCredential, "lfs": gitLFS, "archive": gitArchive,
 		"update-ref": gitUpdateRef, "rm": gitRm, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
-		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": gitClone, "init": lw, "add": lw, "mv": gitMv,
+		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": gitClone, "init": gitInit, "add": lw, "mv": gitMv,
 		"cherry-pick": lw, "revert": lw, "am": gitAm, "apply": gitApply, "format-patch": gitFormatPatch, "sparse-checkout": lw,
 		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": lw,
 		"read-tree": gitReadTree, "write-tree": read, "commit-tree": lw, "hash-object": lw, "mktag": lw, "mktree": lw,
@@ -634,6 +634,9 @@ func gitSubmodule(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, "git submodule "+ops[0].Value)
+	if ops[0].Value == "add" && len(ops) > 1 {
+		c.clonesTo(ops[1:])
+	}
 }
 
 func gitFilterBranch(c *cmd) {

@@ -215,6 +215,14 @@ func curl(c *cmd) {
 				c.write(o)
 				c.savesDownload(o)
 			}
+		case name == "--output-dir":
+			c.writesUnder(next())
+		case name == "-D" || name == "--dump-header" || name == "-c" || name == "--cookie-jar" || name == "--trace" || name == "--trace-ascii" ||
+			name == "--stderr" || name == "--libcurl" || name == "--etag-save" || name == "--hsts" || name == "--alt-svc":
+			// files curl writes beside the download: headers, cookies, traces
+			if o := next(); !quietDevice(o) && o.Value != "-" && o.Value != "%" {
+				c.write(o)
+			}
 		case name == "-O" || name == "--remote-name" || name == "--remote-name-all":
 			c.add(LocalWrite, "curl -O saves the download")
 			c.cwdWrite()
@@ -292,7 +300,19 @@ func wget(c *cmd) {
 				c.write(ow)
 				c.savesDownload(ow)
 			}
-		case name == "-P" || name == "--directory-prefix" || name == "-o" || name == "-a" || name == "-i" || name == "--input-file" || name == "-e" || name == "--execute" || name == "-U" || name == "--user-agent" || name == "--header" || name == "-t" || name == "-T" || name == "-Q":
+		case name == "-P" || name == "--directory-prefix" || name == "-o" || name == "--output-file" || name == "-a" || name == "--append-output":
+			// the folder it saves into, or the file it logs to
+			o := shell.Word{Raw: val, Value: val, Literal: w.Literal}
+			if !hasVal && i+1 < len(c.args) {
+				i++
+				o = c.args[i]
+			}
+			if name == "-P" || name == "--directory-prefix" {
+				c.writesUnder(o)
+			} else if !quietDevice(o) {
+				c.write(o)
+			}
+		case name == "-i" || name == "--input-file" || name == "-e" || name == "--execute" || name == "-U" || name == "--user-agent" || name == "--header" || name == "-t" || name == "-T" || name == "-Q":
 			if name == "-e" || name == "--execute" {
 				c.add(Opaque, "wget -e runs configuration commands")
 			}

@@ -50,7 +50,7 @@ func init() {
 		"mvn": mvn, "mvnw": mvn, "gradle": gradle, "gradlew": gradle, "dotnet": dotnet,
 		"apt": apt, "apt-get": apt, "dpkg": apt, "yum": apt, "dnf": apt, "pacman": apt, "apk": apt, "zypper": apt,
 		"snap": apt, "brew": brew, "port": apt,
-		"psql": sqlClient, "mysql": sqlClient, "mariadb": sqlClient, "sqlite3": sqlite, "duckdb": sqlClient,
+		"psql": sqlClient, "mysql": sqlClient, "mariadb": sqlClient, "sqlite3": sqlite, "duckdb": sqlite,
 		"clickhouse-client": sqlClient, "cockroach": sqlClient, "redis-cli": redisCli, "mongosh": mongo, "mongo": mongo,
 		"crontab": crontab, "at": atCmd, "batch": atCmd, "systemctl": systemctl, "launchctl": launchctl, "service": systemctl,
 		"mount": privileged, "umount": privileged, "modprobe": privileged, "insmod": privileged, "rmmod": privileged,

@@ -103,6 +103,8 @@ func module(c *cmd, m string, rest []shell.Word) {
 		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "pip", args: rest})
 	case "json.tool":
 		jsonTool(c, rest)
+	case "zipfile", "tarfile", "venv":
+		pyModuleWrites(c, m, rest)
 	case "site", "platform", "sysconfig", "this", "pydoc", "timeit", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
 		c.add(Read, c.name+" -m "+m)
 	case "http.server", "SimpleHTTPServer":
@@ -751,6 +753,9 @@ func sqlClient(c *cmd) {
 	}
 	for _, q := range sql {
 		c.sql(q, local)
+		if c.name == "psql" {
+			c.psqlMeta(q)
+		}
 	}
 }
 

@@ -331,3 +331,42 @@ func cpio(c *cmd) {
 		c.add(LocalWrite, "cpio writes an archive")
 	}
 }
+
+// pyModuleWrites: python3 -m zipfile and tarfile extract into the folder
+// they name with -e and write the archive they name with -c; venv writes
+// the folders it names.
+func pyModuleWrites(c *cmd, m string, rest []shell.Word) {
+	c.add(LocalWrite, c.name+" -m "+m)
+	var ops []shell.Word
+	mode := ""
+	for _, w := range rest {
+		switch v := w.Value; {
+		case v == "-e" || v == "--extract" || v == "-c" || v == "--create" || v == "-l" || v == "--list" || v == "-t" || v == "--test":
+			mode = v
+		case strings.HasPrefix(v, "-") && w.Literal:
+		default:
+			ops = append(ops, w)
+		}
+	}
+	switch {
+	case m == "venv":
+		for _, w := range ops {
+			c.writesUnder(w)
+		}
+	case mode == "-e" || mode == "--extract":
+		if len(ops) > 0 {
+			c.path(OpRead, ops[0])
+		}
+		if len(ops) > 1 {
+			c.writesUnder(ops[1])
+		} else {
+			c.writesUnderCwd()
+		}
+	case mode == "-c" || mode == "--create":
+		if len(ops) > 0 {
+			c.write(ops[0])
+			c.args = ops[1:]
+			c.readSecrets()
+		}
+	}
+}

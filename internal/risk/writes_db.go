@@ -27,7 +27,7 @@ var (
 // (-lookaside and -pagecache take two).
 var sqliteOptsWithValue = map[string]int{
 	"cmd": 1, "init": 1, "separator": 1, "newline": 1, "nullvalue": 1, "vfs": 1, "mmap": 1, "maxsize": 1,
-	"nonce": 1, "escape": 1, "heap": 2, "lookaside": 2, "pagecache": 2,
+	"nonce": 1, "escape": 1, "heap": 2, "lookaside": 2, "pagecache": 2, "c": 1, "s": 1,
 }
 
 func sqlite(c *cmd) {
@@ -54,7 +54,10 @@ func sqlite(c *cmd) {
 				return
 			case "init":
 				c.add(Opaque, c.name+" runs SQL from a file")
-			case "cmd":
+			case "cmd", "c", "s":
+				if name != "cmd" && c.name != "duckdb" {
+					break
+				}
 				if i+1 < len(c.args) {
 					if !c.args[i+1].Literal {
 						c.add(Opaque, c.name+" runs SQL built at run time")
@@ -263,7 +266,7 @@ func sqliteArgs(s string) []string {
 func (c *cmd) sqliteFiles(q string) []shell.Word {
 	u := strings.ToUpper(q)
 	var dbs []shell.Word
-	for _, kw := range []string{"ATTACH", "INTO"} {
+	for _, kw := range []string{"ATTACH", "INTO", "TO"} {
 		for i := 0; ; {
 			j := strings.Index(u[i:], kw)
 			if j < 0 {
@@ -278,7 +281,16 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 			if kw == "ATTACH" && strings.HasPrefix(strings.ToUpper(rest), "DATABASE") {
 				rest = strings.TrimLeft(rest[len("DATABASE"):], " \t\n")
 			}
-			if kw == "INTO" && !containsKeyword(u[:j], "VACUUM") {
+			if kw == "INTO" && !containsKeyword(u[:j], "VACUUM") || kw == "TO" && !containsKeyword(u[:j], "COPY") {
+				continue
+			}
+			if kw == "TO" {
+				// COPY … TO 'file' writes the file, whatever the database
+				if name, ok := sqlString(rest); ok {
+					c.write(lit(name))
+				} else if !strings.HasPrefix(strings.ToUpper(rest), "STDOUT") {
+					c.add(Opaque, c.name+" COPY TO a file named at run time")
+				}
 				continue
 			}
 			if name, ok := sqlString(rest); ok {
@@ -289,6 +301,9 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 				c.add(Opaque, c.name+" "+kw+" names a database built at run time")
 			}
 		}
+	}
+	if c.name == "duckdb" && (containsKeyword(u, "LOAD") || containsKeyword(u, "INSTALL")) {
+		c.add(Opaque, c.name+" loads or installs an extension")
 	}
 	for _, fn := range []string{"WRITEFILE", "READFILE", "EDIT", "LOAD_EXTENSION", "FTS3_TOKENIZER"} {
 		for i := 0; ; {
@@ -392,5 +407,77 @@ func (c *cmd) sqliteArchive(db *shell.Word, args []shell.Word) {
 	}
 	if db != nil {
 		c.path(OpRead, *db)
+	}
+}
+
+// psqlMeta reads psql's meta-commands (psql(1)): \o, \g, \w, \s and
+// \lo_export write the file they name, \copy … to writes it and \copy …
+// from reads it; a pipe to a program, \i and the editors run what sayso
+// cannot read.
+func (c *cmd) psqlMeta(q string) {
+	for i := strings.IndexByte(q, '\\'); i >= 0; {
+		rest := q[i+1:]
+		j := 0
+		for j < len(rest) && (rest[j] >= 'a' && rest[j] <= 'z' || rest[j] == '_') {
+			j++
+		}
+		name := rest[:j]
+		line := rest[j:]
+		if k := strings.IndexAny(line, "\n"); k >= 0 {
+			line = line[:k]
+		}
+		if k := strings.Index(line, `\\`); k >= 0 {
+			line = line[:k]
+		}
+		args := sqliteArgs(line)
+		file := func(op Op, f string) {
+			switch {
+			case f == "" || f == "stdout" || f == "stdin" || f == "pstdout" || f == "pstdin":
+			case strings.HasPrefix(f, "|"):
+				c.add(Opaque, "psql \\"+name+" pipes to a program")
+			case op == OpWrite:
+				c.add(LocalWrite, "psql \\"+name+" writes "+f)
+				c.write(lit(f))
+			default:
+				c.path(OpRead, lit(f))
+			}
+		}
+		switch name {
+		case "o", "out", "g", "gx", "w", "write", "s":
+			if len(args) > 0 {
+				file(OpWrite, args[0])
+			}
+		case "lo_export":
+			if len(args) > 1 {
+				file(OpWrite, args[1])
+			}
+		case "lo_import":
+			if len(args) > 0 {
+				file(OpRead, args[0])
+			}
+		case "copy":
+			for k, a := range args {
+				if (strings.EqualFold(a, "to") || strings.EqualFold(a, "from")) && k+1 < len(args) {
+					f := args[k+1]
+					if strings.EqualFold(f, "program") {
+						c.add(Opaque, "psql \\copy runs a program")
+						break
+					}
+					if strings.EqualFold(a, "to") {
+						file(OpWrite, f)
+					} else {
+						file(OpRead, f)
+					}
+					break
+				}
+			}
+		case "i", "include", "ir", "include_relative", "e", "edit", "ef", "ev", "cd", "setenv":
+			c.add(Opaque, "psql \\"+name+" runs what sayso cannot read")
+		}
+		n := strings.IndexByte(rest, '\\')
+		if n < 0 {
+			break
+		}
+		i = i + 1 + n
 	}
 }

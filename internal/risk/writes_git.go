@@ -279,3 +279,32 @@ func atoiOr(s string, bad int) int {
 	}
 	return n
 }
+
+// gitInit writes the repository in the folder it names, or the working
+// folder.
+func gitInit(c *cmd) {
+	c.add(LocalWrite, "git init makes a repository")
+	ops := c.operands()
+	var dirs []shell.Word
+	for i := 0; i < len(c.args); i++ {
+		if v, next, ok := optValue(c.args, i, []string{"--separate-git-dir"}, nil); ok {
+			dirs = append(dirs, v)
+			if next {
+				ops = removeWord(ops, v)
+				i++
+			}
+		} else if w := c.args[i]; w.Literal && (w.Value == "-b" || w.Value == "--initial-branch" || w.Value == "--object-format" || w.Value == "--ref-format" || w.Value == "--template" || w.Value == "--shared") && i+1 < len(c.args) {
+			ops = removeWord(ops, c.args[i+1])
+			i++
+		}
+	}
+	if len(ops) > 0 {
+		dirs = append(dirs, ops[0])
+	}
+	if len(dirs) == 0 {
+		c.cwdWrite()
+	}
+	for _, d := range dirs {
+		c.writesUnder(d)
+	}
+}

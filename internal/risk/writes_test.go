@@ -102,3 +102,19 @@ func TestEverydayWritesInScope(t *testing.T) {
 		}
 	}
 }
+
+// TestWritersOddInput feeds the writers' own parsers cut-off and odd
+// text: none may panic.
+func TestWritersOddInput(t *testing.T) {
+	for _, cmd := range []string{
+		`sqlite3 x.db ".output '"`, `sqlite3 x.db "."`, `sqlite3 x.db "select writefile("`, `sqlite3 x.db "ATTACH '"`,
+		`sqlite3 x.db "VACUUM INTO"`, `sqlite3 -A`, `sqlite3 -lookaside`, `duckdb x.db "COPY t TO"`, `psql -c '\'`, `psql -c '\copy t to'`,
+		`sed 's`, `sed 's/a`, `sed 'y/a/'`, `sed '\`, `sed '/x`, `sed w`, `awk '{print >`, `awk '{print > "`, `awk '>'`, `awk '{printf(">")}'`,
+		"git apply <<EOF\n+++ \nEOF", "git apply <<EOF\ndiff --git \nrename to\nEOF", "patch -p", "patch -p999999 <<EOF\n+++ b/x\nEOF",
+		`tar -C`, `tar -xf`, `tar x`, `tar -xfC`, `unzip -d`, `7z`, `7z x -o`, `cpio -D`, `zip -x`, `xxd -c`, `gzip -S`,
+		`git clone`, `git clone -- `, `git mv x`, `git checkout-index --prefix=`, `git format-patch -o`, `git init --separate-git-dir`,
+		`python3 -m json.tool --indent`, `python3 -m zipfile -e`, `yq -i`, `prettier --write`, `protoc --go_out=`, `curl --output-dir`, `wget -P`,
+	} {
+		Command(cmd, TestContext)
+	}
+}
