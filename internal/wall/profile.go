@@ -173,10 +173,12 @@ func daemons(uid int) []string {
 // commands and agents from; made when missing.
 var clientDirs = []string{".claude", ".codex", ".gemini"}
 
-// projectReadOnly are the project's instruction files and git's hooks and
-// configuration.
+// projectReadOnly are the project's instruction files, git's hooks and
+// configuration, and the project's sayso policy (an archive unpacked or a
+// branch checked out in the project, local work, must not rewrite the
+// person's deny entries).
 var projectReadOnly = []string{
-	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json",
+	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json", ".sayso",
 	".git/hooks", ".git/config",
 }
 
