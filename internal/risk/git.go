@@ -598,6 +598,7 @@ func gitWorktree(c *cmd) {
 		c.add(LocalWrite, "git worktree add")
 		if len(ops) > 1 {
 			c.write(ops[1])
+			c.writesUnder(ops[1])
 		}
 	default:
 		c.add(LocalWrite, "git worktree "+ops[0].Value)
