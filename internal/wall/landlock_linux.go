@@ -67,9 +67,12 @@ func restrict(p Profile) error {
 func rulesFor(p Profile) ([]landlock.Rule, error) {
 	rules := []landlock.Rule{landlock.PathAccess(readDir, "/")}
 
+	// A hidden file's cover is an empty file of mode 0: reading it fails
+	// for anyone but root, who reads it empty. For root the file's name
+	// is carved out of the read rights too, so that the read fails.
 	var hidden []string
 	for _, h := range p.Hidden {
-		if real, fi, ok := resolve(h); ok && !fi.IsDir() {
+		if real, fi, ok := resolve(h); ok && !fi.IsDir() && os.Geteuid() == 0 {
 			hidden = append(hidden, real)
 		}
 	}
