@@ -79,10 +79,21 @@ func outside(a Args, args []string) (int, error) {
 		Setsid:     true,
 	}
 	if uid == 0 {
-		// root may map every id: files keep their owners.
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
-		attr.GidMappingsEnableSetgroups = true
+		// root may map every id it has: files keep their owners. Inside a
+		// container that is the container's ranges, not every id.
+		attr.UidMappings, err = identity("/proc/self/uid_map")
+		if err != nil {
+			syscall.Close(pipe[1])
+			return 0, err
+		}
+		attr.GidMappings, err = identity("/proc/self/gid_map")
+		if err != nil {
+			syscall.Close(pipe[1])
+			return 0, err
+		}
+		// setgroups stays allowed only where it is allowed now.
+		b, _ := os.ReadFile("/proc/self/setgroups")
+		attr.GidMappingsEnableSetgroups = strings.TrimSpace(string(b)) == "allow"
 	} else {
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
@@ -153,6 +164,27 @@ func outside(a Args, args []string) (int, error) {
 		syscall.Close(a.ReportFD)
 	}
 	return code, nil
+}
+
+// identity maps each range of ids this process has (an id map of
+// /proc/self) to itself.
+func identity(path string) ([]syscall.SysProcIDMap, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var out []syscall.SysProcIDMap
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var inside, outside, size int64
+		if _, err := fmt.Sscan(line, &inside, &outside, &size); err != nil || size <= 0 {
+			return nil, fmt.Errorf("read %s: bad line %q", path, line)
+		}
+		out = append(out, syscall.SysProcIDMap{ContainerID: int(inside), HostID: int(inside), Size: int(size)})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("read %s: no ids", path)
+	}
+	return out, nil
 }
 
 // makeDir makes folder d when missing and its parent exists.

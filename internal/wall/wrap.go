@@ -120,7 +120,7 @@ func (p Profile) Wrap(command, launcher string) string {
 	b.WriteString(quote(command))
 	// fd 3 is the capture, fd 1 the client's own output, kept on 4.
 	b.WriteString(" 3>&1 1>&4 4>&-); } 4>&1; __sayso_s=$?; ")
-	b.WriteString(`case $__sayso_w in d/*) __sayso_w=${__sayso_w#d}; cd -- "${__sayso_w%x}" 2>/dev/null;; e) exit "$__sayso_s";; esac; `)
+	b.WriteString(`case $__sayso_w in d/*) __sayso_w=${__sayso_w#d}; builtin cd -- "${__sayso_w%x}" 2>/dev/null;; e) builtin exit "$__sayso_s";; esac; `)
 	// The status is set again by a function rather than a subshell: one
 	// process fewer per step.
 	b.WriteString(`__sayso_r() { return "$1"; }; __sayso_r "$__sayso_s"`)
