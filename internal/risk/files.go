@@ -111,6 +111,9 @@ func shred(c *cmd) {
 }
 
 func writeOperands(c *cmd) {
+	if c.name == "mkdir" {
+		c.modeOption()
+	}
 	ops := c.operands()
 	if len(ops) == 0 {
 		c.add(LocalWrite, c.name+" changes files in the working folder")
@@ -187,8 +190,8 @@ func copyMove(c *cmd) {
 			c.path(OpRead, w)
 		}
 	}
-	if c.name == "install" && (c.has("-m", "--mode") || c.shortFlag('m')) {
-		chmodModes(c)
+	if c.name == "install" {
+		c.modeOption()
 	}
 }
 
@@ -364,11 +367,23 @@ func chmodModes(c *cmd) {
 		if strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "+=") {
 			continue
 		}
-		if strings.Contains(v, "s") && (strings.ContainsAny(v, "+=")) && !strings.Contains(v, "/") ||
-			len(v) == 4 && isOctal(v) && v[0] != '0' {
+		if setuidMode(v) && !strings.Contains(v, "/") {
 			c.add(Privilege, "sets a setuid or setgid bit: "+v)
 		}
 		break
+	}
+}
+
+// modeOption classifies the mode given by -m or --mode (install, mkdir):
+// a setuid or setgid mode raises privilege.
+func (c *cmd) modeOption() {
+	spec := optSpec{short: "m", long: []string{"mode=", "context", "parents", "verbose"}, abbrev: true}
+	if c.name == "install" {
+		spec = optSpec{short: "gmoSt", long: []string{"mode=", "group=", "owner=", "suffix=", "target-directory=", "backup", "compare", "directory", "preserve-timestamps", "strip", "strip-program=", "verbose", "context"}, abbrev: true}
+	}
+	o, _ := readOpts(c.args, spec)
+	if m := o.value("-m", "--mode"); m != nil && (!m.Literal || setuidMode(m.Value)) {
+		c.add(Privilege, c.name+" sets a setuid or setgid mode: "+m.Raw)
 	}
 }
 

@@ -136,14 +136,13 @@ func git(c *cmd) {
 		case v == "--help" || v == "-h":
 			c.add(Read, "git "+name+" --help prints the manual")
 			return
-		case strings.HasPrefix(v, "--upload-pack") || strings.HasPrefix(v, "--receive-pack") || strings.HasPrefix(v, "--exec=") ||
-			strings.HasPrefix(v, "--template") || v == "-u" && (name == "clone" || name == "fetch" || name == "ls-remote" || name == "pull" || name == "archive"):
+		case programOption(v) || v == "-u" && (name == "clone" || name == "fetch" || name == "ls-remote" || name == "pull" || name == "archive"):
 			c.add(Opaque, "git "+name+" "+v+" runs a program")
 		case (v == "--config" || v == "-c") && name == "clone":
 			c.add(Opaque, "git clone --config sets configuration that may run programs")
 		}
 	}
-	g := &cmd{a: c.a, i: c.i, seg: c.seg, name: "git " + name, args: rest}
+	g := &cmd{a: c.a, i: c.i, seg: c.seg, name: "git " + name, args: gitLongOptions(name, rest)}
 	fn, ok := gitSubcommands[name]
 	if !ok {
 		if strings.HasPrefix(name, "-") {
@@ -155,6 +154,84 @@ func git(c *cmd) {
 	}
 	fn(g)
 }
+
+// gitLongs are the long options of the git commands whose classifiers
+// read long options by their full names; git accepts any unambiguous
+// prefix of them (gitcli(7)), so git reset --har is git reset --hard.
+var gitLongs = map[string]optSpec{
+	"reset":    {abbrev: true, long: []string{"hard", "soft", "mixed", "merge", "keep", "quiet", "patch", "recurse-submodules", "no-refresh", "refresh", "pathspec-from-file=", "pathspec-file-nul", "intent-to-add"}},
+	"clean":    {abbrev: true, long: []string{"force", "dry-run", "quiet", "exclude=", "interactive"}},
+	"checkout": {abbrev: true, long: []string{"force", "ours", "theirs", "merge", "detach", "track", "orphan=", "overwrite-ignore", "ignore-other-worktrees", "patch", "quiet", "progress", "conflict=", "ignore-skip-worktree-bits", "overlay", "pathspec-from-file=", "pathspec-file-nul", "guess", "recurse-submodules"}},
+	"switch":   {abbrev: true, long: []string{"create=", "force-create=", "detach", "guess", "force", "discard-changes", "merge", "conflict=", "quiet", "progress", "track", "orphan=", "ignore-other-worktrees", "recurse-submodules"}},
+	"restore":  {abbrev: true, long: []string{"source=", "patch", "worktree", "staged", "quiet", "progress", "ours", "theirs", "merge", "conflict=", "ignore-unmerged", "ignore-skip-worktree-bits", "recurse-submodules", "overlay", "pathspec-from-file=", "pathspec-file-nul"}},
+	"tag":      {abbrev: true, long: []string{"annotate", "sign", "local-user=", "force", "delete", "verify", "list", "sort=", "contains", "no-contains", "merged", "no-merged", "points-at=", "message=", "file=", "cleanup=", "create-reflog", "column", "format=", "ignore-case", "color"}},
+	"stash":    {abbrev: true, long: []string{"patch", "staged", "keep-index", "include-untracked", "all", "quiet", "message=", "pathspec-from-file=", "index"}},
+	"gc":       {abbrev: true, long: []string{"aggressive", "auto", "prune", "quiet", "force", "keep-largest-pack", "cruft"}},
+	"worktree": {abbrev: true, long: []string{"force", "detach", "checkout", "lock", "reason=", "orphan", "quiet", "track", "guess-remote", "expire="}},
+	"fetch":    {abbrev: true, long: []string{"all", "append", "atomic", "depth=", "deepen=", "shallow-since=", "shallow-exclude=", "unshallow", "update-shallow", "dry-run", "force", "keep", "multiple", "prune", "prune-tags", "tags", "no-tags", "refmap=", "recurse-submodules", "jobs=", "set-upstream", "upload-pack=", "quiet", "verbose", "progress", "server-option=", "ipv4", "ipv6", "update-head-ok", "write-fetch-head"}},
+	"pull":     {abbrev: true, long: []string{"rebase", "ff", "ff-only", "squash", "commit", "edit", "strategy=", "strategy-option=", "verify", "autostash", "all", "force", "prune", "upload-pack=", "depth=", "quiet", "verbose", "progress", "tags", "no-tags", "recurse-submodules", "set-upstream"}},
+	"commit":   {abbrev: true, long: []string{"all", "patch", "reuse-message=", "reedit-message=", "fixup=", "squash=", "reset-author", "short", "branch", "porcelain", "long", "null", "file=", "author=", "date=", "message=", "template=", "signoff", "no-verify", "verify", "allow-empty", "allow-empty-message", "cleanup=", "edit", "amend", "no-post-rewrite", "include", "only", "pathspec-from-file=", "untracked-files", "verbose", "quiet", "dry-run", "status", "gpg-sign"}},
+	"push":     pushSpec,
+	"rebase":   rebaseSpec,
+	"branch":   branchSpec,
+}
+
+// gitLongOptions rewrites the abbreviated long options of a git command
+// to their full names, so that its classifier reads them as git does.
+func gitLongOptions(name string, args []shell.Word) []shell.Word {
+	spec, ok := gitLongs[name]
+	if !ok {
+		return args
+	}
+	var out []shell.Word
+	for i, w := range args {
+		v := w.Value
+		if !w.Literal || !strings.HasPrefix(v, "--") || v == "--" {
+			if v == "--" && w.Literal {
+				break
+			}
+			continue
+		}
+		n, val, hasVal := strings.Cut(v[2:], "=")
+		canon, _ := spec.longName(n)
+		if canon == n {
+			continue
+		}
+		if out == nil {
+			out = append([]shell.Word(nil), args...)
+		}
+		full := "--" + canon
+		if hasVal {
+			full += "=" + val
+		}
+		out[i] = shell.Word{Raw: w.Raw, Value: full, Literal: true}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// programOption reports whether a long option of a git command names a
+// program git runs, written in full or as the unambiguous prefix git
+// accepts (gitcli(7)): --upload-pa= is --upload-pack=. --exec counts
+// only with its value attached; rebase and push read it apart.
+func programOption(v string) bool {
+	name, _, hasVal := strings.Cut(strings.TrimPrefix(v, "--"), "=")
+	if !strings.HasPrefix(v, "--") || len(name) < 2 {
+		return false
+	}
+	canon, _ := programSpec.longName(name)
+	switch canon {
+	case "upload-pack", "receive-pack", "template":
+		return true
+	case "exec":
+		return hasVal
+	}
+	return false
+}
+
+var programSpec = optSpec{abbrev: true, long: []string{"upload-pack", "receive-pack", "exec", "template"}}
 
 // foreignRepo: git run on a repository outside the project reads that
 // repository's configuration, which can name programs git runs (a
@@ -260,59 +337,36 @@ func (c *cmd) switchesTo(ops []shell.Word) {
 }
 
 // gitPush classifies a push by its options, its repository and each refspec.
+// pushSpec is how git push reads its options (git-push(1), gitcli(7)).
+var pushSpec = optSpec{short: "o", abbrev: true, long: []string{
+	"all", "branches", "mirror", "tags", "follow-tags", "atomic", "dry-run", "porcelain", "delete", "prune",
+	"force", "force-with-lease", "force-if-includes", "repo=", "receive-pack=", "exec=", "push-option=",
+	"recurse-submodules", "signed", "set-upstream", "thin", "quiet", "verbose", "progress", "verify",
+	"ipv4", "ipv6",
+}}
+
 func gitPush(c *cmd) {
-	var pos []shell.Word
 	force, del, dry := false, false, false
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		v := w.Value
-		if !w.Literal {
-			if strings.HasPrefix(w.Raw, "-") {
-				c.add(Opaque, "git push option built at run time: "+w.Raw)
-				continue
-			}
-			pos = append(pos, w)
-			continue
-		}
-		switch name, val, _ := strings.Cut(v, "="); {
-		case v == "--":
-			pos = append(pos, c.args[i+1:]...)
-			i = len(c.args)
-		case name == "--force" || name == "--force-with-lease" || name == "--force-if-includes":
+	o, pos := readOpts(c.args, pushSpec)
+	for _, x := range o {
+		switch x.name {
+		case "":
+			c.add(Opaque, "git push option built at run time")
+		case "--force", "--force-with-lease", "--force-if-includes", "-f":
 			force = true
-		case name == "--mirror" || name == "--prune":
+		case "--mirror", "--prune":
 			force = true
-			c.add(ForceRemote, "git push "+name+" deletes or overwrites remote refs")
-		case name == "--delete":
+			c.add(ForceRemote, "git push "+x.name+" deletes or overwrites remote refs")
+		case "--delete", "-d":
 			del = true
-		case name == "--dry-run":
+		case "--dry-run", "-n":
 			dry = true
-		case name == "--receive-pack" || name == "--exec":
-			c.add(Opaque, "git push "+name+" runs a program on the remote")
-		case name == "--repo":
-			pos = append([]shell.Word{{Raw: val, Value: val, Literal: true}}, pos...)
-		case name == "--push-option" || name == "--recurse-submodules" || name == "--signed" || name == "--set-upstream-to":
-			if !strings.Contains(v, "=") && name == "--push-option" {
-				i++
+		case "--receive-pack", "--exec":
+			c.add(Opaque, "git push "+x.name+" runs a program on the remote")
+		case "--repo":
+			if x.val != nil {
+				pos = append([]shell.Word{*x.val}, pos...)
 			}
-		case name == "-o":
-			i++
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			for _, f := range v[1:] {
-				switch f {
-				case 'f':
-					force = true
-				case 'd':
-					del = true
-				case 'n':
-					dry = true
-				case 'o':
-					i++
-				}
-			}
-		default:
-			pos = append(pos, w)
 		}
 	}
 	if dry {
@@ -553,14 +607,22 @@ func gitStash(c *cmd) {
 	}
 }
 
+// branchSpec is how git branch reads its options (git-branch(1)).
+var branchSpec = optSpec{short: "u", abbrev: true, long: []string{
+	"delete", "force", "move", "copy", "set-upstream-to=", "unset-upstream", "edit-description", "list",
+	"contains", "no-contains", "merged", "no-merged", "points-at=", "track", "no-track", "all", "remotes",
+	"verbose", "quiet", "column", "sort=", "format=", "show-current", "create-reflog", "recurse-submodules",
+	"ignore-case", "abbrev", "color", "omit-empty",
+}}
+
 func gitBranch(c *cmd) {
-	ops := c.operands()
+	o, ops := readOpts(c.args, branchSpec)
 	switch {
-	case c.has("-D") || c.has("-d", "--delete") && c.has("-f", "--force"):
+	case o.has("-D") || o.has("-d", "--delete") && o.has("-f", "--force"):
 		c.add(Destructive, "git branch -D deletes a branch even when its commits are not merged")
-	case c.has("-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"):
+	case o.has("-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"):
 		c.add(LocalWrite, "git branch changes local branches")
-	case len(ops) > 0 && !c.has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--no-contains"):
+	case len(ops) > 0 && !o.has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--no-contains"):
 		c.add(LocalWrite, "git branch makes a branch")
 	default:
 		c.add(Read, "git branch lists branches")
@@ -614,11 +676,18 @@ func gitReflog(c *cmd) {
 	c.add(Read, "git reflog")
 }
 
+// rebaseSpec is how git rebase reads its options (git-rebase(1)).
+var rebaseSpec = optSpec{short: "xsX", abbrev: true, long: []string{
+	"exec=", "onto=", "strategy=", "strategy-option=", "empty=", "whitespace=", "interactive", "root",
+	"autosquash", "keep-base", "update-refs", "continue", "abort", "skip", "quit", "edit-todo",
+	"show-current-patch", "rebase-merges", "reschedule-failed-exec", "autostash", "signoff", "gpg-sign",
+	"committer-date-is-author-date", "ignore-date", "reset-author-date", "fork-point", "apply", "merge",
+	"verbose", "quiet", "stat", "verify", "keep-empty", "ignore-whitespace", "force-rebase", "no-ff",
+}}
+
 func gitRebase(c *cmd) {
-	for _, w := range c.args {
-		if w.Value == "-x" || w.Value == "--exec" || strings.HasPrefix(w.Value, "--exec=") {
-			c.add(Opaque, "git rebase --exec runs a shell command")
-		}
+	if o, _ := readOpts(c.args, rebaseSpec); o.has("-x", "--exec") {
+		c.add(Opaque, "git rebase --exec runs a shell command")
 	}
 	c.add(LocalWrite, "git rebase rewrites local commits")
 	c.cwdWrite()

@@ -98,39 +98,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 // shell reads what a shell is asked to run: a -c string, or a here-doc or
 // here-string on its stdin.
 func (p *parser) shell(seg Segment, at syntax.Pos, c ctx) {
-	args := seg.Args[1:]
-	var script *Word
-	hasC, other := false, false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		v := a.Value
-		if !a.Literal {
-			other = true
-			break
-		}
-		if v == "--" || !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") || v == "-" {
-			if hasC {
-				script = &args[i]
-			} else if v != "-" && v != "--" {
-				other = true // a script file
-			}
-			break
-		}
-		if strings.HasPrefix(v, "--") {
-			continue // --login, --norc, --noprofile, --posix…
-		}
-		// a cluster of single-letter options: -c, -lc, -ec, -o opt, -O opt
-		if strings.ContainsAny(v[1:], "oO") && i+1 < len(args) {
-			i++
-		}
-		if strings.Contains(v[1:], "c") && v[0] == '-' {
-			hasC = true
-			if i+1 < len(args) {
-				script = &args[i+1]
-			}
-			break
-		}
-	}
+	script, hasC, other := shellScript(seg.Args[1:])
 	idx := p.add(seg, c)
 	c = inside(seg, c)
 	switch {
@@ -146,6 +114,57 @@ func (p *parser) shell(seg Segment, at syntax.Pos, c ctx) {
 	default:
 		p.stdinCode(idx, at, c)
 	}
+}
+
+// shellScript reads a shell's arguments as bash does (bash(1),
+// INVOCATION): every option comes first, single letters alone or in
+// clusters (-xc, -euo pipefail), -o and -O taking the next word, +x
+// clearing; -- or - ends them. -c is a flag: the command string is the
+// first word after the options, wherever -c stood (bash -c -x X and bash
+// -c -- X run X). other is true when a script file or a word built at run
+// time stands there instead.
+func shellScript(args []Word) (script *Word, hasC, other bool) {
+	i := 0
+options:
+	for i < len(args) {
+		a := args[i]
+		if !a.Literal {
+			break options
+		}
+		v := a.Value
+		switch {
+		case v == "--" || v == "-":
+			i++
+			break options
+		case v == "--rcfile" || v == "--init-file":
+			i += 2
+			continue
+		case strings.HasPrefix(v, "--"):
+			i++ // --login, --norc, --noprofile, --posix…
+			continue
+		case len(v) < 2 || v[0] != '-' && v[0] != '+':
+			break options
+		}
+		takes := 0
+		for j := 1; j < len(v); j++ {
+			switch v[j] {
+			case 'c':
+				if v[0] == '-' {
+					hasC = true
+				}
+			case 'o', 'O':
+				takes++
+			}
+		}
+		i += 1 + takes
+	}
+	if i >= len(args) {
+		return nil, hasC, false
+	}
+	if !hasC {
+		return nil, false, true // a script file
+	}
+	return &args[i], true, false
 }
 
 // stdinCode reads a here-doc or here-string fed to the shell at idx.

@@ -142,6 +142,18 @@ var parseTests = []struct{ in, want string }{
 	{"gh pr view $'123\\nrm -rf /'", "gh pr view 123\nrm -rf /"},
 	{"echo \"price is \\$5\"", "echo price is $5"},
 	{"[ -d x ] && echo y", "[ -d x ] ; echo y"},
+	// a shell's options, as bash reads them
+	{"bash -c -- 'git push'", "bash -c -- git push ; {bash -c}git push"},
+	{"bash -c -x 'git push'", "bash -c -x git push ; {bash -c}git push"},
+	{"bash -xc 'git push'", "bash -xc git push ; {bash -c}git push"},
+	{"bash -euo pipefail -c 'git push'", "bash -euo pipefail -c git push ; {bash -c}git push"},
+	{"bash -c -o pipefail 'git push'", "bash -c -o pipefail git push ; {bash -c}git push"},
+	{"sh -c - 'git push'", "sh -c - git push ; {sh -c}git push"},
+	{"bash --rcfile x -c 'git push'", "bash --rcfile x -c git push ; {bash -c}git push"},
+	{"bash -c 'ls' -- 'git push'", "bash -c ls -- git push ; {bash -c}ls"},
+	{"bash +x -c 'git push'", "bash +x -c git push ; {bash -c}git push"},
+	{"bash -x script.sh -c 'git push'", "bash -x script.sh -c git push"},
+	{"bash -c", "bash -c !-c without a command string"},
 }
 
 func TestParse(t *testing.T) {
