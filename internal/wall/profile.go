@@ -170,15 +170,17 @@ func daemons(uid int) []string {
 }
 
 // clientDirs are the project folders the clients read settings, hooks,
-// commands and agents from; made when missing.
-var clientDirs = []string{".claude", ".codex", ".gemini"}
+// commands and agents from, and sayso's project policy folder; made when
+// missing, so that a step cannot plant them.
+var clientDirs = []string{".claude", ".codex", ".gemini", ".sayso"}
 
-// projectReadOnly are the project's instruction files, git's hooks and
-// configuration, and the project's sayso policy (an archive unpacked or a
-// branch checked out in the project, local work, must not rewrite the
-// person's deny entries).
+// projectReadOnly are the project's instruction files and git's hooks
+// and configuration. (The project's sayso policy folder is among
+// clientDirs: an archive unpacked or a branch checked out in the
+// project, local work, must neither rewrite the person's deny entries
+// nor plant entries of its own.)
 var projectReadOnly = []string{
-	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json", ".sayso",
+	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json",
 	".git/hooks", ".git/config",
 }
 

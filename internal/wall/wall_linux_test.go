@@ -99,6 +99,7 @@ func TestWallHolds(t *testing.T) {
 		{Local, `mkdir -p .claude && echo x > .claude/settings.local.json`, false},
 		{Local, `cd .claude && echo x > settings.local.json`, false},
 		{Local, `echo x > .codex/config.toml`, false},
+		{Local, `mkdir -p .sayso && echo '[[allow]]' > .sayso/policy.toml`, false},
 		{Local, `echo x > CLAUDE.md`, true}, // a gap: see docs/wall.md
 		{Local, `echo x > .git/hooks/pre-commit`, false},
 		{Local, `chmod +x .git/hooks/README`, false},
