@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -30,8 +31,9 @@ state folder, questions become cards the person answers on a page served
 on loopback only, and every decision goes to the ledger. It prints a
 one-time login link, and a fresh one each time Enter is pressed in its
 terminal; 'sayso login' asks it for another over the person's socket.
---notify runs COMMAND when a card waits, with the card's one-line summary
-on its standard input and in $SAYSO_CARD, never as an argument.
+--notify runs COMMAND with /bin/sh -c when a card waits; the card's
+one-line summary comes on its standard input and in $SAYSO_CARD, never
+on the command line, e.g. --notify 'notify-send sayso "$SAYSO_CARD"'.
 `
 
 // DefaultAddr is where the person's page is served.
@@ -185,15 +187,39 @@ func guardWith(pins hook.FilePins) gateway.Guard {
 	return func(agent string, next hook.Decider) hook.Decider { return hook.Guard(pins, agent, next) }
 }
 
-// notifier runs the person's notifier command with a card's summary.
+// notifier runs the person's notifier command when a card waits. The
+// command is the person's own words, run by /bin/sh -c; the card's
+// summary, which an agent's step wrote, never becomes part of a command
+// line: it comes on standard input and in $SAYSO_CARD, one line, capped.
 func notifier(command string, stderr io.Writer) func(web.Card) {
-	argv := strings.Fields(command)
 	return func(c web.Card) {
-		cmd := exec.Command(argv[0], append(argv[1:], c.Summary())...)
+		summary := notice(c.Summary())
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+		cmd.Env = append(os.Environ(), "SAYSO_CARD="+summary, "SAYSO_CARD_ID="+c.ID)
+		cmd.Stdin = strings.NewReader(summary + "\n")
 		if err := cmd.Start(); err != nil {
+			cancel()
 			fmt.Fprintf(stderr, "sayso: warning: notifier: %v\n", err)
 			return
 		}
-		go cmd.Wait()
+		go func() {
+			defer cancel()
+			if err := cmd.Wait(); err != nil {
+				fmt.Fprintf(stderr, "sayso: warning: notifier: %v\n", err)
+			}
+		}()
 	}
+}
+
+// notice is a card's summary made safe to hand a notifier: one line, no
+// control characters, capped with the step's length and SHA-256.
+func notice(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	return store.Cap(s)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -20,9 +21,13 @@ import (
 // the timeout sayso install gives the clients.
 const DefaultCardTimeout = 20 * time.Second
 
-// Cards holds the questions waiting for the person. A card is answered at
-// most once; the hook that posted it gets that answer, or, when the card
-// expires, the question goes back to the agent's own ask.
+// Cards holds the questions waiting for the person. A card lives exactly
+// as long as its hook waits: until its timeout, or until the hook's
+// connection closes (the client gave up on it or killed it). A card is
+// answered at most once, and an answer counts only when the waiting hook
+// takes it: the hook itself keeps what the answer keeps, so an answer to
+// a card nobody waits on is refused and keeps nothing. A card that stops
+// waiting unanswered leaves a ledger row.
 type Cards struct {
 	DB      *store.DB
 	Timeout time.Duration    // 0 is DefaultCardTimeout
@@ -37,8 +42,19 @@ type Cards struct {
 
 type pending struct {
 	card  web.Card
-	reply chan web.Answer // buffered: the first answer only
+	reply chan handoff  // unbuffered: the waiting hook takes the answer
+	gone  chan struct{} // closed once the hook stops waiting
 }
+
+// handoff is the person's answer on its way to the waiting hook, and the
+// hook's word on whether it kept it.
+type handoff struct {
+	answer web.Answer
+	kept   chan error // buffered
+}
+
+// errGone refuses an answer the hook was no longer there to take.
+var errGone = fmt.Errorf("the agent no longer waits for this card: %w", web.ErrExpired)
 
 func (c *Cards) now() time.Time {
 	if c.Now != nil {
@@ -60,17 +76,34 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 		return dec, diag, nil
 	}
 	p := c.post(s, step, diag, timeout)
-	defer c.expire(p)
 	posted(ctx, p.card.ID)
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
-	case a := <-p.reply:
-		return settle(p.card, a, diag)
+	case h := <-p.reply:
+		if ctx.Err() != nil {
+			// The hook's connection closed as the answer came: nobody
+			// takes it.
+			h.kept <- errGone
+			c.leave(p, "the hook went away before it could take the answer")
+			return dec, diag, nil
+		}
+		c.mu.Lock()
+		card := p.card
+		c.mu.Unlock()
+		err := c.keep(context.WithoutCancel(ctx), card, h.answer)
+		h.kept <- err
+		c.remove(p)
+		if err != nil {
+			return policy.Deny, diag, fmt.Errorf("keep the person's answer: %w", err)
+		}
+		return settle(card, h.answer, diag)
 	case <-t.C:
+		c.leave(p, "the person did not answer within "+timeout.String())
 		diag.Reasons = append(diag.Reasons, "the person did not answer within "+timeout.String())
 		return dec, diag, nil
 	case <-ctx.Done():
+		c.leave(p, "the hook stopped waiting (its client gave up or the connection closed)")
 		return dec, diag, nil
 	}
 }
@@ -94,7 +127,7 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		card.Classes = append(card.Classes, cl.String())
 	}
 	card.Offer, card.NoOffer = offer(s, diag)
-	p := &pending{card: card, reply: make(chan web.Answer, 1)}
+	p := &pending{card: card, reply: make(chan handoff), gone: make(chan struct{})}
 	c.mu.Lock()
 	if c.byID == nil {
 		c.byID = map[string]*pending{}
@@ -139,8 +172,10 @@ func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decisio
 	return policy.Deny, diag, nil
 }
 
-// Answer records the person's answer to a card, once: the rule it keeps,
-// the hold it sets, the ledger row, then the hook's reply.
+// Answer hands the person's answer to the hook waiting on the card, once;
+// the hook keeps what it keeps (the rule, the hold, the ledger row) and
+// then replies. When the hook no longer waits, the answer is refused and
+// nothing is kept.
 func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
 	c.mu.Lock()
 	p, ok := c.byID[id]
@@ -163,10 +198,15 @@ func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, 
 	card := p.card
 	c.mu.Unlock()
 
-	if err := c.keep(ctx, card, a); err != nil {
-		return card, err
+	h := handoff{answer: a, kept: make(chan error, 1)}
+	select {
+	case p.reply <- h:
+	case <-p.gone:
+		return card, fmt.Errorf("card %s: %w", id, errGone)
 	}
-	p.reply <- a
+	if err := <-h.kept; err != nil {
+		return card, fmt.Errorf("card %s: %w", id, err)
+	}
 	c.changed()
 	return card, nil
 }
@@ -195,9 +235,29 @@ func (c *Cards) keep(ctx context.Context, card web.Card, a web.Answer) error {
 	return c.DB.RecordAnswer(ctx, card.Session, answer, card.Step)
 }
 
-// expire removes a card once its hook stops waiting.
-func (c *Cards) expire(p *pending) {
+// leave removes a card whose hook stops waiting unanswered, refuses any
+// answer on its way, and records the expiry.
+func (c *Cards) leave(p *pending, why string) {
+	c.remove(p)
+	if c.DB == nil {
+		return
+	}
+	if err := c.DB.RecordCardExpired(context.Background(), p.card.Session, p.card.Step, why); err != nil {
+		slog.Error("record an expired card", "card", p.card.ID, "err", err)
+	}
+}
+
+// remove takes a card off the list once its hook stops waiting: an
+// answer still on its way is refused.
+func (c *Cards) remove(p *pending) {
 	c.mu.Lock()
+	select {
+	case <-p.gone:
+		c.mu.Unlock()
+		return
+	default:
+		close(p.gone)
+	}
 	delete(c.byID, p.card.ID)
 	for i, id := range c.order {
 		if id == p.card.ID {

@@ -86,7 +86,11 @@ func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
 	g.API.base = ctx
 	srv := &http.Server{Handler: g, ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	errc := make(chan error, 3)
-	go func() { errc <- ServeSocket(ctx, socket, g.Handle()) }()
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		errc <- ServeSocket(ctx, socket, g.Handle())
+	}()
 	if ls.Person != nil {
 		go func() { errc <- ServePerson(ctx, ls.Person, g.Page.LoginURL) }()
 	}
@@ -108,6 +112,7 @@ func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
 	defer stop()
 	_ = srv.Shutdown(shut)
 	socket.Close()
+	<-hooksDone // the hooks answered, their cards' expiry recorded
 	if ls.Person != nil {
 		ls.Person.Close()
 	}

@@ -56,6 +56,10 @@ func ServePerson(ctx context.Context, ln net.Listener, login func() string) erro
 func servePerson(conn net.Conn, login func() string) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
+	if err != nil {
+		return
+	}
 	p, err := peerOf(conn)
 	why := ""
 	switch {
@@ -67,10 +71,6 @@ func servePerson(conn net.Conn, login func() string) {
 	if why != "" {
 		slog.Warn("person's socket: refused", "pid", p.PID, "why", why)
 		fmt.Fprintf(conn, "refused: %s\n", why)
-		return
-	}
-	line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
-	if err != nil {
 		return
 	}
 	switch strings.TrimSpace(line) {

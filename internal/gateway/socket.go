@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -42,11 +44,22 @@ type Reply struct {
 // decides, and the events and any error are kept.
 type Handle func(ctx context.Context, r Request) Reply
 
-// ServeSocket answers hook requests on ln until ctx is done.
+// ServeSocket answers hook requests on ln until ctx is done, then waits
+// (a few seconds at most) for the hooks it is answering: each one's card
+// is cancelled and its expiry recorded while the store is still open.
 func ServeSocket(ctx context.Context, ln net.Listener, handle Handle) error {
 	go func() {
 		<-ctx.Done()
 		ln.Close()
+	}()
+	var wg sync.WaitGroup
+	defer func() {
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
 	}()
 	for {
 		conn, err := ln.Accept()
@@ -60,7 +73,13 @@ func ServeSocket(ctx context.Context, ln net.Listener, handle Handle) error {
 			}
 			return fmt.Errorf("accept hook: %w", err)
 		}
-		go serveConn(ctx, conn, handle)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stop := context.AfterFunc(ctx, func() { _ = conn.SetReadDeadline(time.Now()) })
+			defer stop()
+			serveConn(ctx, conn, handle)
+		}()
 	}
 }
 
@@ -71,6 +90,21 @@ func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
 		return // the hook falls back to deciding on its own, or denies
 	}
 	r.Peer = peerPID(conn)
+	// The hook sends one request and then only waits: its connection
+	// closing (the client timed it out, killed it, or it gave up) ends
+	// the request, and with it any card it waits on.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		defer cancel()
+		var b [64]byte
+		for {
+			n, err := conn.Read(b[:])
+			if err != nil || len(bytes.TrimSpace(b[:n])) > 0 {
+				return // gone, or speaking out of turn
+			}
+		}
+	}()
 	reply := handle(ctx, r)
 	_ = json.NewEncoder(conn).Encode(reply)
 }

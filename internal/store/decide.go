@@ -170,8 +170,9 @@ func (db *DB) Decide(ctx context.Context, step Step, evaluate func(*State) Outco
 		if len(out.Diagnostic) > 0 && !json.Valid(out.Diagnostic) {
 			return fmt.Errorf("diagnostic is not JSON")
 		}
-		detail := decisionDetail{out.Decision, step.Tool, step.Summary, st.Turn, st.Cwd, out.Lease, out.Reason, out.Diagnostic}
-		summary := out.Decision + " " + step.Summary
+		text := Cap(step.Summary)
+		detail := decisionDetail{out.Decision, step.Tool, text, st.Turn, st.Cwd, out.Lease, out.Reason, out.Diagnostic}
+		summary := out.Decision + " " + text
 		if out.Reason != "" {
 			summary += ": " + out.Reason
 		}

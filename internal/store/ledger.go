@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Ledger kinds.
@@ -24,7 +27,32 @@ const (
 	KindSessionRelease = "session-released"
 	KindModeChanged    = "mode-changed"
 	KindRestore        = "restore"
+	KindCardExpired    = "card-expired"
 )
+
+// MaxText bounds the text a ledger row keeps of a step: a command can be a
+// megabyte long. A longer text keeps its first MaxText bytes and, beside
+// them, its length and SHA-256, which name the whole of it.
+const MaxText = 2048
+
+// Cap returns s, or its first MaxText bytes (whole characters) followed
+// by its length and SHA-256 when it is longer.
+func Cap(s string) string { return capAt(s, MaxText) }
+
+// maxSummary bounds a row's whole summary: a capped step and a reason.
+const maxSummary = 4 * MaxText
+
+func capAt(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	sum := sha256.Sum256([]byte(s))
+	return fmt.Sprintf("%s… [%d bytes, sha256 %s]", s[:cut], len(s), hex.EncodeToString(sum[:]))
+}
 
 // Entry is one row of the ledger.
 type Entry struct {
@@ -65,7 +93,7 @@ func (tx *tx) appendLedger(ctx context.Context, kind, session, summary string, d
 	}
 	res, err := tx.ExecContext(ctx,
 		"INSERT INTO ledger (at, kind, session, summary, detail) VALUES (?, ?, ?, ?, ?)",
-		nanos(tx.now), kind, session, summary, text)
+		nanos(tx.now), kind, session, capAt(summary, maxSummary), text)
 	if err != nil {
 		return 0, fmt.Errorf("append %s to ledger: %w", kind, err)
 	}

@@ -2,11 +2,15 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func openTest(t testing.TB) *DB {
@@ -122,5 +126,46 @@ func TestDatabaseFileNotWorldReadable(t *testing.T) {
 	}
 	if fi.Mode().Perm()&0o077 != 0 {
 		t.Errorf("database mode %v, want no access for group or others", fi.Mode().Perm())
+	}
+}
+
+// A megabyte-long step keeps MaxText bytes in its ledger row, with its
+// length and SHA-256 beside them.
+func TestLedgerCapsStepText(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	long := "echo " + strings.Repeat("é", 600000) + " ; rm -rf ~"
+	if _, err := db.EnsureSession(ctx, NewSession{ID: "s1", Agent: "claude"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordAnswer(ctx, "s1", AnswerDeny, long); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordCardExpired(ctx, "s1", long, "the hook went away"); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(long))
+	rows, err := db.Log(ctx, LogFilter{Session: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	for _, r := range rows {
+		if r.Kind != KindAnswer && r.Kind != KindCardExpired {
+			continue
+		}
+		n++
+		if len(r.Summary) > MaxText+200 || len(r.Detail) > 2*MaxText+400 {
+			t.Errorf("%s row keeps %d + %d bytes", r.Kind, len(r.Summary), len(r.Detail))
+		}
+		if !strings.Contains(r.Summary, hex.EncodeToString(sum[:])) || !strings.Contains(r.Summary, fmt.Sprintf("%d bytes", len(long))) {
+			t.Errorf("%s row %q does not name the step by its length and SHA-256", r.Kind, r.Summary[len(r.Summary)-120:])
+		}
+		if !utf8.ValidString(r.Summary) {
+			t.Errorf("%s row cut a character", r.Kind)
+		}
+	}
+	if n != 2 {
+		t.Errorf("rows = %d, want the answer and the expiry", n)
 	}
 }

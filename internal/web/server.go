@@ -276,7 +276,7 @@ func status(err error) (int, string) {
 	case errors.Is(err, ErrAnswered):
 		return http.StatusConflict, "refused: the card was already answered; nothing more was kept"
 	case errors.Is(err, ErrExpired):
-		return http.StatusGone, "refused: the card expired; the agent already had its answer"
+		return http.StatusGone, "refused: the card expired or its agent stopped waiting; nothing was kept"
 	case errors.Is(err, ErrNoOffer):
 		return http.StatusConflict, "refused: this card offers no rule, so none was kept"
 	case errors.Is(err, ErrInvalid):

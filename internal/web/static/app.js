@@ -120,7 +120,6 @@
     return "#" + CSS.escape(card.id) + " summary";
   }
   async function stream() {
-    let first = true;
     for (;;) {
       try {
         const res = await fetch("/events", { credentials: "same-origin", headers: withTab({ Accept: "text/event-stream" }), cache: "no-store" });
@@ -144,9 +143,10 @@
               const ev = /^event: (\S+)$/m.exec(block);
               if (!ev) continue;
               if (ev[1] === "ready") {
+                // A card posted between drawing the page and opening the
+                // stream sent no event here: fetch the cards once more.
+                await refresh();
                 root.dataset.live = "on";
-                if (!first) refresh();
-                first = false;
               } else if (ev[1] === "cards") {
                 refresh();
               }

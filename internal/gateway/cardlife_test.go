@@ -1,0 +1,166 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// openHook sends a hook request on a raw connection and leaves it open,
+// as a waiting hook does; closing it is the hook going away.
+func (f *gw) openHook(session, command string) net.Conn {
+	f.t.Helper()
+	conn, err := net.Dial("unix", f.socket)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := json.NewEncoder(conn).Encode(gateway.Request{Agent: "claude", Input: f.claudeInput(session, command)}); err != nil {
+		f.t.Fatal(err)
+	}
+	return conn
+}
+
+// expiries are the ledger's card-expired rows.
+func (f *gw) expiries() []string {
+	f.t.Helper()
+	rows, err := f.db.Log(context.Background(), store.LogFilter{})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, r := range rows {
+		if r.Kind == store.KindCardExpired {
+			out = append(out, r.Summary)
+		}
+	}
+	return out
+}
+
+// gone waits until the card is off the list.
+func (f *gw) gone(c web.Card) {
+	f.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := f.g.Cards.Get(c.ID); err != nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	f.t.Fatalf("card %s still listed 5s after its hook went away", c.ID)
+}
+
+// A hook the client gave up on (its connection closed) takes its card
+// with it: the card leaves the page, the ledger says so, and a late
+// "always" is refused and keeps no rule.
+func TestCardEndsWithItsHook(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	conn := f.openHook("s-left", "git push origin feature/login")
+	c := f.waitCard("git push origin feature/login")
+	if len(c.Offer) == 0 {
+		t.Fatalf("the card offers no rule: %+v", c)
+	}
+	person, csrf := f.login()
+	conn.Close()
+	f.gone(c)
+	if code, body := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, "always"), nil); code != http.StatusNotFound && code != http.StatusGone {
+		t.Errorf("always on a card whose hook left: status %d %s, want 404 or 410", code, body)
+	}
+	if rs := f.rules(); len(rs) != 0 {
+		t.Errorf("rules kept: %q", rs)
+	}
+	if as := f.answers(); len(as) != 0 {
+		t.Errorf("answers kept: %q", as)
+	}
+	if ex := f.expiries(); len(ex) != 1 || !strings.Contains(ex[0], "git push origin feature/login") || !strings.Contains(ex[0], "stopped waiting") {
+		t.Errorf("expiry rows = %q, want one for the push", ex)
+	}
+}
+
+// A hook's own timeout: the client's wait passes, the hook stops, the
+// card ends.
+func TestCardEndsWithTheClientsTimeout(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	done := make(chan error, 1)
+	go func() {
+		_, err := gateway.Ask(f.socket, gateway.Request{Agent: "claude", Input: f.claudeInput("s-timeout", "git push origin feature/t")}, 500*time.Millisecond)
+		done <- err
+	}()
+	c := f.waitCard("git push origin feature/t")
+	if err := <-done; err == nil {
+		t.Fatal("the hook got an answer nobody gave")
+	}
+	f.gone(c)
+	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AlwaysAllow); err == nil {
+		t.Error("an answer to the card after its hook's timeout was taken")
+	}
+	if rs := f.rules(); len(rs) != 0 {
+		t.Errorf("rules kept: %q", rs)
+	}
+	if ex := f.expiries(); len(ex) != 1 {
+		t.Errorf("expiry rows = %q, want one", ex)
+	}
+}
+
+// The card's own timeout leaves a ledger row too.
+func TestCardTimeoutIsARow(t *testing.T) {
+	f := startGateway(t, 300*time.Millisecond)
+	if got := f.hook("s-slow", "git push origin feature/slow"); got == "allow" {
+		t.Fatalf("an unanswered card allowed the step")
+	}
+	if ex := f.expiries(); len(ex) != 1 || !strings.Contains(ex[0], "did not answer within") {
+		t.Errorf("expiry rows = %q", ex)
+	}
+}
+
+// An answer racing the hook's going away is either taken by the hook —
+// and then kept — or refused and keeps nothing: never a rule the hook did
+// not act on.
+func TestAnswerRacingTheHookLeaving(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	taken := 0
+	for i := range 24 {
+		step := fmt.Sprintf("git push origin f%d/x", i)
+		conn := f.openHook("s-race", step)
+		c := f.waitCard(step)
+		var wg sync.WaitGroup
+		var err error
+		wg.Add(2)
+		go func() { defer wg.Done(); _, err = f.g.Cards.Answer(context.Background(), c.ID, web.AlwaysAllow) }()
+		go func() {
+			defer wg.Done()
+			if i%3 == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			conn.Close()
+		}()
+		wg.Wait()
+		f.gone(c)
+		kept := false
+		for _, r := range f.rules() {
+			kept = kept || r == fmt.Sprintf("git push origin f%d/*", i)
+		}
+		switch {
+		case err == nil && !kept:
+			t.Errorf("%s: the answer was taken and no rule kept", step)
+		case err != nil && kept:
+			t.Errorf("%s: the answer was refused (%v) and a rule kept", step, err)
+		case err != nil && !errors.Is(err, web.ErrExpired) && !errors.Is(err, web.ErrNotFound):
+			t.Errorf("%s: refused with %v", step, err)
+		}
+		if err == nil {
+			taken++
+		}
+	}
+	t.Logf("%d of 24 answers were taken by their hook before it left", taken)
+}
