@@ -66,6 +66,12 @@ func startGateway(t *testing.T, cardTimeout time.Duration) *gw {
 	}
 	t.Setenv("SAYSO_STATE_DIR", f.state)
 	t.Setenv("SAYSO_CONFIG_DIR", f.config)
+	// The hooks run in-process, as 'sayso --state-dir … --config-dir …
+	// hook claude' that sayso install writes: the folders are fixed for
+	// every command this test runs, once, before any hook runs.
+	if err := paths.Fix(f.state, f.config); err != nil {
+		t.Fatal(err)
+	}
 	f.socket = filepath.Join(f.state, "sayso.sock")
 	f.personSocket = filepath.Join(f.state, "person.sock")
 	f.start()

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/paths"
 )
 
 // lockedBuffer is a bytes.Buffer safe to write from serve and read here.
@@ -76,6 +77,9 @@ func TestServeEnterPrintsLink(t *testing.T) {
 	root := t.TempDir()
 	t.Setenv("SAYSO_STATE_DIR", root+"/state")
 	t.Setenv("SAYSO_CONFIG_DIR", root+"/config")
+	if err := paths.Fix(root+"/state", root+"/config"); err != nil {
+		t.Fatal(err)
+	}
 	master, tty := openPty(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &lockedBuffer{}
