@@ -433,7 +433,7 @@ func find(c *cmd) {
 		v := w.Value
 		switch {
 		case v == "-delete":
-			c.add(Count, "find -delete deletes every file it finds")
+			// judged below, with its roots and filters
 		case v == "-fprint" || v == "-fprint0" || v == "-fprintf" || v == "-fls":
 			if i+1 < len(c.args) {
 				c.write(c.args[i+1])
@@ -465,6 +465,15 @@ func find(c *cmd) {
 	if c.has("-delete") {
 		for _, r := range roots {
 			ps := c.a.resolve(r)
+			inScope := ps != nil
+			for _, p := range ps {
+				inScope = inScope && c.a.ctx.InScope(p)
+			}
+			if !filtered || !inScope {
+				c.add(Count, "find -delete deletes every file it finds")
+			} else {
+				c.add(LocalWrite, "find -delete deletes the files it picks under "+r.Raw+", in the project")
+			}
 			if !filtered {
 				c.del(r, true)
 				if ps != nil && c.a.ctx.InScope(ps[0]) {

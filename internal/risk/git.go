@@ -95,7 +95,7 @@ func git(c *cmd) {
 		config["\x00parameters"] = v
 	}
 	for k, v := range config {
-		if why := gitConfigRuns(k); why != "" {
+		if why := gitConfigRuns(k); why != "" && !harmlessGitConfig(k, v) {
 			c.add(Opaque, "git configuration "+k+" "+why)
 		}
 		if strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") {

@@ -77,6 +77,7 @@ func init() {
 	for k, v := range morePrograms {
 		programs[k] = v
 	}
+	addToolbox()
 	for k, v := range writers {
 		programs[k] = v
 	}

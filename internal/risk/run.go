@@ -45,8 +45,12 @@ func interpreter(c *cmd) {
 			return
 		}
 		switch {
-		case v == "--version" || v == "-V" || v == "--help" || v == "-h" || v == "-v" && c.name != "node":
+		case v == "--version" || v == "-V" || v == "--help" || v == "-h" || v == "-v":
 			c.add(Read, c.name+" prints its version")
+			return
+		case (v == "-c" || v == "--check") && (c.name == "node" || c.name == "nodejs" || c.name == "ruby") ||
+			v == "-c" && c.name == "perl" || v == "--test" && (c.name == "node" || c.name == "nodejs"):
+			c.syntaxCheck(v, c.args[i+1:])
 			return
 		case inlineCodeOpt(c.name, v):
 			c.add(Opaque, c.name+" "+v+" runs inline code sayso cannot read")
@@ -1016,6 +1020,10 @@ func tmux(c *cmd) {
 }
 
 func scriptCmd(c *cmd) {
+	if c.seg.Inline {
+		c.add(LocalWrite, "script records the command read after it")
+		return
+	}
 	if c.has("-c", "--command") {
 		c.add(Opaque, "script -c runs a command string")
 		return
@@ -1062,5 +1070,7 @@ func compiler(c *cmd) {
 		}
 	}
 	c.outputs([]string{"-o"}, []string{"-o"})
-	c.unknown()
+	c.add(LocalWrite, c.name+" compiles the project")
+	c.secretArgs(c.args)
+	c.cwdWrite()
 }

@@ -3,6 +3,7 @@ package risk
 import (
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -181,8 +182,7 @@ func (a *assessor) segment(i int) {
 		c.add(Opaque, o.Why)
 	}
 	for _, w := range seg.Wrappers {
-		switch w {
-		case "sudo", "doas", "pkexec", "su", "chroot", "runuser":
+		if asUser(w) {
 			c.add(Privilege, "runs as another user through "+w)
 		}
 	}
@@ -220,13 +220,7 @@ func (a *assessor) segment(i int) {
 	if strings.HasPrefix(c.name, "mkfs.") || strings.HasPrefix(c.name, "mke2fs") || strings.HasPrefix(c.name, "mkfs_") {
 		c.name = "mkfs"
 	}
-	if fn, ok := programs[c.name]; ok {
-		fn(c)
-	} else if cl, ok := simplePrograms[c.name]; ok {
-		c.simple(cl)
-	} else {
-		c.unknown()
-	}
+	c.known()
 	c.recipes()
 	if a.is(i, roleFetch) {
 		for _, r := range seg.Redirs {
@@ -275,10 +269,22 @@ func (c *cmd) program() bool {
 			return stop(Protected, "runs sayso's own binary by its path")
 		case systemDir(dir, c.a.ctx.Home):
 		case c.a.ctx.InScope(p):
-			c.projectScriptName(p)
 			c.path(OpRun, c.seg.Args[0])
+			if program.Known(c.name) {
+				// The project's copy of a program sayso knows is that
+				// program: ./node_modules/.bin/vercel deploy deploys.
+				c.byBaseName("runs the project's own copy of "+c.name+": "+v, LocalWrite)
+				c.secretArgs(c.seg.Args[1:])
+				return false
+			}
+			c.projectScriptName(p)
 			return stop(LocalWrite, "runs the project's own code: "+v)
 		default:
+			if program.Known(c.name) {
+				c.byBaseName("runs a copy of "+c.name+" outside the project: "+v, Opaque)
+				c.secretArgs(c.seg.Args[1:])
+				return false
+			}
 			return stop(Opaque, "runs a program outside the project: "+v)
 		}
 	}
@@ -329,14 +335,22 @@ func (c *cmd) assigns() {
 			}
 		case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "BASH_ENV" || name == "ENV" ||
 			name == "PROMPT_COMMAND" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "PS4" || name == "IFS" ||
-			name == "NODE_OPTIONS" || name == "PYTHONSTARTUP" || name == "PERL5OPT" || name == "RUBYOPT" || name == "PYTHONPATH" && !as.Value.Literal:
+			name == "PYTHONSTARTUP" || name == "PERL5OPT" || name == "RUBYOPT" || name == "PYTHONPATH" && !as.Value.Literal:
 			c.add(Opaque, "sets "+name+", which makes programs run other code")
-		case gitProgramVar(name):
+		case gitProgramVar(name) && !(as.Value.Literal && harmlessProgram(as.Value.Value) && !strings.HasPrefix(name, "LESS")):
 			c.add(Opaque, "sets "+name+", which makes git run a program")
+		case name == "NODE_OPTIONS":
+			if !as.Value.Literal || !plainNodeOptions(as.Value.Value) {
+				c.add(Opaque, "sets NODE_OPTIONS, which can make node load other code")
+			}
 		case strings.HasPrefix(name, "GIT_CONFIG"):
 			c.add(Opaque, "injects git configuration through "+name)
 		case name == "SAYSO_CONFIG_DIR" || name == "SAYSO_STATE_DIR":
 			c.add(Protected, "points sayso at other settings: "+name)
+		default:
+			if cl, why := programVar(name, as.Value.Value, as.Value.Literal); why != "" {
+				c.add(cl, why)
+			}
 		}
 		if as.Value.Literal && (strings.Contains(as.Value.Value, "$(") || strings.Contains(as.Value.Value, "`")) {
 			c.add(Opaque, "stores text holding a command substitution that a later expansion may run")
@@ -447,18 +461,22 @@ var printers = map[string]bool{
 // secretVar reports whether a variable's name says it holds a secret.
 func secretVar(name string) bool {
 	u := strings.ToUpper(name)
-	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "_PAT", "AUTH", "SESSION_KEY", "CLIENT_KEY"} {
+	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH", "SESSION_KEY", "CLIENT_KEY"} {
 		if strings.Contains(u, s) {
 			return true
 		}
 	}
+	// a personal access token (GH_PAT, PAT_GITHUB), not a PATH
+	if strings.HasSuffix(u, "_PAT") || strings.Contains(u, "_PAT_") || strings.HasPrefix(u, "PAT_") || u == "PAT" {
+		return true
+	}
 	return strings.HasSuffix(u, "_KEY")
 }
 
-// unknown classifies a program sayso has no table for: it runs code sayso
-// cannot see inside, as the project's own tools do.
+// unknown classifies a program the registry does not list: sayso does
+// not know what it does, so it is not taken for local work.
 func (c *cmd) unknown() {
-	c.add(LocalWrite, "runs "+c.name+", a program sayso has no table for")
+	c.add(Opaque, "runs "+c.name+", a program sayso does not know")
 	c.secretArgs(c.args)
 }
 

@@ -375,6 +375,28 @@ func clip(s string) string {
 	return s
 }
 
+// pathTokens splits text where a path may start or end. A token that
+// follows a closing brace or bracket continues the word before it
+// ({docs,site}/**/*.md), and is not a path from the root.
+func pathTokens(text string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		sep := i == len(text) || strings.IndexByte(" \t\n'\"`(),;=[]{}<>|&", text[i]) >= 0
+		if !sep && start < 0 {
+			start = i
+		}
+		if sep && start >= 0 {
+			tok := text[start:i]
+			if !(start > 0 && (text[start-1] == '}' || text[start-1] == ']') && strings.HasPrefix(tok, "/")) {
+				out = append(out, tok)
+			}
+			start = -1
+		}
+	}
+	return out
+}
+
 // NamedProtected finds sayso's own files named anywhere in a command's
 // words, not only where a program is known to take a path: inside an
 // interpreter's one-liner, a string handed to another program, an
@@ -391,9 +413,7 @@ func NamedProtected(s *shell.Script, ctx Context) []Finding {
 	}
 	seen := map[string]bool{}
 	check := func(seg int, text string) {
-		for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
-			return strings.ContainsRune(" \t\n'\"`(),;=[]{}<>|&", r)
-		}) {
+		for _, tok := range pathTokens(text) {
 			p := namedPath(tok, ctx)
 			if p == "" || seen[tok] {
 				continue

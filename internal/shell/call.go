@@ -3,6 +3,7 @@ package shell
 import (
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -70,8 +71,8 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 	case name == "find":
 		p.find(seg, at, c)
 		return
-	case runners[name]:
-		if p.runner(seg, at, c) {
+	case registered(name, program.RunsArgs):
+		if p.runsArgs(seg, at, c) {
 			return
 		}
 	case shells[name]:
@@ -250,14 +251,10 @@ func (p *parser) find(seg Segment, at syntax.Pos, c ctx) {
 	}
 }
 
-// runners may run a command given in their own arguments; runner says
-// when they do.
-var runners = map[string]bool{"git": true, "npx": true, "npm": true, "pnpm": true, "yarn": true}
-
 // RunsArgs reports whether the program name may run a command given in
-// its own arguments (git bisect run, npx, npm exec…), which then parses as
-// a segment of its own.
-func RunsArgs(name string) bool { return runners[name] }
+// its own arguments (git bisect run, npx, npm exec, watchexec…), which then
+// parses as a segment of its own. The registry says which do.
+func RunsArgs(name string) bool { return program.Is(name, program.RunsArgs) }
 
 // runner reads the command a program runs from its own arguments, where
 // it runs it as given: git bisect run CMD…, npx CMD… and npm|pnpm|yarn
@@ -360,11 +357,15 @@ func quote(s string) string {
 	return "`" + s + "`"
 }
 
-// shells are the programs whose -c string and stdin are shell code.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "yash": true, "rbash": true, "busybox-sh": true,
-}
+// shells are the programs whose -c string and stdin are shell code: the
+// registry's Bourne shells.
+var shells = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range program.Names(program.Bourne) {
+		m[n] = true
+	}
+	return m
+}()
 
 // IsShell reports whether name is a shell whose -c string sayso reads.
 func IsShell(name string) bool { return shells[name] }

@@ -1,0 +1,295 @@
+package program
+
+import "strings"
+
+// registry holds every program sayso knows. A program is added here and
+// classified in package risk under the same name; a test fails when one is
+// missing from the other.
+var registry = map[string]Program{}
+
+// add registers each name in names (space-separated) with traits t.
+func add(t Trait, names string) {
+	for _, n := range strings.Fields(names) {
+		p := registry[n]
+		p.Traits |= t
+		registry[n] = p
+	}
+}
+
+// verbs records the subcommands of name that run code.
+func verbs(name string, vs ...string) {
+	p := registry[name]
+	p.Verbs = append(p.Verbs, vs...)
+	registry[name] = p
+}
+
+// progOpts records the options of name whose value is a program or a
+// command line.
+func progOpts(name string, opts ...string) {
+	p := registry[name]
+	p.ProgOpts = append(p.ProgOpts, opts...)
+	registry[name] = p
+}
+
+func init() {
+	// Wrappers run the command that follows their options; package shell
+	// peels each of them.
+	add(Wrapper, `nohup setsid nice ionice stdbuf time timeout env xargs parallel busybox toybox
+		watch caffeinate unbuffer chrt flock strace ltrace setarch linux32 linux64 fakeroot faketime
+		numactl xvfb-run valgrind catchsegv firejail taskset chronic dbus-launch dbus-run-session
+		ssh-agent proxychains proxychains4 torsocks sshpass entr dtach`)
+	add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
+	add(Wrapper|Builtin, `builtin exec command`)
+	add(StdinArgs, `xargs parallel`)
+
+	// Shells. Bourne shells' -c strings and stdin are read as bash.
+	add(Shell|Bourne, `sh bash zsh dash ksh mksh ash yash rbash busybox-sh`)
+	add(Shell, `fish csh tcsh nu xonsh elvish pwsh powershell cmd cmd.exe`)
+
+	// Interpreters and runtimes.
+	add(Interpreter, `python python2 python3 pypy pypy3 ipython node nodejs deno bun ruby irb perl
+		php lua luajit osascript tclsh wish Rscript R julia java jshell groovy scala kotlin elixir iex
+		erl escript racket guile sbcl runghc runhaskell ghci awk gawk mawk nawk expect jrunscript qjs
+		ts-node tsx esno`)
+	add(Interpreter|Builtin, `source . eval trap coproc`)
+	add(Escapes, `ed ex vi vim nvim view emacs less more most man dc ftp gdb lldb mysql mariadb psql sqlite3 duckdb tmux screen nano`)
+
+	// Runners of the project's tasks and of programs the project names.
+	add(Runner, `make gmake just task rake invoke nox tox mage gradle gradlew mvn mvnw ant sbt lein ninja
+		npx bunx pnpm pnpx yarn uvx nix-shell earthly`)
+	add(RunsArgs, `npx pnpx bunx uvx npm pnpm yarn git find watchexec nodemon hyperfine direnv mise uv
+		aws-vault sops cmake fd fdfind tmux screen concurrently doppler dotenv poetry pipenv pdm hatch rye
+		bundle nix nix-shell devbox pixi conda script`)
+	add(Launcher|RunsArgs, `tmux screen script dtach entr nsenter unshare systemd-run gdb lldb watchexec nodemon
+		hyperfine concurrently dotenv`)
+	verbs("npm", "run", "run-script", "exec", "x", "start", "restart", "stop")
+	verbs("cargo", "run", "xtask")
+	verbs("go", "run", "generate", "tool")
+	verbs("uv", "run")
+	verbs("poetry", "run")
+	verbs("pipenv", "run")
+	verbs("pdm", "run")
+	verbs("hatch", "run")
+	verbs("rye", "run")
+	verbs("bundle", "exec")
+	verbs("dotnet", "run")
+	verbs("swift", "run")
+	verbs("mix", "run")
+	verbs("deno", "run", "task")
+	verbs("bun", "run", "x")
+	verbs("stack", "run", "exec")
+	verbs("cabal", "run", "exec")
+	verbs("dune", "exec")
+	verbs("nix", "run", "develop", "shell")
+	verbs("docker", "exec", "run")
+	verbs("podman", "exec", "run")
+	verbs("kubectl", "exec", "run", "debug")
+	verbs("git", "bisect run", "submodule foreach", "filter-branch", "difftool", "mergetool")
+	verbs("gh", "extension")
+	verbs("direnv", "exec")
+	verbs("mise", "exec", "x", "run")
+	verbs("aws-vault", "exec")
+	verbs("sops", "exec-env", "exec-file")
+	verbs("cmake", "-E")
+	verbs("doppler", "run")
+	verbs("devbox", "run")
+	verbs("pixi", "run", "exec")
+	verbs("conda", "run")
+	verbs("tmux", "new", "new-session", "new-window", "split-window", "send-keys", "run-shell", "respawn-pane")
+	verbs("screen", "-dm", "-dmS")
+
+	// Options whose value is a program or a command line.
+	progOpts("rg", "--pre")
+	progOpts("bat", "--pager")
+	progOpts("batcat", "--pager")
+	progOpts("delta", "--pager")
+	progOpts("man", "--pager", "-P", "--html", "-H")
+	progOpts("mysql", "--pager")
+	progOpts("mariadb", "--pager")
+	progOpts("fd", "--exec", "-x", "--exec-batch", "-X")
+	progOpts("fdfind", "--exec", "-x", "--exec-batch", "-X")
+	progOpts("sort", "--compress-program")
+	progOpts("tar", "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
+	progOpts("rsync", "-e", "--rsh", "--rsync-path")
+	progOpts("zip", "-TT", "--unzip-command")
+	progOpts("nodemon", "--exec", "-x")
+	progOpts("watchexec", "--shell")
+	progOpts("hyperfine", "--prepare", "-p", "--setup", "-s", "--cleanup", "-c", "--shell", "-S")
+	progOpts("fzf", "--preview", "--bind")
+	progOpts("npm", "--script-shell")
+	progOpts("yarn", "--script-shell")
+	progOpts("pnpm", "--script-shell")
+	progOpts("go", "-exec", "-toolexec")
+	progOpts("git", "--exec-path")
+	progOpts("sqlite3", "-cmd", "-init")
+	progOpts("duckdb", "-cmd", "-init")
+	progOpts("emacs", "--eval", "-l", "--load", "-f", "--funcall", "--script")
+	progOpts("make", "--eval", "-E")
+	progOpts("gmake", "--eval", "-E")
+	progOpts("ssh", "-o")
+	progOpts("less", "--lesskey-src", "--lesskey-file")
+
+	// Programs that reach other hosts.
+	add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet
+		ftp tftp mail sendmail mutt lynx links w3m elinks websocat wscat swaks ssh-copy-id mosh autossh
+		grpcurl httpie s3cmd lftp ncftp smbclient`)
+
+	add(0, knownPlain)
+}
+
+// knownPlain lists the programs sayso knows that have no trait above:
+// package risk classifies each of them.
+const knownPlain = `
+	git gh hub glab tea jj hg svn gt fossil bzr darcs git-lfs pre-commit git-check-ref-format
+	gcc g++ cc c++ clang clang++ gofmt
+	docker podman nerdctl buildah skopeo docker-compose kind minikube k3d colima lima
+	kubectl oc k helm helmfile kustomize skaffold tilt ko kubectx kubens k9s stern eksctl argocd flux
+	terraform tofu terragrunt pulumi packer vagrant ansible ansible-playbook ansible-galaxy
+	aws gcloud gsutil az sam cdk fly flyctl vercel netlify heroku firebase wrangler serverless sls kamal railway render
+	doctl linode-cli hcloud scw ibmcloud oci aliyun
+	vault rclone stripe nomad consul goreleaser vsce ovsx sops aws-vault doppler
+	mkdocs flyway liquibase prisma dbmate sqitch
+	rm rmdir unlink shred srm wipe cp mv install ln rsync touch mkdir mktemp truncate tee sed dd
+	chmod chown chgrp find tar zip unzip uniq sort base64 split patch
+	mkfs fdisk sfdisk parted wipefs mkswap blkdiscard sgdisk gdisk cgdisk diskutil hdiutil
+	kill killall pkill
+	ssh-keygen ssh-add gpg gpg2 openssl
+	cd pushd popd alias hash enable set export declare typeset history : printenv
+	make gmake npm pnpm yarn pip pip3 uv pipx poetry twine cargo go gem bundle composer mvn mvnw
+	gradle gradlew dotnet apt apt-get dpkg yum dnf pacman apk zypper snap brew port
+	psql mysql mariadb sqlite3 duckdb clickhouse-client cockroach redis-cli mongosh mongo
+	createdb dropdb createuser dropuser pg_dump pg_dumpall pg_restore pg_ctl pg_isready mysqladmin mysqldump
+	mongodump mongorestore mongoimport mongoexport etcdctl kafka-topics kafka-console-producer
+	kafka-console-consumer kafka-consumer-groups rabbitmqctl rabbitmqadmin nats valkey-cli memcached
+	crontab at batch systemctl launchctl service journalctl
+	mount umount modprobe insmod rmmod sysctl iptables ip6tables nft ufw useradd userdel usermod
+	groupadd passwd chpasswd visudo setcap nsenter unshare systemd-run sudoedit newgrp
+	reboot shutdown halt poweroff init
+	op pass security gopass bw lpass keepassxc-cli secret-tool
+	sayso claude codex gemini aider cursor-agent opencode amp qwen crush
+	tmux screen script vim vi nvim nano emacs code ed ex open xdg-open
+	ngrok cloudflared lt localtunnel tailscale zerotier-cli wg wg-quick
+	gdb lldb gcore playwright chromium chromium-browser google-chrome chrome firefox
+	tree-sitter
+	lerna changeset semantic-release release-it np chromatic flit maturin wasm-pack eas nuget pod cap fastlane
+	pm2 rails wp husky dbt cdktf copilot kapp istioctl linkerd velero sentry-cli playwright-cli pgcli mycli litecli usql
+	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
+	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
+	update-alternatives ldconfig networksetup pmset nmcli ccache sccache distcc
+`
+
+// knownEveryday lists the everyday tools risk classifies as readers or
+// builders (risk's everyday.go).
+const knownEveryday = `
+	uuidgen sw_vers lsb_release system_profiler vm_stat lsmod pbpaste mdfind mdls otool
+	hexyl glow mdcat duf dust procs btm lsd exa eza jo gron xmllint csvcut csvgrep csvstat csvjson in2csv
+	tflint tfsec trivy checkov grype syft kubeconform kubeval conftest actionlint dive ctop
+	pipdeptree pip-audit safety deptry vulture radon pydocstyle pycodestyle commitlint knip depcheck madge
+	govulncheck gosec revive errcheck ineffassign hlint cppcheck cpplint swiftlint detekt oxlint htmlhint
+	diff-so-fancy rofi dmenu nslookup getent tig watchman-diag
+	sass tombi taplo stylua clang-format clang-tidy shfmt sqlfluff ktlint swiftformat standardrb
+	biome dprint stylelint tailwindcss postcss svelte-kit svelte-check vue-tsc nuxi tsup unbuild rspack rsbuild storybook
+	size-limit syncpack ncu npm-check-updates lint-staged plop hygen patch-package
+	gotestsum richgo gofumpt golines dlv tinygo oapi-codegen swag gomplate
+	pip-compile pip-sync virtualenv sphinx-autobuild papermill ptw pytest-watch pyinstaller cython basedpyright
+	pyupgrade autoflake interrogate ty semgrep uvicorn daphne waitress-serve dramatiq rq locust
+	cross tauri dx jar jlink jpackage msbuild ctest cpack xmake premake5 qmake bear
+	pest rector ormolu fourmolu foreman overmind hivemind act terraform-docs kubeseal kompose cue jsonnet ytt
+	brotli pigz pbzip2 unrar lipo install_name_tool codesign xattr pbcopy xclip xsel wl-copy wl-paste notify-send say
+	cursor subl zed hx helix micro kak idea ncdu zoxide watchman mkcert ldd
+`
+
+func init() { add(0, knownEveryday) }
+
+// Programs whose class does not depend on their arguments: those that
+// only look, and those that build, check or format the project.
+func init() {
+	add(Looks, `
+	git-check-ref-format journalctl
+	ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack fd fdfind tree
+	pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat
+	du df free uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath
+	dig nslookup host whois diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq
+	sleep yes basename dirname realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum xxd
+	hexdump od strings jq yq gojq jless fx man info help tldr apropos whatis locale nproc lscpu lsblk lsusb
+	lspci arch getconf tput clear reset stty tty printf echo print wait jobs fg bg disown umask ulimit times
+	shift getopts read mapfile readarray let local readonly return break continue exit logout shopt unset
+	unalias complete compgen caller dirs suspend command builtin bc dc expr factor numfmt iconv tokei cloc scc
+	sloccount ctags gtags cscope w who last lastlog users finger getent timedatectl csvlook xsv mlr miller
+	exiftool identify ffprobe mediainfo pdfinfo golint staticcheck golangci-lint shellcheck hadolint yamllint
+	jsonlint markdownlint lsattr getfacl namei findmnt mountpoint blkid dmesg loginctl systemd-analyze zcat
+	zgrep zless bzcat xzcat zstdcat lz4cat diff3 sdiff icdiff delta difft nvidia-smi sensors vmstat iostat
+	mpstat sar pidstat uuidgen sw_vers lsb_release system_profiler vm_stat lsmod pbpaste mdfind mdls otool hexyl
+	glow mdcat duf dust procs btm lsd exa eza jo gron xmllint csvcut csvgrep csvstat csvjson in2csv tflint tfsec
+	trivy checkov grype syft kubeconform kubeval conftest actionlint dive ctop pipdeptree pip-audit safety
+	deptry vulture radon pydocstyle pycodestyle commitlint knip depcheck madge govulncheck gosec revive errcheck
+	ineffassign hlint cppcheck cpplint swiftlint detekt oxlint htmlhint diff-so-fancy rofi dmenu tig
+	watchman-diag
+`)
+	add(Builds, `
+	tox nox sbt
+	goimports gopls prettier eslint black ruff isort autopep8 yapf rustfmt rustc clippy-driver tsc esbuild
+	webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress pytest coverage mypy pyright
+	pylint flake8 bandit ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
+	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure mix elixir erl rebar3
+	ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml protoc buf sqlc
+	wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon hugo jekyll sphinx-build docusaurus
+	gatsby next nuxt astro remix expo gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio convert
+	magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm dos2unix unix2dos direnv asdf
+	mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack jupyter streamlit flask django-admin uvicorn
+	gunicorn hypercorn celery manage.py sqlx drizzle-kit alembic knex sequelize typeorm diesel migrate goose
+	atlas vue-cli ng nx turbo lerna rush changeset ruby-build bundler-audit brakeman rubocop rspec minitest
+	phpunit phpstan psalm php-cs-fixer artisan mdbook zola trunk wasm-pack cargo-watch age rage sass tombi taplo
+	stylua clang-format clang-tidy shfmt sqlfluff ktlint swiftformat standardrb biome dprint stylelint
+	tailwindcss postcss svelte-kit svelte-check vue-tsc nuxi tsup unbuild rspack rsbuild storybook size-limit
+	syncpack ncu npm-check-updates lint-staged plop hygen patch-package gotestsum richgo gofumpt golines dlv
+	tinygo oapi-codegen swag gomplate pip-compile pip-sync virtualenv sphinx-autobuild papermill ptw
+	pytest-watch pyinstaller cython basedpyright pyupgrade autoflake interrogate ty semgrep daphne
+	waitress-serve dramatiq rq locust cross tauri dx jar jlink jpackage msbuild ctest cpack xmake premake5 qmake
+	bear pest rector ormolu fourmolu foreman overmind hivemind act terraform-docs kubeseal kompose cue jsonnet
+	ytt brotli pigz pbzip2 unrar lipo install_name_tool codesign xattr pbcopy xclip xsel wl-copy wl-paste
+	notify-send say cursor subl zed hx helix micro kak idea ncdu zoxide watchman mkcert ldd
+`)
+}
+
+// knownSimple lists the programs whose class does not depend on their
+// arguments (package risk holds which class).
+const knownSimple = `
+	ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack
+	fd fdfind tree pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat du df free
+	uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath dig nslookup host whois
+	diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq sleep yes basename dirname
+	realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum xxd hexdump od strings jq yq gojq jless fx
+	man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
+	printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
+	return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
+	bc dc expr factor numfmt iconv tokei cloc scc sloccount ctags gtags cscope
+	w who last lastlog users finger getent timedatectl
+	csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
+	golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint
+	lsattr getfacl namei findmnt mountpoint blkid dmesg loginctl systemd-analyze
+	zcat zgrep zless bzcat xzcat zstdcat lz4cat
+	diff3 sdiff icdiff delta difft
+	nvidia-smi sensors vmstat iostat mpstat sar pidstat
+	goimports gopls prettier eslint black ruff isort autopep8 yapf
+	rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
+	pytest coverage mypy pyright pylint flake8 bandit
+	ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
+	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure mix elixir erl rebar3
+	ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
+	protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
+	hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
+	gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio
+	convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
+	dos2unix unix2dos
+	direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
+	jupyter streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
+	sqlx drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
+	vue-cli ng nx turbo lerna rush changeset
+	ruby-build bundler-audit brakeman rubocop rspec minitest
+	phpunit phpstan psalm php-cs-fixer artisan
+	mdbook zola trunk wasm-pack cargo-watch
+	age rage
+`
+
+func init() { add(0, knownSimple) }

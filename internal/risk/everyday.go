@@ -1,0 +1,217 @@
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// addEveryday adds the classifiers of everyday tools that take more than
+// a class: release tools, task runners, device and system tools.
+func addEveryday() {
+	for n, fn := range map[string]func(*cmd){
+		"lerna": releaseTool, "changeset": releaseTool, "semantic-release": releaseTool, "release-it": releaseTool,
+		"np": releaseTool, "chromatic": releaseTool, "flit": releaseTool, "maturin": releaseTool, "wasm-pack": releaseTool,
+		"eas": releaseTool, "nuget": releaseTool, "pod": releaseTool, "cap": namedTaskRunner, "fastlane": namedTaskRunner,
+		"pm2": pm2, "rails": rails, "wp": wpCLI, "husky": husky, "dbt": dbt, "cdktf": cdk, "copilot": genericCloud,
+		"kapp": deployCLI, "istioctl": deployCLI, "linkerd": deployCLI, "velero": deployCLI,
+		"sentry-cli": sentryCLI, "playwright-cli": browserProgram, "pgcli": sqlClient, "mycli": sqlClient, "litecli": sqlClient,
+		"usql": sqlClient, "adb": adb, "defaults": defaults, "nmap": networkTool, "mtr": networkTool, "iperf3": networkTool,
+		"ab": networkTool, "wrk": networkTool, "k6": networkTool, "hurl": opaqueProgram, "tcpdump": sniffer, "tshark": sniffer,
+		"lazygit": opaqueProgram, "lazydocker": opaqueProgram, "ranger": opaqueProgram, "broot": opaqueProgram, "wine": opaqueProgram,
+		"pkg": apt, "choco": apt, "scoop": apt, "winget": apt, "emerge": apt, "xbps-install": apt, "nix-env": apt, "guix": apt,
+		"flox": apt, "eopkg": apt, "pkgin": apt, "pkgman": apt, "flatpak": apt, "softwareupdate": privileged, "installer": privileged,
+		"update-alternatives": privileged, "ldconfig": privileged, "networksetup": privileged, "pmset": privileged, "nmcli": privileged,
+		"ccache": wrapperAlone, "sccache": wrapperAlone, "distcc": wrapperAlone,
+	} {
+		programs[n] = fn
+	}
+}
+
+// releaseTool: the verbs that publish are publishing; the rest builds.
+func releaseTool(c *cmd) {
+	ws := c.words(2)
+	v := ws[0]
+	switch {
+	case c.name == "semantic-release" || c.name == "release-it" || c.name == "np" || c.name == "chromatic":
+		if c.has("--dry-run", "-d", "--dryRun") && c.name != "chromatic" {
+			c.add(LocalWrite, c.name+" --dry-run")
+			return
+		}
+		c.add(Publish, c.name+" publishes a release")
+	case v == "publish" || v == "upload" || v == "push" || v == "release" || v == "submit" ||
+		c.name == "pod" && v == "trunk" && ws[1] == "push" || c.name == "lerna" && v == "version" && !c.has("--no-push"):
+		c.add(Publish, c.name+" "+v+" publishes")
+	case c.name == "eas" && (v == "update" || v == "deploy"):
+		c.add(Deploy, "eas "+v+" ships an update to installed apps")
+	default:
+		c.add(LocalWrite, c.name+" "+v)
+		c.cwdWrite()
+	}
+}
+
+// namedTaskRunner runs lanes or tasks named by its arguments (cap
+// production deploy, fastlane release).
+func namedTaskRunner(c *cmd) {
+	for _, w := range c.operands() {
+		c.namedTask(w.Value)
+	}
+	c.add(LocalWrite, c.name+" runs the project's tasks")
+	c.cwdWrite()
+}
+
+func pm2(c *cmd) {
+	switch v := c.verb(); v {
+	case "deploy":
+		c.add(Deploy, "pm2 deploy")
+	case "list", "ls", "status", "logs", "show", "describe", "monit", "jlist", "prettylist", "":
+		c.add(Read, "pm2 "+v)
+	default:
+		c.add(LocalWrite, "pm2 "+v+" manages local processes")
+	}
+}
+
+func rails(c *cmd) {
+	v := c.verb()
+	switch {
+	case v == "runner" || v == "r" || v == "console" || v == "c" || v == "dbconsole" || v == "db":
+		c.add(Opaque, "rails "+v+" runs code or statements sayso does not read")
+	default:
+		c.add(LocalWrite, "rails "+v)
+		c.namedTask(v)
+		c.cwdWrite()
+	}
+}
+
+func wpCLI(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[0] == "eval" || ws[0] == "eval-file" || ws[0] == "shell" || ws[0] == "db" && (ws[1] == "query" || ws[1] == "cli"):
+		c.add(Opaque, "wp "+ws[0]+" runs code sayso does not read")
+	case ws[0] == "db" && (ws[1] == "drop" || ws[1] == "reset" || ws[1] == "clean"), ws[1] == "delete":
+		c.add(Destructive, "wp "+ws[0]+" "+ws[1])
+	default:
+		c.add(LocalWrite, "wp "+ws[0]+" "+ws[1])
+	}
+}
+
+func husky(c *cmd) {
+	if v := c.verb(); v == "" || v == "install" || v == "init" || v == "add" || v == "set" {
+		c.add(InstructionPatch, "husky "+v+" installs git hooks")
+		return
+	}
+	c.add(LocalWrite, "husky")
+}
+
+// dbt builds tables in the warehouse its profile names.
+func dbt(c *cmd) {
+	switch v := c.verb(); v {
+	case "run", "build", "seed", "snapshot", "run-operation":
+		c.add(RemoteWrite, "dbt "+v+" builds tables in the warehouse")
+	case "compile", "parse", "ls", "list", "debug", "deps", "docs", "clean", "init", "test", "show", "source", "--version", "":
+		c.add(LocalWrite, "dbt "+v)
+	default:
+		c.add(Opaque, "dbt "+v)
+	}
+}
+
+func sentryCLI(c *cmd) {
+	ws := c.words(3)
+	switch {
+	case ws[0] == "info" || ws[0] == "--version" || ws[0] == "help" || ws[1] == "list" || ws[1] == "info" || ws[1] == "propose-version":
+		c.add(Read, "sentry-cli "+ws[0]+" "+ws[1])
+	case ws[0] == "login":
+		c.add(Secret, "sentry-cli login stores a token")
+	case ws[0] == "releases" && ws[2] == "new" && ws[1] == "deploys":
+		c.add(Deploy, "sentry-cli releases deploys records a deploy")
+	default:
+		c.add(RemoteWrite, "sentry-cli "+ws[0]+" "+ws[1]+" sends to Sentry")
+	}
+}
+
+func adb(c *cmd) {
+	switch v := c.verb(); v {
+	case "devices", "version", "logcat", "get-state", "get-serialno", "help", "":
+		c.add(Read, "adb "+v)
+	case "shell", "exec-out", "root", "remount", "sideload":
+		c.add(Opaque, "adb "+v+" runs commands on the device")
+	default:
+		c.add(LocalWrite, "adb "+v+" changes the connected device")
+	}
+}
+
+func defaults(c *cmd) {
+	switch v := c.verb(); v {
+	case "read", "read-type", "domains", "find", "export", "":
+		c.add(Read, "defaults "+v)
+	default:
+		c.add(LocalWrite, "defaults "+v+" changes an application's settings")
+	}
+}
+
+func networkTool(c *cmd) {
+	for _, w := range c.operands() {
+		if !localHost(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(strings.TrimPrefix(strings.TrimPrefix(w.Value, "http://"), "https://"), "/", 2)[0], "["), "]")) &&
+			!strings.HasPrefix(w.Value, "localhost:") && !strings.HasPrefix(w.Value, "127.0.0.1:") {
+			c.add(Network, c.name+" sends traffic to "+w.Raw)
+			return
+		}
+	}
+	c.add(LocalWrite, c.name+" talks to this machine")
+}
+
+func sniffer(c *cmd) {
+	c.add(Privilege, c.name+" captures network traffic")
+	c.add(Secret, c.name+" reads what other programs send")
+}
+
+// dockerEndpoint: a docker option naming another daemon (--context, -H,
+// --host) makes every changing command act on another machine.
+func (c *cmd) dockerEndpoint() {
+	for i, w := range c.args {
+		v := w.Value
+		if !w.Literal {
+			continue
+		}
+		if !strings.HasPrefix(v, "-") {
+			return // the verb: options after it are the verb's
+		}
+		val := ""
+		switch {
+		case (v == "--context" || v == "-c" || v == "-H" || v == "--host" || v == "--url" || v == "--connection") && i+1 < len(c.args):
+			val = c.args[i+1].Value
+		case strings.HasPrefix(v, "--context=") || strings.HasPrefix(v, "--host=") || strings.HasPrefix(v, "--url=") || strings.HasPrefix(v, "--connection="):
+			_, val, _ = strings.Cut(v, "=")
+		case strings.HasPrefix(v, "-H") && len(v) > 2:
+			val = v[2:]
+		default:
+			continue
+		}
+		if val != "" && val != "default" && !strings.HasPrefix(val, "unix://") && val != "desktop-linux" && val != "colima" && val != "orbstack" && val != "rootless" {
+			if !Safe(c.a.segClasses(c.i).Without(Read)) || !c.a.segClasses(c.i).Without(Read).Empty() {
+				c.add(Deploy, c.name+" acts on another docker host: "+val)
+			}
+			return
+		}
+	}
+}
+
+// wordsAfterGlobals returns the verb path of a CLI whose global options
+// take a value (npm -w pkg, cargo +toolchain): those are skipped.
+func wordsAfterGlobals(args []shell.Word, takes func(string) bool) []shell.Word {
+	i := 0
+	for i < len(args) {
+		v := args[i].Value
+		switch {
+		case strings.HasPrefix(v, "+"):
+			i++
+		case strings.HasPrefix(v, "-") && !strings.Contains(v, "=") && takes(v):
+			i += 2
+		case strings.HasPrefix(v, "-"):
+			i++
+		default:
+			return args[i:]
+		}
+	}
+	return nil
+}

