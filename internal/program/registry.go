@@ -176,6 +176,7 @@ const knownPlain = `
 	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
 	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
 	update-alternatives ldconfig networksetup pmset nmcli ccache sccache distcc
+	7zz lzma unlzma unlz4 mogrify objcopy sponge standard
 `
 
 // knownEveryday lists the everyday tools risk classifies as readers or
