@@ -251,6 +251,7 @@ func ghAPI(c *cmd) {
 func docker(c *cmd) {
 	w := c.words(3)
 	sub, verb := w[0], w[1]
+	dockerWrites(c, sub, verb)
 	if sub == "stack" || sub == "service" || sub == "swarm" || sub == "node" {
 		switch {
 		case verb == "deploy" || verb == "up" || verb == "create" || verb == "update" || verb == "scale" || verb == "rollback" || verb == "init" || verb == "join":

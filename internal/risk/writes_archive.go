@@ -124,7 +124,7 @@ func tar(c *cmd) {
 	switch {
 	case extract:
 		c.add(LocalWrite, "tar extracts files")
-		if archive != nil {
+		if archive != nil && archive.Value != "-" {
 			c.path(OpRead, *archive)
 		}
 		c.unpacks()
