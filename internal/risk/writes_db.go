@@ -162,22 +162,40 @@ func (c *cmd) sqliteDot(line string) bool {
 	}
 	name := args[0]
 	lit := func(v string) shell.Word { return shell.Word{Raw: v, Value: v, Literal: true} }
+	// A name that is the prefix of several commands is read as the one
+	// that does most: a program first, then a file written.
 	for _, r := range sqliteDotRuns {
-		if strings.HasPrefix(r, name) {
-			if r == "open" {
-				// The statements after it go to another database.
-				for _, a := range args[1:] {
-					if !strings.HasPrefix(a, "-") {
-						c.path(OpWrite, lit(a))
-						c.add(LocalWrite, c.name+" .open "+a)
-					}
-				}
-				return false
-			}
+		if strings.HasPrefix(r, name) && r != "open" {
 			c.add(Opaque, c.name+" ."+r+" runs a program or code sayso cannot read")
 			return false
 		}
 	}
+	if w := c.sqliteDotWrite(name, args); w >= 0 {
+		return w == 1
+	}
+	if strings.HasPrefix("open", name) {
+		// The statements after it go to another database.
+		for _, a := range args[1:] {
+			if !strings.HasPrefix(a, "-") {
+				c.path(OpWrite, lit(a))
+				c.add(LocalWrite, c.name+" .open "+a)
+			}
+		}
+		return false
+	}
+	for _, r := range sqliteDotReads {
+		if strings.HasPrefix(r, name) {
+			return false
+		}
+	}
+	c.add(Opaque, c.name+" ."+name+" is a dot-command sayso does not know")
+	return false
+}
+
+// sqliteDotWrite classifies a dot-command that writes or reads a file:
+// -1 when name is none of them, 1 when it writes the database, 0 if not.
+func (c *cmd) sqliteDotWrite(name string, args []string) int {
+	lit := func(v string) shell.Word { return shell.Word{Raw: v, Value: v, Literal: true} }
 	for _, r := range sqliteDotWrites {
 		if !strings.HasPrefix(r, name) {
 			continue
@@ -196,7 +214,7 @@ func (c *cmd) sqliteDot(line string) bool {
 		}
 		if len(files) > 0 && strings.HasPrefix(files[0], "|") {
 			c.add(Opaque, c.name+" ."+r+" pipes to a program")
-			return false
+			return 0
 		}
 		switch r {
 		case "import", "restore":
@@ -208,30 +226,24 @@ func (c *cmd) sqliteDot(line string) bool {
 				c.path(OpRead, lit(f))
 			}
 			c.add(LocalWrite, c.name+" ."+r+" changes the database")
-			return true
+			return 1
 		case "testcase":
 			c.add(LocalWrite, c.name+" .testcase writes a file in the working folder")
 			c.cwdWrite()
-			return false
+			return 0
 		}
 		if len(files) == 0 {
-			return false
+			return 0
 		}
 		f := files[len(files)-1]
 		switch f {
 		case "off", "stdout", "stderr":
-			return false
+			return 0
 		}
 		c.write(lit(f))
-		return false
+		return 0
 	}
-	for _, r := range sqliteDotReads {
-		if strings.HasPrefix(r, name) {
-			return false
-		}
-	}
-	c.add(Opaque, c.name+" ."+name+" is a dot-command sayso does not know")
-	return false
+	return -1
 }
 
 // sqliteArgs splits a dot-command's arguments as sqlite3 does: blanks
