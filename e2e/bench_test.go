@@ -97,14 +97,17 @@ func TestHookLatency(t *testing.T) {
 		return d
 	}
 	// The gateway's own share: the socket round-trip from this process,
-	// with no process started.
+	// with no process started. This test binary is not one sayso
+	// installed, so the gateway's pin check refuses it and the step asks:
+	// the round-trip includes the check (a cached hash) and the adapter,
+	// not the decision.
 	socket := filepath.Join(served.state, "sayso.sock")
-	roundTrip := &variant{name: "socket round-trip only"}
+	roundTrip := &variant{name: "socket round-trip, refused"}
 	ask := func() time.Duration {
 		start := time.Now()
 		r, err := gateway.Ask(socket, gateway.Request{Agent: "claude", Input: input(served), Env: map[string]string{}, Home: served.home}, 10*time.Second)
 		d := time.Since(start)
-		if err != nil || !bytes.Contains(r.Stdout, []byte("allow")) {
+		if err != nil || !bytes.Contains(r.Stdout, []byte(`"ask"`)) {
 			t.Fatalf("ask the gateway: %v %q", err, r.Stdout)
 		}
 		return d

@@ -100,6 +100,7 @@ func runServe(env *Env, args []string) error {
 	if _, err := personReviewer(d.ConfigDir); err != nil {
 		fmt.Fprintf(env.Stderr, "sayso: warning: %v: no reviewer, auto asks\n", err)
 	}
+	d.Forwarders = &gateway.Forwarders{Pins: pins}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout}
 	if *notify != "" {
 		c.Notify = notifier(*notify, env.Stderr)

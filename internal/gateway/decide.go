@@ -28,6 +28,10 @@ type Decider struct {
 	Reviewer  *review.Reviewer
 	Verdicts  *review.Cache
 	Cards     *Cards // when sayso serve runs: a question waits for the person
+	// Forwarders checks the binary of each process on the hooks' socket;
+	// New sets one that knows only the gateway's own binary when none is
+	// set.
+	Forwarders *Forwarders
 	// Witness checks the process at the other end of the socket for
 	// person evidence (hook.Procs); nil: no message is the person's.
 	Witness func(peer int) hook.Witness

@@ -100,7 +100,8 @@ func (f *gw) start() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := &gateway.Decider{DB: db, Home: filepath.Dir(f.project), ConfigDir: f.config, Protected: paths.Protected()}
+	d := &gateway.Decider{DB: db, Home: filepath.Dir(f.project), ConfigDir: f.config, Protected: paths.Protected(),
+		Forwarders: &gateway.Forwarders{Pins: hook.FilePins{Path: filepath.Join(f.state, "pins.json")}}}
 	g, err := gateway.New(gateway.Config{Decider: d, Addr: tcp.Addr().String(), CardTimeout: f.timeout})
 	if err != nil {
 		t.Fatal(err)

@@ -47,6 +47,9 @@ func New(c Config) (*Gateway, error) {
 	if d == nil || d.DB == nil {
 		return nil, errors.New("gateway: no decider over a store")
 	}
+	if d.Forwarders == nil {
+		d.Forwarders = &Forwarders{}
+	}
 	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Now: c.Now, Notify: c.Notify}
 	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now})
 	if err != nil {

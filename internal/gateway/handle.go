@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/sayso-dev/sayso/internal/hook"
 )
@@ -14,6 +15,11 @@ type Guard func(agent string, next hook.Decider) hook.Decider
 func (d *Decider) Handle(guard Guard) Handle {
 	return func(ctx context.Context, r Request) Reply {
 		env := hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}
+		if d.Forwarders != nil {
+			if err := d.Forwarders.Check(r.Peer); err != nil {
+				return d.refuse(ctx, r, env, err)
+			}
+		}
 		if d.Witness != nil && r.Peer > 0 {
 			env.Witness = d.Witness(r.Peer)
 		}
@@ -39,4 +45,17 @@ func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env
 		res.Err = err
 	}
 	return res
+}
+
+// refuse answers a request from a process that runs none of sayso's
+// binaries: every step asks (a deny where the client cannot ask), no card
+// is made and nothing it read is recorded — no message, no session.
+func (d *Decider) refuse(ctx context.Context, r Request, env hook.Env, why error) Reply {
+	slog.Warn("hooks' socket: not sayso's binary", "pid", r.Peer, "why", why)
+	a, err := hook.ForAgent(r.Agent)
+	if err != nil {
+		a = hook.Claude{}
+	}
+	res := hook.Run(ctx, a, r.Input, env, hook.AskEvery("the hook that sent this step is not a binary sayso installed ("+why.Error()+"); every step asks"))
+	return Reply{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.Exit}
 }
