@@ -280,10 +280,14 @@ func TestWallGoBuild(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	cache := filepath.Join(home, ".cache", "go-build")
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	p := For(Inputs{Home: home, Root: root, Scope: Local})
 	cmd := quote(goBin) + " build -o bin/x ./cmd/x && ./bin/x && " + quote(goBin) + " test -count=1 ./..."
 	r := client(t, root, p.Wrap(cmd, launcher(t)), "",
-		"GOCACHE="+filepath.Join(home, ".cache", "go-build"), "GOFLAGS=", "GOTOOLCHAIN=local", "GOPROXY=off")
+		"GOCACHE="+cache, "GOFLAGS=", "GOTOOLCHAIN=local", "GOPROXY=off")
 	if r.code != 0 || !strings.Contains(r.stdout, "2\n") || !strings.Contains(r.stdout, "ok") {
 		t.Errorf("go build and test walled: %+v", r)
 	}
