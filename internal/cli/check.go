@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -138,7 +139,7 @@ func runCheck(env *Env, args []string) error {
 			return usagef("check: %v", err)
 		}
 	}
-	policy.Resolve(&req, filepath.EvalSymlinks)
+	policy.Resolve(&req, hook.Resolver(req.Context.Protected))
 	dec, diag := policy.Evaluate(req)
 	res := newCheckResult(dec, &diag, req, ctx)
 	if *asJSON {

@@ -64,7 +64,7 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 		// A host's declared container; nil, the host, for the clients.
 		Container: c,
 	}
-	policy.Resolve(&base, filepath.EvalSymlinks)
+	policy.Resolve(&base, hook.Resolver(d.Protected))
 	if s.Task != "" {
 		// A task's steps follow its parent's mode and hold: it must be
 		// known as the parent's task before its first step is decided.

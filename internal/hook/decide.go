@@ -45,7 +45,7 @@ func (l Local) Decide(ctx context.Context, s Step) (policy.Decision, policy.Diag
 	if l.Now != nil {
 		req.Now = l.Now()
 	}
-	policy.Resolve(&req, filepath.EvalSymlinks)
+	policy.Resolve(&req, Resolver(l.Protected))
 	d, diag := policy.Evaluate(req)
 	return d, diag, nil
 }

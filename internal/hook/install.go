@@ -251,7 +251,8 @@ func binaryPin(t Target, path string) (Pin, error) {
 	if err != nil {
 		return Pin{}, fmt.Errorf("install %s: hash binary: %w", t.Agent, err)
 	}
-	return Pin{Agent: t.Agent, Scope: t.Scope, Kind: PinBinary, Path: path, SHA256: h, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	ino, change := inode(fi)
+	return Pin{Agent: t.Agent, Scope: t.Scope, Kind: PinBinary, Path: path, SHA256: h, Size: fi.Size(), ModTime: fi.ModTime(), Inode: ino, Change: change}, nil
 }
 
 // readSettings reads a client's JSON settings: nil orig and created when

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"time"
 )
 
@@ -35,7 +36,12 @@ type Pin struct {
 	Entry   json.RawMessage `json:"entry,omitempty"` // the definition as added, or the trust block's text
 	Size    int64           `json:"size,omitempty"`
 	ModTime time.Time       `json:"mod_time,omitzero"`
-	Created bool            `json:"created,omitempty"` // install made the file
+	// Inode and Change (the inode's change time, which no one can set
+	// back) tell a binary replaced or rewritten under the same size and
+	// time; when either moved, the hash is checked.
+	Inode   uint64 `json:"inode,omitempty"`
+	Change  int64  `json:"change,omitempty"`
+	Created bool   `json:"created,omitempty"` // install made the file
 }
 
 // PinStore keeps the pins. The store package will keep them in the
@@ -218,7 +224,7 @@ func checkBinary(p Pin) string {
 	if err != nil {
 		return "the sayso binary " + p.Path + " is gone"
 	}
-	if fi.Size() == p.Size && fi.ModTime().Equal(p.ModTime) {
+	if ino, change := inode(fi); fi.Size() == p.Size && fi.ModTime().Equal(p.ModTime) && p.Inode != 0 && ino == p.Inode && change == p.Change {
 		return ""
 	}
 	h, err := fileSum(p.Path)
@@ -250,4 +256,14 @@ func groups(settings map[string]any, event string) []any {
 	hooks, _ := settings["hooks"].(map[string]any)
 	gs, _ := hooks[event].([]any)
 	return gs
+}
+
+// inode is a file's inode number and the time its inode last changed, in
+// nanoseconds; zeros where the system does not say.
+func inode(fi os.FileInfo) (uint64, int64) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0
+	}
+	return st.Ino, st.Ctim.Nano()
 }

@@ -91,8 +91,14 @@ func ProjectRoot(dir string) string {
 	}
 }
 
-// Protected lists the paths no agent step may touch: sayso's folders and
-// its own binary.
+// Binaries are the programs sayso installs, by name: the CLI and hook,
+// the hook's forwarder, the wall's launcher. This is the one list: risk
+// protects them by name, Protected by path beside the running binary.
+var Binaries = []string{"sayso", "sayso-hook", "sayso-wall"}
+
+// Protected lists the paths no agent step may touch: sayso's folders, its
+// own binary and the programs installed beside it, each as named and
+// resolved.
 func Protected() []string {
 	var out []string
 	if d, err := ConfigDir(); err == nil {
@@ -103,8 +109,22 @@ func Protected() []string {
 	}
 	if exe, err := os.Executable(); err == nil {
 		out = append(out, exe)
+		dirs := []string{filepath.Dir(exe)}
 		if real, err := filepath.EvalSymlinks(exe); err == nil && real != exe {
 			out = append(out, real)
+			dirs = append(dirs, filepath.Dir(real))
+		}
+		for _, dir := range dirs {
+			for _, name := range Binaries {
+				p := filepath.Join(dir, name)
+				if _, err := os.Lstat(p); err != nil || p == exe {
+					continue
+				}
+				out = append(out, p)
+				if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+					out = append(out, real)
+				}
+			}
 		}
 	}
 	return out

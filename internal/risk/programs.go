@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -81,6 +82,18 @@ func init() {
 	for k, v := range writers {
 		programs[k] = v
 	}
+	for _, name := range paths.Binaries {
+		if name != "sayso" {
+			programs[name] = saysoProgram
+		}
+	}
+}
+
+// saysoProgram is one of the programs sayso installs beside its CLI (the
+// hook's forwarder, the wall's launcher): the client runs them, never an
+// agent's step.
+func saysoProgram(c *cmd) {
+	c.add(Protected, c.name+" is sayso's own program: the client runs it, not an agent's step")
 }
 
 // simplePrograms are programs whose class does not depend on their
