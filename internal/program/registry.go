@@ -166,7 +166,7 @@ const knownPlain = `
 	groupadd passwd chpasswd visudo setcap nsenter unshare systemd-run sudoedit newgrp
 	reboot shutdown halt poweroff init
 	op pass security gopass bw lpass keepassxc-cli secret-tool
-	sayso claude codex gemini aider cursor-agent opencode amp qwen crush
+	sayso sayso-hook sayso-wall claude codex gemini aider cursor-agent opencode amp qwen crush
 	tmux screen script vim vi nvim nano emacs code ed ex open xdg-open
 	ngrok cloudflared lt localtunnel tailscale zerotier-cli wg wg-quick
 	gdb lldb gcore playwright chromium chromium-browser google-chrome chrome firefox

@@ -1,6 +1,12 @@
 package risk
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/program"
+	"github.com/sayso-dev/sayso/internal/shell"
+)
 
 // TestTool classifies each agent's tools in the corpus context: project
 // /home/user/project, home /home/user, sayso's state in ~/.local/state/sayso.
@@ -135,4 +141,23 @@ func FuzzTool(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tool, in string) {
 		Tool(tool, []byte(in), TestContext)
 	})
+}
+
+// Every program sayso installs (paths.Binaries, the one list) is in the
+// registry and protected by name, whatever follows it.
+func TestSaysoProgramsProtected(t *testing.T) {
+	for _, name := range paths.Binaries {
+		if !program.Known(name) {
+			t.Errorf("%s is in paths.Binaries but not in the program registry", name)
+		}
+		if name == "sayso" {
+			continue
+		}
+		for _, cmd := range []string{name, name + " --version", name + " -- ls", "echo x | " + name + " claude"} {
+			a := Classify(shell.Parse(cmd), Context{Root: "/p", Cwd: "/p", Home: "/h"})
+			if !a.Classes.Has(Protected) {
+				t.Errorf("Classify(%q) = %v, want protected", cmd, a.Classes)
+			}
+		}
+	}
 }
