@@ -96,8 +96,10 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	}
 	a.env = gatherEnv(s)
 	for i := range s.Segments {
+		a.cur = i
 		a.segment(i)
 	}
+	a.cur = -1 // a loop's variables are read only where the loop binds them
 	a.pipelines()
 	for i := range s.Segments {
 		seg := &s.Segments[i]
@@ -137,6 +139,9 @@ type assessor struct {
 	fetched    map[string]bool // files a download in the step wrote
 	made       map[string]bool // files the step writes, copies or links: running one runs code made in the step
 	unpacked   bool            // the step extracts a downloaded archive
+	cur        int             // the segment being classified; -1 after
+	depth      int             // words expanded inside one another (a loop's words)
+	setVars    map[string]bool // variables the step sets other than by a loop
 }
 
 func (a *assessor) add(seg int, c Class, why string) {

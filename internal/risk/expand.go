@@ -28,6 +28,11 @@ func (a *assessor) expandWord(w shell.Word, cwd string) []string {
 	if w.Plain() {
 		return []string{w.Value}
 	}
+	if a.depth > 4 {
+		return nil // a loop's words naming another loop's variable, and so on
+	}
+	a.depth++
+	defer func() { a.depth-- }()
 	raws := []string{w.Raw}
 	if w.Brace {
 		raws = braces(w.Raw, 0)
@@ -35,20 +40,55 @@ func (a *assessor) expandWord(w shell.Word, cwd string) []string {
 			return nil
 		}
 	}
-	out := make([]string, 0, len(raws))
+	var out []string
 	for _, r := range raws {
-		v, ok := a.expandText(r, cwd)
-		if !ok {
+		vs := a.expandText(r, cwd)
+		if vs == nil || len(out)+len(vs) > maxExpansions {
 			return nil
 		}
-		out = append(out, v)
+		out = append(out, vs...)
 	}
 	return out
 }
 
-// expandText expands one word's source text after brace expansion.
-func (a *assessor) expandText(raw, cwd string) (string, bool) {
-	var b strings.Builder
+// expandText expands one word's source text after brace expansion into
+// the texts it may stand for: more than one when it holds a loop's
+// variable.
+func (a *assessor) expandText(raw, cwd string) []string {
+	outs := []string{""}
+	add := func(s string) {
+		for k := range outs {
+			outs[k] += s
+		}
+	}
+	// addAll appends each of vs to each text so far.
+	addAll := func(vs []string) bool {
+		if len(vs) == 1 {
+			add(vs[0])
+			return true
+		}
+		if len(outs)*len(vs) > maxExpansions {
+			return false
+		}
+		next := make([]string, 0, len(outs)*len(vs))
+		for _, o := range outs {
+			for _, v := range vs {
+				next = append(next, o+v)
+			}
+		}
+		outs = next
+		return true
+	}
+	// split: an unquoted expansion is split into words and globbed; one
+	// that would be split is unknown.
+	split := func(vs []string, dbl bool) bool {
+		for _, v := range vs {
+			if !dbl && strings.ContainsAny(v, " \t\n") {
+				return false
+			}
+		}
+		return true
+	}
 	i := 0
 	if strings.HasPrefix(raw, "~") {
 		end := strings.IndexByte(raw, '/')
@@ -57,13 +97,13 @@ func (a *assessor) expandText(raw, cwd string) (string, bool) {
 		}
 		prefix := raw[1:end]
 		if strings.ContainsAny(prefix, `'"\$`+"`") {
-			return "", false // a quoted tilde prefix: bash would not expand it
+			return nil // a quoted tilde prefix: bash would not expand it
 		}
 		home, ok := a.tilde(prefix, cwd)
 		if !ok {
-			return "", false
+			return nil
 		}
-		b.WriteString(home)
+		add(home)
 		i = end
 	}
 	dbl := false
@@ -76,64 +116,63 @@ func (a *assessor) expandText(raw, cwd string) (string, bool) {
 		case c == '\'' && !dbl:
 			j := strings.IndexByte(raw[i+1:], '\'')
 			if j < 0 {
-				return "", false
+				return nil
 			}
-			b.WriteString(raw[i+1 : i+1+j])
+			add(raw[i+1 : i+1+j])
 			i += j + 2
 		case c == '\\':
 			if i+1 >= len(raw) {
-				return "", false
+				return nil
 			}
 			n := raw[i+1]
 			if dbl && !strings.ContainsRune("$`\"\\", rune(n)) {
-				b.WriteByte('\\')
+				add("\\")
 			}
 			if n != '\n' {
-				b.WriteByte(n)
+				add(string(n))
 			}
 			i += 2
 		case c == '$' && strings.HasPrefix(raw[i:], "$("):
 			j := strings.IndexByte(raw[i:], ')')
 			if j < 0 {
-				return "", false
+				return nil
 			}
 			v, ok := a.substitution(raw[i+2:i+j], cwd)
-			if !ok || !dbl && strings.ContainsAny(v, " \t\n*?[") {
-				return "", false
+			if !ok || !split([]string{v}, dbl) {
+				return nil
 			}
-			b.WriteString(v)
+			add(v)
 			i += j + 1
 		case c == '`':
 			j := strings.IndexByte(raw[i+1:], '`')
 			if j < 0 {
-				return "", false
+				return nil
 			}
 			v, ok := a.substitution(raw[i+1:i+1+j], cwd)
-			if !ok || !dbl && strings.ContainsAny(v, " \t\n*?[") {
-				return "", false
+			if !ok || !split([]string{v}, dbl) {
+				return nil
 			}
-			b.WriteString(v)
+			add(v)
 			i += j + 2
 		case c == '$':
 			name, n := paramName(raw[i:])
 			if n == 0 {
-				return "", false
+				return nil
 			}
-			v, ok := a.param(name, cwd)
-			if !ok || !dbl && strings.ContainsAny(v, " \t\n*?[") {
-				return "", false
+			vs := a.param(name, cwd)
+			if vs == nil || !split(vs, dbl) || !addAll(vs) {
+				return nil
 			}
-			b.WriteString(v)
 			i += n
 		default:
-			b.WriteByte(c)
+			add(string(c))
 			i++
 		}
 	}
 	if dbl {
-		return "", false
+		return nil
 	}
-	return b.String(), true
+	return outs
 }
 
 // tilde expands a tilde prefix: ~ and ~user of the home's owner, ~root,
@@ -187,16 +226,82 @@ func validName(s string) bool {
 	return true
 }
 
-// param is the value of a parameter sayso can know: $HOME and $PWD.
-// $OLDPWD and every other variable hold what they held before the step.
-func (a *assessor) param(name, cwd string) (string, bool) {
+// param is the values a parameter sayso can know may hold: $HOME, $PWD,
+// and a loop's variable over words sayso can expand, which the step sets
+// in no other way. $OLDPWD and every other variable hold what they held
+// before the step.
+func (a *assessor) param(name, cwd string) []string {
 	switch name {
 	case "HOME":
-		return a.ctx.Home, a.ctx.Home != ""
+		if a.ctx.Home == "" {
+			return nil
+		}
+		return []string{a.ctx.Home}
 	case "PWD":
-		return cwd, cwd != ""
+		if cwd == "" {
+			return nil
+		}
+		return []string{cwd}
 	}
-	return "", false
+	if a.cur < 0 || a.cur >= len(a.script.Segments) {
+		return nil
+	}
+	vars := a.script.Segments[a.cur].Vars
+	for k := len(vars) - 1; k >= 0; k-- {
+		v := vars[k]
+		if v.Name != name {
+			continue
+		}
+		if !v.Known || a.setElsewhere(name) {
+			return nil
+		}
+		var out []string
+		for _, it := range v.Items {
+			vs := a.expandWord(it, cwd)
+			if vs == nil || len(out)+len(vs) > maxExpansions {
+				return nil
+			}
+			out = append(out, vs...)
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		return out
+	}
+	return nil
+}
+
+// setElsewhere reports whether the step may set name other than by its
+// loop: an assignment, a word naming it (read, printf -v, export,
+// unset…), or ${name=…}.
+func (a *assessor) setElsewhere(name string) bool {
+	if a.setVars == nil {
+		a.setVars = map[string]bool{}
+		for i := range a.script.Segments {
+			seg := &a.script.Segments[i]
+			for _, as := range seg.Assigns {
+				a.setVars[as.Name] = true
+			}
+			for _, w := range seg.Args {
+				if w.Literal {
+					a.setVars[w.Value] = true
+				}
+				if strings.Contains(w.Raw, "=") {
+					for _, p := range w.Params {
+						a.setVars[p] = true
+					}
+				}
+			}
+			for _, r := range seg.Redirs {
+				if strings.Contains(r.Target.Raw, "=") {
+					for _, p := range r.Target.Params {
+						a.setVars[p] = true
+					}
+				}
+			}
+		}
+	}
+	return a.setVars[name]
 }
 
 // substitution is the output of the command substitutions that name the
@@ -215,7 +320,37 @@ func (a *assessor) substitution(code, cwd string) (string, bool) {
 		// The project's root is the top of its repository.
 		return a.ctx.Root, a.ctx.Root != "" && within(cwd, a.ctx.Root)
 	}
+	if listsHere(code) {
+		// Files below the working folder, whatever their names.
+		return cwd + "/*", true
+	}
 	return "", false
+}
+
+// listsHere reports whether code only lists files below the working
+// folder: git ls-files or git diff --name-only without a path that leaves
+// it, find from a folder below it without following links.
+func listsHere(code string) bool {
+	if strings.ContainsAny(code, "|;&<>$`\\(){}") || strings.Contains(code, "..") {
+		return false
+	}
+	f := strings.Fields(code)
+	for _, w := range f {
+		if strings.HasPrefix(strings.Trim(w, `'"`), "/") || strings.HasPrefix(w, "~") {
+			return false
+		}
+	}
+	switch {
+	case len(f) >= 2 && f[0] == "git" && f[1] == "ls-files":
+		return true
+	case len(f) >= 3 && f[0] == "git" && f[1] == "diff" && (contains(f, "--name-only") || contains(f, "--name-status")):
+		return true
+	case len(f) >= 2 && f[0] == "find" && !strings.HasPrefix(f[1], "-") &&
+		!contains(f, "-L") && !contains(f, "-H") && !contains(f, "-follow") &&
+		!contains(f, "-exec") && !contains(f, "-execdir") && !contains(f, "-delete") && !contains(f, "-ok") && !contains(f, "-fprint"):
+		return true
+	}
+	return false
 }
 
 // braces performs bash's brace expansion on the source text of a word: a

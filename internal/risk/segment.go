@@ -102,7 +102,7 @@ func (c *cmd) path(op Op, w shell.Word) {
 	}
 	for _, p := range ps {
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Path: p, Raw: w.Raw, Segment: c.i})
-		if c.a.protected(p) || w.Glob && c.a.globReachesProtected(p) {
+		if c.a.protected(p) || (w.Glob || strings.ContainsAny(p, "*?[")) && c.a.globReachesProtected(p) {
 			c.add(Protected, op.String()+"s sayso's own files: "+w.Raw)
 			continue
 		}

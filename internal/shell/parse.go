@@ -104,6 +104,7 @@ type Segment struct {
 	Loop     bool     // inside a for, while, until or select body
 	Inline   bool     // the code this program runs was read; its segments follow it
 	Chdir    *Word    // the folder a wrapper runs the command in (env -C, sudo -D)
+	Vars     []Var    // the loop variables bound where it sits, outermost first
 	Pipeline int      // pipeline this segment is a stage of; 0 when it stands alone
 	Stage    int      // its index in that pipeline
 	Opaque   []Opaque // what hides, in this segment, what runs
@@ -121,6 +122,15 @@ func (s *Segment) Name() string {
 		return v[i+1:]
 	}
 	return v
+}
+
+// Var is a variable a for or select loop binds to each of its words in
+// turn. Known is false when the loop runs over the positional parameters
+// (no in): its values come from outside the step.
+type Var struct {
+	Name  string
+	Items []Word
+	Known bool
 }
 
 // Script is a parsed command.
@@ -214,6 +224,7 @@ type parser struct {
 // ctx is where a statement sits.
 type ctx struct {
 	via      []string
+	vars     []Var // loop variables bound around the statement
 	loop     bool
 	many     bool
 	pipeline int
@@ -319,6 +330,9 @@ func (p *parser) sub(src string, at syntax.Pos, via string, c ctx) {
 	for _, m := range marks {
 		p.opaque(at, via+": "+m.Why)
 	}
+	if via != "eval" && via != "trap" {
+		c.vars = nil // a shell of its own: the loop's variables are not its
+	}
 	q := &parser{script: p.script, src: src, depth: p.depth + 1, inner: true, at: p.pos(at), root: p.rootp()}
 	q.parse(src, c.with(via))
 }
@@ -389,11 +403,14 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 		p.stmts(x.Do, lc)
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.ForClause:
+		lc := c
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
+			v := Var{Name: l.Name.Value, Known: l.InPos.IsValid()}
 			for _, w := range l.Items {
-				p.word(w)
+				v.Items = append(v.Items, p.word(w))
 			}
+			lc.vars = append(append([]Var(nil), c.vars...), v)
 		case *syntax.CStyleLoop:
 			for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
 				if e != nil {
@@ -401,7 +418,6 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 				}
 			}
 		}
-		lc := c
 		lc.loop = true
 		p.stmts(x.Do, lc)
 		p.attach(redirs, st.Pos(), c)
@@ -501,6 +517,7 @@ func (p *parser) pipeline(x *syntax.BinaryCmd, c ctx) {
 
 func (p *parser) add(seg Segment, c ctx) int {
 	seg.Via = append(append([]string(nil), c.via...), seg.Via...)
+	seg.Vars = c.vars
 	seg.Loop = seg.Loop || c.loop
 	seg.Many = seg.Many || c.many
 	if seg.Pipeline == 0 {

@@ -259,3 +259,30 @@ func TestParserReuse(t *testing.T) {
 		t.Errorf("after reuse: %s, want %s", got, want)
 	}
 }
+
+// TestLoopVars: a segment in a loop knows the variable the loop binds and
+// its words; a shell of its own does not.
+func TestLoopVars(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"for f in a *.go; do cat $f; done", "f=a,*.go"},
+		{"for f; do cat $f; done", "f?"},
+		{"for f in a; do for g in b; do cat $g; done; done", "f=a g=b"},
+		{"for f in a; do bash -c 'cat $f'; done", ""},
+		{"cat $f", ""},
+	}
+	for _, tt := range tests {
+		s := Parse(tt.in)
+		seg := s.Segments[len(s.Segments)-1]
+		var got []string
+		for _, v := range seg.Vars {
+			if !v.Known {
+				got = append(got, v.Name+"?")
+				continue
+			}
+			got = append(got, v.Name+"="+strings.Join(Words(v.Items), ","))
+		}
+		if g := strings.Join(got, " "); g != tt.want {
+			t.Errorf("Parse(%q) vars = %q, want %q", tt.in, g, tt.want)
+		}
+	}
+}
