@@ -132,9 +132,13 @@ var userReadOnly = []string{
 	".ssh/authorized_keys", ".ssh/config", ".ssh/rc",
 }
 
-// userHidden are the shell rc files and browser profiles, relative to
-// the home: their secrets stay unread and they stay unchanged.
+// userHidden are the shell rc files, browser profiles and the clients'
+// own credentials and IDE connections (a token there lets a step drive
+// the editor), relative to the home: their secrets stay unread and they
+// stay unchanged.
 var userHidden = []string{
+	".claude/.credentials.json", ".claude/ide", ".codex/auth.json",
+	".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".gemini/mcp-oauth-tokens.json",
 	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
 	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout",
 	".config/fish", ".config/nushell", ".config/environment.d",
