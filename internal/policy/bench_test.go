@@ -46,6 +46,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for i := range reqs {
 		reqs[i].Policy = p
 		reqs[i].Context = testContext
+		reqs[i].Wall = Wall{On: true}
 	}
 	b.ReportAllocs()
 	start := cpuTime()

@@ -80,7 +80,7 @@ func TestCorpusInAuto(t *testing.T) {
 			}
 			want = want.Add(cl)
 		}
-		got, diag := Evaluate(Request{Command: c.Cmd, Mode: ModeAuto, Context: testContext})
+		got, diag := Evaluate(Request{Command: c.Cmd, Mode: ModeAuto, Context: testContext, Wall: Wall{On: true}})
 		if want&risk.Of(risk.Read, risk.LocalWrite) == 0 {
 			if got == Allow {
 				t.Errorf("Evaluate(%q) in auto = allow, want ask or deny: %v (%s)", c.Cmd, diag.Reasons, c.Why)

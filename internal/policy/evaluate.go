@@ -41,6 +41,12 @@ type Diagnostic struct {
 	// Lease is the ID of the lease the step consumes, or "". The store
 	// consumes it in the same transaction as the ledger row.
 	Lease string
+	// Reach is how far the step may write once walled, when it goes
+	// through: the hook wraps a shell step in the launcher accordingly.
+	Reach Reach
+	// Unwalled reports that the mode would have let the step through but
+	// there is no wall to run it in, so it asks (tier 8 says why).
+	Unwalled bool
 	// Reviewable reports that the step asks and the reviewer, not asked
 	// yet, could waive it: the gateway may ask the reviewer and decide again.
 	Reviewable bool
@@ -328,8 +334,15 @@ func (e *evaluation) run() {
 	e.d.Mode = mode
 	outOfScope := e.scope(mode)
 
-	// 8. Mode.
+	// 8. Mode. A shell step the mode alone lets through runs inside the
+	// wall; where there is none, auto and autopilot let only reading through.
+	unwalled := e.st.shell && !req.Wall.On && !pol.AutoWithoutWall && classes != risk.Of(risk.Read)
+	noWall := "there is no wall to run it in (" + wallWhy(req.Wall) + "): without it auto and autopilot ask about anything but reading"
+	reach := ReachWide
 	switch {
+	case (mode == ModeAutopilot || auto.Found && auto.Value == AutoApprove && !outOfScope || mode == ModeAuto && risk.Safe(classes) && !outOfScope) && unwalled && len(allows) == 0 && !ruleFound && !reviewAllows:
+		e.d.Unwalled = true
+		e.tier(8, "mode", nil, noWall)
 	case mode == ModeAutopilot:
 		why := "autopilot approves everything but ceilings"
 		if req.Mode != ModeAutopilot {
@@ -337,10 +350,12 @@ func (e *evaluation) run() {
 		}
 		e.tier(8, "mode", &allow, why)
 	case auto.Found && auto.Value == AutoApprove && !outOfScope:
+		reach = ReachProject
 		e.tier(8, "mode", &allow, "the autonomy row approves "+e.st.tool+" in the project ("+auto.Row.Source.String()+")")
 	case len(allows) > 0 && ceilings.Empty():
 		e.tier(8, "mode", &allow, "the person's allow entry covers it ("+pol.Entries[allows[0]].Source.String()+")")
 	case mode == ModeAuto && risk.Safe(classes) && !outOfScope:
+		reach = ReachProject
 		e.tier(8, "mode", &allow, "auto allows reading and local work in the project")
 	case mode == ModeAuto && reviewAllows && ceilings.Empty():
 		e.tier(8, "mode", &allow, "the reviewer found the person asked for this step: "+req.Review.Why)
@@ -349,6 +364,7 @@ func (e *evaluation) run() {
 	case mode == ModeAuto:
 		e.tier(8, "mode", nil, "auto asks about "+riskWords(classes, outOfScope))
 	case mode == ModeAsk && classes == risk.Of(risk.Read) && !outOfScope:
+		reach = ReachProject
 		e.tier(8, "mode", &allow, "ask mode allows reading in the project")
 	default:
 		e.tier(8, "mode", nil, "ask mode asks before anything but reading in the project")
@@ -356,6 +372,14 @@ func (e *evaluation) run() {
 
 	// 9. Ask.
 	e.tier(9, "ask", &ask, "the person decides")
+	if e.st.shell && e.decision != Deny {
+		// A tier before the mode decided: the person's own say-so, or a
+		// question only the person answers.
+		if !e.d.Tiers[len(e.d.Tiers)-2].Decided {
+			reach = ReachWide
+		}
+		e.d.Reach = reach
+	}
 	e.d.Reviewable = e.decision == Ask && reviewWaives && !req.Review.Asked && !e.d.Tiers[3].Decided && !classes.Any(risk.KindNever)
 }
 
@@ -391,6 +415,13 @@ func (w *where) scopeWords() string {
 		return w.mount + " and the container's /tmp"
 	}
 	return w.ctx.Root
+}
+
+func wallWhy(w Wall) string {
+	if w.Why == "" {
+		return "the wall is not applied here"
+	}
+	return w.Why
 }
 
 func tierOfAutonomy(v Autonomy) int {
@@ -514,7 +545,7 @@ func reasons(dec Decision, d *Diagnostic) []string {
 			out = append(out, c.String()+": "+whyOf(&d.Assessment, c))
 		}
 		for _, t := range d.Tiers {
-			if t.N == 7 && strings.HasPrefix(t.Why, "out of scope") {
+			if t.N == 7 && strings.HasPrefix(t.Why, "out of scope") || t.N == 8 && d.Unwalled {
 				out = append(out, t.Why)
 			}
 		}

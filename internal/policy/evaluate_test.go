@@ -23,6 +23,8 @@ func decided(req Request) (Decision, int, Diagnostic) {
 	if req.Now.IsZero() {
 		req.Now = now
 	}
+	// A step runs walled unless the case says why there is no wall.
+	req.Wall.On = req.Wall.Why == ""
 	d, diag := Evaluate(req)
 	return d, diag.Decided().N, diag
 }

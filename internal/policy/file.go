@@ -26,6 +26,10 @@ type Policy struct {
 	Breaker       Breaker
 	ProjectsBase  string // the folder a container's mount must lie strictly below; "" is the home folder
 	Reviewer      Reviewer
+	// AutoWithoutWall lets auto and autopilot approve shell steps where
+	// sayso's wall cannot be applied (§13): what such a step runs can then
+	// do whatever the person can. Only the person's own file sets it.
+	AutoWithoutWall bool
 
 	// Problems are what was broken or ignored, each with its place: shown
 	// on every check, on the hook's stderr and on the page.

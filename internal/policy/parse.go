@@ -229,6 +229,8 @@ func (f *fileParser) setting(key string, at unstable.Range, v *unstable.Node) {
 		s.TrustedHosts, ok = f.strs(at, key, v)
 	case "projects_base":
 		s.ProjectsBase, ok = f.str(at, key, v)
+	case "auto_without_wall":
+		s.AutoWithoutWall, ok = f.boolean(at, key, v)
 	default:
 		f.problem(at, "unknown key %q, ignored", key)
 	}
@@ -247,6 +249,14 @@ func (f *fileParser) str(at unstable.Range, key string, v *unstable.Node) (strin
 		return "", false
 	}
 	return string(v.Data), true
+}
+
+func (f *fileParser) boolean(at unstable.Range, key string, v *unstable.Node) (bool, bool) {
+	if v.Kind != unstable.Bool {
+		f.problem(at, "%s: want true or false, ignored", key)
+		return false, false
+	}
+	return string(v.Data) == "true", true
 }
 
 func (f *fileParser) count(at unstable.Range, key string, v *unstable.Node) (int, bool) {
@@ -340,6 +350,9 @@ func (f *fileParser) apply() {
 	}
 	if f.set["projects_base"] {
 		p.ProjectsBase = s.ProjectsBase
+	}
+	if f.set["auto_without_wall"] {
+		p.AutoWithoutWall = s.AutoWithoutWall
 	}
 }
 

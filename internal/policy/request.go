@@ -32,6 +32,9 @@ type Request struct {
 	Leases  []Lease   // the live leases of the person; Evaluate picks the one that covers
 	Review  Review    // the reviewer's answer for this step, if it was asked
 	Rules   RuleLookup
+	// Wall says whether an allowed shell step will run inside sayso's
+	// wall; off (the zero value), auto and autopilot let only reading through.
+	Wall Wall
 }
 
 // Session is what the decision needs to know about the session asking.
