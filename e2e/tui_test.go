@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // driveTUI runs Claude Code's interactive terminal in tmux, types prompt as
@@ -18,7 +20,7 @@ func (w *world) driveTUI(t *testing.T, f *Fake, prompt string) string {
 	bin := client(t, "claude")
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
-		t.Skip("SKIP: tmux is not installed: the interactive client cannot be driven")
+		testenv.Missing(t, "tmux is not installed: the interactive client cannot be driven")
 	}
 	w.install(t, "claude")
 	const key = "sk-ant-e2e-0123456789abcdef"

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 const chromiumPath = "/usr/bin/chromium"
@@ -33,10 +34,7 @@ type Browser struct {
 func New(t *testing.T) *Browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("SAYSO_CI") != "" {
-			t.Fatalf("browser tests: %s is absent and SAYSO_CI is set: run .ci/install-browser to install Debian's chromium", chromiumPath)
-		}
-		t.Skipf("SKIP browser tests: %s is absent; run .ci/install-browser to install Debian's chromium", chromiumPath)
+		testenv.Missing(t, "browser tests: %s is absent; run .ci/install-browser to install Debian's chromium", chromiumPath)
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
