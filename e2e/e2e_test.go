@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // sayso is the binary under test, built once; saysoHook is the forwarder
@@ -24,7 +26,7 @@ func TestMain(m *testing.M) {
 	}
 	sayso = filepath.Join(dir, "sayso")
 	saysoHook = filepath.Join(dir, "sayso-hook")
-	build := exec.Command("go", "build", "-o", dir, "github.com/sayso-dev/sayso/cmd/sayso", "github.com/sayso-dev/sayso/cmd/sayso-hook")
+	build := exec.Command("go", "build", "-o", dir, "github.com/sayso-dev/sayso/cmd/sayso", "github.com/sayso-dev/sayso/cmd/sayso-hook", "github.com/sayso-dev/sayso/cmd/sayso-wall")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as the README builds it
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -49,7 +51,7 @@ func client(t *testing.T, name string) string {
 	}
 	b := filepath.Join(dir, name, "node_modules", ".bin", name)
 	if _, err := os.Stat(b); err != nil {
-		t.Skipf("SKIP: the %s client is not installed (run .ci/install-clients, or set SAYSO_%s_BIN)", name, strings.ToUpper(name))
+		testenv.Missing(t, "the %s client is not installed (run .ci/install-clients, or set SAYSO_%s_BIN)", name, strings.ToUpper(name))
 	}
 	return b
 }
@@ -66,8 +68,8 @@ func newWorld(t *testing.T) *world {
 	root := t.TempDir()
 	w := &world{root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"), marker: filepath.Join(root, "pushed.txt")}
 	w.state = filepath.Join(w.home, ".local", "state", "sayso")
-	shim := filepath.Join(root, "shim")
-	for _, d := range []string{w.home, w.proj, shim} {
+	shim, tmp := filepath.Join(root, "shim"), filepath.Join(root, "tmp")
+	for _, d := range []string{w.home, w.proj, shim, tmp} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
 	must(t, os.WriteFile(filepath.Join(shim, "git"), []byte("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = push ] && { echo \"git $*\" >> "+w.marker+"; echo pushed; exit 0; }; done\nexec /usr/bin/git \"$@\"\n"), 0o755))
@@ -77,7 +79,7 @@ func newWorld(t *testing.T) *world {
 	must(t, os.WriteFile(filepath.Join(w.proj, "e2e-readme.txt"), []byte("hello\n"), 0o644))
 	w.env = []string{
 		"PATH=" + shim + ":/usr/local/bin:/usr/bin:/bin",
-		"HOME=" + w.home, "TMPDIR=" + root, "TERM=dumb", "LANG=C.UTF-8",
+		"HOME=" + w.home, "TMPDIR=" + tmp, "TERM=dumb", "LANG=C.UTF-8",
 		"CODEX_HOME=" + filepath.Join(w.home, ".codex"),
 		"GEMINI_CLI_HOME=" + w.home,
 	}
@@ -230,9 +232,25 @@ func TestCodex(t *testing.T) {
 			w := newWorld(t)
 			f := NewFake(sc.call(w))
 			defer f.Close()
-			codexHome := filepath.Join(w.home, ".codex")
-			must(t, os.MkdirAll(codexHome, 0o755))
-			must(t, os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(`model = "fake-model"
+			codexConfig(t, w, f)
+			w.install(t, "codex")
+			// No --dangerously-bypass-hook-trust: the trust install wrote must hold.
+			out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
+				"--dangerously-bypass-approvals-and-sandbox", "do the task")
+			sc.check(t, w, f.Results())
+			if t.Failed() {
+				t.Logf("codex output:\n%s", out)
+			}
+		})
+	}
+}
+
+// codexConfig points the world's Codex at the fake model.
+func codexConfig(t *testing.T, w *world, f *Fake) {
+	t.Helper()
+	codexHome := filepath.Join(w.home, ".codex")
+	must(t, os.MkdirAll(codexHome, 0o755))
+	must(t, os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(`model = "fake-model"
 model_provider = "fake"
 
 [analytics]
@@ -246,16 +264,6 @@ env_key = "FAKE_API_KEY"
 request_max_retries = 0
 stream_max_retries = 0
 `), 0o600))
-			w.install(t, "codex")
-			// No --dangerously-bypass-hook-trust: the trust install wrote must hold.
-			out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
-				"--dangerously-bypass-approvals-and-sandbox", "do the task")
-			sc.check(t, w, f.Results())
-			if t.Failed() {
-				t.Logf("codex output:\n%s", out)
-			}
-		})
-	}
 }
 
 func TestGemini(t *testing.T) {

@@ -1,0 +1,188 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// attack is a script an agent wrote into the project and then runs as
+// local work: sayso cannot see inside it, so only the wall stands between
+// it and the person's channels. Each line tries one family of the attack.
+const attack = `#!/bin/sh
+echo ran > ran.txt
+state="$HOME/.local/state/sayso"
+config="$HOME/.config/sayso"
+echo pwned > "$state/pwn.txt"
+ls -A "$state" > seen-state.txt
+cat "$state"/*.db > stolen.db
+echo 'default_mode = "autopilot"' >> "$config/policy.toml"
+mkdir -p .claude && echo '{"disableAllHooks":true}' > .claude/settings.local.json
+echo '{"disableAllHooks":true}' > "$HOME/.claude/settings.json"
+echo 'alias ls=rm' >> "$HOME/.bashrc"
+echo '#!/bin/sh' > .git/hooks/pre-commit
+echo '[core] hooksPath = /tmp' >> .git/config
+echo outside > "$HOME/outside.txt"
+exit 0
+`
+
+// plantAttack writes the attack script into the world's project, and the
+// files it aims at, so their change can be seen.
+func plantAttack(t *testing.T, w *world) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Join(w.proj, "tools"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(attack), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# the person's\n"), 0o644))
+	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
+	must(t, os.MkdirAll(w.state, 0o700))
+}
+
+// changed lists what the attack changed, checked from outside: nothing in
+// sayso's folders, the client's settings, rc files, git hooks or config,
+// or outside the project.
+func changed(w *world) []string {
+	var out []string
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	has := func(p, s string) bool { b, _ := os.ReadFile(p); return strings.Contains(string(b), s) }
+	nonEmpty := func(p string) bool { fi, err := os.Stat(p); return err == nil && fi.Size() > 0 }
+	if exists(filepath.Join(w.state, "pwn.txt")) {
+		out = append(out, "wrote into sayso's state folder")
+	}
+	if nonEmpty(filepath.Join(w.proj, "seen-state.txt")) {
+		out = append(out, "listed sayso's state folder")
+	}
+	if nonEmpty(filepath.Join(w.proj, "stolen.db")) {
+		out = append(out, "read sayso's database")
+	}
+	if has(filepath.Join(w.home, ".config", "sayso", "policy.toml"), "autopilot") {
+		out = append(out, "rewrote the policy file")
+	}
+	if exists(filepath.Join(w.proj, ".claude", "settings.local.json")) {
+		out = append(out, "planted the project's client settings")
+	}
+	if has(filepath.Join(w.home, ".claude", "settings.json"), "disableAllHooks") {
+		out = append(out, "rewrote the client's settings")
+	}
+	if has(filepath.Join(w.home, ".bashrc"), "alias") {
+		out = append(out, "changed an rc file")
+	}
+	if exists(filepath.Join(w.proj, ".git", "hooks", "pre-commit")) {
+		out = append(out, "planted a git hook")
+	}
+	if has(filepath.Join(w.proj, ".git", "config"), "hooksPath") {
+		out = append(out, "changed the git config")
+	}
+	if exists(filepath.Join(w.home, "outside.txt")) {
+		out = append(out, "wrote outside the project")
+	}
+	return out
+}
+
+const attackChanges = 10
+
+// TestWallPositiveControl: the checks see every change when the script
+// runs outside the wall, as the person would run it.
+func TestWallPositiveControl(t *testing.T) {
+	w := newWorld(t)
+	plantAttack(t, w)
+	w.install(t, "claude")
+	cmd := exec.Command("sh", "tools/x.sh")
+	cmd.Dir, cmd.Env = w.proj, w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the script: %v\n%s", err, out)
+	}
+	if got := changed(w); len(got) != attackChanges {
+		t.Errorf("the checks saw %d changes, want %d: %q", len(got), attackChanges, got)
+	}
+}
+
+// TestWallClaudeCode: Claude Code runs the agent's script, which sayso
+// lets through as local work, and the wall keeps every channel of the
+// person's out of its reach, with the gateway running and without it.
+func TestWallClaudeCode(t *testing.T) {
+	bin := client(t, "claude")
+	for _, served := range []bool{false, true} {
+		name := "no-gateway"
+		if served {
+			name = "gateway"
+		}
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t)
+			plantAttack(t, w)
+			w.install(t, "claude")
+			if served {
+				w.serve(t)
+			}
+			claudeScenario(t, bin, w, scenario{"attack", func(w *world) Call { return Call{Command: "sh tools/x.sh"} },
+				func(t *testing.T, w *world, results []string) { wallHeld(t, w, results) }})
+		})
+	}
+}
+
+// TestWallCodex: the same through Codex, whose hook rewrites the input.
+func TestWallCodex(t *testing.T) {
+	bin := client(t, "codex")
+	w := newWorld(t)
+	plantAttack(t, w)
+	f := NewFake(Call{Command: "sh tools/x.sh"})
+	defer f.Close()
+	codexConfig(t, w, f)
+	w.install(t, "codex")
+	out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
+		"--dangerously-bypass-approvals-and-sandbox", "do the task")
+	wallHeld(t, w, f.Results())
+	if t.Failed() {
+		t.Logf("codex output:\n%s", out)
+	}
+}
+
+func wallHeld(t *testing.T, w *world, results []string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(w.proj, "ran.txt")); err != nil {
+		t.Fatalf("the script did not run (it is local work): %q", results)
+	}
+	if got := changed(w); len(got) > 0 {
+		t.Errorf("from inside the wall the script %s", strings.Join(got, "; "))
+	}
+	cmd := exec.Command(sayso, "doctor")
+	cmd.Dir, cmd.Env = w.proj, w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("doctor after the attack: %v\n%s", err, out)
+	}
+}
+
+// TestWallKeepsWhatTheAgentSees: a walled step gives the agent the same
+// output and exit status, and the folder a cd leaves is where the next
+// step starts, as Claude Code keeps it.
+func TestWallKeepsWhatTheAgentSees(t *testing.T) {
+	bin := client(t, "claude")
+	w := newWorld(t)
+	w.install(t, "claude")
+	must(t, os.MkdirAll(filepath.Join(w.proj, "sub"), 0o755))
+	f := NewFake(Call{Command: "echo to-out; echo to-err >&2; cd sub && touch here.txt"}, Call{Command: "pwd && ls"}, Call{Command: "echo before-exit; exit 3"})
+	defer f.Close()
+	out := w.run(t, bin, []string{
+		"ANTHROPIC_BASE_URL=" + f.URL, "ANTHROPIC_API_KEY=sk-ant-e2e",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+	}, "-p", "do the task", "--output-format", "json")
+	results := f.Results()
+	if len(results) != 3 {
+		t.Fatalf("%d results, want 3: %q\n%s", len(results), results, out)
+	}
+	for _, want := range []string{"to-out", "to-err"} {
+		if !strings.Contains(results[0], want) {
+			t.Errorf("the first step's result %q lacks %q", results[0], want)
+		}
+	}
+	if !strings.Contains(results[1], filepath.Join(w.proj, "sub")) || !strings.Contains(results[1], "here.txt") {
+		t.Errorf("the second step did not start where the first one's cd left it: %q", results[1])
+	}
+	if !strings.Contains(results[2], "before-exit") || !strings.Contains(results[2], "3") {
+		t.Errorf("the third step's result %q lacks its output or exit status 3", results[2])
+	}
+	if strings.Contains(strings.Join(results, "\n"), "sayso-wall") {
+		t.Errorf("the agent sees the launcher in its results: %q", results)
+	}
+}
