@@ -96,13 +96,13 @@ func answerHook(agent string, in []byte) hook.Result {
 	env := hook.Env{Getenv: os.Getenv, Home: home, Witness: witness(os.Getpid())}
 	db, ctx, cancel, err := openStore()
 	if err != nil {
-		return hook.Run(context.Background(), a, in, env, hook.Guard(hook.FilePins{}, agent, failing(err)))
+		return hook.Run(context.Background(), a, in, env, hook.Guard(hook.FilePins{}, agent, failing(err)), hook.Walls{})
 	}
 	defer cancel()
 	defer db.Close()
 	d, pins, err := newDecider(db)
 	if err != nil {
-		return hook.Run(ctx, a, in, env, failing(err))
+		return hook.Run(ctx, a, in, env, failing(err), hook.Walls{})
 	}
 	return d.Run(ctx, agent, in, env, guardWith(pins))
 }

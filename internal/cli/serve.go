@@ -178,7 +178,8 @@ func newDecider(db *store.DB) (*gateway.Decider, hook.FilePins, error) {
 	}
 	home, _ := os.UserHomeDir()
 	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
-	d := &gateway.Decider{DB: db, Home: home, ConfigDir: config, Protected: append(paths.Protected(), hook.Installed(pins)...), Verdicts: review.NewCache(1024)}
+	protected := append(paths.Protected(), hook.Installed(pins)...)
+	d := &gateway.Decider{DB: db, Home: home, ConfigDir: config, Protected: protected, Verdicts: review.NewCache(1024), Walls: hook.FindWalls(home, protected)}
 	d.Reviewer, _ = personReviewer(config) // one that cannot be built is none: auto asks; serve warns
 	d.Witness = witness
 	return d, pins, nil

@@ -40,7 +40,7 @@ func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env
 	if guard != nil {
 		decide = guard(a.Name(), decide)
 	}
-	res := hook.Run(ctx, a, in, env, decide)
+	res := hook.Run(ctx, a, in, env, decide, d.Walls)
 	if err := d.Record(ctx, res.Input.Events); err != nil && res.Err == nil {
 		res.Err = err
 	}

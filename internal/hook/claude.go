@@ -100,11 +100,16 @@ func (Claude) Answer(in Input, d policy.Decision, reason string) Result {
 	r := Result{Input: in, Decision: d, Reason: reason}
 	switch in.Event {
 	case "PreToolUse":
-		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+		out := map[string]any{
 			"hookEventName":            "PreToolUse",
 			"permissionDecision":       d.String(),
 			"permissionDecisionReason": reason,
-		}})
+		}
+		if walled := walledInput(in.Step); walled != nil && d != policy.Deny {
+			// The step runs inside sayso's wall, whoever lets it through.
+			out["updatedInput"] = walled
+		}
+		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": out})
 	case "PermissionRequest":
 		if d != policy.Deny {
 			// The client asks the person in its own dialog: that is the

@@ -63,7 +63,18 @@ func (Codex) Answer(in Input, d policy.Decision, reason string) Result {
 	switch in.Event {
 	case "PreToolUse":
 		if d == policy.Allow {
-			return r // no output: Codex runs the step
+			walled := walledInput(in.Step)
+			if walled == nil {
+				return r // no output: Codex runs the step
+			}
+			// Codex runs an allow only with a rewritten input: the step
+			// runs inside sayso's wall.
+			r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+				"hookEventName":      "PreToolUse",
+				"permissionDecision": "allow",
+				"updatedInput":       walled,
+			}})
+			return r
 		}
 		r.Decision = policy.Deny
 		if d == policy.Ask {

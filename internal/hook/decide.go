@@ -2,53 +2,10 @@ package hook
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"time"
 
-	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
-
-// Local decides in the hook's own process with policy.Evaluate, until the
-// store keeps sessions, modes and leases: the mode is the policy file's
-// default (auto unless set), the scope the project holding the session's
-// folder, and the protected paths sayso's own plus the hook definitions it
-// installed.
-type Local struct {
-	Home      string
-	ConfigDir string // holds the person's policy.toml
-	Protected []string
-	Now       func() time.Time
-}
-
-// Decide implements Decider.
-func (l Local) Decide(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
-	if err := ctx.Err(); err != nil {
-		return policy.Deny, policy.Diagnostic{}, err
-	}
-	root := paths.ProjectRoot(s.Project())
-	pol := policy.Load(policy.Files{Person: filepath.Join(l.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
-	req := policy.Request{
-		Agent:   s.Agent,
-		Tool:    s.Tool,
-		Input:   s.Input,
-		Command: s.Command,
-		Mode:    pol.DefaultMode,
-		Policy:  pol,
-		// The tool's own working folder is in its input: the step starts
-		// from the session's.
-		Context: risk.Context{Root: root, Cwd: s.Project(), Home: l.Home, Protected: l.Protected},
-		Session: policy.Session{ID: s.Session, Turn: s.Turn},
-	}
-	if l.Now != nil {
-		req.Now = l.Now()
-	}
-	policy.Resolve(&req, Resolver(l.Protected))
-	d, diag := policy.Evaluate(req)
-	return d, diag, nil
-}
 
 // Project is the session's folder: the client's cwd, before a shell tool's
 // own working folder moves the step.

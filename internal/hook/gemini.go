@@ -57,6 +57,15 @@ func (Gemini) Answer(in Input, d policy.Decision, reason string) Result {
 		return Gemini{}.Fail(in.Event, reason)
 	}
 	if d == policy.Allow {
+		if walled := walledInput(in.Step); walled != nil {
+			// Gemini merges tool_input into the call's arguments: the
+			// step runs inside sayso's wall.
+			r.Stdout = jsonLine(map[string]any{"decision": "allow", "hookSpecificOutput": map[string]any{
+				"hookEventName": "BeforeTool",
+				"tool_input":    map[string]any{"command": walled["command"]},
+			}})
+			return r
+		}
 		r.Stdout = []byte(`{"decision":"allow"}` + "\n")
 		return r
 	}

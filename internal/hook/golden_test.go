@@ -76,7 +76,7 @@ func TestGolden(t *testing.T) {
 			}
 			var seen Step
 			in := []byte(sec["input.json"])
-			res := Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: client{}}, fakeDecider(sec["decide"], &seen))
+			res := Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: client{}}, fakeDecider(sec["decide"], &seen), Walls{})
 			got := map[string]string{
 				"stdout": string(res.Stdout),
 				"exit":   strconv.Itoa(res.Exit) + "\n",

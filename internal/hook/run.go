@@ -22,7 +22,10 @@ var Timeout = 10 * time.Second
 // Run reads one hook JSON, decides its step and returns the client's
 // answer. It never panics and always returns a valid answer: every failure
 // is the client's deny with a short reason, and the real error in Err.
-func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider) (res Result) {
+//
+// A shell step that goes through is wrapped in walls: the client runs it
+// inside sayso's wall, as far as the decision lets it write.
+func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, walls Walls) (res Result) {
 	event := ""
 	defer func() {
 		if p := recover(); p != nil {
@@ -60,6 +63,11 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider) (re
 		r := a.Answer(q, policy.Deny, "sayso: "+why+"; the step is denied")
 		r.Err = err
 		return r
+	}
+	if d != policy.Deny {
+		if cmd, ok := walls.Wrap(*q.Step, diag.Reach); ok {
+			q.Step.Walled = cmd
+		}
 	}
 	return a.Answer(q, d, Reason(d, &diag))
 }

@@ -23,7 +23,7 @@ func Sandboxes(agents map[string]bool, t Target, dirs []string) []Problem {
 		if !agents[agent] {
 			continue
 		}
-		var w wall
+		var w clientSandbox
 		switch agent {
 		case "claude":
 			w = claudeWall(t)
@@ -49,8 +49,8 @@ func Sandboxes(agents map[string]bool, t Target, dirs []string) []Problem {
 	return out
 }
 
-// wall is what one client's sandbox lets an agent's programs write.
-type wall struct {
+// clientSandbox is what one client's sandbox lets an agent's programs write.
+type clientSandbox struct {
 	name  string
 	on    bool
 	off   string   // why it is off, when it is
@@ -61,14 +61,14 @@ type wall struct {
 // claudeWall reads Claude Code's "sandbox" settings: enabled, and the
 // extra folders in filesystem.allowWrite. The project folder is always
 // writable. Later files win: user, project, local, managed.
-func claudeWall(t Target) wall {
+func claudeWall(t Target) clientSandbox {
 	t.Agent = "claude"
 	files := claudeFiles(t)
 	t.Scope = "managed"
 	if p, err := SettingsPath(t); err == nil {
 		files = append(files, p)
 	}
-	w := wall{name: "Claude Code", roots: []string{t.Project},
+	w := clientSandbox{name: "Claude Code", roots: []string{t.Project},
 		off: "Claude Code's sandbox is off (no \"sandbox\": {\"enabled\": true} in its settings)",
 		fix: "set \"sandbox\": {\"enabled\": true} in " + files[0]}
 	for _, f := range files {
@@ -106,9 +106,9 @@ func claudePath(p, home, base string) []string {
 // unless excluded, and sandbox_workspace_write.writable_roots. With no
 // sandbox_mode Codex picks read-only or workspace-write by the project's
 // trust; the wider is checked.
-func codexWall(t Target) wall {
+func codexWall(t Target) clientSandbox {
 	cfg := filepath.Join(CodexHome(t.Home, t.Getenv), "config.toml")
-	w := wall{name: "Codex",
+	w := clientSandbox{name: "Codex",
 		off: "Codex runs with sandbox_mode = \"danger-full-access\"",
 		fix: "set sandbox_mode = \"workspace-write\" in " + cfg + ", and run codex without --dangerously-bypass-approvals-and-sandbox"}
 	mode := ""
@@ -161,9 +161,9 @@ func codexWall(t Target) wall {
 // tools.sandbox (or the older top-level sandbox) in its settings. Its
 // container mounts the project, the temporary folder and $SANDBOX_MOUNTS
 // (from:to:opts, comma-separated; ro ones are skipped).
-func geminiWall(t Target) wall {
+func geminiWall(t Target) clientSandbox {
 	t.Agent = "gemini"
-	w := wall{name: "Gemini CLI",
+	w := clientSandbox{name: "Gemini CLI",
 		off: "Gemini CLI's sandbox is off (no GEMINI_SANDBOX, no tools.sandbox in its settings)"}
 	on := false
 	for _, sc := range []string{"user", "project", "managed"} {

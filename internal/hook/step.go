@@ -63,6 +63,10 @@ type Step struct {
 	Cwd     string          `json:"cwd"`
 	Mode    string          `json:"client_mode,omitempty"` // the client's own permission mode
 	Input   json.RawMessage `json:"-"`
+	// Walled is the command line that runs the step inside sayso's wall,
+	// set once the step is let through; the adapter hands it to the
+	// client as the rewritten tool input.
+	Walled string `json:"walled,omitempty"`
 
 	project string // the client's cwd, when a shell tool moved Cwd
 }

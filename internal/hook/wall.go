@@ -1,0 +1,94 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/wall"
+)
+
+// LauncherName is the wall's launcher, installed beside sayso.
+const LauncherName = "sayso-wall"
+
+// Walls is how the hook runs the shell steps it lets through inside
+// sayso's wall (DESIGN §13): it rewrites the command so the client's shell
+// runs it under the launcher, which can only narrow what the step may do.
+// The zero value has no wall: the decision then lets only reading through
+// by the mode.
+type Walls struct {
+	Launcher string   // the launcher's absolute path
+	Home     string   // the person's home folder
+	Hidden   []string // sayso's folders and binaries: no walled step reads or writes them
+	Off      string   // why the wall cannot be applied here; "" when it can
+}
+
+// FindWalls finds the launcher beside the running binary and checks that
+// this machine can apply the wall.
+func FindWalls(home string, hidden []string) Walls {
+	w := Walls{Home: home, Hidden: hidden}
+	exe, err := os.Executable()
+	if err != nil {
+		w.Off = "sayso cannot find its own binary"
+		return w
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	launcher := filepath.Join(filepath.Dir(exe), LauncherName)
+	if fi, err := os.Stat(launcher); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		w.Off = "no " + LauncherName + " beside " + exe + " (install it with go install ./cmd/" + LauncherName + ")"
+		return w
+	}
+	if err := wall.Probe(); err != nil {
+		w.Off = err.Error()
+		return w
+	}
+	w.Launcher = launcher
+	return w
+}
+
+// State is what the decision is told about the wall.
+func (w Walls) State() policy.Wall {
+	if w.Off != "" || w.Launcher == "" {
+		why := w.Off
+		if why == "" {
+			why = "no launcher is set up"
+		}
+		return policy.Wall{Why: why}
+	}
+	return policy.Wall{On: true}
+}
+
+// Wrap returns the command line that runs the shell step s inside the wall,
+// writing as far as reach lets it; false when there is nothing to wrap or
+// no wall to wrap it in.
+func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
+	if s.Kind != KindShell || s.Command == "" || reach == policy.ReachNone || !w.State().On {
+		return "", false
+	}
+	scope := wall.Local
+	if reach == policy.ReachWide {
+		scope = wall.Approved
+	}
+	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope})
+	return p.Wrap(s.Command, w.Launcher), true
+}
+
+// walledInput is the tool input with its command replaced by the walled
+// one, every other field kept; nil when the step is not walled.
+func walledInput(s *Step) map[string]any {
+	if s == nil || s.Walled == "" {
+		return nil
+	}
+	in := map[string]any{}
+	if len(s.Input) > 0 {
+		if err := json.Unmarshal(s.Input, &in); err != nil {
+			in = map[string]any{}
+		}
+	}
+	in["command"] = s.Walled
+	return in
+}

@@ -1,0 +1,76 @@
+package hook
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// TestWalledAnswers: a shell step let through is handed back to each
+// client as its own rewrite of the tool input, every other field kept; a
+// denial is never rewritten.
+func TestWalledAnswers(t *testing.T) {
+	raw := json.RawMessage(`{"command":"ls","description":"list","timeout":5000}`)
+	step := func() *Step { return &Step{Kind: KindShell, Command: "ls", Input: raw, Walled: "WALLED ls"} }
+	for _, tt := range []struct {
+		a     Adapter
+		event string
+		d     policy.Decision
+		path  []string // where the rewritten command must be
+		kept  string   // another field of the input that must be kept, if the client replaces the whole input
+	}{
+		{Claude{}, "PreToolUse", policy.Allow, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
+		{Claude{}, "PreToolUse", policy.Ask, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
+		{Codex{}, "PreToolUse", policy.Allow, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
+		{Gemini{}, "BeforeTool", policy.Allow, []string{"hookSpecificOutput", "tool_input", "command"}, ""},
+	} {
+		res := tt.a.Answer(Input{Event: tt.event, Step: step()}, tt.d, "sayso: r")
+		var out map[string]any
+		if err := json.Unmarshal(res.Stdout, &out); err != nil {
+			t.Fatalf("%s %v: stdout %q: %v", tt.a.Name(), tt.d, res.Stdout, err)
+		}
+		var at any = out
+		for _, k := range tt.path {
+			m, _ := at.(map[string]any)
+			at = m[k]
+		}
+		if at != "WALLED ls" {
+			t.Errorf("%s %v: the rewritten command is not at %v: %s", tt.a.Name(), tt.d, tt.path, res.Stdout)
+		}
+		if tt.kept != "" {
+			in := out["hookSpecificOutput"].(map[string]any)["updatedInput"].(map[string]any)
+			if in[tt.kept] != "list" {
+				t.Errorf("%s: the rewrite dropped %s: %s", tt.a.Name(), tt.kept, res.Stdout)
+			}
+		}
+	}
+	for _, a := range []Adapter{Claude{}, Codex{}, Gemini{}} {
+		event := "PreToolUse"
+		if a.Name() == "gemini" {
+			event = "BeforeTool"
+		}
+		res := a.Answer(Input{Event: event, Step: step()}, policy.Deny, "sayso: r")
+		if containsKey(res.Stdout, "WALLED") {
+			t.Errorf("%s: a denial carries the rewrite: %s", a.Name(), res.Stdout)
+		}
+	}
+}
+
+func containsKey(b []byte, s string) bool { return strings.Contains(string(b), s) }
+
+// TestNoWallNothingWrapped: without a launcher nothing is rewritten and the
+// decision is told why.
+func TestNoWallNothingWrapped(t *testing.T) {
+	w := Walls{Off: "no launcher"}
+	if _, ok := w.Wrap(Step{Kind: KindShell, Command: "ls"}, policy.ReachProject); ok {
+		t.Error("a wall that is off wrapped a step")
+	}
+	if st := w.State(); st.On || st.Why != "no launcher" {
+		t.Errorf("State = %+v, want off with the reason", st)
+	}
+	if st := (Walls{}).State(); st.On {
+		t.Error("the zero Walls is on")
+	}
+}
