@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -95,7 +96,7 @@ func runCheck(env *Env, args []string) error {
 		}
 		return usagef("check: %v", err)
 	}
-	req := policy.Request{Agent: *agent, Tool: *tool, Command: strings.Join(fs.Args(), " ")}
+	command := strings.Join(fs.Args(), " ")
 	switch {
 	case *tool == "" && *input != "":
 		return usagef("check: --input needs --tool")
@@ -110,37 +111,61 @@ func runCheck(env *Env, args []string) error {
 	case (*mount == "") != (*hostRoot == ""):
 		return usagef("check: --container-mount and --container-host-root go together")
 	}
-	if *input != "" {
-		req.Input = []byte(*input)
+	var m policy.Mode
+	if *mode != "" {
+		var err error
+		if m, err = policy.ParseMode(*mode); err != nil {
+			return usagef("check: %v", err)
+		}
 	}
 	ctx, err := checkContext(env, *cwd, *root)
 	if err != nil {
 		return err
 	}
-	req.Context = ctx
+	var box *policy.Container
 	if *mount != "" {
 		host := *hostRoot
 		if !filepath.IsAbs(host) {
 			host = ctx.Cwd + "/" + host // kept unclean: a .. segment is refused, not resolved
 		}
-		req.Container = &policy.Container{Mounts: []policy.Mount{{Host: host, Target: *mount}}}
+		box = &policy.Container{Mounts: []policy.Mount{{Host: host, Target: *mount}}}
 	}
-	configDir, err := paths.ConfigDir()
+	// The hook's own request builder, kept rules, protected paths, wall
+	// and pins: check explains what the hook would decide.
+	db, sctx, cancel, err := openStore()
 	if err != nil {
 		return err
 	}
-	req.Policy = policy.Load(policy.Files{Person: filepath.Join(configDir, "policy.toml"), Root: ctx.Root, ReadFile: os.ReadFile})
+	defer cancel()
+	defer db.Close()
+	d, pins, err := newDecider(db)
+	if err != nil {
+		return err
+	}
+	step := hook.Step{Agent: *agent, Tool: *tool, Command: command, Cwd: ctx.Cwd}
+	if *input != "" {
+		step.Input = []byte(*input)
+	}
+	req, err := d.Request(sctx, step, box)
+	if err != nil {
+		return err
+	}
+	req.Context.Root = ctx.Root
 	for _, p := range req.Policy.Problems {
 		fmt.Fprintf(env.Stderr, "sayso: warning: policy %s\n", p)
 	}
 	req.Mode = req.Policy.DefaultMode
 	if *mode != "" {
-		if req.Mode, err = policy.ParseMode(*mode); err != nil {
-			return usagef("check: %v", err)
-		}
+		req.Mode = m
 	}
-	policy.Resolve(&req, hook.Resolver(req.Context.Protected))
-	dec, diag := policy.Evaluate(req)
+	evaluate := func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
+		dec, diag := policy.Evaluate(req)
+		return dec, diag, nil
+	}
+	dec, diag, err := hook.Guard(pins, *agent, evaluate)(sctx, step)
+	if err != nil {
+		return err
+	}
 	res := newCheckResult(dec, &diag, req, ctx)
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)

@@ -35,6 +35,9 @@ type Decider struct {
 	// Witness checks the process at the other end of the socket for
 	// person evidence (hook.Procs); nil: no message is the person's.
 	Witness func(peer int) hook.Witness
+	// Walls runs the shell steps let through inside sayso's wall; the
+	// zero value has none, and auto then lets only reading through.
+	Walls hook.Walls
 }
 
 // Decide implements hook.Decider: the step runs on the host.
@@ -46,25 +49,11 @@ func (d *Decider) Decide(ctx context.Context, s hook.Step) (policy.Decision, pol
 // it; nil is the host. The policy validates c and holds the step against
 // the host when it refuses it.
 func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container) (policy.Decision, policy.Diagnostic, error) {
-	root := paths.ProjectRoot(s.Project())
-	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
-	kept, err := d.DB.Rules(ctx)
+	base, err := d.Request(ctx, s, c)
 	if err != nil {
 		return policy.Deny, policy.Diagnostic{}, err
 	}
-	rules := rule.NewSet(ruleList(kept))
-	base := policy.Request{
-		Agent:   s.Agent,
-		Tool:    s.Tool,
-		Input:   s.Input,
-		Command: s.Command,
-		Policy:  pol,
-		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected},
-		Rules:   lookup(rules),
-		// A host's declared container; nil, the host, for the clients.
-		Container: c,
-	}
-	policy.Resolve(&base, hook.Resolver(d.Protected))
+	pol := base.Policy
 	if s.Task != "" {
 		// A task's steps follow its parent's mode and hold: it must be
 		// known as the parent's task before its first step is decided.
@@ -79,6 +68,43 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 		Tool:    s.Tool,
 		Summary: Summary(s),
 	}
+	return d.finish(ctx, s, step, base)
+}
+
+// Request builds the request for the step s, on the host or in the
+// container c: the person's and the project's policy files, the kept
+// rules, sayso's protected paths, the wall. It is the one place a request
+// is built — for the hook, the gateway and sayso check alike — so what
+// check explains is what the hook decides. The session's own state is
+// added inside the store's transaction.
+func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container) (policy.Request, error) {
+	root := paths.ProjectRoot(s.Project())
+	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
+	kept, err := d.DB.Rules(ctx)
+	if err != nil {
+		return policy.Request{}, err
+	}
+	rules := rule.NewSet(ruleList(kept))
+	base := policy.Request{
+		Agent:   s.Agent,
+		Tool:    s.Tool,
+		Input:   s.Input,
+		Command: s.Command,
+		Policy:  pol,
+		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected},
+		Rules:   lookup(rules),
+		// A host's declared container; nil, the host, for the clients.
+		Container: c,
+		Wall:      d.Walls.State(),
+	}
+	policy.Resolve(&base, hook.Resolver(d.Protected))
+	return base, nil
+}
+
+// finish decides the step against the store, asks the reviewer where it
+// may waive the question, and waits for the person when a card can be
+// answered.
+func (d *Decider) finish(ctx context.Context, s hook.Step, step store.Step, base policy.Request) (policy.Decision, policy.Diagnostic, error) {
 	dec, diag, st, err := d.decide(ctx, step, base, policy.Review{})
 	if err != nil {
 		return policy.Deny, diag, err

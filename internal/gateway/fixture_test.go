@@ -100,8 +100,11 @@ func (f *gw) start() {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The decisions are under test here, not the launcher: its path is
+	// never run.
 	d := &gateway.Decider{DB: db, Home: filepath.Dir(f.project), ConfigDir: f.config, Protected: paths.Protected(),
-		Forwarders: &gateway.Forwarders{Pins: hook.FilePins{Path: filepath.Join(f.state, "pins.json")}}}
+		Forwarders: &gateway.Forwarders{Pins: hook.FilePins{Path: filepath.Join(f.state, "pins.json")}},
+		Walls:      hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: filepath.Dir(f.project)}}
 	g, err := gateway.New(gateway.Config{Decider: d, Addr: tcp.Addr().String(), CardTimeout: f.timeout})
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,7 @@ func TestTaskFollowsHeldParent(t *testing.T) {
 	ctx := context.Background()
 	db := openTestStore(t)
 	dir := t.TempDir()
-	d := &Decider{DB: db, Home: dir, ConfigDir: dir}
+	d := &Decider{DB: db, Home: dir, ConfigDir: dir, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: dir}}
 	if _, err := db.EnsureSession(ctx, store.NewSession{ID: "parent", Agent: "claude"}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestLeaseConsumedOnce(t *testing.T) {
 	ctx := context.Background()
 	db := openTestStore(t)
 	dir := t.TempDir()
-	d := &Decider{DB: db, Home: dir, ConfigDir: dir}
+	d := &Decider{DB: db, Home: dir, ConfigDir: dir, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: dir}}
 	if _, err := db.AddMessage(ctx, store.NewSession{ID: "s", Agent: "claude"}, store.NewMessage{Source: store.SourcePerson, Turn: "t1", Text: "push it"}); err != nil {
 		t.Fatal(err)
 	}
