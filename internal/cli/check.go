@@ -220,8 +220,12 @@ func newCheckResult(dec policy.Decision, d *policy.Diagnostic, req policy.Reques
 		Problems: d.Problems,
 		Segments: []checkSegment{},
 	}
-	for i := range a.Script.Segments {
-		s := &a.Script.Segments[i]
+	var segments []shell.Segment
+	if a.Script != nil {
+		segments = a.Script.Segments
+	}
+	for i := range segments {
+		s := &segments[i]
 		seg := checkSegment{Command: segmentText(s), Via: s.Via, Wrappers: s.Wrappers, Classes: classNames(a.SegmentClasses(i)), Findings: []checkFinding{}}
 		for _, f := range a.Findings {
 			if f.Segment == i {
