@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,7 +24,23 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end scripts in testdata/script. Each sets
 // HOME, SAYSO_CONFIG_DIR and SAYSO_STATE_DIR inside its own work folder.
+//
+// The wall's launcher is built beside the test binary, where sayso finds
+// it beside itself, so the scripts see steps handed back walled as an
+// installed sayso hands them.
 func TestScripts(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	build := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(exe), "sayso-wall"), "github.com/sayso-dev/sayso/cmd/sayso-wall")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the launcher: %v\n%s", err, out)
+	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,

@@ -54,6 +54,12 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		r.Input, r.Err = q, errors.New("no decider")
 		return r
 	}
+	if inner, ok := walls.Unwrap(*q.Step); ok {
+		// The client hands back the line the hook rewrote: decide the
+		// command it runs.
+		q.Step.Command = inner
+		q.Step.Input = withCommand(q.Step.Input, inner)
+	}
 	d, diag, err := decideWithin(ctx, decide, *q.Step)
 	if err != nil {
 		why := "could not decide"

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/shell"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
 
@@ -75,6 +77,58 @@ func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
 	}
 	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope})
 	return p.Wrap(s.Command, w.Launcher), true
+}
+
+// Unwrap returns the command a walled line runs, when command is exactly
+// the line Wrap makes for some reach — as the client hands it back in a
+// later event of the same step (a PermissionRequest after an ask). The
+// decision is then about the command itself: the wall only narrows, so a
+// line an agent wrote to look walled gains nothing either.
+func (w Walls) Unwrap(s Step) (string, bool) {
+	if s.Kind != KindShell || !w.State().On || !strings.HasPrefix(s.Command, "{ __sayso_w=$(") {
+		return "", false
+	}
+	inner, ok := innerCommand(s.Command)
+	if !ok {
+		return "", false
+	}
+	for _, reach := range []policy.Reach{policy.ReachProject, policy.ReachWide} {
+		t := s
+		t.Command = inner
+		if line, ok := w.Wrap(t, reach); ok && line == s.Command {
+			return inner, true
+		}
+	}
+	return "", false
+}
+
+// innerCommand reads the command out of a walled line: the one word after
+// the launcher's "--".
+func innerCommand(line string) (string, bool) {
+	script := shell.Parse(line)
+	for _, seg := range script.Segments {
+		args := seg.Args
+		for i, a := range args {
+			if a.Literal && a.Value == "--" && i+2 == len(args) && args[i+1].Literal {
+				return args[i+1].Value, true
+			}
+		}
+	}
+	return "", false
+}
+
+// withCommand is the tool input JSON with its command replaced.
+func withCommand(raw json.RawMessage, command string) json.RawMessage {
+	in := map[string]any{}
+	if len(raw) > 0 && json.Unmarshal(raw, &in) != nil {
+		in = map[string]any{}
+	}
+	in["command"] = command
+	b, err := json.Marshal(in)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 // walledInput is the tool input with its command replaced by the walled
