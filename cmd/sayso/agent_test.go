@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -148,6 +149,7 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 			Mode:    m,
 			Context: risk.Context{Root: cwd, Cwd: st.Cwd, Home: os.Getenv("HOME"), Protected: paths.Protected()},
 			Now:     st.Now,
+			Wall:    hook.FindWalls(os.Getenv("HOME"), paths.Protected()).State(),
 			Session: policy.Session{
 				ID: st.Session.ID, Turn: st.Turn, Epoch: st.Epoch.ID,
 				Held: st.Live.Held, HeldWhy: st.Live.HeldWhy,

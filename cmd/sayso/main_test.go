@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,27 +27,27 @@ func TestMain(m *testing.M) {
 // TestScripts runs the end-to-end scripts in testdata/script. Each sets
 // HOME, SAYSO_CONFIG_DIR and SAYSO_STATE_DIR inside its own work folder.
 //
-// The wall's launcher is built beside the test binary, where sayso finds
-// it beside itself, so the scripts see steps handed back walled as an
-// installed sayso hands them.
+// The wall's launcher is put beside the sayso the scripts run, where
+// sayso finds it beside itself, so the scripts see steps handed back
+// walled as an installed sayso hands them.
 func TestScripts(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	build := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(exe), "sayso-wall"), "github.com/sayso-dev/sayso/cmd/sayso-wall")
+	launcher := filepath.Join(t.TempDir(), "sayso-wall")
+	build := exec.Command("go", "build", "-o", launcher, "github.com/sayso-dev/sayso/cmd/sayso-wall")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the launcher: %v\n%s", err, out)
 	}
+	var placed sync.Once
+	var placeErr error
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
 		Setup: func(e *testscript.Env) error {
+			placed.Do(func() { placeErr = besideSayso(e.Getenv("PATH"), launcher) })
+			if placeErr != nil {
+				return placeErr
+			}
 			e.Setenv("HOME", e.WorkDir+"/home")
 			e.Setenv("SAYSO_CONFIG_DIR", e.WorkDir+"/home/.config/sayso")
 			e.Setenv("SAYSO_STATE_DIR", e.WorkDir+"/home/.local/state/sayso")
@@ -54,4 +56,20 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(e.WorkDir+"/home", 0o755)
 		},
 	})
+}
+
+// besideSayso copies the launcher into the folder of the first sayso on
+// path.
+func besideSayso(path, launcher string) error {
+	for _, dir := range filepath.SplitList(path) {
+		if _, err := os.Stat(filepath.Join(dir, "sayso")); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(launcher)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, "sayso-wall"), b, 0o755)
+	}
+	return fmt.Errorf("no sayso on PATH %s", path)
 }
