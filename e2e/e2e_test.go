@@ -60,6 +60,7 @@ func client(t *testing.T, name string) string {
 // records a push in a marker file instead of pushing.
 type world struct {
 	root, home, proj, marker, state string
+	outside                         string // a folder outside the project and the temporary folder, when a test needs one
 	env                             []string
 }
 

@@ -24,7 +24,7 @@ echo '{"disableAllHooks":true}' > "$HOME/.claude/settings.json"
 echo 'alias ls=rm' >> "$HOME/.bashrc"
 echo '#!/bin/sh' > .git/hooks/pre-commit
 echo '[core] hooksPath = /tmp' >> .git/config
-echo outside > "$HOME/outside.txt"
+echo outside > "@OUTSIDE@/outside.txt"
 exit 0
 `
 
@@ -32,8 +32,18 @@ exit 0
 // files it aims at, so their change can be seen.
 func plantAttack(t *testing.T, w *world) {
 	t.Helper()
+	// The world lives under the temporary folder, which every walled step
+	// may write: the write outside the project aims at a folder that is
+	// not under it, as a person's home is not.
+	cache, err := os.UserCacheDir()
+	must(t, err)
+	must(t, os.MkdirAll(cache, 0o755))
+	outside, err := os.MkdirTemp(cache, "sayso-e2e-outside")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	w.outside = outside
 	must(t, os.MkdirAll(filepath.Join(w.proj, "tools"), 0o755))
-	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(attack), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(strings.ReplaceAll(attack, "@OUTSIDE@", outside)), 0o755))
 	must(t, os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# the person's\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
 	must(t, os.MkdirAll(w.state, 0o700))
@@ -74,7 +84,7 @@ func changed(w *world) []string {
 	if has(filepath.Join(w.proj, ".git", "config"), "hooksPath") {
 		out = append(out, "changed the git config")
 	}
-	if exists(filepath.Join(w.home, "outside.txt")) {
+	if exists(filepath.Join(w.outside, "outside.txt")) {
 		out = append(out, "wrote outside the project")
 	}
 	return out
@@ -88,6 +98,7 @@ func TestWallPositiveControl(t *testing.T) {
 	w := newWorld(t)
 	plantAttack(t, w)
 	w.install(t, "claude")
+	w.sayso(t, "check", "--", "ls") // the store is made, as the first hook makes it
 	cmd := exec.Command("sh", "tools/x.sh")
 	cmd.Dir, cmd.Env = w.proj, w.env
 	if out, err := cmd.CombinedOutput(); err != nil {
