@@ -76,7 +76,11 @@ func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
 		scope = wall.Approved
 	}
 	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope})
-	return p.Wrap(s.Command, w.Launcher), true
+	if s.Agent == "claude" {
+		// Claude Code keeps the working folder a step leaves for the next.
+		return p.Wrap(s.Command, w.Launcher), true
+	}
+	return p.Line(s.Command, w.Launcher), true
 }
 
 // Unwrap returns the command a walled line runs, when command is exactly
@@ -85,7 +89,7 @@ func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
 // decision is then about the command itself: the wall only narrows, so a
 // line an agent wrote to look walled gains nothing either.
 func (w Walls) Unwrap(s Step) (string, bool) {
-	if s.Kind != KindShell || !w.State().On || !strings.HasPrefix(s.Command, "{ __sayso_w=$(") {
+	if s.Kind != KindShell || !w.State().On || !strings.Contains(s.Command, LauncherName) {
 		return "", false
 	}
 	inner, ok := innerCommand(s.Command)
