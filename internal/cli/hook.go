@@ -70,7 +70,7 @@ func runHook(env *Env, args []string) error {
 func unfixedHook(a hook.Adapter, in []byte) hook.Result {
 	home, _ := os.UserHomeDir()
 	why := "this hook line names no folders (--state-dir, --config-dir): every step asks until the person runs 'sayso install " + a.Name() + "'"
-	return hook.Run(context.Background(), a, in, hook.Env{Getenv: os.Getenv, Home: home}, hook.AskEvery(why))
+	return hook.Run(context.Background(), a, in, hook.Env{Getenv: os.Getenv, Home: home}, hook.AskEvery(why), hook.Walls{})
 }
 
 // hookWait is how long the hook waits for sayso serve, a card's answer
