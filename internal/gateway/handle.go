@@ -56,6 +56,6 @@ func (d *Decider) refuse(ctx context.Context, r Request, env hook.Env, why error
 	if err != nil {
 		a = hook.Claude{}
 	}
-	res := hook.Run(ctx, a, r.Input, env, hook.AskEvery("the hook that sent this step is not a binary sayso installed ("+why.Error()+"); every step asks"))
+	res := hook.Run(ctx, a, r.Input, env, hook.AskEvery("the hook that sent this step is not a binary sayso installed ("+why.Error()+"); every step asks"), d.Walls)
 	return Reply{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.Exit}
 }

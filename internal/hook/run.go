@@ -71,7 +71,11 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		return r
 	}
 	if d != policy.Deny {
-		if cmd, ok := walls.Wrap(*q.Step, diag.Reach); ok {
+		reach := diag.Reach
+		if d == policy.Ask && reach == policy.ReachNone {
+			reach = policy.ReachWide // what the person lets through still runs walled
+		}
+		if cmd, ok := walls.Wrap(*q.Step, reach); ok {
 			q.Step.Walled = cmd
 		}
 	}
