@@ -118,7 +118,34 @@ func disagree(t testing.TB, src string) string {
 			return "bash does not read the words " + quote(run) + " as sayso does; bash printed " + out
 		}
 	}
+	// The code a shell -c or eval runs is read by bash in turn.
+	for _, code := range innerCode(s) {
+		if why := disagree(t, code); why != "" {
+			return "in " + quote(code) + ": " + why
+		}
+	}
 	return ""
+}
+
+// innerCode returns the literal code the segments of s hand to a shell
+// -c or to eval, which sayso reads as code of its own.
+func innerCode(s *Script) []string {
+	var out []string
+	for i := range s.Segments {
+		seg := &s.Segments[i]
+		if !seg.Inline || len(seg.Args) == 0 {
+			continue
+		}
+		switch name := seg.Name(); {
+		case shells[name]:
+			if w, hasC, _ := shellScript(seg.Args[1:]); hasC && w != nil && w.Literal {
+				out = append(out, w.Value)
+			}
+		case name == "eval":
+			out = append(out, strings.Join(Words(seg.Args[1:]), " "))
+		}
+	}
+	return out
 }
 
 // wordRuns returns, for each simple command in src, its runs of
@@ -258,6 +285,9 @@ func TestBashAgrees(t *testing.T) {
 // bashCases are shapes where a parser may read a command differently from
 // bash; each agrees with bash or is opaque.
 var bashCases = []string{
+	"bash -c 'TZ=UTC\recho git push --force'",
+	"bash -c \"sh <<'X'#\nrm -rf ~\\nX\"",
+	"eval 'echo a;b'",
 	"TZ=UTC\recho git push --force origin main",
 	"echo a\\\nb",
 	"echo a;b",
