@@ -233,9 +233,7 @@ func sevenZip(c *cmd) {
 			d := valueWord(w, "-o")
 			dest = &d
 		case w.Literal && strings.HasPrefix(w.Value, "-") && len(w.Value) > 1:
-			if strings.HasPrefix(w.Value, "-si") || strings.HasPrefix(w.Value, "-so") {
-				continue
-			}
+			// a switch: -y, -si, -so…
 		default:
 			ops = append(ops, w)
 		}

@@ -121,12 +121,18 @@ func sqlite(c *cmd) {
 		}
 		attached = append(attached, c.sqliteFiles(q)...)
 	}
-	if db != nil && !readonly {
+	if db != nil {
 		if d := sqliteFile(*db); d.Value != "" {
-			if writes {
-				c.write(d)
-			} else {
+			switch {
+			case readonly:
 				c.path(OpRead, d)
+			case writes:
+				c.write(d)
+			default:
+				// sqlite3 creates the database file, empty, when it is
+				// missing, even to read from it.
+				c.path(OpRead, d)
+				c.path(OpWrite, d)
 			}
 		}
 	}
