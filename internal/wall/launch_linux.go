@@ -221,11 +221,15 @@ func inside(args []string, stderr io.Writer) int {
 		return fail(err)
 	}
 	runtime.LockOSThread() // never unlocked: this thread is restricted and execs
-	if own, err := namespaces(); err != nil {
+	own, err := namespaces()
+	if err != nil {
 		return fail(err)
-	} else if own == outer || strings.Contains(outer, own[:strings.IndexByte(own, ' ')]) ||
-		strings.Contains(outer, own[strings.IndexByte(own, ' ')+1:]) {
-		return fail(errors.New("not in a user and mount namespace of its own"))
+	}
+	first := strings.Fields(outer)
+	for i, ns := range strings.Fields(own) {
+		if len(first) != 2 || first[i] == ns {
+			return fail(errors.New("not in a user and mount namespace of its own"))
+		}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// A mount the second stage makes, in the order of mountOrder.
+// A mount the second stage makes, in the order plan gives.
 type mount struct {
 	path string
 	kind mountKind
