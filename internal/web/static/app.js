@@ -90,7 +90,7 @@
   // Live cards: the event stream says the cards changed; the list is
   // fetched again, rendered by the server. The stream is read with fetch,
   // which sends the tab's key (an EventSource cannot).
-  async function refresh() {
+  async function refresh(onlyIfChanged) {
     const cards = document.getElementById("cards");
     const live = document.getElementById("live");
     if (!cards) return;
@@ -101,8 +101,15 @@
       if (live) live.textContent = "Could not load the cards (" + res.status + "); reload the page.";
       return;
     }
+    const text = await res.text();
+    const ids = (root) => Array.from(root.querySelectorAll("article.card"), (a) => a.id).join(" ");
+    if (onlyIfChanged) {
+      const t = document.createElement("template");
+      t.innerHTML = text;
+      if (ids(t.content) === ids(cards)) return;
+    }
     const before = cards.querySelectorAll("article.card").length;
-    cards.innerHTML = await res.text();
+    cards.innerHTML = text;
     const after = cards.querySelectorAll("article.card").length;
     if (live && after !== before) {
       live.textContent = after === 1 ? "1 card is waiting." : after + " cards are waiting.";
@@ -145,7 +152,7 @@
               if (ev[1] === "ready") {
                 // A card posted between drawing the page and opening the
                 // stream sent no event here: fetch the cards once more.
-                await refresh();
+                await refresh(true);
                 root.dataset.live = "on";
               } else if (ev[1] === "cards") {
                 refresh();
