@@ -228,7 +228,7 @@ func init() {
 	watchman-diag
 `)
 	add(Builds, `
-	tox nox sbt
+	tox nox sbt gofmt
 	goimports gopls prettier eslint black ruff isort autopep8 yapf rustfmt rustc clippy-driver tsc esbuild
 	webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress pytest coverage mypy pyright
 	pylint flake8 bandit ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf

@@ -37,6 +37,8 @@ func (c *cmd) known() {
 	if fn := classifier(c.name); fn != nil && program.Known(c.name) {
 		fn(c)
 		c.progOpts()
+		c.evaluates()
+		c.stdinVerb()
 		return
 	}
 	c.unknown()

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -112,6 +113,10 @@ func module(c *cmd, m string, rest []shell.Word) {
 	case "site", "platform", "sysconfig", "this", "pydoc", "timeit", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
 		c.add(Read, c.name+" -m "+m)
 	case "http.server", "SimpleHTTPServer":
+		if c.bindsLocally(rest) {
+			c.add(LocalWrite, c.name+" -m "+m+" serves the folder to this machine only")
+			return
+		}
 		c.add(Network, c.name+" -m "+m+" serves the folder to the network")
 	case "twine":
 		twine(&cmd{a: c.a, i: c.i, seg: c.seg, name: "twine", args: rest})
@@ -239,12 +244,17 @@ func trapCmd(c *cmd) {
 
 func alias(c *cmd) {
 	for _, w := range c.args {
+		if name, _, ok := strings.Cut(w.Value, "="); ok && w.Literal && !c.a.expandsAliases() && !program.Known(name) && !c.a.usesName(name) {
+			// A name sayso does not know: a later step that runs it is
+			// unknown, and asks.
+			continue
+		}
 		if strings.Contains(w.Value, "=") || !w.Literal {
 			c.add(Opaque, "alias changes what a later command word runs")
 			return
 		}
 	}
-	c.add(Read, "alias lists aliases")
+	c.add(Read, "alias lists or defines aliases a script does not expand")
 }
 
 func hashCmd(c *cmd) {

@@ -56,6 +56,7 @@ func addToolbox() {
 		programs[k] = v
 	}
 	addEveryday()
+	addOptions()
 }
 
 func readOnly(c *cmd) { c.add(Read, c.name+" only reads") }
@@ -897,9 +898,22 @@ func openssl(c *cmd) {
 			switch {
 			case (w.Value == "-out" || w.Value == "-keyout") && i+1 < len(c.args):
 				c.write(c.args[i+1])
+			case w.Value == "-in" && (v == "x509" || v == "verify" || v == "crl" || v == "asn1parse" && false) && i+1 < len(c.args):
+				// a certificate: x509 will not print a key
+				c.readIfProtected(c.args[i+1])
 			case (w.Value == "-in" || w.Value == "-key" || w.Value == "-inkey" || w.Value == "-CAkey") && i+1 < len(c.args):
 				c.path(OpRead, c.args[i+1])
 			}
+		}
+	}
+}
+
+// readIfProtected records w as read only when it is sayso's own.
+func (c *cmd) readIfProtected(w shell.Word) {
+	for _, p := range c.a.resolve(w) {
+		if c.a.protected(p) {
+			c.path(OpRead, w)
+			return
 		}
 	}
 }

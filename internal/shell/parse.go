@@ -447,10 +447,18 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 		}
 		p.add(seg, c)
 	case *syntax.LetClause:
+		// let's words are arithmetic bash evaluates again: risk reads them.
+		seg := Segment{Args: []Word{{Raw: "let", Value: "let", Literal: true}}, Redirs: redirs, Pos: p.pos(st.Pos())}
 		for _, e := range x.Exprs {
-			p.arithm(e)
+			syntax.Walk(e, func(n syntax.Node) bool {
+				if w, ok := n.(*syntax.Word); ok {
+					seg.Args = append(seg.Args, p.word(w))
+					return false
+				}
+				return true
+			})
 		}
-		p.add(Segment{Args: []Word{{Raw: "let", Value: "let", Literal: true}}, Redirs: redirs, Pos: p.pos(st.Pos())}, c)
+		p.add(seg, c)
 	case *syntax.ArithmCmd:
 		p.arithm(x.X)
 		p.attach(redirs, st.Pos(), c)

@@ -1,0 +1,441 @@
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/program"
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// Options as programs read them: global options before the verb, options
+// that name another host or registry, and the options that make a program
+// evaluate, page or escape to a shell. Each wraps the program's own
+// classifier.
+func addOptions() {
+	wrap := func(name string, pre func(*cmd) bool, post func(*cmd)) {
+		inner := programs[name]
+		programs[name] = func(c *cmd) {
+			if pre != nil && pre(c) {
+				return
+			}
+			inner(c)
+			if post != nil {
+				post(c)
+			}
+		}
+	}
+	for _, n := range []string{"docker", "podman", "nerdctl"} {
+		wrap(n, nil, (*cmd).dockerEndpoint)
+	}
+	for _, n := range []string{"npm", "pnpm", "yarn"} {
+		wrap(n, npmGlobals, nil)
+	}
+	wrap("cargo", cargoGlobals, nil)
+	wrap("curl", curlLocal, nil)
+	wrap("redis-cli", redisModes, nil)
+	wrap("valkey-cli", redisModes, nil)
+	wrap("aws", awsDryRun, nil)
+	wrap("make", makeStdin, nil)
+	wrap("gmake", makeStdin, nil)
+	wrap("systemctl", systemctlUser, nil)
+	for _, n := range []string{"claude", "codex", "gemini", "aider", "cursor-agent", "opencode", "amp", "qwen", "crush"} {
+		wrap(n, nil, agentUnchecked)
+	}
+	for _, n := range []string{"tmux", "screen"} {
+		wrap(n, launched, nil)
+	}
+	programs["dc"] = calculator
+	wrap("ed", edScript, nil)
+	wrap("ex", edScript, nil)
+}
+
+// evaluates: bash evaluates array subscripts and arithmetic in the
+// arguments of these builtins, and a command substitution there runs
+// (let 'x=a[$(cmd)]', printf -v 'a[$(cmd)]', declare 'a[$(cmd)]=1');
+// mapfile -C runs a callback.
+func (c *cmd) evaluates() {
+	switch c.name {
+	case "let", "printf", "declare", "typeset", "local", "readonly", "export", "read", "mapfile", "readarray",
+		"unset", "test", "[", "[[", "wait", "getopts", "shift", "return", "exit", "printf -v":
+	default:
+		return
+	}
+	for i, w := range c.args {
+		if w.Literal && (strings.Contains(w.Value, "$(") || strings.Contains(w.Value, "`")) {
+			c.add(Opaque, c.name+" evaluates "+w.Raw+", and a command substitution in it runs")
+			return
+		}
+		if (c.name == "mapfile" || c.name == "readarray") && (w.Value == "-C" || strings.HasPrefix(w.Value, "-C")) {
+			c.add(Opaque, c.name+" -C runs a callback sayso does not read")
+			return
+		}
+		if c.name == "let" && !w.Literal {
+			c.add(Opaque, "let evaluates text built at run time")
+			return
+		}
+		if c.name == "printf" && w.Value == "-v" && i+1 < len(c.args) && !c.args[i+1].Literal {
+			c.add(Opaque, "printf -v assigns to a name built at run time")
+			return
+		}
+	}
+}
+
+// expandsAliases reports whether the step turns alias expansion on: a
+// script does not expand aliases otherwise.
+func (a *assessor) expandsAliases() bool {
+	for i := range a.script.Segments {
+		for _, w := range a.script.Segments[i].Args {
+			if strings.Contains(w.Value, "expand_aliases") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// bindsLocally reports whether a server's --bind/-b names this machine.
+func (c *cmd) bindsLocally(args []shell.Word) bool {
+	for i, w := range args {
+		v := w.Value
+		addr := ""
+		switch {
+		case (v == "--bind" || v == "-b") && i+1 < len(args):
+			addr = args[i+1].Value
+		case strings.HasPrefix(v, "--bind="):
+			addr = strings.TrimPrefix(v, "--bind=")
+		default:
+			continue
+		}
+		return addr == "127.0.0.1" || addr == "localhost" || addr == "::1"
+	}
+	return false
+}
+
+// npmGlobals skips the global options before npm's verb (npm -w pkg
+// publish, pnpm --filter app deploy); --registry and npm pkg set
+// scripts.* are judged here.
+func npmGlobals(c *cmd) bool {
+	takes := func(v string) bool {
+		switch v {
+		case "-w", "--workspace", "--prefix", "-C", "--dir", "--filter", "-F", "--cwd", "--registry", "--userconfig",
+			"--globalconfig", "--cache", "--loglevel", "--reporter", "--store-dir", "--otp", "--tag", "--access":
+			return true
+		}
+		return false
+	}
+	for i, w := range c.args {
+		v := w.Value
+		reg := ""
+		switch {
+		case v == "--registry" && i+1 < len(c.args):
+			reg = c.args[i+1].Value
+		case strings.HasPrefix(v, "--registry="):
+			reg = strings.TrimPrefix(v, "--registry=")
+		case strings.HasPrefix(v, "--script-shell") || strings.HasPrefix(v, "--node-options") || strings.HasPrefix(v, "--userconfig") || strings.HasPrefix(v, "--globalconfig"):
+			c.add(Opaque, c.name+" "+v+" names a program or settings it runs with")
+		}
+		if reg != "" && strings.TrimSuffix(reg, "/") != "https://registry.npmjs.org" && strings.TrimSuffix(reg, "/") != "https://registry.yarnpkg.com" {
+			c.add(DownloadExec, c.name+" installs from another registry, whose packages' scripts run: "+reg)
+		}
+	}
+	rest := wordsAfterGlobals(c.args, takes)
+	if len(rest) > 0 && len(rest) < len(c.args) {
+		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
+		npmPkg(inner)
+		npmClassify(inner)
+		return true
+	}
+	npmPkg(c)
+	return false
+}
+
+var npmClassify = func(c *cmd) { npm(c) }
+
+// npmPkg: npm pkg set scripts.* defines what a later npm run runs.
+func npmPkg(c *cmd) {
+	ws := c.words(2)
+	if ws[0] != "pkg" || ws[1] != "set" {
+		return
+	}
+	for _, w := range c.operands() {
+		if strings.HasPrefix(w.Value, "scripts.") || strings.HasPrefix(w.Value, "scripts[") || strings.HasPrefix(w.Value, "bin") ||
+			strings.HasPrefix(w.Value, "config.") || strings.HasPrefix(w.Value, "workspaces") || strings.HasPrefix(w.Value, "main") || !w.Literal {
+			c.add(InstructionPatch, c.name+" pkg set "+w.Raw+" defines what a later step runs")
+		}
+	}
+}
+
+// cargoGlobals skips cargo's +toolchain and global options before the
+// verb (cargo +stable publish, cargo -Z x publish).
+func cargoGlobals(c *cmd) bool {
+	for _, w := range c.args {
+		if strings.HasPrefix(w.Value, "--config") {
+			c.add(Opaque, "cargo --config can name a program it runs (target runner, linker)")
+		}
+		if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
+			break
+		}
+	}
+	rest := wordsAfterGlobals(c.args, func(v string) bool {
+		return v == "-Z" || v == "-C" || v == "--config" || v == "--color" || v == "--manifest-path" || v == "-j" || v == "--jobs"
+	})
+	if len(rest) > 0 && len(rest) < len(c.args) && len(c.args) > 0 && (strings.HasPrefix(c.args[0].Value, "+") || strings.HasPrefix(c.args[0].Value, "-")) {
+		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
+		cargo(inner)
+		return true
+	}
+	return false
+}
+
+// curlLocal: data sent to this machine (a dev server on localhost) stays
+// on it, unless a proxy, a resolve or a file sends it elsewhere.
+func curlLocal(c *cmd) bool {
+	local := false
+	for i, w := range c.args {
+		v := w.Value
+		if !w.Literal {
+			return false
+		}
+		name, val, _ := strings.Cut(v, "=")
+		switch {
+		case name == "-x" || name == "--proxy" || name == "--preproxy" || strings.HasPrefix(name, "--socks") || name == "--resolve" ||
+			name == "--connect-to" || name == "-K" || name == "--config" || name == "-T" || name == "--upload-file" || strings.HasPrefix(v, "-x") && len(v) > 2:
+			return false
+		case isDataOpt(name):
+			d := val
+			if d == "" && i+1 < len(c.args) {
+				d = c.args[i+1].Value
+			}
+			if strings.HasPrefix(d, "@") || strings.Contains(d, "=@") || strings.Contains(d, "<") {
+				return false // a file or stdin: the files' checks apply
+			}
+		case strings.Contains(v, "://"):
+			if !localURL(v) {
+				return false
+			}
+			local = true
+		case strings.HasPrefix(v, "localhost:") || strings.HasPrefix(v, "127.0.0.1:") || v == "localhost" || v == "127.0.0.1":
+			local = true
+		}
+	}
+	send := false
+	for i, w := range c.args {
+		name, val, _ := strings.Cut(w.Value, "=")
+		if isDataOpt(name) {
+			send = true
+		}
+		if (name == "-X" || name == "--request") && (val != "" || i+1 < len(c.args)) {
+			m := val
+			if m == "" {
+				m = c.args[i+1].Value
+			}
+			send = send || !strings.EqualFold(m, "GET") && !strings.EqualFold(m, "HEAD")
+		}
+		if strings.HasPrefix(w.Value, "-X") && len(w.Value) > 2 {
+			send = send || !strings.EqualFold(w.Value[2:], "GET")
+		}
+	}
+	if !local || !send {
+		return false // a plain fetch: curl's own reading applies
+	}
+	c.add(LocalWrite, "curl sends data to a server on this machine")
+	return true
+}
+
+func localURL(u string) bool {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return false
+	}
+	host := rest
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		return false // credentials in the URL: not a plain local call
+	}
+	if strings.HasPrefix(host, "[") {
+		return strings.HasPrefix(host, "[::1]")
+	}
+	if i := strings.IndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	return host == "localhost" || host == "127.0.0.1" || host == "0.0.0.0"
+}
+
+// redisModes: redis-cli's scanning and statistics modes only read.
+func redisModes(c *cmd) bool {
+	mode := false
+	for i := 0; i < len(c.args); i++ {
+		v := c.args[i].Value
+		switch v {
+		case "--scan", "--bigkeys", "--memkeys", "--hotkeys", "--stat", "--latency", "--latency-history", "--latency-dist", "--intrinsic-latency", "--keystats":
+			mode = true
+		case "--pattern", "--count", "-i", "-h", "-p", "-a", "-n", "-u", "--user", "--pass":
+			i++
+		default:
+			if !strings.HasPrefix(v, "-") {
+				return false
+			}
+		}
+	}
+	if mode {
+		c.add(Read, c.name+" scans or reports")
+	}
+	return mode
+}
+
+// awsDryRun: --dryrun (s3) and --dry-run (ec2…) act on nothing.
+func awsDryRun(c *cmd) bool {
+	if c.has("--dryrun", "--dry-run") && !c.has("--no-dry-run") {
+		c.add(Read, "aws --dryrun shows what it would do")
+		return true
+	}
+	return false
+}
+
+// makeStdin: make -f - reads its makefile from stdin, where sayso does
+// not look.
+func makeStdin(c *cmd) bool {
+	for i, w := range c.args {
+		v := w.Value
+		f := ""
+		switch {
+		case (v == "-f" || v == "--file" || v == "--makefile") && i+1 < len(c.args):
+			f = c.args[i+1].Value
+			if !c.args[i+1].Literal {
+				f = "-"
+			}
+		case strings.HasPrefix(v, "-f") && len(v) > 2:
+			f = v[2:]
+		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
+			_, f, _ = strings.Cut(v, "=")
+		}
+		if f == "-" || f == "/dev/stdin" || strings.HasPrefix(f, "/dev/fd/") || strings.HasPrefix(f, "/proc/self/fd/") {
+			c.add(Opaque, c.name+" reads its makefile from its input")
+			return false
+		}
+	}
+	return false
+}
+
+// systemctlUser: with --user, systemctl acts on the person's own units.
+func systemctlUser(c *cmd) bool {
+	if !c.has("--user") {
+		return false
+	}
+	var rest []shell.Word
+	for _, w := range c.args {
+		if w.Value != "--user" {
+			rest = append(rest, w)
+		}
+	}
+	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
+	switch v := inner.verb(); v {
+	case "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "kill", "reset-failed", "daemon-reload":
+		c.add(LocalWrite, "systemctl --user "+v+" changes the person's own services")
+		return true
+	case "enable", "link", "edit", "set-property", "add-wants", "preset", "import-environment", "set-environment":
+		c.add(InstructionPatch, "systemctl --user "+v+" changes what starts at login")
+		return true
+	}
+	systemctl(inner)
+	return true
+}
+
+// agentUnchecked: an agent started with its permission checks off runs
+// whatever it decides, unseen.
+func agentUnchecked(c *cmd) {
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case v == "--dangerously-skip-permissions" || v == "--dangerously-bypass-approvals-and-sandbox" || v == "--yolo" ||
+			v == "--full-auto" || v == "--yes-always" || v == "--dangerously-allow-all" || v == "--force" && c.name == "cursor-agent" ||
+			(v == "-y" || v == "--yes") && (c.name == "gemini" || c.name == "aider" || c.name == "qwen") ||
+			v == "--permission-mode=bypassPermissions" || v == "--approval-mode=yolo" || v == "--sandbox=danger-full-access" ||
+			(v == "--permission-mode" || v == "--approval-mode" || v == "--sandbox" || v == "-s") && i+1 < len(c.args) &&
+				(c.args[i+1].Value == "bypassPermissions" || c.args[i+1].Value == "yolo" || c.args[i+1].Value == "danger-full-access"):
+			c.add(Privilege, c.name+" "+v+" runs another agent with its permission checks off")
+			c.add(Opaque, c.name+" "+v+": whatever the other agent decides runs unseen")
+			return
+		}
+	}
+}
+
+// launched: a session or window whose command the shell reader split off
+// is that command.
+func launched(c *cmd) bool {
+	if c.seg.Inline {
+		c.add(LocalWrite, c.name+" starts the command read after it")
+		return true
+	}
+	return false
+}
+
+// calculator: dc runs a shell command after "!"; its script comes from
+// -e, files or its input.
+func calculator(c *cmd) {
+	for i, w := range c.args {
+		if !w.Literal || strings.Contains(w.Value, "!") {
+			c.add(Opaque, "dc runs a shell command after !")
+			return
+		}
+		if (w.Value == "-f" || w.Value == "--file") && i+1 < len(c.args) || strings.HasPrefix(w.Value, "--file=") {
+			c.add(Opaque, "dc runs a script file, which can run shell commands")
+			return
+		}
+	}
+	c.stdinScript("dc")
+	if c.a.segClasses(c.i).Empty() {
+		c.add(Read, "dc calculates")
+	}
+}
+
+// edScript: ed and ex read commands from their input; "!" runs a shell.
+func edScript(c *cmd) bool {
+	c.stdinScript(c.name)
+	return false
+}
+
+// stdinScript classifies commands a program reads on its input: a
+// here-doc or here-string with "!" runs a shell; a pipe feeds what sayso
+// does not see.
+func (c *cmd) stdinScript(name string) {
+	for _, r := range c.seg.Redirs {
+		switch {
+		case r.Input() && (!r.BodyLiteral || strings.Contains(r.Body, "!")):
+			c.add(Opaque, name+" runs the shell commands its input holds")
+		case r.Reads():
+			c.add(Opaque, name+" runs commands from "+r.Target.Raw)
+		}
+	}
+	if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
+		c.add(Opaque, name+" runs the commands its input holds, which can run a shell")
+	}
+}
+
+// stdinVerb: a program given its arguments by xargs or parallel, with no
+// operand of its own, takes its verb from the input (cat list | xargs
+// git): what it does is unknown.
+func (c *cmd) stdinVerb() {
+	if !c.seg.Many || len(c.operands()) > 0 || program.Is(c.name, program.Looks|program.Builds) {
+		return
+	}
+	for _, w := range c.seg.Wrappers {
+		if program.Is(w, program.StdinArgs) {
+			c.add(Opaque, c.name+" takes its arguments, its verb included, from the input of "+w)
+			return
+		}
+	}
+}
+
+// usesName reports whether a segment of the step runs a program called
+// name.
+func (a *assessor) usesName(name string) bool {
+	for i := range a.script.Segments {
+		if a.script.Segments[i].Name() == name {
+			return true
+		}
+	}
+	return false
+}
