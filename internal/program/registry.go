@@ -38,6 +38,7 @@ func init() {
 		watch caffeinate unbuffer chrt flock strace ltrace setarch linux32 linux64 fakeroot faketime
 		numactl xvfb-run valgrind catchsegv firejail taskset chronic dbus-launch dbus-run-session
 		ssh-agent proxychains proxychains4 torsocks sshpass entr dtach`)
+	add(Wrapper, `ccache sccache distcc`)
 	add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
 	add(Wrapper|Builtin, `builtin exec command`)
 	add(StdinArgs, `xargs parallel`)
@@ -175,7 +176,8 @@ const knownPlain = `
 	pm2 rails wp husky dbt cdktf copilot kapp istioctl linkerd velero sentry-cli playwright-cli pgcli mycli litecli usql
 	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
 	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
-	update-alternatives ldconfig networksetup pmset nmcli ccache sccache distcc
+	update-alternatives ldconfig networksetup pmset nmcli
+	kafka-topics.sh kafka-console-producer.sh kafka-console-consumer.sh kafka-consumer-groups.sh
 	7zz lzma unlzma unlz4 mogrify objcopy sponge standard
 `
 

@@ -113,8 +113,14 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	}
 	if a.findSecret {
 		for i := range s.Segments {
-			if len(s.Segments[i].Via) > 0 && strings.HasPrefix(s.Segments[i].Via[0], "find -") {
+			seg := &s.Segments[i]
+			if len(seg.Via) > 0 && (strings.HasPrefix(seg.Via[0], "find -") || strings.HasPrefix(seg.Via[0], "fd -")) {
 				a.add(i, Secret, "runs on the secret files find looks for")
+			}
+			for _, w := range seg.Wrappers {
+				if w == "xargs" || w == "parallel" {
+					a.add(i, Secret, "runs on the secret files find lists")
+				}
 			}
 		}
 	}

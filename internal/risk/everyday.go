@@ -23,6 +23,8 @@ func addEveryday() {
 		"flox": apt, "eopkg": apt, "pkgin": apt, "pkgman": apt, "flatpak": apt, "softwareupdate": privileged, "installer": privileged,
 		"update-alternatives": privileged, "ldconfig": privileged, "networksetup": privileged, "pmset": privileged, "nmcli": privileged,
 		"ccache": wrapperAlone, "sccache": wrapperAlone, "distcc": wrapperAlone,
+		"kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
+		"kafka-consumer-groups.sh": kafkaGroups,
 	} {
 		programs[n] = fn
 	}

@@ -440,12 +440,14 @@ func find(c *cmd) {
 				i++
 			}
 		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
-			// the command runs as its own segment
+			// the command runs as its own segment, on every file found:
+			// under the home, its keys too
+			defer func() { c.readsUnder(roots) }()
 		case v == "-name" || v == "-iname" || v == "-path" || v == "-ipath" || v == "-regex" || v == "-iregex" || v == "-type" || v == "-newer" || v == "-mtime" || v == "-size" || v == "-wholename":
 			filtered = true
 			if i+1 < len(c.args) {
-				if v == "-name" || v == "-iname" || v == "-path" {
-					if n := c.args[i+1].Value; strings.Contains(n, ".env") || strings.Contains(n, "id_rsa") || strings.Contains(n, ".pem") || strings.Contains(n, "credentials") {
+				if v == "-name" || v == "-iname" || v == "-path" || v == "-ipath" || v == "-wholename" || v == "-regex" || v == "-iregex" {
+					if n := c.args[i+1].Value; strings.Contains(n, ".env") || strings.Contains(n, "id_rsa") || strings.Contains(n, ".pem") || strings.Contains(n, "credentials") || secretPattern(n) {
 						c.a.findSecret = true
 					}
 				}
@@ -471,8 +473,10 @@ func find(c *cmd) {
 			}
 			if !filtered || !inScope {
 				c.add(Count, "find -delete deletes every file it finds")
-			} else {
+			} else if !within(ps[0], c.a.ctx.Root+"/.git") {
 				c.add(LocalWrite, "find -delete deletes the files it picks under "+r.Raw+", in the project")
+				c.path(OpDelete, r)
+				continue
 			}
 			if !filtered {
 				c.del(r, true)

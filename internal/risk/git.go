@@ -263,9 +263,13 @@ func gitConfigRuns(k string) string {
 		strings.HasPrefix(k, "gpg.") && strings.HasSuffix(k, ".program") || strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, ".helper") ||
 		strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".receivepack") || strings.HasSuffix(k, ".uploadpack") || strings.HasSuffix(k, ".proxy")) ||
 		strings.HasPrefix(k, "difftool.") || strings.HasPrefix(k, "mergetool.") || k == "web.browser" || strings.HasPrefix(k, "browser.") ||
-		k == "core.worktree" || k == "protocol.ext.allow" || k == "protocol.allow" || k == "\x00parameters":
+		k == "core.worktree" || k == "protocol.ext.allow" || k == "protocol.allow" || k == "\x00parameters" ||
+		strings.HasPrefix(k, "trailer.") && (strings.HasSuffix(k, ".cmd") || strings.HasSuffix(k, ".command")) ||
+		k == "init.templatedir" || k == "gpg.ssh.program" || k == "gpg.ssh.defaultkeycommand" ||
+		k == "sendemail.tocmd" || k == "sendemail.cccmd" || k == "sendemail.smtpserver":
 		return "makes git run a program"
-	case strings.HasPrefix(k, "url.") || strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl")):
+	case strings.HasPrefix(k, "url.") || strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl")) ||
+		k == "remote.pushdefault" || strings.HasPrefix(k, "branch.") && (strings.HasSuffix(k, ".pushremote") || strings.HasSuffix(k, ".remote")):
 		return "changes where git sends and fetches"
 	}
 	return ""

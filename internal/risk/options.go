@@ -45,6 +45,25 @@ func addOptions() {
 		wrap(n, launched, nil)
 	}
 	programs["dc"] = calculator
+	for _, n := range []string{"pip", "pip3", "uv", "uvx", "pipx", "poetry", "pdm", "pipenv", "npm", "pnpm", "yarn", "bun", "bunx", "npx", "pnpx", "gem", "cargo", "composer", "conda"} {
+		if programs[n] != nil {
+			wrap(n, nil, remoteSpecs)
+		}
+	}
+	wrap("gh", ghExtension, nil)
+	if clone := gitSubcommands["clone"]; clone != nil {
+		gitSubcommands["clone"] = func(c *cmd) {
+			clone(c)
+			// what the clone holds is downloaded code: a runner or a
+			// script of it run later in the step runs that code
+			c.a.unpacked = true
+		}
+	}
+	for _, n := range []string{"rsync", "cp", "scp", "zip", "tar", "7z", "rclone"} {
+		if programs[n] != nil {
+			wrap(n, nil, copiesHome)
+		}
+	}
 	wrap("ed", edScript, nil)
 	wrap("ex", edScript, nil)
 }
@@ -115,14 +134,7 @@ func (c *cmd) bindsLocally(args []shell.Word) bool {
 // publish, pnpm --filter app deploy); --registry and npm pkg set
 // scripts.* are judged here.
 func npmGlobals(c *cmd) bool {
-	takes := func(v string) bool {
-		switch v {
-		case "-w", "--workspace", "--prefix", "-C", "--dir", "--filter", "-F", "--cwd", "--registry", "--userconfig",
-			"--globalconfig", "--cache", "--loglevel", "--reporter", "--store-dir", "--otp", "--tag", "--access":
-			return true
-		}
-		return false
-	}
+	takes := npmGlobalTakes
 	for i, w := range c.args {
 		v := w.Value
 		reg := ""
@@ -436,6 +448,156 @@ func (a *assessor) usesName(name string) bool {
 		if a.script.Segments[i].Name() == name {
 			return true
 		}
+	}
+	return false
+}
+
+// copiesHome: copying or packing a whole folder that holds the home's key
+// folders reads the keys (rsync -a ~/ ./x, cp -r ~ backup).
+func copiesHome(c *cmd) {
+	ops := c.operands()
+	if len(ops) > 1 && (c.name == "rsync" || c.name == "cp" || c.name == "scp" || c.name == "rclone") {
+		ops = ops[:len(ops)-1]
+	}
+	c.readsUnder(ops)
+}
+
+// remoteSpecs: a package manager handed a package from a URL, a git
+// repository, a GitHub shorthand or another index installs code from
+// there, and installing runs it (build scripts, install scripts).
+func remoteSpecs(c *cmd) {
+	ws := c.words(3)
+	installing := false
+	for _, w := range ws {
+		switch w {
+		case "install", "i", "add", "ci", "update", "upgrade", "up", "sync", "lock", "run", "x", "exec", "dlx", "tool", "create", "init", "require", "in", "get":
+			installing = true
+		}
+	}
+	if !installing && c.name != "pipx" && c.name != "uvx" && c.name != "npx" && c.name != "bunx" && c.name != "pnpx" {
+		return
+	}
+	for i, w := range c.args {
+		v := w.Value
+		name, val, hasVal := strings.Cut(v, "=")
+		switch name {
+		case "--index-url", "-i", "--extra-index-url", "--find-links", "-f", "--index", "--default-index", "--source", "-s", "--git",
+			"--registry", "--repository", "--from", "--with", "--with-editable", "--trusted-host":
+			if name == "-s" && c.name != "gem" || name == "-f" && c.name != "pip" && c.name != "pip3" && c.name != "uv" || name == "-i" && c.name != "pip" && c.name != "pip3" && c.name != "uv" {
+				continue
+			}
+			if !hasVal && i+1 < len(c.args) {
+				val = c.args[i+1].Value
+			}
+			if name == "--from" || name == "--with" || name == "--with-editable" {
+				c.remoteSpec(val)
+				continue
+			}
+			if val != "" && !defaultIndex(val) {
+				c.add(DownloadExec, c.name+" "+name+" installs from "+val+", and installing runs its code")
+			}
+		}
+	}
+	ops := c.operands()
+	if rest := wordsAfterGlobals(c.args, npmGlobalTakes); c.name == "npm" || c.name == "pnpm" || c.name == "yarn" || c.name == "bun" {
+		ops = (&cmd{args: rest}).operands()
+	}
+	for _, w := range ops {
+		c.remoteSpec(w.Value)
+		v := w.Value
+		if (c.name == "npm" || c.name == "pnpm" || c.name == "yarn" || c.name == "bun") && githubShorthand(v) {
+			c.add(DownloadExec, c.name+" installs "+v+" from GitHub, and installing runs its scripts")
+		}
+	}
+}
+
+// remoteSpec classifies one package spec that names where it comes from.
+func (c *cmd) remoteSpec(v string) {
+	l := strings.ToLower(v)
+	for _, p := range []string{"git+", "git:", "github:", "gitlab:", "bitbucket:", "http://", "https://", "ssh://", "git@"} {
+		if strings.HasPrefix(l, p) || strings.Contains(l, "@"+p) || strings.Contains(l, "@ "+p) || strings.Contains(l, "=="+p) {
+			c.add(DownloadExec, c.name+" installs and runs code from "+v)
+			return
+		}
+	}
+}
+
+func defaultIndex(v string) bool {
+	v = strings.TrimSuffix(v, "/")
+	switch v {
+	case "https://pypi.org/simple", "https://pypi.python.org/simple", "https://rubygems.org", "https://registry.npmjs.org",
+		"https://registry.yarnpkg.com", "https://index.crates.io", "sparse+https://index.crates.io", "https://repo.packagist.org", "crates-io":
+		return true
+	}
+	return false
+}
+
+// githubShorthand reports npm's owner/repo form (not a scope, not a path).
+func githubShorthand(v string) bool {
+	if strings.HasPrefix(v, "@") || strings.HasPrefix(v, ".") || strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~") || strings.Contains(v, ":") {
+		return false
+	}
+	owner, repo, ok := strings.Cut(v, "/")
+	if !ok || owner == "" || repo == "" || strings.Contains(repo, "/") && !strings.Contains(repo, "#") {
+		return false
+	}
+	return !strings.HasSuffix(repo, ".tgz") && !strings.HasSuffix(repo, ".tar.gz")
+}
+
+// ghExtension: gh extension install fetches a repository's program, and
+// gh runs it.
+func ghExtension(c *cmd) bool {
+	ws := c.words(3)
+	if (ws[0] == "extension" || ws[0] == "extensions" || ws[0] == "ext") && (ws[1] == "install" || ws[1] == "upgrade" || ws[1] == "exec") && ws[2] != "." {
+		c.add(DownloadExec, "gh extension "+ws[1]+" runs a program fetched from "+ws[2])
+		return true
+	}
+	return false
+}
+
+// aliasValue: an alias runs its value wherever its name is used later, in
+// this step or a later one of the same shell: it is as risky as its value.
+func (c *cmd) aliasValue(name, value string) {
+	sub := Command(value, c.a.ctx)
+	for _, cl := range sub.Classes.Classes() {
+		if cl == Read {
+			continue
+		}
+		c.add(cl, "alias "+name+" runs "+value)
+	}
+}
+
+// fdSecret: fd looking for keys or tokens, or walking the home, hands
+// them to the command it runs.
+func (c *cmd) fdSecret() {
+	if c.name != "fd" && c.name != "fdfind" {
+		return
+	}
+	runs := false
+	for _, w := range c.args {
+		switch w.Value {
+		case "-x", "--exec", "-X", "--exec-batch":
+			runs = true
+		}
+	}
+	if !runs && !c.seg.Inline {
+		return
+	}
+	for i, w := range c.args {
+		v := w.Value
+		if secretPattern(v) || (v == "-e" || v == "--extension") && i+1 < len(c.args) && (c.args[i+1].Value == "key" || c.args[i+1].Value == "pem" || c.args[i+1].Value == "env") {
+			c.a.findSecret = true
+		}
+	}
+	c.readsUnder(c.operands())
+}
+
+// npmGlobalTakes: npm, pnpm and yarn's global options that take a value.
+func npmGlobalTakes(v string) bool {
+	switch v {
+	case "-w", "--workspace", "--prefix", "-C", "--dir", "--filter", "-F", "--cwd", "--registry", "--userconfig",
+		"--globalconfig", "--cache", "--loglevel", "--reporter", "--store-dir", "--otp", "--tag", "--access":
+		return true
 	}
 	return false
 }

@@ -7,6 +7,9 @@ import (
 
 // secretPath says what secret p holds, or "" when it holds none sayso knows.
 func secretPath(p, home string) string {
+	if why := moreSecretPath(p, home); why != "" {
+		return why
+	}
 	base := path.Base(p)
 	rel := p
 	if home != "" && within(p, home) {

@@ -39,6 +39,11 @@ func (c *cmd) known() {
 		c.progOpts()
 		c.evaluates()
 		c.stdinVerb()
+		c.envDump()
+		c.fdSecret()
+		for _, w := range c.args {
+			c.globSecret(w)
+		}
 		return
 	}
 	c.unknown()

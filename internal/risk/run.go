@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -110,7 +109,9 @@ func module(c *cmd, m string, rest []shell.Word) {
 		jsonTool(c, rest)
 	case "zipfile", "tarfile", "venv":
 		pyModuleWrites(c, m, rest)
-	case "site", "platform", "sysconfig", "this", "pydoc", "timeit", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
+	case "timeit", "cProfile", "profile", "trace", "pdb", "doctest", "code", "runpy":
+		c.add(Opaque, c.name+" -m "+m+" runs the code it is given")
+	case "site", "platform", "sysconfig", "this", "pydoc", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
 		c.add(Read, c.name+" -m "+m)
 	case "http.server", "SimpleHTTPServer":
 		if c.bindsLocally(rest) {
@@ -244,9 +245,8 @@ func trapCmd(c *cmd) {
 
 func alias(c *cmd) {
 	for _, w := range c.args {
-		if name, _, ok := strings.Cut(w.Value, "="); ok && w.Literal && !c.a.expandsAliases() && !program.Known(name) && !c.a.usesName(name) {
-			// A name sayso does not know: a later step that runs it is
-			// unknown, and asks.
+		if name, value, ok := strings.Cut(w.Value, "="); ok && w.Literal {
+			c.aliasValue(name, value) // it runs its value wherever its name is used
 			continue
 		}
 		if strings.Contains(w.Value, "=") || !w.Literal {

@@ -313,16 +313,76 @@ func (c *cmd) projectScriptName(p string) {
 }
 
 // namedTask classifies a task by its name (a script, a make target, an npm
-// script): deploy and release tasks are what their names say.
+// script): deploy and release tasks are what their names say. The name is
+// judged by whole words: a verb alone or leading (deploy, release:patch,
+// publish-docs, ci:deploy) is that verb; the same word as a build mode or
+// a noun (build:release, release-notes) is not.
 func (c *cmd) namedTask(name string) {
-	name = strings.ToLower(name)
-	switch {
-	case strings.Contains(name, "deploy") || strings.Contains(name, "rollout") || strings.Contains(name, "provision"):
-		c.add(Deploy, "runs a task named "+name)
-	case strings.Contains(name, "publish") || strings.Contains(name, "release"):
-		c.add(Publish, "runs a task named "+name)
+	words := taskWords(name)
+	for i, w := range words {
+		var cl Class
+		switch w {
+		case "deploy", "deploys", "rollout", "provision", "ship", "promote":
+			cl = Deploy
+		case "publish", "release", "upload", "distribute":
+			cl = Publish
+		default:
+			continue
+		}
+		if i > 0 && taskModeVerbs[words[i-1]] {
+			continue // build:release, test-deploy: a mode of another verb
+		}
+		if i+1 < len(words) && taskNouns[words[i+1]] {
+			continue // release-notes, deploy-check
+		}
+		c.add(cl, "runs a task named "+strings.ToLower(name))
+		return
 	}
 }
+
+// taskWords splits a task name into lower-case words at punctuation and
+// camelCase: "build:release" → build, release; "deployProd" → deploy, prod.
+func taskWords(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prevLower := false
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			cur = append(cur, r)
+			prevLower = true
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				flush()
+			}
+			cur = append(cur, r)
+			prevLower = false
+		default:
+			flush()
+			prevLower = false
+		}
+	}
+	flush()
+	return out
+}
+
+// taskModeVerbs make a following deploy or release word a mode of
+// themselves; taskNouns make a preceding one a noun.
+var (
+	taskModeVerbs = map[string]bool{"build": true, "compile": true, "bundle": true, "test": true, "tests": true, "lint": true,
+		"check": true, "run": true, "watch": true, "dev": true, "start": true, "serve": true, "preview": true, "pack": true,
+		"package": true, "dist": true, "cmake": true, "configure": true, "make": true, "tsc": true, "webpack": true, "vite": true}
+	taskNouns = map[string]bool{"notes": true, "note": true, "log": true, "logs": true, "changelog": true, "check": true,
+		"checks": true, "lint": true, "test": true, "tests": true, "dry": true, "dryrun": true, "plan": true, "diff": true,
+		"status": true, "info": true, "config": true, "prep": true, "prepare": true, "draft": true, "drafter": true,
+		"build": true, "script": true, "scripts": true, "docs": false, "verify": true, "validate": true, "please": false}
+)
 
 // assigns classifies assignments that change what later programs do.
 func (c *cmd) assigns() {

@@ -15,6 +15,9 @@ func init() {
 	wrappers["sshpass"] = simple(optSpec{short: "pfdP"})
 	wrappers["entr"] = peelEntr
 	wrappers["dtach"] = peelDtach
+	for _, n := range []string{"ccache", "sccache", "distcc"} {
+		wrappers[n] = simple(optSpec{short: "dFMoX", long: "set-config max-files max-size dir recompress"})
+	}
 }
 
 // peelRun0 reads systemd's run0: options, then the command run as root
@@ -112,6 +115,13 @@ func (p *parser) runsArgs(seg Segment, at syntax.Pos, c ctx) bool {
 		opts, _, _ := options(args, optSpec{short: "cEIOTBm", long: "command echo log-in log-out log-timing log-io logging-format"})
 		if o := has(opts, "-c", "--command"); o != nil {
 			return p.runInner(seg, name+" -c", nil, o.val, "", at, c)
+		}
+		return false
+	}
+	if name == "nix-shell" {
+		opts, _, _ := options(args, optSpec{short: "pIA", long: "run command arg argstr expr attr"})
+		if o := has(opts, "--run", "--command"); o != nil {
+			return p.runInner(seg, name+" "+o.name, nil, o.val, "", at, c)
 		}
 		return false
 	}
