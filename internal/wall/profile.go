@@ -188,9 +188,40 @@ var projectReadOnly = []string{
 	".git/hooks", ".git/config",
 }
 
+// systemDirs hold the machine's programs, settings and state: a folder
+// in one is never a project a Local step may write.
+var systemDirs = []string{
+	"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc",
+	"/run", "/sbin", "/sys", "/usr", "/var/lib", "/var/spool", "/var/log", "/var/cache",
+	"/var/run", "/var/db", "/var/mail",
+}
+
+// isProject reports whether root may be written as a project by a Local
+// step. The root follows the working folder the agent's own steps leave
+// (cd /etc, then the next step), so a root that is /, the home or one of
+// its ancestors, a system folder, or a dot-folder of the home (~/.ssh,
+// ~/.local/bin, ~/.config/…) is not a project.
+func isProject(root, home string) bool {
+	if root == "" || root == "/" {
+		return false
+	}
+	if home != "" && (root == home || strings.HasPrefix(home, root+"/")) {
+		return false
+	}
+	for _, d := range systemDirs {
+		if root == d || strings.HasPrefix(root, d+"/") {
+			return false
+		}
+	}
+	if home != "" && strings.HasPrefix(root, home+"/.") {
+		return false
+	}
+	return true
+}
+
 // For is the profile of a step: the scope's writable trees and the fixed
-// lists of what no walled step may change or read. A root that is not
-// absolute, is "/" or is the home itself is not written by a Local step.
+// lists of what no walled step may change or read. A root that is not a
+// project (see isProject) is not written by a Local step.
 func For(in Inputs) Profile {
 	home := clean(in.Home)
 	root := clean(in.Root)
@@ -200,7 +231,7 @@ func For(in Inputs) Profile {
 	p.Write = append(p.Write, devices...)
 	switch in.Scope {
 	case Local:
-		if root != "" && root != "/" && root != home {
+		if isProject(root, home) {
 			p.Write = append(p.Write, root)
 		}
 		if home != "" {

@@ -56,10 +56,16 @@ func TestFor(t *testing.T) {
 		t.Errorf("Daemons: docker's socket still hidden")
 	}
 	// A root that is the home or / is not the project: nothing to write.
-	for _, root := range []string{"/home/u", "/", "", "rel"} {
+	for _, root := range []string{"/home/u", "/", "", "rel", "/home", "/etc", "/etc/ssh", "/usr/local/bin",
+		"/home/u/.ssh", "/home/u/.local/bin", "/home/u/.config/systemd/user", "/var/lib/docker"} {
 		p := For(Inputs{Home: "/home/u", Root: root, Scope: Local})
-		if has(p.Write, "/home/u") || has(p.Write, "/") || has(p.Write, "rel") {
-			t.Errorf("root %q: writes %v", root, p.Write)
+		if has(p.Write, root) {
+			t.Errorf("root %q: written by a local step", root)
+		}
+	}
+	for _, root := range []string{"/home/u/src/p", "/srv/app", "/opt/work", "/var/www/site", "/tmp/p", "/home/u/dot.files"} {
+		if p := For(Inputs{Home: "/home/u", Root: root, Scope: Local}); !has(p.Write, root) {
+			t.Errorf("root %q: not written by a local step", root)
 		}
 	}
 }
