@@ -39,7 +39,10 @@ const doctorUsage = `usage: sayso doctor [--json]
 
 Checks the pins of what 'sayso install' wrote and the client settings
 that switch hooks off, and prints each problem with the command that fixes
-it. Exit status 1 when there is a problem.
+it. Exit status 1 when there is a problem. Problems too: an "env" entry in
+any client settings file that sets SAYSO_*, XDG_* or HOME; Claude Code's
+sandbox.allowUnsandboxedCommands; a sayso hook that no pin holds; a file
+of the same name as an installed sayso binary earlier on PATH.
 
 It also reads each installed client's own sandbox (Claude Code's
 "sandbox" settings, Codex's sandbox_mode and writable roots, Gemini CLI's

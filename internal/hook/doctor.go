@@ -2,9 +2,14 @@ package hook
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/paths"
 )
 
 // Report is what doctor found: problems switch sayso off or make it ask
@@ -43,6 +48,8 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 	if scopes["gemini"] != nil {
 		out = append(out, geminiOff(t)...)
 	}
+	out = append(out, planted(t, pins)...)
+	out = append(out, shadowed(pins, getenv)...)
 	agents := map[string]bool{}
 	for a := range scopes {
 		agents[a] = true
@@ -127,6 +134,120 @@ func geminiOff(t Target) []Problem {
 					out = append(out, Problem{"gemini", f + " lists sayso in hooksConfig.disabled", "remove \"sayso\" from hooksConfig.disabled in " + f})
 				}
 			}
+		}
+	}
+	return out
+}
+
+// settingsFiles are the clients' JSON settings files that can hold hooks
+// and an env block, by agent: Claude Code's user, project, local and
+// managed files, Codex's hooks.json, Gemini CLI's user, project and
+// managed files.
+func settingsFiles(t Target) map[string][]string {
+	files := map[string][]string{"claude": claudeFiles(t)}
+	for _, a := range []string{"claude", "codex", "gemini"} {
+		t.Agent = a
+		for _, sc := range Scopes {
+			t.Scope = sc
+			if p, err := SettingsPath(t); err == nil && !slices.Contains(files[a], p) {
+				files[a] = append(files[a], p)
+			}
+		}
+	}
+	return files
+}
+
+// planted finds what an agent could write into a client's settings to
+// loosen sayso: an env block that moves sayso's folders (SAYSO_*, XDG_*,
+// HOME), Claude Code's sandbox.allowUnsandboxedCommands, and a hook that
+// runs a sayso program but that no pin holds.
+func planted(t Target, pins []Pin) []Problem {
+	pinned := map[string]bool{}
+	for _, p := range pins {
+		if p.Kind == PinDefinition {
+			pinned[p.SHA256] = true
+		}
+	}
+	var out []Problem
+	files := settingsFiles(t)
+	for _, agent := range []string{"claude", "codex", "gemini"} {
+		for _, f := range files[agent] {
+			m := readJSON(f)
+			if m == nil {
+				continue
+			}
+			env, _ := m["env"].(map[string]any)
+			for _, k := range slices.Sorted(maps.Keys(env)) {
+				if strings.HasPrefix(k, "SAYSO_") || strings.HasPrefix(k, "XDG_") || k == "HOME" {
+					out = append(out, Problem{agent, f + " sets " + k + " in its env: the client hands it to every hook and step, and it can move where sayso's folders are looked for",
+						"remove " + k + " from \"env\" in " + f})
+				}
+			}
+			if sb, _ := m["sandbox"].(map[string]any); sb["allowUnsandboxedCommands"] == true {
+				out = append(out, Problem{agent, f + " sets sandbox.allowUnsandboxedCommands: a step may ask to run outside Claude Code's sandbox",
+					"set \"allowUnsandboxedCommands\": false under \"sandbox\" in " + f})
+			}
+			hooks, _ := m["hooks"].(map[string]any)
+			for _, event := range slices.Sorted(maps.Keys(hooks)) {
+				for _, g := range groups(m, event) {
+					if runsSayso(g) && !pinned[sum(canonical(g))] {
+						out = append(out, Problem{agent, f + " runs a sayso hook on " + event + " that no pin holds (sayso did not install it, or it was changed)",
+							"remove it from " + f + ", then run 'sayso install " + agent + "'"})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// runsSayso reports whether a hook group runs one of sayso's programs.
+func runsSayso(g any) bool {
+	gm, _ := g.(map[string]any)
+	hs, _ := gm["hooks"].([]any)
+	for _, h := range hs {
+		hm, _ := h.(map[string]any)
+		cmd, _ := hm["command"].(string)
+		if f := strings.Fields(cmd); len(f) > 0 && slices.Contains(paths.Binaries, filepath.Base(strings.Trim(f[0], `'"`))) {
+			return true
+		}
+	}
+	return false
+}
+
+// shadowed finds each installed sayso binary that another file of the same
+// name comes before on PATH: typing its name runs that other file.
+func shadowed(pins []Pin, getenv func(string) string) []Problem {
+	path := ""
+	if getenv != nil {
+		path = getenv("PATH")
+	}
+	var out []Problem
+	seen := map[string]bool{}
+	for _, p := range pins {
+		if p.Kind != PinBinary || seen[p.Path] {
+			continue
+		}
+		seen[p.Path] = true
+		mine, err := os.Stat(p.Path)
+		if err != nil {
+			continue // CheckPins reports it
+		}
+		name := filepath.Base(p.Path)
+		for _, dir := range filepath.SplitList(path) {
+			if dir == "" || !filepath.IsAbs(dir) {
+				continue
+			}
+			c := filepath.Join(dir, name)
+			fi, err := os.Stat(c)
+			if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+				continue
+			}
+			if !os.SameFile(fi, mine) {
+				out = append(out, Problem{p.Agent, c + " comes before " + p.Path + " on PATH: '" + name + "' runs it, not the sayso that is installed",
+					"remove " + c + ", or put " + filepath.Dir(p.Path) + " first on PATH"})
+			}
+			break
 		}
 	}
 	return out
