@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/wall"
 )
 
 // attack is a script an agent wrote into the project and then runs as
@@ -195,5 +197,49 @@ func TestWallKeepsWhatTheAgentSees(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(results, "\n"), "sayso-wall") {
 		t.Errorf("the agent sees the launcher in its results: %q", results)
+	}
+}
+
+// TestWallEverydayWork: go test and npm test of a real project pass
+// inside the wall as they do outside it, with the same exit status.
+func TestWallEverydayWork(t *testing.T) {
+	home, err := os.UserHomeDir()
+	must(t, err)
+	// Not under the temporary folder, which every walled step may write.
+	proj, err := os.MkdirTemp(home, ".sayso-e2e-project")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(proj) })
+	files := map[string]string{
+		"go.mod":           "module example.com/p\n\ngo 1.22\n",
+		"p.go":             "package p\n\nfunc Add(a, b int) int { return a + b }\n",
+		"p_test.go":        "package p\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(1, 2) != 3 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
+		"package.json":     `{"name":"p","version":"1.0.0","private":true,"scripts":{"test":"node --test"}}` + "\n",
+		"test/add.test.js": "const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => assert.strictEqual(1 + 2, 3));\n",
+	}
+	for name, body := range files {
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(proj, name)), 0o755))
+		must(t, os.WriteFile(filepath.Join(proj, name), []byte(body), 0o644))
+	}
+	git := exec.Command("git", "init", "-q")
+	git.Dir = proj
+	must(t, git.Run())
+	launcher := filepath.Join(filepath.Dir(sayso), "sayso-wall")
+	for _, tt := range []struct{ command, want string }{
+		{"go test -count=1 ./... && go vet ./...", "ok  \texample.com/p"},
+		{"npm test", "# pass 1"},
+		{"go test -run Nothing -count=1 ./... && exit 7", "ok  \texample.com/p"},
+	} {
+		p := wall.For(wall.Inputs{Home: home, Root: proj, Hidden: []string{filepath.Join(home, ".local", "state", "sayso")}, Scope: wall.Local})
+		run := func(line string) (string, int) {
+			cmd := exec.Command("bash", "-c", line)
+			cmd.Dir = proj
+			out, _ := cmd.CombinedOutput()
+			return string(out), cmd.ProcessState.ExitCode()
+		}
+		plainOut, plainCode := run(tt.command)
+		walledOut, walledCode := run(p.Wrap(tt.command, launcher))
+		if walledCode != plainCode || !strings.Contains(walledOut, tt.want) || !strings.Contains(plainOut, tt.want) {
+			t.Errorf("%s: walled exit %d, unwalled %d\nwalled:\n%s\nunwalled:\n%s", tt.command, walledCode, plainCode, walledOut, plainOut)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast|--one-binary]
@@ -200,6 +201,7 @@ func runDoctor(env *Env, args []string) error {
 		}
 	}
 	rep := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs)
+	rep.Problems = append(rep.Problems, wallProblems(home, store)...)
 	if *asJSON {
 		if rep.Problems == nil {
 			rep.Problems = []hook.Problem{}
@@ -227,4 +229,27 @@ func runDoctor(env *Env, args []string) error {
 		return fmt.Errorf("doctor: %d problem(s)", len(rep.Problems))
 	}
 	return nil
+}
+
+// wallProblems reports a machine where sayso's wall cannot be applied, and
+// a policy file that lets auto run without it: both are the person's to
+// fix, never "ok".
+func wallProblems(home string, pins hook.FilePins) []hook.Problem {
+	var out []hook.Problem
+	walls := hook.FindWalls(home, append(paths.Protected(), hook.Installed(pins)...))
+	off := walls.State()
+	if !off.On {
+		out = append(out, hook.Problem{Agent: "sayso", What: "no wall: " + off.Why + "; auto and autopilot ask about everything but reading",
+			Fix: "install sayso-wall beside sayso (go install ./cmd/sayso-wall) on a kernel with Landlock and user namespaces"})
+	}
+	config, err := paths.ConfigDir()
+	if err != nil {
+		return out
+	}
+	pol := policy.Load(policy.Files{Person: filepath.Join(config, "policy.toml"), ReadFile: os.ReadFile})
+	if pol.AutoWithoutWall {
+		out = append(out, hook.Problem{Agent: "sayso", What: "auto_without_wall = true in " + filepath.Join(config, "policy.toml") + ": where there is no wall, what auto and autopilot let run can do whatever you can, sayso's own state and settings included",
+			Fix: "take auto_without_wall out of the policy file"})
+	}
+	return out
 }
