@@ -178,14 +178,13 @@ func daemons(uid int) []string {
 // missing, so that a step cannot plant them.
 var clientDirs = []string{".claude", ".codex", ".gemini", ".sayso"}
 
-// projectReadOnly are the project's instruction files and git's hooks
-// and configuration. (The project's sayso policy folder is among
+// projectReadOnly are the project's instruction files; git's hooks and
+// configuration are found by gitPaths. (The project's sayso policy folder is among
 // clientDirs: an archive unpacked or a branch checked out in the
 // project, local work, must neither rewrite the person's deny entries
 // nor plant entries of its own.)
 var projectReadOnly = []string{
 	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json",
-	".git/hooks", ".git/config",
 }
 
 // systemDirs hold the machine's programs, settings and state: a folder
@@ -260,12 +259,9 @@ func For(in Inputs) Profile {
 		for _, r := range projectReadOnly {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
 		}
-		// A repository without hooks gets an empty hooks folder, bound
-		// read-only like any other, rather than one a step can plant.
-		if fi, err := os.Lstat(filepath.Join(root, ".git")); err == nil && fi.IsDir() {
-			p.Make = append(p.Make, filepath.Join(root, ".git", "hooks"))
-		}
-		p.ReadOnly = append(p.ReadOnly, gitLink(root)...)
+		ro, mk := gitPaths(root, home)
+		p.ReadOnly = append(p.ReadOnly, ro...)
+		p.Make = append(p.Make, mk...)
 	}
 	if in.Scope != Approved && !in.Daemons {
 		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)
@@ -280,43 +276,6 @@ func For(in Inputs) Profile {
 	p.Hidden = uniq(p.Hidden)
 	p.Make = uniq(p.Make)
 	return p
-}
-
-// gitLink is, for a worktree or submodule whose .git is a file naming the
-// repository elsewhere, that file and the repository's hooks and
-// configuration: rewriting the file, or the hooks it leads to, would run
-// a step's code at the person's next commit.
-func gitLink(root string) []string {
-	link := filepath.Join(root, ".git")
-	fi, err := os.Lstat(link)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
-	}
-	out := []string{link}
-	b, err := os.ReadFile(link)
-	if err != nil {
-		return out
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return out
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
-	}
-	dirs := []string{filepath.Clean(dir)}
-	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
-		}
-		dirs = append(dirs, filepath.Clean(common))
-	}
-	for _, d := range dirs {
-		out = append(out, filepath.Join(d, "hooks"), filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
-	}
-	return out
 }
 
 // clean is an absolute path made clean, or "" for any other text.

@@ -30,7 +30,7 @@ func TestFor(t *testing.T) {
 				t.Errorf("%s: %s writable", tt.scope, w)
 			}
 		}
-		for _, r := range []string{"/home/u/src/p/.claude", "/home/u/src/p/.git/hooks", "/home/u/src/p/.git/config",
+		for _, r := range []string{"/home/u/src/p/.claude",
 			"/home/u/src/p/CLAUDE.md", "/home/u/src/p/.sayso", "/home/u/.gitconfig", "/home/u/.claude", "/home/u/.codex", "/etc/crontab"} {
 			if !has(p.ReadOnly, r) {
 				t.Errorf("%s: %s not read-only", tt.scope, r)

@@ -37,18 +37,21 @@ func newWorld(t *testing.T) world {
 		outside: filepath.Join(base, "outside"),
 	}
 	files := map[string]string{
-		w.state + "/sayso.db":                "the ledger",
-		w.bin:                                "the binary",
-		w.home + "/.bashrc":                  "export TOKEN=secret",
-		w.home + "/.gitconfig":               "[user]",
-		w.home + "/.cache/go-build/README":   "cache",
-		w.home + "/.claude/settings.json":    "{}",
-		w.home + "/.mozilla/firefox/key4.db": "keys",
-		w.root + "/main.go":                  "package main",
-		w.root + "/.git/config":              "[core]",
-		w.root + "/.git/hooks/README":        "hooks",
-		w.root + "/.git/HEAD":                "ref: refs/heads/main",
-		w.outside + "/keep":                  "outside",
+		w.state + "/sayso.db":                 "the ledger",
+		w.bin:                                 "the binary",
+		w.home + "/.bashrc":                   "export TOKEN=secret",
+		w.home + "/.gitconfig":                "[user]",
+		w.home + "/.cache/go-build/README":    "cache",
+		w.home + "/.claude/settings.json":     "{}",
+		w.home + "/.mozilla/firefox/key4.db":  "keys",
+		w.root + "/main.go":                   "package main",
+		w.root + "/.git/config":               "[core]",
+		w.root + "/.git/hooks/README":         "hooks",
+		w.root + "/.git/HEAD":                 "ref: refs/heads/main",
+		w.root + "/.git/modules/lib/a/HEAD":   "ref: refs/heads/main",
+		w.root + "/.git/modules/lib/a/config": "[core]",
+		w.root + "/.git/worktrees/t/HEAD":     "ref: refs/heads/t",
+		w.outside + "/keep":                   "outside",
 	}
 	for p, c := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -105,6 +108,10 @@ func TestWallHolds(t *testing.T) {
 		{Local, `chmod +x .git/hooks/README`, false},
 		{Local, `echo x >> .git/config`, false},
 		{Local, `echo x > .git/HEAD`, true},
+		{Local, `echo x >> .git/modules/lib/a/config`, false},
+		{Local, `echo x > .git/modules/lib/a/HEAD`, true},
+		{Local, `mkdir -p .git/modules/lib/a/hooks && echo x > .git/modules/lib/a/hooks/pre-commit`, false},
+		{Local, `echo x > .git/worktrees/t/config.worktree`, true}, // a gap: see docs/wall.md
 		{Local, `mv .git .git2`, false},
 		{Local, `mv .git/hooks .git/hooks2`, false},
 		{Local, `mv .claude .claude2`, false},
@@ -342,5 +349,20 @@ func TestWallWorktree(t *testing.T) {
 	}
 	if _, err := os.Stat(w.root + "/.git/hooks/pre-commit"); err == nil {
 		t.Errorf("pre-commit planted")
+	}
+}
+
+// TestWallHooksPath: the hooks folder core.hooksPath names (.husky) is
+// made when missing and cannot be written.
+func TestWallHooksPath(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	os.WriteFile(w.root+"/.git/config", []byte("[core]\n\tbare = false\n[Core]\n\tHooksPath = \".husky\"\n"), 0o644)
+	r := w.run(t, w.profile(Local), w.root, `echo x > .husky/pre-commit`)
+	if r.code == 0 {
+		t.Errorf("a hook was planted in core.hooksPath: %+v", r)
+	}
+	if ents, err := os.ReadDir(w.root + "/.husky"); err != nil || len(ents) != 0 {
+		t.Errorf(".husky: %v, %v; want an empty folder", ents, err)
 	}
 }

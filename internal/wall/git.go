@@ -1,0 +1,136 @@
+package wall
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// gitPaths are the paths of the project's repository that would run a
+// step's code at the person's next git command, read-only, and the
+// folders among them made first when missing: the hooks and the
+// configuration (core.fsmonitor, core.hooksPath, aliases …) of the
+// repository, of each worktree and of each submodule; for a worktree or
+// submodule whose .git is a file naming its repository elsewhere, that
+// file too; and the hooks folder core.hooksPath names (.husky …).
+func gitPaths(root, home string) (readOnly, mk []string) {
+	link := filepath.Join(root, ".git")
+	fi, err := os.Lstat(link)
+	if err != nil {
+		return nil, nil
+	}
+	var dirs []string // git folders whose hooks and configuration count
+	switch {
+	case fi.IsDir():
+		dirs = append(dirs, link)
+		dirs = append(dirs, subGitDirs(filepath.Join(link, "worktrees"), 1)...)
+		dirs = append(dirs, subGitDirs(filepath.Join(link, "modules"), 4)...)
+	case fi.Mode().IsRegular():
+		readOnly = append(readOnly, link)
+		dir := gitdirOf(link)
+		if dir == "" {
+			break
+		}
+		dirs = append(dirs, dir)
+		if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+			common := strings.TrimSpace(string(c))
+			if !filepath.IsAbs(common) {
+				common = filepath.Join(dir, common)
+			}
+			dirs = append(dirs, filepath.Clean(common))
+		}
+	}
+	configs := []string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config")}
+	for _, d := range dirs {
+		// A git folder without hooks gets an empty hooks folder, bound
+		// read-only like any other, rather than one a step can plant.
+		mk = append(mk, filepath.Join(d, "hooks"))
+		readOnly = append(readOnly, filepath.Join(d, "hooks"), filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
+		configs = append(configs, filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
+	}
+	for _, c := range configs {
+		h := hooksPath(c)
+		switch {
+		case h == "":
+			continue
+		case h == "~" || strings.HasPrefix(h, "~/"):
+			h = filepath.Join(home, h[1:])
+		case !filepath.IsAbs(h):
+			h = filepath.Join(root, h)
+		}
+		h = filepath.Clean(h)
+		readOnly = append(readOnly, h)
+		if strings.HasPrefix(h, root+"/") {
+			mk = append(mk, h)
+		}
+	}
+	return readOnly, mk
+}
+
+// gitdirOf is the folder a .git file names, or "".
+func gitdirOf(link string) string {
+	b, err := os.ReadFile(link)
+	if err != nil {
+		return ""
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	dir = strings.TrimSpace(dir)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(link), dir)
+	}
+	return filepath.Clean(dir)
+}
+
+// subGitDirs are the git folders below dir (a repository's worktrees or
+// modules folder), down to depth levels of nesting.
+func subGitDirs(dir string, depth int) []string {
+	if depth == 0 {
+		return nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		d := filepath.Join(dir, e.Name())
+		if _, err := os.Stat(filepath.Join(d, "HEAD")); err == nil {
+			out = append(out, d)
+			out = append(out, subGitDirs(filepath.Join(d, "modules"), depth-1)...)
+		} else {
+			// A submodule's name may hold slashes: modules/a/b.
+			out = append(out, subGitDirs(d, depth-1)...)
+		}
+	}
+	return out
+}
+
+// hooksPath is the core.hooksPath a git configuration file sets, or "".
+// It reads the file as git does in the common case: a key is case
+// blind, a value may be quoted; include files are not followed.
+func hooksPath(config string) string {
+	b, err := os.ReadFile(config)
+	if err != nil {
+		return ""
+	}
+	section, out := "", ""
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			section = strings.ToLower(strings.Trim(strings.Fields(line + " ")[0], "[]"))
+			continue
+		}
+		key, value, ok := strings.Cut(line, "=")
+		if !ok || section != "core" || !strings.EqualFold(strings.TrimSpace(key), "hookspath") {
+			continue
+		}
+		out = strings.Trim(strings.TrimSpace(value), `"`)
+	}
+	return out
+}
