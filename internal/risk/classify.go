@@ -147,7 +147,9 @@ type assessor struct {
 	unpacked   bool            // the step extracts a downloaded archive
 	cur        int             // the segment being classified; -1 after
 	depth      int             // words expanded inside one another (a loop's words)
-	setVars    map[string]bool // variables the step sets other than by a loop
+	setVars    map[string]bool // variables the step may set other than by an assignment
+	assigned   map[string]bool // variables the step assigns
+	unreadCode bool            // the step runs code in this shell that sayso does not read
 }
 
 func (a *assessor) add(seg int, c Class, why string) {

@@ -10,7 +10,8 @@ import (
 
 // Paths are judged after the expansions bash would do, in bash's order
 // (bash(1), EXPANSION): braces, then the tilde forms, the parameters sayso
-// can know ($HOME, $PWD) and the substitutions that name the working
+// can know ($HOME, $PWD, a loop's variable, a variable the step surely
+// sets to one value before) and the substitutions that name the working
 // folder, its parent or the project's top ($(pwd), $(dirname "$PWD"),
 // $(git rev-parse --show-toplevel)), then quote removal; /proc/self/cwd
 // and /proc/PID/root are followed. Whatever else a word holds leaves it
@@ -246,13 +247,16 @@ func (a *assessor) param(name, cwd string) []string {
 	if a.cur < 0 || a.cur >= len(a.script.Segments) {
 		return nil
 	}
+	if v, ok := a.stepVar(name, cwd); ok {
+		return []string{v}
+	}
 	vars := a.script.Segments[a.cur].Vars
 	for k := len(vars) - 1; k >= 0; k-- {
 		v := vars[k]
 		if v.Name != name {
 			continue
 		}
-		if !v.Known || a.setElsewhere(name) {
+		if !v.Known || a.setElsewhere(name) || a.assigned[name] {
 			return nil
 		}
 		var out []string
@@ -271,16 +275,69 @@ func (a *assessor) param(name, cwd string) []string {
 	return nil
 }
 
-// setElsewhere reports whether the step may set name other than by its
-// loop: an assignment, a word naming it (read, printf -v, export,
-// unset…), or ${name=…}.
+// stepVar is the value of a variable the step itself sets: every
+// assignment of it in the step gives one literal value, one of them stands
+// alone and surely runs before the segment being classified (not after &&
+// or ||, in a branch, loop, function, subshell or pipeline), nothing else
+// sets it (a loop, read, printf -v, unset, ${v=…}), and nothing in the step
+// runs code sayso does not read in this shell (source, eval of built text).
+func (a *assessor) stepVar(name, cwd string) (string, bool) {
+	if a.setElsewhere(name) || a.unreadCode {
+		return "", false
+	}
+	var val *shell.Word
+	before := false
+	for i := range a.script.Segments {
+		seg := &a.script.Segments[i]
+		for _, v := range seg.Vars {
+			if v.Name == name {
+				return "", false
+			}
+		}
+		for k := range seg.Assigns {
+			as := &seg.Assigns[k]
+			if as.Name != name {
+				continue
+			}
+			if as.Array || as.Append || val != nil && as.Value.Raw != val.Raw {
+				return "", false
+			}
+			val = &as.Value
+			alone := len(seg.Args) == 0 || len(seg.Args) == 1 && seg.Args[0].Value == "export"
+			if i < a.cur && alone && !seg.Maybe && len(seg.Wrappers) == 0 {
+				before = true
+			}
+		}
+	}
+	if val == nil || !before {
+		return "", false
+	}
+	w := *val
+	w.Brace, w.Glob = false, false // an assignment is not brace-expanded or globbed
+	if w.Literal && !w.Tilde {
+		return w.Value, true
+	}
+	vs := a.expandWord(w, cwd)
+	if len(vs) != 1 {
+		return "", false
+	}
+	return vs[0], true
+}
+
+// setElsewhere reports whether the step may set name other than by an
+// assignment: a word naming it (read, printf -v, unset, declare -n…) or
+// ${name=…}. assigned records the names the step assigns.
 func (a *assessor) setElsewhere(name string) bool {
 	if a.setVars == nil {
 		a.setVars = map[string]bool{}
+		a.assigned = map[string]bool{}
 		for i := range a.script.Segments {
 			seg := &a.script.Segments[i]
+			if n := seg.Name(); n == "source" || n == "." || n == "eval" && !seg.Inline || len(seg.Args) > 0 && !seg.Args[0].Literal {
+				a.unreadCode = true
+			}
 			for _, as := range seg.Assigns {
-				a.setVars[as.Name] = true
+				a.assigned[as.Name] = true
 			}
 			for _, w := range seg.Args {
 				if w.Literal {
@@ -299,6 +356,9 @@ func (a *assessor) setElsewhere(name string) bool {
 					}
 				}
 			}
+		}
+		if len(a.script.Opaque) > 0 {
+			a.unreadCode = true
 		}
 	}
 	return a.setVars[name]

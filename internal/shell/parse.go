@@ -105,6 +105,10 @@ type Segment struct {
 	Inline   bool     // the code this program runs was read; its segments follow it
 	Chdir    *Word    // the folder a wrapper runs the command in (env -C, sudo -D)
 	Vars     []Var    // the loop variables bound where it sits, outermost first
+	// Maybe: it may not run (after && or ||, in a branch, a loop or a
+	// function) or runs in a subshell (( … ), &, a pipeline stage), so
+	// what it sets may not hold after it.
+	Maybe bool
 	Pipeline int      // pipeline this segment is a stage of; 0 when it stands alone
 	Stage    int      // its index in that pipeline
 	Opaque   []Opaque // what hides, in this segment, what runs
@@ -225,6 +229,7 @@ type parser struct {
 type ctx struct {
 	via      []string
 	vars     []Var // loop variables bound around the statement
+	maybe    bool  // the statement may not run, or runs in a subshell
 	loop     bool
 	many     bool
 	pipeline int
@@ -361,6 +366,9 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 	if st == nil {
 		return
 	}
+	if st.Background || st.Coprocess {
+		c.maybe = true
+	}
 	outer := p.cur
 	p.cur = c
 	defer func() { p.cur = outer }()
@@ -381,19 +389,25 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 			p.pipeline(x, c)
 		} else {
 			p.stmt(x.X, c)
-			p.stmt(x.Y, c)
+			yc := c
+			yc.maybe = true
+			p.stmt(x.Y, yc)
 		}
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.Block:
 		p.stmts(x.Stmts, c)
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.Subshell:
-		p.stmts(x.Stmts, c)
+		sc := c
+		sc.maybe = true
+		p.stmts(x.Stmts, sc)
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.IfClause:
+		bc := c
+		bc.maybe = true
 		for cl := x; cl != nil; cl = cl.Else {
-			p.stmts(cl.Cond, c)
-			p.stmts(cl.Then, c)
+			p.stmts(cl.Cond, bc)
+			p.stmts(cl.Then, bc)
 		}
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.WhileClause:
@@ -427,7 +441,9 @@ func (p *parser) stmt(st *syntax.Stmt, c ctx) {
 			for _, w := range it.Patterns {
 				p.word(w)
 			}
-			p.stmts(it.Stmts, c)
+			bc := c
+			bc.maybe = true
+			p.stmts(it.Stmts, bc)
 		}
 		p.attach(redirs, st.Pos(), c)
 	case *syntax.FuncDecl:
@@ -531,6 +547,7 @@ func (p *parser) add(seg Segment, c ctx) int {
 	if seg.Pipeline == 0 {
 		seg.Pipeline, seg.Stage = c.pipeline, c.stage
 	}
+	seg.Maybe = seg.Maybe || c.maybe || seg.Loop || seg.Many || len(seg.Via) > 0 || seg.Pipeline != 0
 	p.script.Segments = append(p.script.Segments, seg)
 	return len(p.script.Segments) - 1
 }
