@@ -150,6 +150,10 @@ type assessor struct {
 	setVars    map[string]bool // variables the step may set other than by an assignment
 	assigned   map[string]bool // variables the step assigns
 	unreadCode bool            // the step runs code in this shell that sayso does not read
+	partial    bool            // the last path resolved may also be one sayso does not know
+	vars       map[string][]binding
+	varFacts   map[string]varFacts // per variable and folder
+	inVar      map[string]bool     // variables being expanded
 }
 
 func (a *assessor) add(seg int, c Class, why string) {
@@ -202,6 +206,7 @@ func gatherEnv(s *shell.Script) map[string]string {
 // may run in and per word its braces make, after the expansions bash would
 // do (expand.go), or nil when the path cannot be known.
 func (a *assessor) resolve(w shell.Word) []string {
+	a.partial = false
 	if strings.Contains(w.Value, "{}") {
 		return nil // a file find or xargs hands over
 	}

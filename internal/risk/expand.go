@@ -228,9 +228,12 @@ func validName(s string) bool {
 }
 
 // param is the values a parameter sayso can know may hold: $HOME, $PWD,
-// and a loop's variable over words sayso can expand, which the step sets
-// in no other way. $OLDPWD and every other variable hold what they held
-// before the step.
+// and a variable the step sets: a loop's variable is each of its words, an
+// assigned one its value. Where it may also hold something sayso does not
+// know (a value from before the step, one read from input, two values of
+// which sayso does not follow which holds), the values are still judged,
+// and a.partial says the rest is unknown. $OLDPWD and variables the step
+// does not set hold what they held before the step: nil.
 func (a *assessor) param(name, cwd string) []string {
 	switch name {
 	case "HOME":
@@ -247,81 +250,164 @@ func (a *assessor) param(name, cwd string) []string {
 	if a.cur < 0 || a.cur >= len(a.script.Segments) {
 		return nil
 	}
-	if v, ok := a.stepVar(name, cwd); ok {
-		return []string{v}
+	vals, sure := a.stepVar(name, cwd)
+	if !sure {
+		a.partial = true
 	}
-	vars := a.script.Segments[a.cur].Vars
-	for k := len(vars) - 1; k >= 0; k-- {
-		v := vars[k]
-		if v.Name != name {
-			continue
-		}
-		if !v.Known || a.setElsewhere(name) || a.assigned[name] {
-			return nil
-		}
-		var out []string
-		for _, it := range v.Items {
-			vs := a.expandWord(it, cwd)
-			if vs == nil || len(out)+len(vs) > maxExpansions {
-				return nil
-			}
-			out = append(out, vs...)
-		}
-		if len(out) == 0 {
-			return nil
-		}
-		return out
-	}
-	return nil
+	return vals
 }
 
-// stepVar is the value of a variable the step itself sets: every
-// assignment of it in the step gives one literal value, one of them stands
-// alone and surely runs before the segment being classified (not after &&
-// or ||, in a branch, loop, function, subshell or pipeline), nothing else
-// sets it (a loop, read, printf -v, unset, ${v=…}), and nothing in the step
-// runs code sayso does not read in this shell (source, eval of built text).
-func (a *assessor) stepVar(name, cwd string) (string, bool) {
-	if a.setElsewhere(name) || a.unreadCode {
-		return "", false
+// stepVar returns the values the step gives name, and whether they are
+// all it may hold where segment a.cur runs. They are: inside a loop that
+// binds it, when nothing else in the step sets it; elsewhere, when every
+// assignment of it gives one value, one of them stands alone (or after
+// export) and surely runs before (not after && or ||, in a branch, loop,
+// function, subshell or pipeline), and nothing else sets it (a word naming
+// it: read, printf -v, unset, declare -n; ${v=…}; a sourced file, an eval
+// of built text).
+func (a *assessor) stepVar(name, cwd string) ([]string, bool) {
+	key := name + "\x00" + cwd
+	f, ok := a.varFacts[key]
+	if !ok {
+		if a.inVar[name] {
+			return nil, false // a variable whose value holds itself
+		}
+		if a.inVar == nil {
+			a.inVar = map[string]bool{}
+		}
+		a.inVar[name] = true
+		f = a.facts(name, cwd)
+		delete(a.inVar, name)
+		if a.varFacts == nil {
+			a.varFacts = map[string]varFacts{}
+		}
+		a.varFacts[key] = f
 	}
-	var val *shell.Word
-	before := false
+	if len(f.vals) == 0 {
+		return nil, false
+	}
+	inLoop := false
+	for _, v := range a.script.Segments[a.cur].Vars {
+		if v.Name == name {
+			inLoop = true
+		}
+	}
+	sure := !f.partial
+	if inLoop {
+		sure = sure && !f.assigned
+	} else {
+		sure = sure && !f.looped && f.firstSure >= 0 && f.firstSure < a.cur && len(f.vals) == 1
+	}
+	return f.vals, sure
+}
+
+// varFacts is what the whole step does to one variable.
+type varFacts struct {
+	vals      []string // every value a loop or an assignment gives it
+	partial   bool     // it may hold something else too
+	assigned  bool     // an assignment sets it
+	looped    bool     // a loop binds it
+	firstSure int      // the first segment that surely sets it, standing alone; -1 when none
+}
+
+func (a *assessor) facts(name, cwd string) varFacts {
+	f := varFacts{partial: a.setElsewhere(name) || a.unreadCode, firstSure: -1}
+	expand := func(w shell.Word) []string {
+		saved := a.partial
+		a.partial = false
+		vs := a.expandWord(w, cwd)
+		if a.partial {
+			f.partial = true // a variable its value holds may hold more
+		}
+		a.partial = saved
+		return vs
+	}
+	add := func(vs []string) {
+		if vs == nil {
+			f.partial = true
+		}
+		for _, v := range vs {
+			if !contains(f.vals, v) {
+				if len(f.vals) >= maxExpansions {
+					f.partial = true
+					return
+				}
+				f.vals = append(f.vals, v)
+			}
+		}
+	}
+	for _, b := range a.varIndex()[name] {
+		seg := &a.script.Segments[b.seg]
+		if b.loop != nil {
+			f.looped = true
+			if !b.loop.Known {
+				f.partial = true
+			}
+			for _, it := range b.loop.Items {
+				add(expand(it))
+			}
+			continue
+		}
+		as := b.assign
+		f.assigned = true
+		alone := len(seg.Args) == 0 || len(seg.Args) == 1 && seg.Args[0].Value == "export"
+		if f.firstSure < 0 && alone && !seg.Maybe && len(seg.Wrappers) == 0 {
+			f.firstSure = b.seg
+		}
+		if as.Array || as.Append {
+			f.partial = true
+			continue
+		}
+		w := as.Value
+		w.Brace, w.Glob = false, false // an assignment is not brace-expanded or globbed
+		if w.Literal && !w.Tilde {
+			add([]string{w.Value})
+		} else {
+			add(expand(w))
+		}
+	}
+	return f
+}
+
+// binding is one place the step sets a variable: a loop or an assignment.
+type binding struct {
+	seg    int
+	loop   *shell.Var
+	assign *shell.Assign
+}
+
+// varIndex lists, per variable, the loops and assignments of the step
+// that set it, in order; built once.
+func (a *assessor) varIndex() map[string][]binding {
+	if a.vars != nil {
+		return a.vars
+	}
+	a.vars = map[string][]binding{}
+	var last []shell.Var
 	for i := range a.script.Segments {
 		seg := &a.script.Segments[i]
-		for _, v := range seg.Vars {
-			if v.Name == name {
-				return "", false
+		// Segments of one loop share its slice of variables.
+		if len(seg.Vars) > 0 && (len(last) != len(seg.Vars) || &last[0] != &seg.Vars[0]) {
+			for k := range seg.Vars {
+				if !sameVar(last, seg.Vars, k) {
+					v := &seg.Vars[k]
+					a.vars[v.Name] = append(a.vars[v.Name], binding{seg: i, loop: v})
+				}
 			}
+			last = seg.Vars
 		}
 		for k := range seg.Assigns {
 			as := &seg.Assigns[k]
-			if as.Name != name {
-				continue
-			}
-			if as.Array || as.Append || val != nil && as.Value.Raw != val.Raw {
-				return "", false
-			}
-			val = &as.Value
-			alone := len(seg.Args) == 0 || len(seg.Args) == 1 && seg.Args[0].Value == "export"
-			if i < a.cur && alone && !seg.Maybe && len(seg.Wrappers) == 0 {
-				before = true
-			}
+			a.vars[as.Name] = append(a.vars[as.Name], binding{seg: i, assign: as})
 		}
 	}
-	if val == nil || !before {
-		return "", false
-	}
-	w := *val
-	w.Brace, w.Glob = false, false // an assignment is not brace-expanded or globbed
-	if w.Literal && !w.Tilde {
-		return w.Value, true
-	}
-	vs := a.expandWord(w, cwd)
-	if len(vs) != 1 {
-		return "", false
-	}
-	return vs[0], true
+	return a.vars
+}
+
+// sameVar reports whether loop variable k of vars is the one of last.
+func sameVar(last, vars []shell.Var, k int) bool {
+	return k < len(last) && last[k].Name == vars[k].Name && len(last[k].Items) == len(vars[k].Items) &&
+		(len(vars[k].Items) == 0 || &last[k].Items[0] == &vars[k].Items[0])
 }
 
 // setElsewhere reports whether the step may set name other than by an

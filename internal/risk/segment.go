@@ -87,6 +87,10 @@ func (c *cmd) path(op Op, w shell.Word) {
 		c.a.deletes[c.i] = true
 	}
 	ps := c.a.resolve(w)
+	if ps != nil && c.a.partial {
+		// The values sayso knows are judged below; the rest is unknown.
+		c.add(Opaque, op.String()+"s a path that may hold what sayso cannot know: "+w.Raw)
+	}
 	if ps == nil {
 		// A path that stays unknown is unknown to every check: it is not
 		// in scope, not proven free of secrets, not proven clear of

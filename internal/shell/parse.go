@@ -108,7 +108,7 @@ type Segment struct {
 	// Maybe: it may not run (after && or ||, in a branch, a loop or a
 	// function) or runs in a subshell (( … ), &, a pipeline stage), so
 	// what it sets may not hold after it.
-	Maybe bool
+	Maybe    bool
 	Pipeline int      // pipeline this segment is a stage of; 0 when it stands alone
 	Stage    int      // its index in that pipeline
 	Opaque   []Opaque // what hides, in this segment, what runs
