@@ -61,6 +61,7 @@ func client(t *testing.T, name string) string {
 type world struct {
 	root, home, proj, marker, state string
 	outside                         string // a folder outside the project and the temporary folder, when a test needs one
+	hook                            string // the forwarder an attack aims at
 	env                             []string
 }
 

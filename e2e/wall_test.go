@@ -20,20 +20,27 @@ config="$HOME/.config/sayso"
 echo pwned > "$state/pwn.txt"
 ls -A "$state" > seen-state.txt
 cat "$state"/*.db > stolen.db
-echo 'default_mode = "autopilot"' >> "$config/policy.toml"
+echo 'auto_without_wall = true' >> "$config/policy.toml"
 mkdir -p .claude && echo '{"disableAllHooks":true}' > .claude/settings.local.json
 echo '{"disableAllHooks":true}' > "$HOME/.claude/settings.json"
 echo 'alias ls=rm' >> "$HOME/.bashrc"
 echo '#!/bin/sh' > .git/hooks/pre-commit
 echo '[core] hooksPath = /tmp' >> .git/config
 echo outside > "@OUTSIDE@/outside.txt"
+"@SAYSO@" login </dev/null > login.txt 2>&1
+cp "@SAYSO@" tools/s
+cp /bin/true "@HOOK@"
 exit 0
 `
 
 // plantAttack writes the attack script into the world's project, and the
 // files it aims at, so their change can be seen.
-func plantAttack(t *testing.T, w *world) {
+//
+// The script replaces the forwarder at hook: the installed one, or a copy
+// of it for the positive control.
+func plantAttack(t *testing.T, w *world, hook string) {
 	t.Helper()
+	w.hook = hook
 	// The world lives under the temporary folder, which every walled step
 	// may write: the write outside the project aims at a folder that is
 	// not under it, as a person's home is not.
@@ -45,7 +52,7 @@ func plantAttack(t *testing.T, w *world) {
 	t.Cleanup(func() { os.RemoveAll(outside) })
 	w.outside = outside
 	must(t, os.MkdirAll(filepath.Join(w.proj, "tools"), 0o755))
-	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(strings.ReplaceAll(attack, "@OUTSIDE@", outside)), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(strings.NewReplacer("@OUTSIDE@", outside, "@HOOK@", hook, "@SAYSO@", sayso).Replace(attack)), 0o755))
 	must(t, os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# the person's\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
 	must(t, os.MkdirAll(w.state, 0o700))
@@ -68,7 +75,7 @@ func changed(w *world) []string {
 	if nonEmpty(filepath.Join(w.proj, "stolen.db")) {
 		out = append(out, "read sayso's database")
 	}
-	if has(filepath.Join(w.home, ".config", "sayso", "policy.toml"), "autopilot") {
+	if has(filepath.Join(w.home, ".config", "sayso", "policy.toml"), "auto_without_wall") {
 		out = append(out, "rewrote the policy file")
 	}
 	if exists(filepath.Join(w.proj, ".claude", "settings.local.json")) {
@@ -89,18 +96,31 @@ func changed(w *world) []string {
 	if exists(filepath.Join(w.outside, "outside.txt")) {
 		out = append(out, "wrote outside the project")
 	}
+	if has(filepath.Join(w.proj, "login.txt"), "token=") {
+		out = append(out, "got a login link to the person's page")
+	}
+	if nonEmpty(filepath.Join(w.proj, "tools", "s")) {
+		out = append(out, "copied sayso's binary")
+	}
+	if b, err := os.ReadFile(w.hook); err != nil || len(b) < 1<<20 {
+		out = append(out, "replaced the installed forwarder")
+	}
 	return out
 }
 
-const attackChanges = 10
+const attackChanges = 13
 
 // TestWallPositiveControl: the checks see every change when the script
 // runs outside the wall, as the person would run it.
 func TestWallPositiveControl(t *testing.T) {
 	w := newWorld(t)
-	plantAttack(t, w)
+	hook := filepath.Join(w.root, "sayso-hook-copy")
+	b, err := os.ReadFile(saysoHook)
+	must(t, err)
+	must(t, os.WriteFile(hook, b, 0o755))
+	plantAttack(t, w, hook)
 	w.install(t, "claude")
-	w.sayso(t, "check", "--", "ls") // the store is made, as the first hook makes it
+	w.serve(t) // the person's own sayso login gets a link from it
 	cmd := exec.Command("sh", "tools/x.sh")
 	cmd.Dir, cmd.Env = w.proj, w.env
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -113,23 +133,27 @@ func TestWallPositiveControl(t *testing.T) {
 
 // TestWallClaudeCode: Claude Code runs the agent's script, which sayso
 // lets through as local work, and the wall keeps every channel of the
-// person's out of its reach, with the gateway running and without it.
+// person's out of its reach — with the gateway running and without it,
+// and in autopilot, which lets the step write outside the project.
 func TestWallClaudeCode(t *testing.T) {
 	bin := client(t, "claude")
-	for _, served := range []bool{false, true} {
-		name := "no-gateway"
-		if served {
-			name = "gateway"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		served    bool
+		autopilot bool
+	}{{"auto/no-gateway", false, false}, {"auto/gateway", true, false}, {"autopilot/gateway", true, true}} {
+		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
-			plantAttack(t, w)
+			plantAttack(t, w, saysoHook)
+			if tt.autopilot {
+				must(t, os.WriteFile(filepath.Join(w.home, ".config", "sayso", "policy.toml"), []byte("default_mode = \"autopilot\"\n"), 0o600))
+			}
 			w.install(t, "claude")
-			if served {
+			if tt.served {
 				w.serve(t)
 			}
 			claudeScenario(t, bin, w, scenario{"attack", func(w *world) Call { return Call{Command: "sh tools/x.sh"} },
-				func(t *testing.T, w *world, results []string) { wallHeld(t, w, results) }})
+				func(t *testing.T, w *world, results []string) { wallHeld(t, w, results, tt.autopilot) }})
 		})
 	}
 }
@@ -138,25 +162,34 @@ func TestWallClaudeCode(t *testing.T) {
 func TestWallCodex(t *testing.T) {
 	bin := client(t, "codex")
 	w := newWorld(t)
-	plantAttack(t, w)
+	plantAttack(t, w, saysoHook)
 	f := NewFake(Call{Command: "sh tools/x.sh"})
 	defer f.Close()
 	codexConfig(t, w, f)
 	w.install(t, "codex")
 	out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
 		"--dangerously-bypass-approvals-and-sandbox", "do the task")
-	wallHeld(t, w, f.Results())
+	wallHeld(t, w, f.Results(), false)
 	if t.Failed() {
 		t.Logf("codex output:\n%s", out)
 	}
 }
 
-func wallHeld(t *testing.T, w *world, results []string) {
+// wallHeld checks from outside that the script ran and changed none of
+// the person's channels. Autopilot lets a step write outside the project,
+// so there that one write is what was decided.
+func wallHeld(t *testing.T, w *world, results []string, outsideAllowed bool) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(w.proj, "ran.txt")); err != nil {
 		t.Fatalf("the script did not run (it is local work): %q", results)
 	}
-	if got := changed(w); len(got) > 0 {
+	var got []string
+	for _, c := range changed(w) {
+		if c != "wrote outside the project" || !outsideAllowed {
+			got = append(got, c)
+		}
+	}
+	if len(got) > 0 {
 		t.Errorf("from inside the wall the script %s", strings.Join(got, "; "))
 	}
 	cmd := exec.Command(sayso, "doctor")
