@@ -54,6 +54,14 @@ func runServe(env *Env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return usagef("serve: %v", err)
 	}
+	// A card lives only as long as its hook waits: the clients end a hook
+	// after the timeout install gave them, and the hook stops waiting for
+	// the gateway a little before. A longer card would show the person a
+	// question nobody waits on.
+	if longest := hookWait - 3*time.Second; *timeout > longest {
+		fmt.Fprintf(env.Stderr, "sayso: warning: --card-timeout %v is longer than a hook waits; cards wait %v\n", *timeout, longest)
+		*timeout = longest
+	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || host != "127.0.0.1" && host != "localhost" {
 		return usagef("serve: --addr %q is not a loopback address (want 127.0.0.1:PORT)", *addr)

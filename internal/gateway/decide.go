@@ -329,7 +329,41 @@ func diagJSON(d *policy.Diagnostic) json.RawMessage {
 	if err != nil {
 		return nil
 	}
-	return b
+	return capJSON(b)
+}
+
+// capJSON caps every string of a long diagnostic as the ledger caps a
+// step's text: a megabyte command quoted in a reason keeps its first
+// bytes, its length and its SHA-256.
+func capJSON(b []byte) json.RawMessage {
+	if len(b) <= 4*store.MaxText {
+		return b
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil
+	}
+	var walk func(any) any
+	walk = func(x any) any {
+		switch x := x.(type) {
+		case string:
+			return store.Cap(x)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return x
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // now is the wall clock; tests of waiting inject theirs through Cards.
