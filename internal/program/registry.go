@@ -177,7 +177,7 @@ const knownPlain = `
 	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
 	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
 	update-alternatives ldconfig networksetup pmset nmcli
-	kafka-topics.sh kafka-console-producer.sh kafka-console-consumer.sh kafka-consumer-groups.sh
+	fastapi kafka-topics.sh kafka-console-producer.sh kafka-console-consumer.sh kafka-consumer-groups.sh
 	7zz lzma unlzma unlz4 mogrify objcopy sponge standard
 `
 
@@ -230,7 +230,8 @@ func init() {
 	watchman-diag
 `)
 	add(Builds, `
-	tox nox sbt gofmt
+	tox nox sbt gofmt devenv cargo-sort cargo-deny cargo-nextest cargo-insta cargo-udeps cargo-machete cargo-shear
+	cargo-llvm-cov cargo-tarpaulin cargo-audit cargo-outdated cargo-expand cargo-fuzz rst2html gotmplfmt pyodide
 	goimports gopls prettier eslint black ruff isort autopep8 yapf rustfmt rustc clippy-driver tsc esbuild
 	webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress pytest coverage mypy pyright
 	pylint flake8 bandit ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf

@@ -23,7 +23,7 @@ func addEveryday() {
 		"flox": apt, "eopkg": apt, "pkgin": apt, "pkgman": apt, "flatpak": apt, "softwareupdate": privileged, "installer": privileged,
 		"update-alternatives": privileged, "ldconfig": privileged, "networksetup": privileged, "pmset": privileged, "nmcli": privileged,
 		"ccache": wrapperAlone, "sccache": wrapperAlone, "distcc": wrapperAlone,
-		"kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
+		"fastapi": fastapiCLI, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
 		"kafka-consumer-groups.sh": kafkaGroups,
 	} {
 		programs[n] = fn
@@ -216,4 +216,19 @@ func wordsAfterGlobals(args []shell.Word, takes func(string) bool) []shell.Word 
 		}
 	}
 	return nil
+}
+
+// fastapiCLI: fastapi dev and run serve the project; deploy ships it.
+func fastapiCLI(c *cmd) {
+	switch v := c.verb(); v {
+	case "deploy", "login":
+		if v == "login" {
+			c.add(Secret, "fastapi login stores a token")
+			return
+		}
+		c.add(Deploy, "fastapi deploy ships the app")
+	default:
+		c.add(LocalWrite, "fastapi "+v+" serves the project")
+		c.devServer()
+	}
 }

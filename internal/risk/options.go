@@ -51,6 +51,7 @@ func addOptions() {
 		}
 	}
 	wrap("gh", ghExtension, nil)
+
 	if clone := gitSubcommands["clone"]; clone != nil {
 		gitSubcommands["clone"] = func(c *cmd) {
 			clone(c)
@@ -79,21 +80,30 @@ func (c *cmd) evaluates() {
 	default:
 		return
 	}
+	subscript := func(v string) bool {
+		i := strings.IndexByte(v, '[')
+		return i >= 0 && (strings.Contains(v[i:], "$(") || strings.Contains(v[i:], "`"))
+	}
 	for i, w := range c.args {
-		if w.Literal && (strings.Contains(w.Value, "$(") || strings.Contains(w.Value, "`")) {
-			c.add(Opaque, c.name+" evaluates "+w.Raw+", and a command substitution in it runs")
-			return
-		}
-		if (c.name == "mapfile" || c.name == "readarray") && (w.Value == "-C" || strings.HasPrefix(w.Value, "-C")) {
-			c.add(Opaque, c.name+" -C runs a callback sayso does not read")
-			return
-		}
-		if c.name == "let" && !w.Literal {
+		v := w.Value
+		switch {
+		case !w.Literal && c.name == "let":
 			c.add(Opaque, "let evaluates text built at run time")
 			return
-		}
-		if c.name == "printf" && w.Value == "-v" && i+1 < len(c.args) && !c.args[i+1].Literal {
-			c.add(Opaque, "printf -v assigns to a name built at run time")
+		case w.Literal && c.name == "let" && (strings.Contains(v, "$(") || strings.Contains(v, "`")):
+			c.add(Opaque, "let evaluates "+w.Raw+", and a command substitution in it runs")
+			return
+		case (c.name == "mapfile" || c.name == "readarray") && strings.HasPrefix(v, "-C"):
+			c.add(Opaque, c.name+" -C runs a callback sayso does not read")
+			return
+		case c.name == "printf" && v == "-v" && i+1 < len(c.args):
+			n := c.args[i+1]
+			if !n.Literal || subscript(n.Value) {
+				c.add(Opaque, "printf -v assigns to "+n.Raw+", whose subscript bash evaluates")
+				return
+			}
+		case c.name != "printf" && c.name != "let" && w.Literal && subscript(v):
+			c.add(Opaque, c.name+" evaluates the subscript in "+w.Raw+", and a command substitution in it runs")
 			return
 		}
 	}
