@@ -67,6 +67,18 @@ func TestWritesAgainstRealTools(t *testing.T) {
 		{"", "gzip a.txt"},
 		{"gzip -c a.txt > ../g.txt.gz", "gzip -d ../g.txt.gz"},
 		{"", "gzip -k a.txt"},
+		{repo + " && git checkout -qb b && echo b > b.txt && git add b.txt && git -c user.name=x -c user.email=x@x commit -qm b && git checkout -q main 2>/dev/null || git checkout -q master", "git checkout -q b"},
+		{repo + " && echo z >> a.txt && git stash -q", "git stash pop -q"},
+		{repo + " && git checkout -qb b && echo b > b.txt && git add b.txt && git -c user.name=x -c user.email=x@x commit -qm b && git checkout -q -", "git -c user.name=x -c user.email=x@x merge -q b"},
+		{repo, "git read-tree -u --prefix=copy/ HEAD"},
+		{repo + " && rm a.txt", "git checkout-index -f -- a.txt"},
+		{repo, "git worktree add -q ../wt"},
+		{repo, "git format-patch -1 -o../attached"},
+		{"zip -q z.zip a.txt && mkdir ../u", "cd ../u && unzip -q ../q/z.zip a.txt"},
+		{"", "tar -cf../t.tar a.txt"},
+		{"", "sed -n '/a/W ../w.txt' a.txt"},
+		{"", "patch a.txt <<'EOF'\n--- a.txt\n+++ a.txt\n@@ -1 +1 @@\n-a\n+b\nEOF"},
+		{"", "cp a.txt ../copy.txt && mv ../copy.txt ../moved.txt"},
 	} {
 		dir := t.TempDir()
 		root := filepath.Join(dir, "p", "q")
