@@ -179,37 +179,10 @@ var gitLongs = map[string]optSpec{
 // gitLongOptions rewrites the abbreviated long options of a git command
 // to their full names, so that its classifier reads them as git does.
 func gitLongOptions(name string, args []shell.Word) []shell.Word {
-	spec, ok := gitLongs[name]
-	if !ok {
-		return args
+	if spec, ok := gitLongs[name]; ok {
+		return canonLongs(spec, args)
 	}
-	var out []shell.Word
-	for i, w := range args {
-		v := w.Value
-		if !w.Literal || !strings.HasPrefix(v, "--") || v == "--" {
-			if v == "--" && w.Literal {
-				break
-			}
-			continue
-		}
-		n, val, hasVal := strings.Cut(v[2:], "=")
-		canon, _ := spec.longName(n)
-		if canon == n {
-			continue
-		}
-		if out == nil {
-			out = append([]shell.Word(nil), args...)
-		}
-		full := "--" + canon
-		if hasVal {
-			full += "=" + val
-		}
-		out[i] = shell.Word{Raw: w.Raw, Value: full, Literal: true}
-	}
-	if out == nil {
-		return args
-	}
-	return out
+	return args
 }
 
 // programOption reports whether a long option of a git command names a

@@ -150,3 +150,56 @@ func setuidMode(v string) bool {
 	}
 	return false
 }
+
+// gnuLongs are the long options of GNU programs that read theirs with
+// getopt_long or argp, which take any unambiguous prefix of a long option
+// (getopt(3)); each list is the program's own, from its manual, so that a
+// prefix is resolved against all of them. curl, rsync and find are not
+// here: they take whole names only.
+var gnuLongs = map[string]optSpec{
+	"rm":    {abbrev: true, long: []string{"force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", "help", "version"}},
+	"cp":    {abbrev: true, long: []string{"archive", "attributes-only", "backup", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "preserve", "no-preserve", "parents", "recursive", "reflink", "remove-destination", "sparse", "strip-trailing-slashes", "symbolic-link", "suffix=", "target-directory=", "no-target-directory", "update", "verbose", "one-file-system", "context", "debug", "keep-directory-symlink", "help", "version"}},
+	"mv":    {abbrev: true, long: []string{"backup", "exchange", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "suffix=", "target-directory=", "no-target-directory", "update", "verbose", "context", "debug", "help", "version"}},
+	"sed":   {abbrev: true, long: []string{"in-place", "expression=", "file=", "quiet", "silent", "debug", "follow-symlinks", "line-length=", "null-data", "zero-terminated", "posix", "regexp-extended", "separate", "sandbox", "unbuffered", "binary", "help", "version"}},
+	"sort":  {abbrev: true, long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "random-source=", "reverse", "sort=", "version-sort", "batch-size=", "check", "compress-program=", "debug", "files0-from=", "key=", "merge", "output=", "stable", "buffer-size=", "field-separator=", "temporary-directory=", "parallel=", "unique", "zero-terminated", "help", "version"}},
+	"tee":   {abbrev: true, long: []string{"append", "ignore-interrupts", "output-error", "help", "version"}},
+	"chmod": {abbrev: true, long: []string{"changes", "silent", "quiet", "verbose", "no-preserve-root", "preserve-root", "reference=", "recursive", "help", "version"}},
+	"chown": {abbrev: true, long: []string{"changes", "silent", "quiet", "verbose", "dereference", "no-dereference", "from=", "no-preserve-root", "preserve-root", "reference=", "recursive", "help", "version"}},
+	"ln":    {abbrev: true, long: []string{"backup", "directory", "force", "interactive", "logical", "no-dereference", "physical", "relative", "symbolic", "suffix=", "target-directory=", "no-target-directory", "verbose", "help", "version"}},
+	"grep":  {abbrev: true, long: []string{"extended-regexp", "fixed-strings", "basic-regexp", "perl-regexp", "regexp=", "file=", "ignore-case", "no-ignore-case", "word-regexp", "line-regexp", "null-data", "no-messages", "invert-match", "version", "help", "max-count=", "byte-offset", "line-number", "no-line-number", "line-buffered", "with-filename", "no-filename", "label=", "only-matching", "quiet", "silent", "binary-files=", "text", "directories=", "devices=", "recursive", "dereference-recursive", "include=", "exclude=", "exclude-from=", "exclude-dir=", "files-without-match", "files-with-matches", "count", "initial-tab", "null", "before-context=", "after-context=", "context=", "color", "colour", "binary"}},
+	"tar":   {abbrev: true, long: []string{"remove-files", "to-command=", "use-compress-program=", "checkpoint-action=", "info-script=", "new-volume-script=", "rsh-command=", "rmt-command=", "directory=", "file=", "extract", "create", "append", "update", "list", "delete", "diff", "compare", "get", "concatenate", "catenate", "test-label", "absolute-names", "overwrite", "overwrite-dir", "unlink-first", "recursive-unlink", "keep-old-files", "skip-old-files", "keep-newer-files", "keep-directory-symlink", "to-stdout", "gzip", "gunzip", "ungzip", "bzip2", "xz", "zstd", "lzma", "lzip", "lzop", "compress", "uncompress", "auto-compress", "verbose", "exclude=", "exclude-from=", "files-from=", "transform=", "xform=", "strip-components=", "one-file-system", "preserve-permissions", "same-permissions", "same-owner", "no-same-owner", "numeric-owner", "owner=", "group=", "mode=", "mtime=", "wildcards", "sparse", "totals", "warning=", "checkpoint", "index-file=", "blocking-factor=", "record-size=", "listed-incremental=", "incremental", "dereference", "hard-dereference", "ignore-failed-read", "null", "verify", "show-transformed-names", "force-local", "label=", "multi-volume", "tape-length=", "interactive", "confirmation", "preserve-order", "same-order", "no-recursion", "recursion", "anchored", "no-anchored", "ignore-case", "exclude-vcs", "exclude-caches", "help", "usage", "version", "quiet", "format=", "posix", "old-archive", "portability", "acls", "selinux", "xattrs", "no-acls", "no-selinux", "no-xattrs", "atime-preserve", "delay-directory-restore", "no-overwrite-dir", "suffix=", "backup", "newer=", "after-date=", "newer-mtime=", "occurrence", "level=", "seek", "no-seek", "utc", "full-time", "block-number", "check-links", "no-null", "unquote", "no-unquote", "starting-file=", "volno-file=", "sort=", "hole-detection=", "check-device", "no-check-device", "add-file=", "no-wildcards", "wildcards-match-slash", "no-wildcards-match-slash", "exclude-backups", "exclude-caches-all", "exclude-caches-under", "exclude-ignore=", "exclude-ignore-recursive=", "exclude-tag=", "exclude-tag-all=", "exclude-tag-under=", "ignore-zeros", "ignore-command-error", "no-ignore-command-error", "no-same-permissions", "no-auto-compress", "record-size=", "restrict", "show-defaults", "show-omitted-dirs", "show-snapshot-field-ranges", "set-mtime-format=", "clamp-mtime", "pax-option=", "owner-map=", "group-map=", "numeric-owner", "one-top-level", "read-full-records", "no-delay-directory-restore", "skip-old-files"}},
+	"wget":  {abbrev: true, long: []string{"post-file=", "post-data=", "body-file=", "body-data=", "method=", "output-document=", "output-file=", "append-output=", "input-file=", "directory-prefix=", "execute=", "header=", "user=", "password=", "http-user=", "http-password=", "quiet", "verbose", "no-verbose", "continue", "timestamping", "recursive", "level=", "mirror", "page-requisites", "convert-links", "no-check-certificate", "certificate=", "private-key=", "ca-certificate=", "load-cookies=", "save-cookies=", "keep-session-cookies", "tries=", "timeout=", "spider", "server-response", "user-agent=", "referer=", "no-parent", "accept=", "reject=", "domains=", "span-hosts", "background", "config=", "use-askpass=", "no-clobber", "backups=", "show-progress", "progress=", "limit-rate=", "wait=", "no-directories", "force-directories", "no-host-directories", "cut-dirs=", "adjust-extension", "content-disposition", "trust-server-names", "help", "version", "debug", "inet4-only", "inet6-only", "no-proxy", "quota=", "bind-address=", "no-cache", "no-cookies", "header=", "max-redirect=", "proxy-user=", "proxy-password=", "save-headers", "auth-no-challenge", "https-only", "secure-protocol=", "warc-file=", "delete-after", "backup-converted", "follow-ftp", "ignore-case", "no-glob", "passive-ftp", "retr-symlinks", "ftp-user=", "ftp-password=", "no-remove-listing", "preserve-permissions", "start-pos=", "ignore-length", "local-encoding=", "remote-encoding=", "unlink", "xattr", "hsts-file=", "no-hsts", "rejected-log=", "input-metalink=", "metalink-over-http", "preferred-location=", "no-iri", "restrict-file-names=", "prefer-family=", "retry-connrefused", "retry-on-http-error=", "dns-timeout=", "connect-timeout=", "read-timeout=", "random-wait", "waitretry="}},
+}
+
+// canonLongs writes out in full each long option of args that the
+// program, reading its options as spec says, takes as an abbreviation, so
+// that classifiers read whole names. Options after "--" are operands.
+func canonLongs(spec optSpec, args []shell.Word) []shell.Word {
+	var out []shell.Word
+	for i, w := range args {
+		v := w.Value
+		if !w.Literal || !strings.HasPrefix(v, "--") {
+			continue
+		}
+		if v == "--" {
+			break
+		}
+		n, val, hasVal := strings.Cut(v[2:], "=")
+		canon, _ := spec.longName(n)
+		if canon == n {
+			continue
+		}
+		if out == nil {
+			out = append([]shell.Word(nil), args...)
+		}
+		full := "--" + canon
+		if hasVal {
+			full += "=" + val
+		}
+		out[i] = shell.Word{Raw: w.Raw, Value: full, Literal: true}
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}

@@ -224,6 +224,9 @@ func (a *assessor) segment(i int) {
 	if strings.HasPrefix(c.name, "mkfs.") || strings.HasPrefix(c.name, "mke2fs") || strings.HasPrefix(c.name, "mkfs_") {
 		c.name = "mkfs"
 	}
+	if spec, ok := gnuLongs[c.name]; ok {
+		c.args = canonLongs(spec, c.args) // --in-pl is --in-place
+	}
 	c.known()
 	c.recipes()
 	if a.is(i, roleFetch) {
