@@ -75,7 +75,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		if d == policy.Ask && reach == policy.ReachNone {
 			reach = policy.ReachWide // what the person lets through still runs walled
 		}
-		if cmd, ok := walls.Wrap(*q.Step, reach); ok {
+		if cmd, ok := walls.wrap(*q.Step, reach, reachesDaemons(diag.Assessment.Script)); ok {
 			q.Step.Walled = cmd
 		}
 	}

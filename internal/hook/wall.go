@@ -2,8 +2,6 @@ package hook
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -13,7 +11,7 @@ import (
 )
 
 // LauncherName is the wall's launcher, installed beside sayso.
-const LauncherName = "sayso-wall"
+const LauncherName = wall.LauncherName
 
 // Walls is how the hook runs the shell steps it lets through inside
 // sayso's wall (DESIGN §13): it rewrites the command so the client's shell
@@ -31,17 +29,9 @@ type Walls struct {
 // this machine can apply the wall.
 func FindWalls(home string, hidden []string) Walls {
 	w := Walls{Home: home, Hidden: hidden}
-	exe, err := os.Executable()
+	launcher, err := wall.Launcher()
 	if err != nil {
-		w.Off = "sayso cannot find its own binary"
-		return w
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	launcher := filepath.Join(filepath.Dir(exe), LauncherName)
-	if fi, err := os.Stat(launcher); err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-		w.Off = "no " + LauncherName + " beside " + exe + " (install it with go install ./cmd/" + LauncherName + ")"
+		w.Off = "no " + LauncherName + " beside sayso (" + err.Error() + "; install it with go install ./cmd/" + LauncherName + ")"
 		return w
 	}
 	if err := wall.Probe(); err != nil {
@@ -68,6 +58,12 @@ func (w Walls) State() policy.Wall {
 // writing as far as reach lets it; false when there is nothing to wrap or
 // no wall to wrap it in.
 func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
+	return w.wrap(s, reach, false)
+}
+
+// wrap is Wrap; daemons lets the step reach the machine's daemons (the
+// container engines, systemd, the buses).
+func (w Walls) wrap(s Step, reach policy.Reach, daemons bool) (string, bool) {
 	if s.Kind != KindShell || s.Command == "" || reach == policy.ReachNone || !w.State().On {
 		return "", false
 	}
@@ -75,12 +71,36 @@ func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
 	if reach == policy.ReachWide {
 		scope = wall.Approved
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope})
+	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: daemons})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true
 	}
 	return p.Line(s.Command, w.Launcher), true
+}
+
+// daemonClients are the programs whose whole job is to ask a daemon: a
+// step made only of them, each judged by its own table, may reach the
+// daemons. A daemon runs what it is asked outside any wall, so a step
+// that runs anything else — the project's code above all — may not.
+var daemonClients = map[string]bool{
+	"docker": true, "docker-compose": true, "podman": true, "podman-compose": true, "nerdctl": true,
+	"systemctl": true, "journalctl": true, "busctl": true, "loginctl": true,
+}
+
+// reachesDaemons reports whether every segment of the decided step is a
+// daemon's client, seen whole.
+func reachesDaemons(script *shell.Script) bool {
+	if script == nil || len(script.Segments) == 0 {
+		return false
+	}
+	for i := range script.Segments {
+		seg := &script.Segments[i]
+		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || !daemonClients[seg.Name()] {
+			return false
+		}
+	}
+	return true
 }
 
 // Unwrap returns the command a walled line runs, when command is exactly
@@ -97,10 +117,12 @@ func (w Walls) Unwrap(s Step) (string, bool) {
 		return "", false
 	}
 	for _, reach := range []policy.Reach{policy.ReachProject, policy.ReachWide} {
-		t := s
-		t.Command = inner
-		if line, ok := w.Wrap(t, reach); ok && line == s.Command {
-			return inner, true
+		for _, daemons := range []bool{false, true} {
+			t := s
+			t.Command = inner
+			if line, ok := w.wrap(t, reach, daemons); ok && line == s.Command {
+				return inner, true
+			}
 		}
 	}
 	return "", false

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/shell"
 )
 
 // TestWalledAnswers: a shell step let through is handed back to each
@@ -102,5 +103,27 @@ func TestUnwrap(t *testing.T) {
 	forged := Step{Agent: "claude", Kind: KindShell, Command: "/opt/sayso/sayso-wall --scope approved --write / -- 'rm -rf ~'", Cwd: home}
 	if got, ok := w.Unwrap(forged); ok {
 		t.Errorf("a line the hook never made was unwrapped to %q", got)
+	}
+}
+
+// TestDaemons: only a step made wholly of a daemon's client, seen whole,
+// may reach the daemons; the project's code never.
+func TestDaemons(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		want    bool
+	}{
+		{"docker ps", true},
+		{"docker compose up -d && docker ps", true},
+		{"systemctl --user status", true},
+		{"make test", false},
+		{"docker ps && ./run.sh", false},
+		{"tmux new -d 'npm run dev'", false},
+		{"bash -c 'docker ps'", false},
+		{"$X ps", false},
+	} {
+		if got := reachesDaemons(shell.Parse(tt.command)); got != tt.want {
+			t.Errorf("reachesDaemons(%q) = %v, want %v", tt.command, got, tt.want)
+		}
 	}
 }
