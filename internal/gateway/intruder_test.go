@@ -70,7 +70,7 @@ func TestIntruderHookIdentity(t *testing.T) {
 	f := startGateway(t, 30*time.Second)
 	p := f.block("s-hook", "git push origin feature/login")
 	answer, _ := json.Marshal(map[string]string{"card": p.card.ID, "id": p.card.ID, "answer": "always", "csrf": "x"})
-	// The socket takes hook requests and "login" only: no name answers a card.
+	// The socket takes hook requests only: no name answers a card or mints a link.
 	for _, agent := range []string{"", "person", "web", "answer", "card", "always", "Claude", "claude ", "../claude", "login\x00"} {
 		r, err := f.ask(agent, answer)
 		if err != nil {
