@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
@@ -195,18 +196,12 @@ func exactCommand(pattern []string, s *shell.Script) bool {
 	return true
 }
 
-// neverBroad are the first words no allow pattern may start with.
-var neverBroad = map[string]bool{
-	"bash": true, "sh": true, "zsh": true, "fish": true, "dash": true, "ksh": true, "python": true, "python3": true,
-	"node": true, "deno": true, "bun": true, "ruby": true, "perl": true, "php": true, "lua": true, "pwsh": true,
-	"osascript": true, "env": true, "xargs": true, "sudo": true, "doas": true, "timeout": true, "nohup": true,
-	"nice": true, "exec": true, "command": true, "builtin": true, "eval": true, "rm": true, "curl": true,
-	"wget": true, "ssh": true, "scp": true, "pnpm": true, "yarn": true, "npx": true, "bunx": true, "make": true,
-	"just": true, "task": true, "sayso": true,
-}
-
-var neverBroadPairs = map[string]bool{
-	"npm run": true, "npm exec": true, "cargo run": true, "go run": true, "bun run": true,
+// neverBroad says whether an allow pattern may not start with the program
+// called name: the registry's shells, interpreters, wrappers, launchers,
+// runners and programs that reach other hosts, rm, and sayso itself.
+func neverBroad(name string) bool {
+	return program.Is(name, program.Shell|program.Interpreter|program.Wrapper|program.Launcher|program.Runner|program.Remote|program.StdinArgs) ||
+		program.VersionedInterpreter(name) || name == "rm" || name == "sayso" || name == "eval"
 }
 
 // allowPattern says why an allow pattern is broader than the rule language
@@ -226,10 +221,12 @@ func allowPattern(words []string) string {
 	switch {
 	case strings.Contains(words[0], "/"):
 		return "it names a program by its path"
-	case neverBroad[words[0]]:
+	case neverBroad(words[0]):
 		return "no allow starts with " + words[0]
-	case len(words) > 1 && neverBroadPairs[words[0]+" "+words[1]]:
-		return "no allow starts with " + words[0] + " " + words[1]
+	case len(words) > 1:
+		if verb, ok := program.RunsVerb(words); ok {
+			return "no allow starts with " + verb
+		}
 	case len(words) == 1:
 		return "a program alone is too broad"
 	}
