@@ -319,6 +319,18 @@ var bashCases = []string{
 	"a=1\\\nb ls",
 	"ls\\\n-la",
 	"echo \\#x",
+	"x=$(cat <<E\nhi\nE\n); echo $x",
+	"echo $( case x in x) ls;; esac )",
+	"while read -r l; do echo \"$l\"; done < <(git ls-files)",
+	"echo $[1+2]",
+	"a=(\n1\n2\n); echo ${a[@]}",
+	"cat <<E; ls\nx\nE",
+	"echo a \\\n# not a comment",
+	"f() (ls); f",
+	"for ((i=0;i<3;i++)); do echo $i; done",
+	"select x in a b; do break; done",
+	"echo ${x/a/b} ${x,,} ${x@Q}",
+	"[ a ] || { git push; }",
 }
 
 // FuzzBash is the differential: for any input, sayso's segments agree with
