@@ -368,3 +368,17 @@ func capJSON(b []byte) json.RawMessage {
 
 // now is the wall clock; tests of waiting inject theirs through Cards.
 var now = time.Now
+
+// warnings are what the page shows on every page: a policy file that
+// lets auto and autopilot run steps without the wall, read as it is now.
+func (d *Decider) warnings() []string {
+	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
+	if !pol.AutoWithoutWall {
+		return nil
+	}
+	why := "the wall is applied here, but the setting stays in force wherever it is not"
+	if w := d.Walls.State(); !w.On {
+		why = "there is no wall here (" + w.Why + "): what auto and autopilot let run can do whatever you can, sayso's own database and policy file included"
+	}
+	return []string{"auto_without_wall = true in your policy file: " + why + ". Take it out to have auto ask instead."}
+}

@@ -51,7 +51,7 @@ func New(c Config) (*Gateway, error) {
 		d.Forwarders = &Forwarders{}
 	}
 	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Now: c.Now, Notify: c.Notify}
-	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now})
+	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings})
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,10 @@ type Options struct {
 	Now func() time.Time
 	// Notify, when set, is called by Watch once for each new card.
 	Notify func(Card)
+	// Warnings, when set, are shown at the top of every page, each time
+	// it is drawn: what the person turned off that keeps sayso from
+	// holding (auto_without_wall).
+	Warnings func() []string
 }
 
 // Server is the person's page. It is an http.Handler.

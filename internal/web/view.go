@@ -16,13 +16,14 @@ import (
 
 // view is what every template reads.
 type view struct {
-	Title string
-	Nav   string // the page the navigation marks current
-	CSRF  string // set when the person is logged in
-	Shell bool   // the page's shell: the script fetches the page with the tab's key
-	Error string
-	Flash string
-	Now   time.Time
+	Title    string
+	Nav      string // the page the navigation marks current
+	CSRF     string // set when the person is logged in
+	Shell    bool   // the page's shell: the script fetches the page with the tab's key
+	Error    string
+	Flash    string
+	Warnings []string // shown on every page until the person changes what they say
+	Now      time.Time
 
 	Autopilot policy.AutopilotList
 
@@ -154,6 +155,9 @@ func (s *Server) execute(w http.ResponseWriter, code int, name, tmpl, session st
 		v.CSRF = s.person.csrf(session)
 	}
 	v.Now = s.now()
+	if s.opts.Warnings != nil {
+		v.Warnings = s.opts.Warnings()
+	}
 	v.Autopilot = policy.Autopilot
 	var buf bytes.Buffer
 	if err := t.ExecuteTemplate(&buf, tmpl, v); err != nil {
