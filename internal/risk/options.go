@@ -213,10 +213,15 @@ func cargoGlobals(c *cmd) bool {
 // on it, unless a proxy, a resolve or a file sends it elsewhere.
 func curlLocal(c *cmd) bool {
 	local := false
+	skip := false
 	for i, w := range c.args {
 		v := w.Value
 		if !w.Literal {
 			return false
+		}
+		if skip {
+			skip = false
+			continue
 		}
 		name, val, _ := strings.Cut(v, "=")
 		switch {
@@ -231,6 +236,7 @@ func curlLocal(c *cmd) bool {
 			if strings.HasPrefix(d, "@") || strings.Contains(d, "=@") || strings.Contains(d, "<") {
 				return false // a file or stdin: the files' checks apply
 			}
+			skip = val == "" && v == name
 		case strings.Contains(v, "://"):
 			if !localURL(v) {
 				return false
@@ -238,6 +244,14 @@ func curlLocal(c *cmd) bool {
 			local = true
 		case strings.HasPrefix(v, "localhost:") || strings.HasPrefix(v, "127.0.0.1:") || v == "localhost" || v == "127.0.0.1":
 			local = true
+		case strings.HasPrefix(v, "-") && !strings.Contains(v, "=") && (curlArgOpts[v] || isDataOpt(v) || v == "--url"):
+			if v == "--url" && i+1 < len(c.args) && !localURL(c.args[i+1].Value) && !strings.HasPrefix(c.args[i+1].Value, "localhost") {
+				return false
+			}
+			skip = true
+		case strings.HasPrefix(v, "-"):
+		default:
+			return false // a host without a scheme, or a word sayso does not place
 		}
 	}
 	send := false
@@ -568,6 +582,10 @@ func ghExtension(c *cmd) bool {
 // aliasValue: an alias runs its value wherever its name is used later, in
 // this step or a later one of the same shell: it is as risky as its value.
 func (c *cmd) aliasValue(name, value string) {
+	if len(value) > 4096 || strings.Count(value, "alias") > 4 {
+		c.add(Opaque, "alias "+name+" runs text too long or nested to read")
+		return
+	}
 	sub := Command(value, c.a.ctx)
 	for _, cl := range sub.Classes.Classes() {
 		if cl == Read {
