@@ -291,6 +291,12 @@ func cd(c *cmd) {
 	default:
 		target = ops[0]
 	}
+	if _, set := c.a.env["CDPATH"]; set && !strings.HasPrefix(target.Raw, ".") && !strings.HasPrefix(target.Raw, "/") && !target.Tilde {
+		// cd looks a name up in CDPATH first: where it lands is not known.
+		c.add(Opaque, c.name+" looks "+target.Raw+" up in the CDPATH this step sets")
+		c.a.cwds = append(c.a.cwds, "")
+		return
+	}
 	ps := c.a.resolve(target)
 	if ps == nil {
 		c.a.cwds = append(c.a.cwds, "")
