@@ -147,11 +147,25 @@ func (c *cmd) readOperands() {
 // below one.
 func (a *assessor) protected(p string) bool {
 	for _, q := range a.ctx.Protected {
-		if within(p, q) {
+		// On a case-insensitive file system ~/.config/SAYSO is sayso's
+		// own folder.
+		if withinFold(p, q) {
 			return true
 		}
 	}
 	return false
+}
+
+// withinFold reports whether p is dir or below it, whatever the case of
+// their letters.
+func withinFold(p, dir string) bool {
+	if dir == "" {
+		return false
+	}
+	if dir == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return len(p) >= len(dir) && strings.EqualFold(p[:len(dir)], dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 // globReachesProtected reports whether a glob pattern could match a
