@@ -178,13 +178,18 @@ func canonLongs(spec optSpec, args []shell.Word) []shell.Word {
 	var out []shell.Word
 	for i, w := range args {
 		v := w.Value
-		if !w.Literal || !strings.HasPrefix(v, "--") {
-			continue
-		}
-		if v == "--" {
+		if w.Literal && v == "--" {
 			break
 		}
-		n, val, hasVal := strings.Cut(v[2:], "=")
+		if !strings.HasPrefix(w.Raw, "--") || !strings.HasPrefix(v, "--") {
+			continue
+		}
+		// The name is plain text even when the value is built at run
+		// time (--post-fi=$HOME/x): only the name is rewritten.
+		n, _, hasVal := strings.Cut(w.Raw[2:], "=")
+		if !hasVal && !w.Literal || strings.ContainsAny(n, "$`'\"\\{*?[~") {
+			continue
+		}
 		canon, _ := spec.longName(n)
 		if canon == n {
 			continue
@@ -192,11 +197,10 @@ func canonLongs(spec optSpec, args []shell.Word) []shell.Word {
 		if out == nil {
 			out = append([]shell.Word(nil), args...)
 		}
-		full := "--" + canon
-		if hasVal {
-			full += "=" + val
-		}
-		out[i] = shell.Word{Raw: w.Raw, Value: full, Literal: true}
+		nw := w
+		nw.Raw = "--" + canon + w.Raw[2+len(n):]
+		nw.Value = "--" + canon + v[2+len(n):]
+		out[i] = nw
 	}
 	if out == nil {
 		return args

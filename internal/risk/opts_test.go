@@ -59,3 +59,26 @@ func TestSetuidMode(t *testing.T) {
 		}
 	}
 }
+
+// TestCanonLongs: abbreviated long options are written out in full, the
+// value kept as written; after -- nothing is an option.
+func TestCanonLongs(t *testing.T) {
+	tests := []struct{ prog, args, want string }{
+		{"sed", "--in-pl s/a/b/ f", "--in-place s/a/b/ f"},
+		{"wget", "--post-fi=$HOME/x u", "--post-file=$HOME/x u"},
+		{"tar", "--to-com='sh -c x' -xf a", "--to-command='sh -c x' -xf a"},
+		{"rm", "-- --recu", "-- --recu"},
+		{"rm", "--recursive --f x", "--recursive --force x"},
+		{"grep", "--no-filename x", "--no-filename x"},
+	}
+	for _, tt := range tests {
+		seg := shell.Parse(tt.prog + " " + tt.args).Segments[0]
+		var raws []string
+		for _, w := range canonLongs(gnuLongs[tt.prog], seg.Args[1:]) {
+			raws = append(raws, w.Raw)
+		}
+		if got := strings.Join(raws, " "); got != tt.want {
+			t.Errorf("canonLongs(%s %s) = %q, want %q", tt.prog, tt.args, got, tt.want)
+		}
+	}
+}
