@@ -158,6 +158,14 @@ func programVar(name, value string, literal bool) (Class, string) {
 			return 0, ""
 		}
 		return DownloadExec, "sets " + name + ": packages come from another index, and installing runs their code"
+	case name == "LESS" || name == "MORE" || name == "LESSKEYIN" || name == "LESSKEY" || name == "LESSKEY_SRC":
+		if !literal || strings.ContainsAny(value, "+!|`$") || strings.Contains(value, "lesskey") || name != "LESS" && name != "MORE" {
+			return Opaque, "sets " + name + ", whose commands less runs"
+		}
+	case name == "GIT_DIR" || name == "GIT_COMMON_DIR" || name == "GIT_WORK_TREE":
+		if !literal || strings.HasPrefix(value, "/") || strings.HasPrefix(value, "~") || strings.Contains(value, "..") {
+			return Opaque, "sets " + name + ": git reads a repository, and its configuration, from elsewhere"
+		}
 	case name == "DOCKER_HOST" || name == "DOCKER_CONTEXT" || name == "CONTAINER_HOST" || name == "KUBECONTEXT":
 		if literal && (value == "" || value == "default" || strings.HasPrefix(value, "unix://")) {
 			return 0, ""
@@ -193,7 +201,8 @@ func plainNodeOptions(v string) bool {
 		case name == "--max-old-space-size" || name == "--max-semi-space-size" || name == "--enable-source-maps" || name == "--no-warnings" ||
 			name == "--no-deprecation" || name == "--openssl-legacy-provider" || name == "--experimental-vm-modules" || name == "--trace-warnings" ||
 			name == "--trace-deprecation" || name == "--unhandled-rejections" || name == "--stack-trace-limit" || name == "--dns-result-order" ||
-			name == "--use-openssl-ca" || name == "--max-http-header-size" || name == "--inspect" || name == "--heapsnapshot-near-heap-limit":
+			name == "--use-openssl-ca" || name == "--max-http-header-size" || name == "--heapsnapshot-near-heap-limit":
+		case (name == "--inspect" || name == "--inspect-brk") && (f == name || strings.HasSuffix(f, "=127.0.0.1") || strings.Contains(f, "=127.0.0.1:") || strings.Contains(f, "=localhost")):
 		default:
 			return false
 		}
