@@ -110,7 +110,9 @@ func init() {
 	progOpts("fd", "--exec", "-x", "--exec-batch", "-X")
 	progOpts("fdfind", "--exec", "-x", "--exec-batch", "-X")
 	progOpts("sort", "--compress-program")
-	progOpts("tar", "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
+	for _, t := range []string{"tar", "gtar", "bsdtar"} {
+		progOpts(t, "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
+	}
 	progOpts("rsync", "-e", "--rsh", "--rsync-path")
 	progOpts("zip", "-TT", "--unzip-command")
 	progOpts("nodemon", "--exec", "-x")
@@ -151,7 +153,7 @@ const knownPlain = `
 	vault rclone stripe nomad consul goreleaser vsce ovsx sops aws-vault doppler
 	mkdocs flyway liquibase prisma dbmate sqitch
 	rm rmdir unlink shred srm wipe cp mv install ln rsync touch mkdir mktemp truncate tee sed dd
-	chmod chown chgrp find tar zip unzip uniq sort base64 split patch
+	chmod chown chgrp find tar gtar bsdtar zip unzip uniq sort base64 split patch
 	mkfs fdisk sfdisk parted wipefs mkswap blkdiscard sgdisk gdisk cgdisk diskutil hdiutil
 	kill killall pkill
 	ssh-keygen ssh-add gpg gpg2 openssl

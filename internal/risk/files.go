@@ -124,7 +124,10 @@ func writeOperands(c *cmd) {
 	}
 }
 
-func mktemp(c *cmd) { c.add(LocalWrite, "mktemp makes a temporary file") }
+func mktemp(c *cmd) {
+	c.add(LocalWrite, "mktemp makes a temporary file")
+	mktempWrites(c)
+}
 
 func truncate(c *cmd) {
 	ops := c.operands()

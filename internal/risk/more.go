@@ -129,6 +129,7 @@ func textBrowser(c *cmd) {
 }
 
 func gpg(c *cmd) {
+	c.outputs([]string{"-o", "--output"}, nil)
 	switch {
 	case c.has("--export-secret-keys", "--export-secret-subkeys", "--decrypt", "-d", "--export-ownertrust", "--gen-revoke"):
 		c.add(Secret, c.name+" prints secret keys or decrypted data")

@@ -109,7 +109,7 @@ func init() {
 		man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
 		printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
 		return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
-		bc dc expr factor numfmt iconv tokei cloc scc sloccount ctags gtags cscope
+		bc dc expr factor numfmt tokei cloc scc sloccount ctags gtags cscope
 		uptime w who last lastlog users finger getent
 		cut csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
 		golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint 

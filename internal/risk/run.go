@@ -1036,6 +1036,7 @@ func tmux(c *cmd) {
 }
 
 func scriptCmd(c *cmd) {
+	scriptWrites(c)
 	if c.seg.Inline {
 		c.add(LocalWrite, "script records the command read after it")
 		return

@@ -176,5 +176,5 @@ var writers = map[string]func(*cmd){
 	"7z": sevenZip, "7za": sevenZip, "7zz": sevenZip, "cpio": cpio,
 	"clang-format": formatter, "shfmt": formatter, "autopep8": formatter, "yapf": formatter, "isort": formatter,
 	"dos2unix": formatter, "unix2dos": formatter, "mogrify": formatter, "objcopy": formatter, "stylelint": formatter,
-	"standard": formatter, "pyinstaller": formatter,
+	"standard": formatter, "pyinstaller": formatter, "iconv": iconv, "gtar": tar, "bsdtar": tar,
 }
