@@ -21,7 +21,7 @@ func Probe() error {
 		return fmt.Errorf("no Landlock: %w (boot with lsm=…,landlock)", err)
 	}
 	if v < minABI {
-		return fmt.Errorf("Landlock ABI %d is too old: the wall needs %d (Linux 6.12) to keep signals and abstract sockets inside", v, minABI)
+		return fmt.Errorf("this kernel's Landlock ABI %d is too old: the wall needs %d (Linux 6.12) to keep signals and abstract sockets inside", v, minABI)
 	}
 	if e, err := ll.LandlockGetErrata(); err != nil || e&0x2 == 0 {
 		return errors.New("this kernel's Landlock signal scoping has a known bug: update the kernel")
@@ -34,7 +34,7 @@ func Probe() error {
 			return errors.New("unprivileged user namespaces are turned off (kernel.unprivileged_userns_clone = 0)")
 		}
 		if readInt("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0) == 1 {
-			return errors.New("AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1): allow the launcher in an AppArmor profile")
+			return errors.New("unprivileged user namespaces are restricted by AppArmor (kernel.apparmor_restrict_unprivileged_userns = 1): allow the launcher in an AppArmor profile")
 		}
 	}
 	return nil
