@@ -215,8 +215,17 @@ func unescape(s string, inDbl bool) string {
 	return b.String()
 }
 
-// ansiC decodes the body of a $'…' string.
+// ansiC decodes the body of a $'…' string. bash ends the string at a NUL
+// it decodes ($'git\0x' is git): what follows it is dropped.
 func ansiC(s string) string {
+	out := ansiCAll(s)
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		return out[:i]
+	}
+	return out
+}
+
+func ansiCAll(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
