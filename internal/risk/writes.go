@@ -116,7 +116,8 @@ func (c *cmd) writesUnderCwd() {
 }
 
 // plants classifies files of unknown names created below the folder p.
-// sayso's own files below it are protected. Inside the project the wall
+// sayso's own files below it are protected; below the project's .git,
+// hooks and configuration may be among them. Elsewhere inside the project the wall
 // holds what lands there (the client's settings, instruction files and git
 // hooks are not writable inside it), so unpacking or checking out in the
 // project stays local work. Outside it, a folder holding the home's
@@ -125,6 +126,12 @@ func (c *cmd) plants(p, raw string) {
 	for _, q := range c.a.ctx.Protected {
 		if within(q, p) && q != p {
 			c.add(Protected, c.name+" creates files of unknown names under "+raw+", where sayso's own files are")
+			return
+		}
+	}
+	for _, r := range append([]string{c.a.ctx.Root}, c.a.ctx.Roots...) {
+		if r != "" && within(p, r+"/.git") {
+			c.add(InstructionPatch, c.name+" creates files of unknown names under "+raw+": git hooks and configuration may be among them")
 			return
 		}
 	}
