@@ -52,6 +52,7 @@ func newWorld(t *testing.T) world {
 		w.root + "/.git/modules/lib/a/config": "[core]",
 		w.root + "/.git/worktrees/t/HEAD":     "ref: refs/heads/t",
 		w.outside + "/keep":                   "outside",
+		w.home + "/.ssh/id_ed25519":           "key",
 	}
 	for p, c := range files {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -117,6 +118,9 @@ func TestWallHolds(t *testing.T) {
 		{Local, `mv .claude .claude2`, false},
 		{Local, `rm -rf .claude`, false},
 		{Local, `echo x > ~/.gitconfig`, false},
+		{Local, `ln ~/.ssh/id_ed25519 key && echo x > key`, false},
+		{Local, `ln ~/.gitconfig gitconfig`, false},
+		{Local, `ln -s ~/.ssh/id_ed25519 key2 && echo x > key2`, false},
 		{Local, `echo x > ~/.claude/settings.json`, false},
 		{Local, `cat ~/.claude/settings.json`, true},
 		{Local, `cat ~/.claude/.credentials.json`, false},
@@ -156,12 +160,13 @@ func TestWallHolds(t *testing.T) {
 	}
 	// What the failed steps would have changed is unchanged.
 	for p, want := range map[string]string{
-		w.state + "/sayso.db":   "the ledger",
-		w.bin:                   "the binary",
-		w.home + "/.bashrc":     "export TOKEN=secret",
-		w.home + "/.gitconfig":  "[user]",
-		w.root + "/.git/config": "[core]",
-		w.outside + "/keep":     "outside",
+		w.state + "/sayso.db":       "the ledger",
+		w.bin:                       "the binary",
+		w.home + "/.bashrc":         "export TOKEN=secret",
+		w.home + "/.gitconfig":      "[user]",
+		w.root + "/.git/config":     "[core]",
+		w.outside + "/keep":         "outside",
+		w.home + "/.ssh/id_ed25519": "key",
 	} {
 		if b, err := os.ReadFile(p); err != nil || string(b) != want {
 			t.Errorf("%s = %q, %v; want %q", p, b, err, want)
