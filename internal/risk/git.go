@@ -263,7 +263,7 @@ func init() {
 		"update-ref": gitUpdateRef, "rm": gitRm, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
 		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": gitClone, "init": gitInit, "add": lw, "mv": gitMv,
 		"cherry-pick": lw, "revert": lw, "am": gitAm, "apply": gitApply, "format-patch": gitFormatPatch, "sparse-checkout": lw,
-		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": lw,
+		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": gitUpdateIndex,
 		"read-tree": gitReadTree, "write-tree": read, "commit-tree": lw, "hash-object": lw, "mktag": lw, "mktree": lw,
 		"fast-import": lw, "bundle": gitBundle, "rerere": lw, "checkout-index": gitCheckoutIndex, "merge-file": lw, "unpack-objects": lw,
 		"status": read, "log": gitDiffOutput, "show": gitDiffOutput, "diff": gitDiffOutput, "blame": read, "annotate": read, "rev-parse": read,

@@ -199,9 +199,8 @@ func gitApply(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, "git apply changes files from a patch")
-	if c.has("--cached") && !c.has("--index") {
-		return
-	}
+	// With --cached the patch lands in the index alone; the next checkout
+	// writes what it names, so the names count the same.
 	strip := 1
 	var dir shell.Word
 	hasDir := false
@@ -306,5 +305,29 @@ func gitInit(c *cmd) {
 	}
 	for _, d := range dirs {
 		c.writesUnder(d)
+	}
+}
+
+// gitUpdateIndex: an entry added with --cacheinfo names a file the next
+// checkout writes; the path counts as written now (git-update-index(1)).
+func gitUpdateIndex(c *cmd) {
+	c.add(LocalWrite, "git update-index changes the index")
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		if !w.Literal || w.Value != "--cacheinfo" || i+1 >= len(c.args) {
+			continue
+		}
+		if parts := strings.Split(c.args[i+1].Value, ","); len(parts) == 3 {
+			c.path(OpWrite, lit(parts[2]))
+			i++
+			continue
+		}
+		if i+3 < len(c.args) {
+			c.path(OpWrite, c.args[i+3])
+			i += 3
+		}
+	}
+	if c.has("--index-info") {
+		c.unknownWrite("git update-index --index-info: the entries on its input")
 	}
 }
