@@ -107,6 +107,12 @@ func disagree(t testing.TB, src string) string {
 	if !strings.Contains(src, "COPROC") {
 		out = strings.ReplaceAll(out, "coproc COPROC ", "coproc ")
 	}
+	// bash quotes the bytes 0x01 and 0x7f inside its own strings by
+	// doubling them (CTLESC, CTLNUL) and its printer shows that quoting:
+	// its text is then not the command it read, and is not compared.
+	if strings.ContainsAny(out, "\x01\x7f") && !strings.ContainsAny(src, "\x01\x7f") {
+		return ""
+	}
 	// The segments of bash's text are the segments of the command.
 	if back := summary(Parse(out)); back != summary(s) {
 		return "segments differ:\n  sayso " + summary(s) + "\n  bash  " + back + "\n  bash printed " + out
