@@ -259,7 +259,14 @@ func inside(args []string, stderr io.Writer) int {
 	if _, err := syscall.Write(3, []byte("r")); err != nil {
 		return fail(fmt.Errorf("report start: %w", err))
 	}
-	err = syscall.Exec(bash, []string{"bash", "-c", inner, "bash", a.Command}, env)
+	// With a report to make, bash runs the command as the client's shell
+	// would eval it and reports its folder; without, as `bash -c` would:
+	// the client starts a new shell for every step (Profile.Line).
+	argv := []string{"bash", "-c", a.Command}
+	if a.ReportFD >= 0 {
+		argv = []string{"bash", "-c", inner, "bash", a.Command}
+	}
+	err = syscall.Exec(bash, argv, env)
 	return fail(fmt.Errorf("run bash: %w", err))
 }
 
