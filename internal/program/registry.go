@@ -38,7 +38,7 @@ func init() {
 		watch caffeinate unbuffer chrt flock strace ltrace setarch linux32 linux64 fakeroot faketime
 		numactl xvfb-run valgrind catchsegv firejail taskset chronic dbus-launch dbus-run-session
 		ssh-agent proxychains proxychains4 torsocks sshpass entr dtach`)
-	add(Wrapper, `ccache sccache distcc`)
+	add(Wrapper, `ccache sccache distcc cross-env`)
 	add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
 	add(Wrapper|Builtin, `builtin exec command`)
 	add(StdinArgs, `xargs parallel`)
@@ -179,6 +179,7 @@ const knownPlain = `
 	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
 	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
 	update-alternatives ldconfig networksetup pmset nmcli
+	rimraf mkdirp ncp copyfiles npm-run-all run-s run-p perf fuser chattr cron
 	fastapi kafka-topics.sh kafka-console-producer.sh kafka-console-consumer.sh kafka-consumer-groups.sh
 	7zz lzma unlzma unlz4 mogrify objcopy sponge standard
 `
@@ -210,7 +211,8 @@ func init() { add(0, knownEveryday) }
 // only look, and those that build, check or format the project.
 func init() {
 	add(Looks, `
-	git-check-ref-format journalctl
+	git-check-ref-format journalctl envsubst gettext shuf tsort pr look units ncal sha224sum sha384sum md5 base32 basenc
+	zipinfo zipgrep mimetype pv wait-on
 	ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack fd fdfind tree
 	pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat
 	du df free uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath
@@ -233,7 +235,7 @@ func init() {
 `)
 	add(Builds, `
 	tox nox sbt gofmt devenv cargo-sort cargo-deny cargo-nextest cargo-insta cargo-udeps cargo-machete cargo-shear
-	cargo-llvm-cov cargo-tarpaulin cargo-audit cargo-outdated cargo-expand cargo-fuzz rst2html gotmplfmt pyodide
+	cargo-llvm-cov cargo-tarpaulin cargo-audit cargo-outdated cargo-expand cargo-fuzz rst2html gotmplfmt pyodide msgfmt csplit lzip unar stylus sync
 	goimports gopls prettier eslint black ruff isort autopep8 yapf rustfmt rustc clippy-driver tsc esbuild
 	webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress pytest coverage mypy pyright
 	pylint flake8 bandit ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf

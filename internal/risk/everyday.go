@@ -23,7 +23,10 @@ func addEveryday() {
 		"flox": apt, "eopkg": apt, "pkgin": apt, "pkgman": apt, "flatpak": apt, "softwareupdate": privileged, "installer": privileged,
 		"update-alternatives": privileged, "ldconfig": privileged, "networksetup": privileged, "pmset": privileged, "nmcli": privileged,
 		"ccache": wrapperAlone, "sccache": wrapperAlone, "distcc": wrapperAlone,
-		"fastapi": fastapiCLI, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
+		"fastapi": fastapiCLI, "rimraf": rimraf, "mkdirp": func(c *cmd) { c.name = "mkdir"; writeOperands(c) },
+		"ncp": func(c *cmd) { c.name = "cp"; copyMove(c) }, "copyfiles": func(c *cmd) { c.name = "cp"; copyMove(c) },
+		"npm-run-all": namedTaskRunner, "run-s": namedTaskRunner, "run-p": namedTaskRunner, "perf": perfCmd, "fuser": fuser,
+		"chattr": chattr, "cron": privileged, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
 		"kafka-consumer-groups.sh": kafkaGroups,
 	} {
 		programs[n] = fn
@@ -230,5 +233,41 @@ func fastapiCLI(c *cmd) {
 	default:
 		c.add(LocalWrite, "fastapi "+v+" serves the project")
 		c.devServer()
+	}
+}
+
+// rimraf deletes its operands as rm -rf does.
+func rimraf(c *cmd) {
+	rf := shell.Word{Raw: "-rf", Value: "-rf", Literal: true}
+	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: "rm", args: append([]shell.Word{rf}, c.operands()...)}
+	rm(inner)
+}
+
+// perfCmd: perf record, stat and trace run a command; report and list
+// read.
+func perfCmd(c *cmd) {
+	switch v := c.verb(); v {
+	case "report", "list", "annotate", "script", "diff", "version", "--version", "help", "":
+		c.add(Read, "perf "+v)
+	default:
+		c.add(Opaque, "perf "+v+" runs or attaches to programs sayso does not read")
+	}
+}
+
+func fuser(c *cmd) {
+	if c.has("-k", "--kill") || c.shortFlag('k') {
+		c.add(LocalWrite, "fuser -k kills the processes using a file")
+		return
+	}
+	c.add(Read, "fuser lists the processes using a file")
+}
+
+// chattr changes file attributes: the files are written.
+func chattr(c *cmd) {
+	c.add(LocalWrite, "chattr changes file attributes")
+	for _, w := range c.operands() {
+		if !strings.HasPrefix(w.Value, "+") && !strings.HasPrefix(w.Value, "=") {
+			c.path(OpWrite, w)
+		}
 	}
 }

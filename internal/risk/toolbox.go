@@ -47,7 +47,7 @@ func addToolbox() {
 		"busybox", "toybox", "caffeinate", "unbuffer", "chrt", "flock", "setarch", "linux32", "linux64", "fakeroot",
 		"faketime", "numactl", "xvfb-run", "valgrind", "catchsegv", "firejail", "taskset", "chronic", "dbus-launch",
 		"dbus-run-session", "ssh-agent", "proxychains", "proxychains4", "torsocks", "sshpass", "dtach",
-		"chroot", "runuser", "run0", "sg"} {
+		"chroot", "runuser", "run0", "sg", "cross-env"} {
 		if _, ok := toolbox[n]; !ok {
 			toolbox[n] = wrapperAlone
 		}

@@ -15,6 +15,7 @@ func init() {
 	wrappers["sshpass"] = simple(optSpec{short: "pfdP"})
 	wrappers["entr"] = peelEntr
 	wrappers["dtach"] = peelDtach
+	wrappers["cross-env"] = peelEnv
 	for _, n := range []string{"ccache", "sccache", "distcc"} {
 		wrappers[n] = simple(optSpec{short: "dFMoX", long: "set-config max-files max-size dir recompress"})
 	}
@@ -117,6 +118,13 @@ func (p *parser) runsArgs(seg Segment, at syntax.Pos, c ctx) bool {
 			return p.runInner(seg, name+" -c", nil, o.val, "", at, c)
 		}
 		return false
+	}
+	if name == "dotenv" {
+		_, after, why := options(args, optSpec{short: "evcp"})
+		if why != "" {
+			return p.opaqueRun(seg, "dotenv: "+why, c)
+		}
+		return p.runInner(seg, "dotenv", after, nil, "", at, c)
 	}
 	if name == "nix-shell" {
 		opts, _, _ := options(args, optSpec{short: "pIA", long: "run command arg argstr expr attr"})
@@ -236,7 +244,7 @@ func (p *parser) runsArgs(seg Segment, at syntax.Pos, c ctx) bool {
 		}
 		return false
 	case name == "dotenv":
-		return false
+		return false // handled above
 	}
 	return false
 }
