@@ -22,6 +22,9 @@ import (
 // (device, inode, size, modification and change times: the change time
 // no user can set back), so a connection costs a stat, not a hash. Anything it cannot read is a mismatch: fail closed.
 //
+// Where the kernel hands over a pidfd of the peer (SO_PEERPIDFD, Linux
+// 6.5), a pid reused between the connection and the check is refused.
+//
 // It proves which program speaks, not who started it: the pinned
 // forwarder run by hand with forged input passes. What keeps a walled
 // step off the socket is the wall, which hides the state folder; this
@@ -44,9 +47,21 @@ type fileKey struct {
 	ctime    int64
 }
 
-// Check returns nil when the process pid, of this user, runs a binary
-// sayso pinned or the gateway's own.
-func (f *Forwarders) Check(pid int) error {
+// Check returns nil when the process pid runs a binary sayso pinned or
+// the gateway's own. With a pidfd of the process that connected (-1 for
+// none), the process must still run once its binary was read: its pid
+// then names no other process.
+func (f *Forwarders) Check(pid, pidfd int) error {
+	if err := f.check(pid); err != nil {
+		return err
+	}
+	if pidfd > 0 && !alive(pidfd) {
+		return fmt.Errorf("process %d left before its binary was checked", pid)
+	}
+	return nil
+}
+
+func (f *Forwarders) check(pid int) error {
 	if pid <= 0 {
 		return errors.New("the kernel names no process at the other end")
 	}

@@ -12,11 +12,11 @@ import (
 //	go test -run '^$' -bench ForwardersCheck -benchtime 2s ./internal/gateway
 func BenchmarkForwardersCheck(b *testing.B) {
 	f := &Forwarders{}
-	if err := f.Check(os.Getpid()); err != nil {
+	if err := f.Check(os.Getpid(), -1); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if err := f.Check(os.Getpid()); err != nil {
+		if err := f.Check(os.Getpid(), -1); err != nil {
 			b.Fatal(err)
 		}
 	}

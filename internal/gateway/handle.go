@@ -16,7 +16,7 @@ func (d *Decider) Handle(guard Guard) Handle {
 	return func(ctx context.Context, r Request) Reply {
 		env := hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}
 		if d.Forwarders != nil {
-			if err := d.Forwarders.Check(r.Peer); err != nil {
+			if err := d.Forwarders.Check(r.Peer, r.PeerFD); err != nil {
 				return d.refuse(ctx, r, env, err)
 			}
 		}

@@ -67,3 +67,38 @@ func (p Peer) sameUser() string {
 	}
 	return ""
 }
+
+// soPeerPidfd is SO_PEERPIDFD (Linux 6.5): a pidfd of the process that
+// connected, which names that process and no later one with its pid.
+const soPeerPidfd = 77
+
+// sysPidfdSendSignal is pidfd_send_signal(2), the same number on every
+// architecture.
+const sysPidfdSendSignal = 424
+
+// peerPidfd returns a pidfd of the process that connected, or -1 when the
+// kernel has none to give.
+func peerPidfd(c net.Conn) int {
+	uc, ok := c.(*net.UnixConn)
+	if !ok {
+		return -1
+	}
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return -1
+	}
+	fd := -1
+	_ = raw.Control(func(s uintptr) {
+		if v, err := syscall.GetsockoptInt(int(s), syscall.SOL_SOCKET, soPeerPidfd); err == nil {
+			fd = v
+		}
+	})
+	return fd
+}
+
+// alive reports whether the process pidfd names still runs: then its pid
+// has not been handed to another process.
+func alive(pidfd int) bool {
+	_, _, errno := syscall.Syscall6(sysPidfdSendSignal, uintptr(pidfd), 0, 0, 0, 0, 0)
+	return errno == 0
+}

@@ -31,6 +31,9 @@ type Request struct {
 	// Peer is the process that sent the request, as the kernel tells it
 	// (SO_PEERCRED); never read from the request itself.
 	Peer int `json:"-"`
+	// PeerFD is a pidfd of that process (SO_PEERPIDFD), -1 where the
+	// kernel gives none: it tells whether Peer still names it.
+	PeerFD int `json:"-"`
 }
 
 // Reply is the client's answer, ready to print.
@@ -90,6 +93,10 @@ func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
 		return // the hook falls back to deciding on its own, or denies
 	}
 	r.Peer = peerPID(conn)
+	r.PeerFD = peerPidfd(conn)
+	if r.PeerFD > 0 {
+		defer syscall.Close(r.PeerFD)
+	}
 	// The hook sends one request and then only waits: its connection
 	// closing (the client timed it out, killed it, or it gave up) ends
 	// the request, and with it any card it waits on.
