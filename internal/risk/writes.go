@@ -15,9 +15,14 @@ import (
 // text before the value ("--output=", "-o"). The value is literal when
 // the whole word is; a tilde after "=" is not expanded by bash.
 func valueWord(w shell.Word, cut string) shell.Word {
-	v := shell.Word{Value: strings.TrimPrefix(w.Value, cut), Literal: w.Literal, Glob: w.Glob, Brace: w.Brace}
-	v.Raw = strings.TrimPrefix(w.Raw, cut)
-	if v.Raw == w.Raw {
+	v := shell.Word{Value: strings.TrimPrefix(w.Value, cut), Literal: w.Literal, Glob: w.Glob, Brace: w.Brace, Params: w.Params}
+	switch raw := w.Raw; {
+	case strings.HasPrefix(raw, cut):
+		v.Raw = raw[len(cut):]
+	case len(raw) > 0 && (raw[0] == '"' || raw[0] == '\'') && strings.HasPrefix(raw[1:], cut):
+		// "--output=$HOME/x", quoted whole: the value keeps its quote
+		v.Raw = raw[:1] + raw[1+len(cut):]
+	default:
 		v.Raw = v.Value
 	}
 	return v
@@ -29,14 +34,14 @@ func valueWord(w shell.Word, cut string) shell.Word {
 // args[i] is not one of the names.
 func optValue(args []shell.Word, i int, names, attached []string) (val shell.Word, next, ok bool) {
 	w := args[i]
-	if !w.Literal && !strings.HasPrefix(w.Raw, "-") {
-		return shell.Word{}, false, false
-	}
+	// A word's value starts with its literal text, quoted or not: a
+	// "--output=$X" is the option, its value built at run time.
 	v := w.Value
-	if !w.Literal {
-		v = w.Raw
-	}
 	for _, n := range names {
+		if v == n && !w.Literal && strings.Trim(w.Raw, `"'`) != n {
+			// "-o$DIR": the value is attached, and built at run time
+			return valueWord(w, n), false, true
+		}
 		if v == n {
 			if i+1 < len(args) {
 				return args[i+1], true, true

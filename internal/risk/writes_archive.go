@@ -51,6 +51,9 @@ func tar(c *cmd) {
 			c.add(Opaque, "tar runs a program: "+v)
 		}
 		switch {
+		case !w.Literal && strings.HasPrefix(v, "-"):
+			c.add(Opaque, "tar option built at run time: "+w.Raw)
+			c.unknownWrite("tar " + w.Raw)
 		case !w.Literal:
 			members = append(members, w)
 		case v == "--":
