@@ -58,3 +58,19 @@ func TestLauncher(t *testing.T) {
 		}
 	}
 }
+
+// TestDeps keeps the launcher small, since every walled step starts it
+// twice: no database driver, no web, no shell parser.
+func TestDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, banned := range []string{"modernc.org/sqlite", "database/sql", "net/http", "mvdan.cc/sh/v3/syntax", "github.com/sayso-dev/sayso/internal/policy"} {
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == banned {
+				t.Errorf("the launcher depends on %s", banned)
+			}
+		}
+	}
+}
