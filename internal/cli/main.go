@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/sayso-dev/sayso/internal/paths"
 	"io"
 	"os"
+	"runtime/debug"
+
+	"github.com/sayso-dev/sayso/internal/paths"
 )
 
 // Exit codes.
@@ -52,10 +54,13 @@ func register(c command) { commands = append(commands, c) }
 func init() {
 	register(command{"version", "print the version", runVersion})
 	register(command{"help", "show help", runHelp})
+	helpTopics["version"] = "usage: sayso version\n\nPrints sayso's version: the module version it was built as, or the\ncommit it was built from and whether that tree was modified.\n"
+	helpTopics["help"] = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands. With one, prints its help. Every\ncommand also takes --help (or -h) and prints the same, changing nothing.\n"
 }
 
-// Version is set at build time.
-var Version = "dev"
+// Version, when set at build time (-ldflags -X), is printed as it is;
+// otherwise the build's own record names the version.
+var Version = ""
 
 // Main runs sayso with args (without the program name) and returns the
 // exit status.
@@ -72,8 +77,20 @@ func Main(args []string, env *Env) int {
 		printUsage(env.Stderr)
 		return ExitUsage
 	}
+	switch args[0] {
+	case "--help", "-h":
+		printUsage(env.Stdout)
+		return ExitOK
+	case "--version":
+		args[0] = "version"
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			if asksHelp(args[1:]) {
+				// Help changes nothing: the command does not run.
+				fmt.Fprint(env.Stdout, usageOf(c))
+				return ExitOK
+			}
 			err := c.run(env, args[1:])
 			var ue usageError
 			switch {
@@ -102,9 +119,69 @@ func printUsage(w io.Writer) {
 	}
 }
 
+// asksHelp reports whether the arguments, before any "--", ask for help.
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--help", "-h", "-help":
+			return true
+		}
+	}
+	return false
+}
+
+// usageOf is a command's help: its topic, or its one line.
+func usageOf(c command) string {
+	if text, ok := helpTopics[c.name]; ok {
+		return text
+	}
+	return "usage: sayso " + c.name + "\n\n" + c.summary + "\n"
+}
+
 func runVersion(env *Env, args []string) error {
-	fmt.Fprintf(env.Stdout, "sayso %s\n", Version)
+	if len(args) > 0 {
+		return usagef("version: takes no arguments")
+	}
+	fmt.Fprintf(env.Stdout, "sayso %s\n", version())
 	return nil
+}
+
+// version names what this binary was built from: the version set at
+// build time, the module's version, or the commit and whether the tree
+// had changes.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown build)"
+	}
+	v := info.Main.Version
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if v != "" && v != "(devel)" {
+		return v
+	}
+	if rev == "" {
+		return "(devel, no version control information)"
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified == "true" {
+		return "(devel) " + rev + ", modified"
+	}
+	return "(devel) " + rev
 }
 
 // helpTopics holds the long help of each command and topic, by name.
@@ -113,6 +190,13 @@ var helpTopics = map[string]string{}
 func runHelp(env *Env, args []string) error {
 	if len(args) > 0 {
 		text, ok := helpTopics[args[0]]
+		if !ok {
+			for _, c := range commands {
+				if c.name == args[0] {
+					text, ok = usageOf(c), true
+				}
+			}
+		}
 		if !ok {
 			return usagef("help: no help for %q", args[0])
 		}
