@@ -145,6 +145,7 @@ type assessor struct {
 	fetched    map[string]bool // files a download in the step wrote
 	made       map[string]bool // files the step writes, copies or links: running one runs code made in the step
 	unpacked   bool            // the step extracts a downloaded archive
+	dirs       map[string]bool // folders the step makes
 	cur        int             // the segment being classified; -1 after
 	depth      int             // words expanded inside one another (a loop's words)
 	setVars    map[string]bool // variables the step may set other than by an assignment

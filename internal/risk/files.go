@@ -121,6 +121,9 @@ func writeOperands(c *cmd) {
 	}
 	for _, w := range ops {
 		c.write(w)
+		if c.name == "mkdir" {
+			c.a.makesDir(w)
+		}
 	}
 }
 

@@ -169,7 +169,7 @@ func (c *cmd) mayBeFolder(w shell.Word) bool {
 		return true
 	}
 	for _, p := range c.a.resolve(w) {
-		if c.a.folder(p, w.Value) {
+		if c.a.folder(p, w.Value) || c.a.dirs[p] {
 			return true
 		}
 	}
@@ -189,4 +189,15 @@ var writers = map[string]func(*cmd){
 	"clang-format": formatter, "shfmt": formatter, "autopep8": formatter, "yapf": formatter, "isort": formatter,
 	"dos2unix": formatter, "unix2dos": formatter, "mogrify": formatter, "objcopy": formatter, "stylelint": formatter,
 	"standard": formatter, "pyinstaller": formatter, "iconv": iconv, "gtar": tar, "bsdtar": tar,
+}
+
+// makesDir remembers a folder the step makes: a copy into it creates
+// folder/basename whatever the folder's name.
+func (a *assessor) makesDir(w shell.Word) {
+	for _, p := range a.resolve(w) {
+		if a.dirs == nil {
+			a.dirs = map[string]bool{}
+		}
+		a.dirs[p] = true
+	}
 }
