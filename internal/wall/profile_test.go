@@ -1,9 +1,9 @@
 package wall
 
 import (
+	"os/exec"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -121,11 +121,17 @@ func TestScopeText(t *testing.T) {
 	}
 }
 
+// TestQuote has real bash read each quoted word back.
 func TestQuote(t *testing.T) {
-	for _, s := range []string{"plain", "", "a b", "it's", "$HOME", "a\nb", "--", "'", "\\"} {
-		q := quote(s)
-		if strings.ContainsAny(s, " '$\n\\") && !strings.HasPrefix(q, "'") {
-			t.Errorf("quote(%q) = %s, unquoted", s, q)
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("no bash: %v", err)
+	}
+	for _, s := range []string{"plain", "", "a b", "it's", "''", "$HOME", "$(id)", "`id`", "a\nb", "--", "'", "\\",
+		"!!", "*", "~", "a;b", "x\n'EOF'\n", "\t", "é ☃", "\x01\x7f", "${x:-y}", "'\\''"} {
+		out, err := exec.Command(bash, "-c", "printf %s "+quote(s)).Output()
+		if err != nil || string(out) != s {
+			t.Errorf("bash read quote(%q) = %s back as %q, %v", s, quote(s), out, err)
 		}
 	}
 }
