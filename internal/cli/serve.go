@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -132,10 +133,22 @@ func runServe(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
 	if f, ok := env.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(env.Stdout, "sayso: press Enter here for a fresh login link")
+		// Run in the background ('sayso serve &'), a read of the terminal
+		// would stop the whole gateway (SIGTTIN): ignored, the read fails
+		// instead, and is tried again until serve is in the foreground.
+		signal.Ignore(syscall.SIGTTIN)
 		go func() {
-			lines := bufio.NewScanner(f)
-			for lines.Scan() {
-				fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
+			r := bufio.NewReader(f)
+			for ctx.Err() == nil {
+				_, err := r.ReadString('\n')
+				switch {
+				case err == nil:
+					fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
+				case errors.Is(err, io.EOF):
+					return
+				default:
+					time.Sleep(time.Second)
+				}
 			}
 		}()
 	}

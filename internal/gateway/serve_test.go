@@ -5,6 +5,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"sync"
@@ -123,5 +124,28 @@ func TestServeEnterPrintsLink(t *testing.T) {
 	}
 	if ls := links(3); ls[2] == ls[1] {
 		t.Errorf("links %q: want a fresh one after each Enter", ls)
+	}
+}
+
+// 'sayso serve &' in an interactive shell: a read of the terminal from the
+// background would stop the whole gateway (SIGTTIN). It keeps running, and
+// the person's 'sayso login' gets a link from it.
+func TestServeInTheBackground(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Fatalf("script (util-linux) is missing: %v", err)
+	}
+	bin := buildSayso(t)
+	root := t.TempDir()
+	addr := freeAddr(t)
+	line := bin + " serve --addr " + addr + " & sleep 2; jobs -l; " + bin + " login; kill %1; wait"
+	cmd := exec.Command(script, "-qc", "bash --norc -ic '"+line+"'", "/dev/null")
+	cmd.Env = append(os.Environ(), "SAYSO_STATE_DIR="+root+"/state", "SAYSO_CONFIG_DIR="+root+"/config")
+	out, _ := cmd.CombinedOutput()
+	if bytes.Contains(out, []byte("Stopped")) || !bytes.Contains(out, []byte("Running")) {
+		t.Errorf("sayso serve in the background:\n%s", out)
+	}
+	if n := bytes.Count(out, []byte("/login?token=")); n != 2 {
+		t.Errorf("links: %d, want serve's and sayso login's:\n%s", n, out)
 	}
 }
