@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/sayso-dev/sayso/internal/program"
 )
 
 // fixed holds the folders a command line named (Fix): then the
@@ -91,10 +93,10 @@ func ProjectRoot(dir string) string {
 	}
 }
 
-// Binaries are the programs sayso installs, by name: the CLI and hook,
-// the hook's forwarder, the wall's launcher. This is the one list: risk
-// protects them by name, Protected by path beside the running binary.
-var Binaries = []string{"sayso", "sayso-hook", "sayso-wall"}
+// Binaries are the programs sayso installs, by name: the registry's one
+// list (program.Sayso). Protected finds them by path beside the running
+// binary.
+var Binaries = program.Sayso
 
 // Protected lists the paths no agent step may touch: sayso's folders, its
 // own binary and the programs installed beside it, each as named and

@@ -301,3 +301,8 @@ const knownSimple = `
 `
 
 func init() { add(0, knownSimple) }
+
+// Sayso are the programs sayso installs, by name: the CLI and hook, the
+// hook's forwarder, the wall's launcher. This is the one list: risk
+// protects them by name, paths finds them beside the running binary.
+var Sayso = []string{"sayso", "sayso-hook", "sayso-wall"}

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -82,7 +82,7 @@ func init() {
 	for k, v := range writers {
 		programs[k] = v
 	}
-	for _, name := range paths.Binaries {
+	for _, name := range program.Sayso {
 		if name != "sayso" {
 			programs[name] = saysoProgram
 		}

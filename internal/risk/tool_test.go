@@ -3,7 +3,6 @@ package risk
 import (
 	"testing"
 
-	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
@@ -143,12 +142,12 @@ func FuzzTool(f *testing.F) {
 	})
 }
 
-// Every program sayso installs (paths.Binaries, the one list) is in the
+// Every program sayso installs (program.Sayso, the one list) is in the
 // registry and protected by name, whatever follows it.
 func TestSaysoProgramsProtected(t *testing.T) {
-	for _, name := range paths.Binaries {
+	for _, name := range program.Sayso {
 		if !program.Known(name) {
-			t.Errorf("%s is in paths.Binaries but not in the program registry", name)
+			t.Errorf("%s is in program.Sayso but not in the program registry", name)
 		}
 		if name == "sayso" {
 			continue

@@ -1,0 +1,131 @@
+// Package sayso_test holds the architecture test: which package may import
+// what, with the reason beside each ban. It runs go list and fails — never
+// skips — when it cannot.
+package sayso_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/sayso-dev/sayso/"
+
+// pure are the core packages that decide: no disk, network, process or
+// clock, so the same input always gives the same answer.
+var pure = map[string]string{
+	"os":                    "the core never touches a disk: the caller reads files and hands in their bytes",
+	"os/exec":               "the core never starts a process",
+	"net":                   "the core never reaches a network",
+	"net/http":              "the core never reaches a network",
+	"database/sql":          "only package store touches the database",
+	"modernc.org/sqlite":    "only package store touches the database",
+	"mvdan.cc/sh/v3/interp": "sayso reads commands, it never runs them",
+	"mvdan.cc/sh/v3/expand": "sayso never expands with a live environment",
+	"syscall":               "the core makes no system call",
+}
+
+// rules names, for each package, the imports it may not have and the
+// packages of this module it may import (dependencies point inward).
+var rules = map[string]struct {
+	banned   map[string]string
+	internal []string
+}{
+	"internal/program": {pure, nil},
+	"internal/shell":   {pure, []string{"internal/program"}},
+	"internal/risk":    {pure, []string{"internal/program", "internal/shell"}},
+	"internal/rule":    {pure, []string{"internal/program", "internal/shell", "internal/risk"}},
+	"internal/policy":  {pure, []string{"internal/program", "internal/shell", "internal/risk"}},
+	"internal/wall": {map[string]string{
+		"database/sql":       "the launcher starts on every step: no database driver",
+		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
+		"net/http":           "the launcher never reaches a network",
+	}, nil},
+	"cmd/sayso-wall": {map[string]string{
+		"database/sql":       "the launcher starts on every step: no database driver",
+		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
+	}, []string{"internal/wall"}},
+	"cmd/sayso-hook": {map[string]string{
+		"database/sql":       "the forwarder is the hook's fast path: the database driver stays off it",
+		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",
+	}, []string{"internal/paths"}},
+}
+
+func TestArchitecture(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Split(line, "\t")
+		if len(fields) != 3 {
+			t.Fatalf("go list: unexpected line %q", line)
+		}
+		pkg := strings.TrimPrefix(fields[0], module)
+		r, ok := rules[pkg]
+		if !ok {
+			continue
+		}
+		seen[pkg] = true
+		for _, imp := range strings.Fields(fields[1]) {
+			if why, ok := r.banned[imp]; ok {
+				t.Errorf("%s imports %s: %s", pkg, imp, why)
+			}
+			if own, ok := strings.CutPrefix(imp, module); ok && !contains(r.internal, own) {
+				t.Errorf("%s imports %s: dependencies point inward; it may import only %v", pkg, own, r.internal)
+			}
+		}
+		if strings.HasPrefix(pkg, "cmd/") || pkg == "internal/wall" {
+			// What starts on every hook or step must not pay for the
+			// database driver, even indirectly.
+			for _, dep := range strings.Fields(fields[2]) {
+				if dep == "modernc.org/sqlite" || dep == "database/sql" {
+					t.Errorf("%s depends on %s: %s", pkg, dep, r.banned[dep])
+				}
+			}
+		}
+	}
+	for pkg := range rules {
+		if !seen[pkg] {
+			t.Errorf("go list did not list %s: the rule names a package that is gone", pkg)
+		}
+	}
+}
+
+// TestPureHasNoClock: the core is handed the time; it never reads the
+// clock itself.
+func TestPureHasNoClock(t *testing.T) {
+	for pkg, r := range rules {
+		if r.banned["os"] == "" {
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(pkg, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no Go files (%v)", pkg, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), "time.Now(") {
+				t.Errorf("%s reads the clock (time.Now): the caller hands the core its time", f)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
