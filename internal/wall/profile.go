@@ -83,10 +83,11 @@ type Profile struct {
 	// ReadOnly are paths bound read-only over themselves: the step may
 	// read them but not change, move or delete them.
 	ReadOnly []string
-	// Hidden are paths covered by an empty read-only folder or file: the
-	// step can neither read nor write them, nor reach a socket in them.
-	// A hidden file's name is also left out of the step's read rights,
-	// so reading it fails rather than reads empty.
+	// Hidden are paths covered by an empty read-only folder or file of
+	// mode 0: the step can neither read nor write them, nor reach a
+	// socket in them. For root, who may read a mode-0 file, a hidden
+	// file's name is also left out of the read rights, so that reading
+	// it fails rather than reads empty.
 	Hidden []string
 	// Make are folders made empty before the wall when missing, so that
 	// they can be bound read-only: a step cannot plant them.
@@ -252,8 +253,13 @@ func For(in Inputs) Profile {
 		}
 	}
 	if root != "" && root != "/" {
+		// Folders are made only in a project: never in a system folder
+		// or a dot-folder of the home a step's cd led the root to.
+		made := isProject(root, home)
 		for _, d := range clientDirs {
-			p.Make = append(p.Make, filepath.Join(root, d))
+			if made {
+				p.Make = append(p.Make, filepath.Join(root, d))
+			}
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, d))
 		}
 		for _, r := range projectReadOnly {
@@ -261,7 +267,9 @@ func For(in Inputs) Profile {
 		}
 		ro, mk := gitPaths(root, home)
 		p.ReadOnly = append(p.ReadOnly, ro...)
-		p.Make = append(p.Make, mk...)
+		if made {
+			p.Make = append(p.Make, mk...)
+		}
 	}
 	if in.Scope != Approved && !in.Daemons {
 		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)

@@ -62,6 +62,9 @@ func TestFor(t *testing.T) {
 		if has(p.Write, root) {
 			t.Errorf("root %q: written by a local step", root)
 		}
+		if len(p.Make) > 0 {
+			t.Errorf("root %q: makes %v", root, p.Make)
+		}
 	}
 	for _, root := range []string{"/home/u/src/p", "/srv/app", "/opt/work", "/var/www/site", "/tmp/p", "/home/u/dot.files"} {
 		if p := For(Inputs{Home: "/home/u", Root: root, Scope: Local}); !has(p.Write, root) {
