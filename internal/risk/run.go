@@ -52,6 +52,9 @@ func interpreter(c *cmd) {
 			v == "-c" && c.name == "perl" || v == "--test" && (c.name == "node" || c.name == "nodejs"):
 			c.syntaxCheck(v, c.args[i+1:])
 			return
+		case inlineCodeOpt(c.name, v) && strings.HasPrefix(c.name, "python") && v == "-c" && i+1 < len(c.args) && c.args[i+1].Literal && importsAndPrints(c.args[i+1].Value):
+			c.add(LocalWrite, c.name+" -c only imports modules and prints names")
+			return
 		case inlineCodeOpt(c.name, v):
 			c.add(Opaque, c.name+" "+v+" runs inline code sayso cannot read")
 			return
