@@ -67,6 +67,8 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 		Cwd:     s.Project(),
 		Tool:    s.Tool,
 		Summary: Summary(s),
+		// The breaker counts as far back as the person's file says.
+		BreakerWindow: pol.Breaker.Window,
 	}
 	return d.finish(ctx, s, step, base)
 }
