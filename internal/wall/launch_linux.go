@@ -187,9 +187,16 @@ func identity(path string) ([]syscall.SysProcIDMap, error) {
 	return out, nil
 }
 
-// makeDir makes folder d when missing and its parent exists.
+// makeDir makes folder d when missing and its parent exists. A link to
+// nothing in its place fails the step: the step could make what it
+// points to, where no bind would cover it.
 func makeDir(d string) error {
-	if _, err := os.Lstat(d); err == nil {
+	if fi, err := os.Lstat(d); err == nil {
+		if fi.Mode()&os.ModeSymlink != 0 {
+			if _, err := os.Stat(d); err != nil {
+				return fmt.Errorf("%s is a link to nothing (%v): remove it", d, err)
+			}
+		}
 		return nil
 	}
 	parent := d[:strings.LastIndexByte(d, '/')]

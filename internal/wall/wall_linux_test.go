@@ -357,6 +357,25 @@ func TestWallWorktree(t *testing.T) {
 	}
 }
 
+// TestWallDanglingLink: a project folder the launcher makes, found as a
+// link to nothing, fails the step rather than leave the link's target
+// to be made.
+func TestWallDanglingLink(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	target := filepath.Join(w.base, "elsewhere", ".gemini")
+	if err := os.Symlink(target, w.root+"/.gemini"); err != nil {
+		t.Fatal(err)
+	}
+	r := w.run(t, w.profile(Local), w.root, `mkdir -p `+target+` && echo x > .gemini/settings.json`)
+	if r.code != ExitSetup || !strings.Contains(r.stderr, "link to nothing") {
+		t.Errorf("dangling .gemini: %+v, want the wall refused", r)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Errorf("the step ran and made %s", target)
+	}
+}
+
 // TestWallHooksPath: the hooks folder core.hooksPath names (.husky) is
 // made when missing and cannot be written.
 func TestWallHooksPath(t *testing.T) {
