@@ -113,8 +113,19 @@ func disagree(t testing.TB, src string) string {
 	if strings.ContainsAny(out, "\x01\x7f") && !strings.ContainsAny(src, "\x01\x7f") {
 		return ""
 	}
-	// The segments of bash's text are the segments of the command.
-	if back := summary(Parse(out)); back != summary(s) {
+	// The segments of bash's text are the segments of the command. bash
+	// prints a $'…' string decoded, in plain quotes: a control or
+	// invisible character it holds is then written out, which sayso marks
+	// in text and not in an escape; those marks are not compared.
+	bs := Parse(out)
+	kept := bs.Opaque[:0]
+	for _, o := range bs.Opaque {
+		if !hiddenMark(o.Why) || strings.Contains(summary(s), o.Why) {
+			kept = append(kept, o)
+		}
+	}
+	bs.Opaque = kept
+	if back := summary(bs); back != summary(s) {
 		return "segments differ:\n  sayso " + summary(s) + "\n  bash  " + back + "\n  bash printed " + out
 	}
 	// Every run of words of a simple command, as the parser split them,
@@ -152,6 +163,16 @@ func innerCode(s *Script) []string {
 		}
 	}
 	return out
+}
+
+// hiddenMark reports whether an opaque mark is one hidden() makes.
+func hiddenMark(why string) bool {
+	for _, p := range []string{"a control character", "an invisible character", "a space (U+", "a carriage return"} {
+		if strings.HasPrefix(why, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // wordRuns returns, for each simple command in src, its runs of

@@ -276,6 +276,8 @@ func ansiCAll(s string) string {
 			if i+1 < len(s) {
 				i++
 				b.WriteByte(s[i] & 0x1f)
+			} else {
+				b.WriteString(`\c`)
 			}
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			v, n := 0, 0
@@ -285,7 +287,11 @@ func ansiCAll(s string) string {
 			}
 			b.WriteByte(byte(v))
 			i += n - 1
+		case '\\', '\'', '"', '?':
+			b.WriteByte(s[i])
 		default:
+			// bash keeps the backslash of an escape it does not know.
+			b.WriteByte('\\')
 			b.WriteByte(s[i])
 		}
 	}
