@@ -601,6 +601,19 @@ func (p *parser) redirects(rs []*syntax.Redirect, c ctx) []Redirect {
 				p.opaque(r.Word.End(), "a # right after a here-doc delimiter: bash reads it as part of the delimiter")
 			}
 			rd.BodyLiteral = true
+			if r.Hdoc != nil {
+				// bash ends a here-doc only at a line that is its delimiter;
+				// the parser can end one inside a line, after an expansion
+				// ($00 with the delimiter 0), and read the lines bash feeds
+				// to the command as commands, or as another here-doc.
+				body := p.partsText(r.Hdoc)
+				if r.Op == syntax.DashHdoc {
+					body = strings.TrimRight(body, "\t")
+				}
+				if body != "" && !strings.HasSuffix(body, "\n") {
+					p.opaque(r.Pos(), "the parser ends this here-doc inside a line; bash reads on to a line that is its delimiter")
+				}
+			}
 			switch {
 			case r.Hdoc == nil:
 			case rd.Target.Quoted || rd.Target.Escaped:
