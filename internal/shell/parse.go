@@ -592,6 +592,11 @@ func (p *parser) redirects(rs []*syntax.Redirect, c ctx) []Redirect {
 		}
 		if r.Word != nil {
 			rd.Target = p.word(r.Word)
+			if (r.Op == syntax.DplIn || r.Op == syntax.DplOut) && len(rd.Target.Raw) > 1 && rd.Target.Raw[0] == '-' {
+				// bash reads <&- and >&- as closing the descriptor and
+				// what follows the - as a word of the command.
+				p.opaque(r.Pos(), "bash reads "+r.Op.String()+"- as closing a descriptor and "+quote(rd.Target.Raw[1:])+" as part of the command")
+			}
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
