@@ -31,7 +31,6 @@ type request struct {
 	Input []byte            `json:"input"`
 	Env   map[string]string `json:"env"`
 	Home  string            `json:"home"`
-	Peer  int               `json:"-"`
 }
 
 type reply struct {
