@@ -26,7 +26,7 @@ func addEveryday() {
 		"fastapi": fastapiCLI, "rimraf": rimraf, "mkdirp": func(c *cmd) { c.name = "mkdir"; writeOperands(c) },
 		"ncp": func(c *cmd) { c.name = "cp"; copyMove(c) }, "copyfiles": func(c *cmd) { c.name = "cp"; copyMove(c) },
 		"npm-run-all": namedTaskRunner, "run-s": namedTaskRunner, "run-p": namedTaskRunner, "perf": perfCmd, "fuser": fuser,
-		"chattr": chattr, "cron": privileged, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
+		"chattr": chattr, "cron": privileged, "envsubst": envsubst, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
 		"kafka-consumer-groups.sh": kafkaGroups,
 	} {
 		programs[n] = fn
@@ -270,4 +270,27 @@ func chattr(c *cmd) {
 			c.path(OpWrite, w)
 		}
 	}
+}
+
+// envsubst prints its input with the environment's values put in: without
+// a list of names, every variable the input names, secrets included.
+func envsubst(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(Secret, "envsubst puts every variable its input names into its output, secrets included")
+		return
+	}
+	for _, w := range ops {
+		if !w.Literal {
+			c.add(Secret, "envsubst substitutes variables named at run time")
+			return
+		}
+		for _, f := range strings.FieldsFunc(w.Value, func(r rune) bool { return r == '$' || r == ' ' || r == ',' || r == '{' || r == '}' }) {
+			if secretVar(f) {
+				c.add(Secret, "envsubst prints $"+f+", which holds a secret")
+				return
+			}
+		}
+	}
+	c.add(Read, "envsubst puts the named variables into its input")
 }
