@@ -12,11 +12,23 @@ import (
 // runs its hooks, 'sayso --state-dir DIR --config-dir DIR hook AGENT' as
 // install writes it, with each file's JSON on a pipe, the way Claude Code
 // and Codex do. --walled first sets no_new_privs on the
-// client, as every walled step has it.
+// client, as every walled step has it; --nested runs the client as a
+// child of another, as a step that started a client of its own.
 //
-//	claude|codex [--walled] FILE...
+//	claude|codex [--nested] [--walled] FILE...
 func fakeClient(agent string) int {
 	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "--nested" {
+		// a client started by a step of another client: the same
+		// client, run as a child of this one
+		cmd := exec.Command(agent, args[1:]...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: nested: %v\n", agent, err)
+			return 1
+		}
+		return 0
+	}
 	if len(args) > 0 && args[0] == "--walled" {
 		const prSetNoNewPrivs = 38
 		if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); errno != 0 {

@@ -145,6 +145,12 @@ func (p Procs) client(agent string) (string, error) {
 	}
 }
 
+// clientBinaries are the clients' own native programs: a process above
+// the client that is one of them is another client. node and bun are not
+// among them: editors' servers and npx run the person's terminal below
+// them.
+var clientBinaries = []string{"claude", "claude.exe", "codex", "gemini"}
+
 // nested refuses a client that runs below another client: a step that
 // started a client of its own.
 func (p Procs) nested(pid int) error {
@@ -154,10 +160,8 @@ func (p Procs) nested(pid int) error {
 			return err
 		}
 		exe, _ := os.Readlink(p.path(pid, "exe"))
-		for agent, names := range clientPrograms {
-			if slices.Contains(names, filepath.Base(exe)) {
-				return noEvidence("the client runs inside a %s step", agent)
-			}
+		if slices.Contains(clientBinaries, filepath.Base(exe)) {
+			return noEvidence("the client runs inside a %s step", filepath.Base(exe))
 		}
 		pid = st.ppid
 	}
