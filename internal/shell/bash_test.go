@@ -196,7 +196,11 @@ func wordRuns(src string) []string {
 					flush()
 					continue
 				}
-				cur = append(cur, text(a))
+				t := text(a)
+				if a.Value == nil && !a.Naked && !strings.HasSuffix(t, "=") {
+					t += "=" // the parser's end of an empty A+= stops before the =
+				}
+				cur = append(cur, t)
 			}
 			for _, w := range x.Args {
 				if !asWritten(w) {
