@@ -6,6 +6,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
@@ -58,12 +59,13 @@ func (w Walls) State() policy.Wall {
 // writing as far as reach lets it; false when there is nothing to wrap or
 // no wall to wrap it in.
 func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
-	return w.wrap(s, reach, false)
+	return w.wrap(s, reach, false, nil)
 }
 
 // wrap is Wrap; daemons lets the step reach the machine's daemons (the
-// container engines, systemd, the buses).
-func (w Walls) wrap(s Step, reach policy.Reach, daemons bool) (string, bool) {
+// container engines, systemd, the buses); unlock are the protected paths
+// the person's say-so lets a wide step write.
+func (w Walls) wrap(s Step, reach policy.Reach, daemons bool, unlock []string) (string, bool) {
 	if s.Kind != KindShell || s.Command == "" || reach == policy.ReachNone || !w.State().On {
 		return "", false
 	}
@@ -71,7 +73,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, daemons bool) (string, bool) {
 	if reach == policy.ReachWide {
 		scope = wall.Approved
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: daemons})
+	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: daemons, Unlock: unlock})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true
@@ -103,6 +105,23 @@ func reachesDaemons(script *shell.Script) bool {
 	return true
 }
 
+// approvedWrites are the paths a step that touches the person's
+// instruction files or settings writes: only the person's say-so lets
+// such a step through (instruction-patch is a ceiling no mode lifts), so
+// the wall lets it write exactly those.
+func approvedWrites(a risk.Assessment) []string {
+	if !a.Classes.Has(risk.InstructionPatch) {
+		return nil
+	}
+	var out []string
+	for _, p := range a.Paths {
+		if p.Op != risk.OpRead && p.Path != "" {
+			out = append(out, p.Path)
+		}
+	}
+	return out
+}
+
 // Unwrap returns the command a walled line runs, when command is exactly
 // the line Wrap makes for some reach — as the client hands it back in a
 // later event of the same step (a PermissionRequest after an ask). The
@@ -112,35 +131,40 @@ func (w Walls) Unwrap(s Step) (string, bool) {
 	if s.Kind != KindShell || !w.State().On || !strings.Contains(s.Command, LauncherName) {
 		return "", false
 	}
-	inner, ok := innerCommand(s.Command)
+	args, ok := launcherArgs(s.Command, w.Launcher)
 	if !ok {
 		return "", false
 	}
-	for _, reach := range []policy.Reach{policy.ReachProject, policy.ReachWide} {
-		for _, daemons := range []bool{false, true} {
-			t := s
-			t.Command = inner
-			if line, ok := w.wrap(t, reach, daemons); ok && line == s.Command {
-				return inner, true
-			}
-		}
+	a, err := wall.ParseArgs(args)
+	if err != nil || a.Check {
+		return "", false
+	}
+	// Exactly a line the hook makes, whatever its profile: nothing runs
+	// around the launcher.
+	if a.Profile.Wrap(a.Command, w.Launcher) == s.Command || a.Profile.Line(a.Command, w.Launcher) == s.Command {
+		return a.Command, true
 	}
 	return "", false
 }
 
-// innerCommand reads the command out of a walled line: the one word after
-// the launcher's "--".
-func innerCommand(line string) (string, bool) {
+// launcherArgs are the arguments the line hands the launcher: the words
+// after it in the one segment that runs it, without --report-fd.
+func launcherArgs(line, launcher string) ([]string, bool) {
 	script := shell.Parse(line)
 	for _, seg := range script.Segments {
-		args := seg.Args
-		for i, a := range args {
-			if a.Literal && a.Value == "--" && i+2 == len(args) && args[i+1].Literal {
-				return args[i+1].Value, true
-			}
+		if len(seg.Args) == 0 || !seg.Args[0].Literal || seg.Args[0].Value != launcher {
+			continue
 		}
+		var out []string
+		for _, a := range seg.Args[1:] {
+			if !a.Literal {
+				return nil, false
+			}
+			out = append(out, a.Value)
+		}
+		return out, true
 	}
-	return "", false
+	return nil, false
 }
 
 // withCommand is the tool input JSON with its command replaced.

@@ -100,9 +100,22 @@ func TestUnwrap(t *testing.T) {
 			}
 		}
 	}
-	forged := Step{Agent: "claude", Kind: KindShell, Command: "/opt/sayso/sayso-wall --scope approved --write / -- 'rm -rf ~'", Cwd: home}
-	if got, ok := w.Unwrap(forged); ok {
-		t.Errorf("a line the hook never made was unwrapped to %q", got)
+	// A line an agent wrote itself in the launcher's shape is decided as
+	// the command inside it — at least as strict as the line — and then
+	// walled anew; a line with anything around the launcher is not one.
+	shaped := Step{Agent: "codex", Kind: KindShell, Command: "/opt/sayso/sayso-wall --scope approved --write / -- 'rm -rf ~'", Cwd: home}
+	if got, ok := w.Unwrap(shaped); !ok || got != "rm -rf ~" {
+		t.Errorf("a line in the launcher's shape unwrapped to %q, %v; want the command inside", got, ok)
+	}
+	for _, line := range []string{
+		"/opt/sayso/sayso-wall --scope local --write /tmp -- ls; rm -rf ~",
+		"rm -rf ~ && /opt/sayso/sayso-wall --scope local --write /tmp -- ls",
+		"/opt/sayso/sayso-wall --scope local --write \"$D\" -- ls",
+		"/elsewhere/sayso-wall --scope local --write /tmp -- ls",
+	} {
+		if got, ok := w.Unwrap(Step{Agent: "codex", Kind: KindShell, Command: line, Cwd: home}); ok {
+			t.Errorf("%q was unwrapped to %q", line, got)
+		}
 	}
 }
 

@@ -71,6 +71,10 @@ type Inputs struct {
 	// each of them runs what it is asked outside the wall. Approved steps
 	// reach them always.
 	Daemons bool
+	// Unlock are the paths an Approved step was approved to write that
+	// the wall would keep read-only (an instruction file, a client's
+	// settings): the person's say-so named them. Hidden paths stay hidden.
+	Unlock []string
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -279,6 +283,9 @@ func For(in Inputs) Profile {
 			p.Hidden = append(p.Hidden, h)
 		}
 	}
+	if in.Scope == Approved && len(in.Unlock) > 0 {
+		p.ReadOnly, p.Make = unlocked(p.ReadOnly, in.Unlock), unlocked(p.Make, in.Unlock)
+	}
 	p.Write = uniq(p.Write)
 	p.ReadOnly = uniq(p.ReadOnly)
 	p.Hidden = uniq(p.Hidden)
@@ -297,4 +304,22 @@ func clean(p string) string {
 func uniq(s []string) []string {
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// unlocked is list without the entries that are, or hold, a path the
+// person approved writing.
+func unlocked(list, approved []string) []string {
+	var out []string
+	for _, x := range list {
+		keep := true
+		for _, a := range approved {
+			if a = clean(a); a != "" && (a == x || strings.HasPrefix(a, x+"/")) {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, x)
+		}
+	}
+	return out
 }
