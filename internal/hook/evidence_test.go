@@ -56,3 +56,15 @@ func TestAttestWithoutWitness(t *testing.T) {
 		t.Fatalf("source = %v, want system", ev[0].Source)
 	}
 }
+
+// BenchmarkProcsPerson walks this process and its parent in /proc, as a
+// prompt's check does before it finds the parent is not a client.
+func BenchmarkProcsPerson(b *testing.B) {
+	self, _ := os.Executable()
+	p := Procs{PID: os.Getpid(), Dir: b.TempDir(), Binaries: []string{self}}
+	for b.Loop() {
+		if err := p.Person("claude", "s1"); err == nil {
+			b.Fatal("the test binary holds evidence")
+		}
+	}
+}
