@@ -109,19 +109,6 @@ func (c *cmd) evaluates() {
 	}
 }
 
-// expandsAliases reports whether the step turns alias expansion on: a
-// script does not expand aliases otherwise.
-func (a *assessor) expandsAliases() bool {
-	for i := range a.script.Segments {
-		for _, w := range a.script.Segments[i].Args {
-			if strings.Contains(w.Value, "expand_aliases") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // bindsLocally reports whether a server's --bind/-b names this machine.
 func (c *cmd) bindsLocally(args []shell.Word) bool {
 	for i, w := range args {
@@ -463,17 +450,6 @@ func (c *cmd) stdinVerb() {
 			return
 		}
 	}
-}
-
-// usesName reports whether a segment of the step runs a program called
-// name.
-func (a *assessor) usesName(name string) bool {
-	for i := range a.script.Segments {
-		if a.script.Segments[i].Name() == name {
-			return true
-		}
-	}
-	return false
 }
 
 // copiesHome: copying or packing a whole folder that holds the home's key
