@@ -577,6 +577,8 @@ func aws(c *cmd) {
 		c.add(Secret, "aws configure get "+w[2]+" prints a secret")
 	case svc == "configure" && op == "export-credentials":
 		c.add(Secret, "aws configure export-credentials prints credentials")
+	case svc == "sts" && (strings.HasPrefix(op, "assume-role") || op == "get-session-token" || op == "get-federation-token"):
+		c.add(Secret, "aws sts "+op+" prints credentials")
 	case svc == "sts" || svc == "configure" && (op == "list" || op == "get" || op == "list-profiles"):
 		c.add(Read, "aws "+svc+" "+op)
 	case svc == "configure":
@@ -746,6 +748,22 @@ func azure(c *cmd) {
 	if ws[0] == "account" && (op == "show" || op == "list") {
 		c.add(Read, "az account")
 		return
+	}
+	if ws[0] == "keyvault" && (contains(ws, "secret") || contains(ws, "key") || contains(ws, "certificate")) &&
+		(op == "show" || contains(ws, "download") || contains(ws, "backup")) {
+		c.add(Secret, "az keyvault "+ws[1]+" prints or saves a secret")
+		return
+	}
+	for _, w := range ws {
+		switch {
+		case w == "up":
+			// az webapp up, az containerapp up, az staticwebapp …: build and deploy.
+			c.add(Deploy, "az "+ws[0]+" up deploys")
+			return
+		case strings.HasPrefix(w, "upload") || ws[0] == "storage" && (w == "sync" || w == "copy"):
+			c.add(RemoteWrite, "az "+ws[0]+" "+w+" uploads to storage")
+			return
+		}
 	}
 	c.cloudVerb("az "+ws[0], op)
 }
