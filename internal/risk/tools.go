@@ -399,7 +399,26 @@ func dockerRunFlags(c *cmd) {
 				c.add(Privilege, c.name+" mounts the host's root or the Docker socket")
 			}
 			if src, _, ok := strings.Cut(spec, ":"); ok && !strings.Contains(spec, "=") {
-				c.path(OpRead, shell.Word{Raw: src, Value: src, Literal: true, Tilde: strings.HasPrefix(src, "~")})
+				if src == "/run" || src == "/var/run" || strings.HasPrefix(src, "/run/") || strings.HasPrefix(src, "/var/run/") {
+					c.add(Privilege, c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked")
+				}
+				// A bind mount lets the container — root, outside every
+				// wall — change its source, unless it is read-only.
+				op := OpWrite
+				if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, ":ro,") || strings.Contains(spec, ",ro") {
+					op = OpRead
+				}
+				if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "$") {
+					w := shell.Word{Raw: src, Value: src, Literal: !strings.HasPrefix(src, "$"), Tilde: strings.HasPrefix(src, "~")}
+					c.path(OpRead, w)
+					if op == OpWrite {
+						c.path(OpWrite, w)
+					}
+				}
+				switch strings.TrimSuffix(src, "/") {
+				case "~", "$HOME", "${HOME}", "/home", "/root":
+					c.add(Secret, c.name+" hands the container the whole home, its keys among it")
+				}
 			}
 		}
 	}
