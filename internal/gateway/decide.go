@@ -99,8 +99,35 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Container: c,
 		Wall:      d.Walls.State(),
 	}
+	base.Context.Packages = projectPackages(root)
 	policy.Resolve(&base, hook.Resolver(d.Protected))
 	return base, nil
+}
+
+// projectPackages are the project's own npm packages and the programs
+// they installed: package.json's dependencies of every kind and the names
+// in node_modules/.bin. A project without them depends on none.
+func projectPackages(root string) map[string]bool {
+	out := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(root, "package.json")); err == nil && len(b) < 4<<20 {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) == nil {
+			for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
+				var deps map[string]string
+				if json.Unmarshal(m[k], &deps) == nil {
+					for name := range deps {
+						out[name] = true
+					}
+				}
+			}
+		}
+	}
+	if ents, err := os.ReadDir(filepath.Join(root, "node_modules", ".bin")); err == nil {
+		for _, e := range ents {
+			out[e.Name()] = true
+		}
+	}
+	return out
 }
 
 // finish decides the step against the store, asks the reviewer where it

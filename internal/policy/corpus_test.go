@@ -13,6 +13,7 @@ import (
 var testContext = risk.Context{
 	Root: "/home/user/project", Home: "/home/user",
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
+	Packages:  risk.TestPackages,
 }
 
 type corpusCase struct {

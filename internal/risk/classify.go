@@ -16,6 +16,19 @@ type Context struct {
 	Home         string   // the home folder ~ stands for
 	TrustedHosts []string // hosts a plain fetch may reach; nil means DefaultTrustedHosts
 	Protected    []string // paths no step may touch, each with what lies below it
+	// Packages are the project's own npm packages and the programs they
+	// install (package.json's dependencies, node_modules/.bin), read by
+	// the caller; nil when they were not read. A package runner (npx,
+	// pnpm dlx, bunx) of a name not among them downloads and runs it.
+	Packages map[string]bool
+}
+
+// TestPackages are the packages of the project the corpora are judged in:
+// a project that depends on these, as the everyday commands' projects do.
+var TestPackages = map[string]bool{
+	"prettier": true, "eslint": true, "typescript": true, "tsc": true, "vitest": true, "jest": true,
+	"playwright": true, "@playwright/test": true, "hugo-bin": true, "hugo": true, "@tailwindcss/cli": true,
+	"renovate": true, "renovate-config-validator": true, "vite": true, "next": true, "tsx": true, "ts-node": true, "prisma": true,
 }
 
 // DefaultTrustedHosts are the package registries a plain fetch may reach

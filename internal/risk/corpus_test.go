@@ -19,6 +19,7 @@ type Case struct {
 var TestContext = Context{
 	Root: "/home/user/project", Home: "/home/user",
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
+	Packages:  TestPackages,
 }
 
 func loadCorpus(t testing.TB) []Case {

@@ -411,6 +411,13 @@ func npm(c *cmd) {
 		c.add(LocalWrite, n+" runs a package's program")
 		c.cwdWrite()
 		c.remotePackages()
+		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") {
+			name := ops[1].Value
+			if at := strings.LastIndexByte(name, '@'); at > 0 {
+				name = name[:at]
+			}
+			c.notTheProjects(name)
+		}
 	case "install", "i", "ci", "add", "update", "up", "upgrade", "uninstall", "remove", "rm", "un", "dedupe", "prune",
 		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it":
 		c.add(LocalWrite, n+" changes the project's packages")
@@ -462,6 +469,7 @@ func npx(c *cmd) {
 		if at := strings.LastIndexByte(name, '@'); at > 0 {
 			name = name[:at]
 		}
+		c.notTheProjects(name)
 		name = name[strings.LastIndexByte(name, '/')+1:]
 		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: name, args: c.args[i+1:]}
 		if fn, ok := programs[name]; ok && name != c.name {
@@ -470,6 +478,19 @@ func npx(c *cmd) {
 			inner.simple(cl)
 		}
 		return
+	}
+}
+
+// notTheProjects: a package runner of a package the project does not
+// depend on downloads it from the registry and runs it.
+func (c *cmd) notTheProjects(pkg string) {
+	known := c.a.ctx.Packages
+	if known == nil || pkg == "" || strings.Contains(pkg, ":") || c.name == "uvx" {
+		return // uvx runs Python tools: the project's npm packages do not name them
+	}
+	bin := pkg[strings.LastIndexByte(pkg, '/')+1:]
+	if !known[pkg] && !known[bin] {
+		c.add(DownloadExec, c.name+" downloads "+pkg+", which the project does not depend on, and runs it")
 	}
 }
 
