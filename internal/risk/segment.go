@@ -241,6 +241,7 @@ func (a *assessor) segment(i int) {
 	if spec, ok := gnuLongs[c.name]; ok {
 		c.args = canonLongs(spec, c.args) // --in-pl is --in-place
 	}
+	c.optionFiles()
 	c.known()
 	c.recipes()
 	if a.is(i, roleFetch) {
@@ -603,6 +604,41 @@ func (c *cmd) recipes() {
 		if c.a.runsMade(c.a.resolve(shell.Word{Raw: f, Value: f, Literal: true})) {
 			c.add(Opaque, c.name+" runs what "+f+" says, and this step writes it")
 			return
+		}
+	}
+}
+
+// fileOptions are the options whose value is a file a program reads, by
+// program: the file is read as surely as an operand is.
+var fileOptions = map[string][]string{
+	"grep": {"-f", "--file", "--exclude-from"}, "egrep": {"-f", "--file", "--exclude-from"},
+	"fgrep": {"-f", "--file", "--exclude-from"}, "zgrep": {"-f", "--file"},
+	"sed": {"-f", "--file"}, "awk": {"-f", "--file"}, "gawk": {"-f", "--file"},
+	"sort": {"--files0-from", "--random-source"}, "tar": {"-T", "--files-from", "-X", "--exclude-from"},
+}
+
+// optionFiles records the files a program's options name for it to read.
+func (c *cmd) optionFiles() {
+	names := fileOptions[c.name]
+	if len(names) == 0 {
+		return
+	}
+	for i := 0; i < len(c.args); i++ {
+		v := c.args[i].Value
+		if v == "--" {
+			return
+		}
+		for _, n := range names {
+			switch {
+			case v == n && i+1 < len(c.args):
+				c.path(OpRead, c.args[i+1])
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(v, n+"="):
+				val := v[len(n)+1:]
+				c.path(OpRead, shell.Word{Raw: val, Value: val, Literal: c.args[i].Literal, Tilde: strings.HasPrefix(val, "~")})
+			case len(n) == 2 && len(v) > 2 && strings.HasPrefix(v, n) && !strings.HasPrefix(v, "--"):
+				val := v[2:]
+				c.path(OpRead, shell.Word{Raw: val, Value: val, Literal: c.args[i].Literal, Tilde: strings.HasPrefix(val, "~")})
+			}
 		}
 	}
 }
