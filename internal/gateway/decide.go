@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -127,7 +129,60 @@ func projectPackages(root string) map[string]bool {
 			out[e.Name()] = true
 		}
 	}
+	if b, err := os.ReadFile(filepath.Join(root, "pyproject.toml")); err == nil && len(b) < 4<<20 {
+		var doc map[string]any
+		if toml.Unmarshal(b, &doc) == nil {
+			pythonPackages(doc, out)
+		}
+	}
 	return out
+}
+
+// pythonPackages adds the names a pyproject.toml depends on: the project's
+// dependencies and optional ones, its dependency groups, uv's and poetry's
+// development dependencies.
+func pythonPackages(doc map[string]any, out map[string]bool) {
+	add := func(v any) {
+		switch v := v.(type) {
+		case []any: // PEP 621 and PEP 735: "ruff>=0.5"
+			for _, x := range v {
+				s, _ := x.(string)
+				if f := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" <>=!~;[(@,", r) }); len(f) > 0 {
+					out[strings.ToLower(f[0])] = true
+				}
+			}
+		case map[string]any: // poetry: ruff = "^0.5"
+			for name := range v {
+				out[strings.ToLower(name)] = true
+			}
+		}
+	}
+	get := func(m any, keys ...string) any {
+		for _, k := range keys {
+			mm, ok := m.(map[string]any)
+			if !ok {
+				return nil
+			}
+			m = mm[k]
+		}
+		return m
+	}
+	add(get(doc, "project", "dependencies"))
+	for _, group := range []any{get(doc, "project", "optional-dependencies"), get(doc, "dependency-groups")} {
+		if g, ok := group.(map[string]any); ok {
+			for _, v := range g {
+				add(v)
+			}
+		}
+	}
+	add(get(doc, "tool", "uv", "dev-dependencies"))
+	add(get(doc, "tool", "poetry", "dependencies"))
+	add(get(doc, "tool", "poetry", "dev-dependencies"))
+	if g, ok := get(doc, "tool", "poetry", "group").(map[string]any); ok {
+		for name := range g {
+			add(get(g, name, "dependencies"))
+		}
+	}
 }
 
 // finish decides the step against the store, asks the reviewer where it

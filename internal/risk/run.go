@@ -485,8 +485,11 @@ func npx(c *cmd) {
 // depend on downloads it from the registry and runs it.
 func (c *cmd) notTheProjects(pkg string) {
 	known := c.a.ctx.Packages
-	if known == nil || pkg == "" || strings.Contains(pkg, ":") || c.name == "uvx" {
-		return // uvx runs Python tools: the project's npm packages do not name them
+	if known == nil || pkg == "" || strings.Contains(pkg, ":") {
+		return
+	}
+	if c.name == "uvx" {
+		pkg = strings.ToLower(pkg) // PyPI names are case-insensitive
 	}
 	bin := pkg[strings.LastIndexByte(pkg, '/')+1:]
 	if !known[pkg] && !known[bin] {
