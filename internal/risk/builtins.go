@@ -1,0 +1,174 @@
+// The shell's own builtins: what source, eval, trap, alias, exec, cd, set and export do.
+
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+func source(c *cmd) {
+	ops := c.args
+	if len(ops) == 0 {
+		c.add(Read, c.name+" with no file")
+		return
+	}
+	w := ops[0]
+	if !w.Literal {
+		c.a.mark(c.i, roleCode)
+		c.add(Opaque, c.name+" runs code built at run time: "+w.Raw)
+		return
+	}
+	if ps := c.a.resolve(w); ps != nil {
+		for _, p := range ps {
+			if instructionPath(p, c.a.ctx.Home) == "shell start-up files" {
+				c.add(LocalWrite, c.name+" re-reads the person's shell start-up file")
+				return
+			}
+			if secretPath(p, c.a.ctx.Home) != "" {
+				c.path(OpRead, w)
+				return
+			}
+		}
+	}
+	c.runScript(w)
+}
+
+func evalCmd(c *cmd) {
+	if c.seg.Inline {
+		c.add(Read, "eval runs the code read after it")
+	}
+}
+
+func trapCmd(c *cmd) {
+	c.add(Read, "trap sets a handler; its code is read after it")
+}
+
+func alias(c *cmd) {
+	for _, w := range c.args {
+		if name, value, ok := strings.Cut(w.Value, "="); ok && w.Literal {
+			c.aliasValue(name, value) // it runs its value wherever its name is used
+			continue
+		}
+		if strings.Contains(w.Value, "=") || !w.Literal {
+			c.add(Opaque, "alias changes what a later command word runs")
+			return
+		}
+	}
+	c.add(Read, "alias lists or defines aliases a script does not expand")
+}
+
+func hashCmd(c *cmd) {
+	if c.has("-p") {
+		c.add(Opaque, "hash -p maps a command name to another program")
+		return
+	}
+	c.add(Read, "hash")
+}
+
+func enableCmd(c *cmd) {
+	if c.has("-f") {
+		c.add(Opaque, "enable -f loads a builtin from a shared library")
+		return
+	}
+	c.add(Read, "enable")
+}
+
+func execCmd(c *cmd) { c.add(Read, "exec only changes descriptors") }
+
+// cd changes the folder the following segments may run in. sayso keeps
+// every folder a segment may run in, since subshells and branches make the
+// real one unknowable without running the step.
+func cd(c *cmd) {
+	c.add(Read, c.name+" changes the working folder")
+	ops := c.operands()
+	var target shell.Word
+	switch {
+	case len(ops) == 0:
+		target = shell.Word{Raw: "~", Value: "~", Literal: true, Tilde: true}
+	case ops[0].Value == "-" && ops[0].Literal:
+		c.a.cwds = append(c.a.cwds, "")
+		return
+	default:
+		target = ops[0]
+	}
+	if _, set := c.a.env["CDPATH"]; set && !strings.HasPrefix(target.Raw, ".") && !strings.HasPrefix(target.Raw, "/") && !target.Tilde {
+		// cd looks a name up in CDPATH first: where it lands is not known.
+		c.add(Opaque, c.name+" looks "+target.Raw+" up in the CDPATH this step sets")
+		c.a.cwds = append(c.a.cwds, "")
+		return
+	}
+	ps := c.a.resolve(target)
+	if ps == nil {
+		c.a.cwds = append(c.a.cwds, "")
+		return
+	}
+	for _, p := range ps {
+		if !containsString(c.a.cwds, p) {
+			c.a.cwds = append(c.a.cwds, p)
+		}
+	}
+	if len(c.a.cwds) > maxFolders {
+		// Too many folders to follow: where the next segment runs is unknown.
+		c.a.cwds = []string{""}
+	}
+}
+
+// maxFolders bounds the folders a step's segments may run in that sayso
+// follows; past it, the folder is unknown, and relative paths with it.
+const maxFolders = 16
+
+func popd(c *cmd) {
+	c.add(Read, "popd changes the working folder")
+	c.a.cwds = append(c.a.cwds, "")
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func printenv(c *cmd) {
+	ops := c.operands()
+	if len(ops) == 0 {
+		c.add(Secret, c.name+" prints every variable, secrets included")
+		return
+	}
+	for _, w := range ops {
+		if secretVar(w.Value) || !w.Literal {
+			c.add(Secret, c.name+" prints "+w.Raw+", which holds a secret")
+		}
+	}
+	c.add(Read, c.name+" prints variables")
+}
+
+func setCmd(c *cmd) {
+	if len(c.args) == 0 {
+		c.add(Secret, "set prints every variable, secrets included")
+		return
+	}
+	c.add(Read, "set changes shell options")
+}
+
+func exportCmd(c *cmd) {
+	if len(c.seg.Assigns) == 0 && (len(c.args) == 0 || c.has("-p")) {
+		c.add(Secret, c.name+" prints every exported variable, secrets included")
+		return
+	}
+	c.add(Read, c.name+" sets variables")
+}
+
+func historyCmd(c *cmd) {
+	if c.has("-c", "-d") {
+		c.add(LocalWrite, "history changes the shell's history")
+		return
+	}
+	c.add(Secret, "history prints the shell's history")
+}
+
+func colon(c *cmd) { c.add(Read, ": does nothing") }

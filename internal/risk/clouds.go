@@ -1,0 +1,525 @@
+// Cloud CLIs and deploy platforms: terraform, aws, gcloud, az, fly, vercel and the like.
+
+package risk
+
+import "strings"
+
+func terraform(c *cmd) {
+	w := c.words(2)
+	n := c.name + " " + w[0]
+	switch w[0] {
+	case "plan", "show", "output", "graph", "providers", "version", "validate", "console", "get", "-version", "":
+		c.add(Read, n+" reads")
+	case "init", "fmt", "test", "login", "logout", "metadata", "modules":
+		c.add(LocalWrite, n)
+		c.cwdWrite()
+	case "destroy":
+		c.add(Destructive, n+" destroys infrastructure")
+	case "apply":
+		if c.has("-destroy", "--destroy") {
+			c.add(Destructive, n+" -destroy destroys infrastructure")
+			return
+		}
+		c.add(Deploy, n+" changes infrastructure")
+	case "state":
+		switch w[1] {
+		case "list", "show", "pull":
+			c.add(Read, n+" "+w[1])
+		case "rm":
+			c.add(Destructive, n+" rm forgets resources")
+		default:
+			c.add(Deploy, n+" "+w[1]+" changes the state")
+		}
+	case "workspace":
+		switch w[1] {
+		case "list", "show":
+			c.add(Read, n+" "+w[1])
+		case "delete":
+			c.add(Destructive, n+" delete")
+		default:
+			c.add(LocalWrite, n+" "+w[1])
+		}
+	default:
+		c.add(Deploy, n+" changes infrastructure")
+	}
+}
+
+func pulumi(c *cmd) {
+	w := c.words(2)
+	switch w[0] {
+	case "preview", "stack", "whoami", "version", "about", "config", "logs", "":
+		if w[0] == "stack" && (w[1] == "rm" || w[1] == "remove") {
+			c.add(Destructive, "pulumi stack rm")
+			return
+		}
+		c.add(Read, "pulumi "+w[0])
+	case "destroy":
+		c.add(Destructive, "pulumi destroy")
+	default:
+		c.add(Deploy, "pulumi "+w[0]+" changes infrastructure")
+	}
+}
+
+// cloudVerb classifies a cloud CLI's operation by the verb its name starts
+// with: list/describe/get read, delete destroys, anything else changes.
+func (c *cmd) cloudVerb(label, op string) {
+	op = strings.ToLower(op)
+	switch {
+	case op == "" || op == "help" || strings.HasPrefix(op, "list") || strings.HasPrefix(op, "describe") || strings.HasPrefix(op, "get") ||
+		strings.HasPrefix(op, "show") || op == "ls" || strings.HasPrefix(op, "wait") || op == "version" || op == "info" ||
+		strings.HasPrefix(op, "search") || strings.HasPrefix(op, "lookup") || strings.HasPrefix(op, "query") || strings.HasPrefix(op, "filter") ||
+		op == "whoami" || op == "status" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
+		strings.HasPrefix(op, "check") || strings.HasPrefix(op, "scan") || strings.HasPrefix(op, "estimate") || strings.HasPrefix(op, "simulate") || op == "logs" || op == "tail":
+		c.add(Read, label+" "+op+" reads")
+	case strings.HasPrefix(op, "delete") || strings.HasPrefix(op, "remove") || strings.HasPrefix(op, "terminate") ||
+		strings.HasPrefix(op, "destroy") || strings.HasPrefix(op, "purge") || strings.HasPrefix(op, "deregister") ||
+		strings.HasPrefix(op, "disable") || op == "rm" || op == "rb" || strings.HasPrefix(op, "drop") || strings.HasPrefix(op, "revoke"):
+		c.add(Destructive, label+" "+op+" deletes cloud resources")
+	default:
+		c.add(Deploy, label+" "+op+" changes cloud resources")
+	}
+}
+
+func aws(c *cmd) {
+	w := c.words(3)
+	svc, op := w[0], w[1]
+	switch {
+	case svc == "s3":
+		awsS3(c, op, w[2])
+	case svc == "configure" && op == "get" && secretVar(w[2]):
+		c.add(Secret, "aws configure get "+w[2]+" prints a secret")
+	case svc == "configure" && op == "export-credentials":
+		c.add(Secret, "aws configure export-credentials prints credentials")
+	case svc == "sts" && (strings.HasPrefix(op, "assume-role") || op == "get-session-token" || op == "get-federation-token"):
+		c.add(Secret, "aws sts "+op+" prints credentials")
+	case svc == "sts" || svc == "configure" && (op == "list" || op == "get" || op == "list-profiles"):
+		c.add(Read, "aws "+svc+" "+op)
+	case svc == "configure":
+		c.add(Secret, "aws configure stores credentials")
+	case op == "get-secret-value" || op == "get-login-password" || op == "get-authorization-token" || op == "get-session-token" ||
+		svc == "ssm" && strings.HasPrefix(op, "get-parameter") && c.has("--with-decryption") || op == "decrypt" || op == "get-credentials-for-identity" || op == "get-password-data":
+		c.add(Secret, "aws "+svc+" "+op+" prints a secret")
+	case svc == "deploy" || svc == "cloudformation" && (op == "deploy" || op == "create-stack" || op == "update-stack"):
+		c.add(Deploy, "aws "+svc+" "+op)
+	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
+		c.add(Publish, "aws "+svc+" "+op)
+	default:
+		c.cloudVerb("aws "+svc, op)
+	}
+}
+
+func awsS3(c *cmd, op, first string) {
+	ops := c.operands()
+	var dst string
+	if len(ops) > 0 {
+		dst = ops[len(ops)-1].Value
+	}
+	switch op {
+	case "ls", "presign", "":
+		c.add(Read, "aws s3 "+op)
+	case "rm", "rb":
+		c.add(Destructive, "aws s3 "+op+" deletes from a bucket")
+	case "mb", "website":
+		c.add(RemoteWrite, "aws s3 "+op)
+	case "cp", "mv", "sync":
+		if strings.HasPrefix(dst, "s3://") {
+			if op == "sync" && c.has("--delete") {
+				c.add(Destructive, "aws s3 sync --delete deletes from the bucket")
+			}
+			if op == "mv" && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-2].Value, "s3://") {
+				c.add(Destructive, "aws s3 mv removes the source objects")
+			}
+			c.add(RemoteWrite, "aws s3 "+op+" uploads to "+dst)
+			for _, w := range ops[1 : len(ops)-1] {
+				if !strings.HasPrefix(w.Value, "s3://") {
+					c.path(OpRead, w)
+				}
+			}
+			return
+		}
+		c.add(LocalWrite, "aws s3 "+op+" downloads")
+		if len(ops) > 0 {
+			c.write(ops[len(ops)-1])
+		}
+	default:
+		c.add(Deploy, "aws s3 "+op)
+	}
+}
+
+func gcloud(c *cmd) {
+	var ws []string
+	for _, w := range c.words(6) {
+		if w != "" {
+			ws = append(ws, w)
+		}
+	}
+	for _, w := range ws {
+		switch w {
+		case "print-access-token", "print-identity-token", "print-refresh-token", "get-credentials", "access":
+			if w == "access" && !contains(ws, "versions") {
+				continue
+			}
+			c.add(Secret, "gcloud "+w+" prints credentials")
+			return
+		}
+	}
+	if len(ws) > 0 && ws[0] == "config" {
+		if contains(ws, "set") || contains(ws, "unset") || contains(ws, "configurations") && contains(ws, "activate") {
+			c.add(LocalWrite, "gcloud config changes local settings")
+			return
+		}
+		c.add(Read, "gcloud config")
+		return
+	}
+	if len(ws) > 0 && ws[0] == "auth" {
+		if contains(ws, "list") {
+			c.add(Read, "gcloud auth list")
+			return
+		}
+		c.add(Secret, "gcloud auth changes the stored login")
+		return
+	}
+	for _, w := range ws {
+		if w == "deploy" {
+			c.add(Deploy, "gcloud deploy")
+			return
+		}
+	}
+	op := ""
+	if len(ws) > 0 {
+		op = ws[len(ws)-1]
+		for _, w := range ws {
+			if cloudVerbWord(w) {
+				op = w
+				break
+			}
+		}
+	}
+	c.cloudVerb("gcloud", op)
+}
+
+func cloudVerbWord(w string) bool {
+	for _, p := range []string{"list", "describe", "get", "delete", "create", "update", "set", "add", "remove", "deploy", "apply",
+		"start", "stop", "restart", "resize", "import", "export", "patch", "enable", "disable", "run", "submit", "ssh", "scp", "connect", "show"} {
+		if w == p || strings.HasPrefix(w, p+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(ws []string, s string) bool {
+	for _, w := range ws {
+		if w == s {
+			return true
+		}
+	}
+	return false
+}
+
+func gsutil(c *cmd) {
+	for len(c.args) > 0 && strings.HasPrefix(c.args[0].Value, "-") {
+		if v := c.args[0].Value; (v == "-o" || v == "-h" || v == "-u") && len(c.args) > 1 {
+			c.args = c.args[1:]
+		}
+		c.args = c.args[1:]
+	}
+	w := c.words(1)
+	switch w[0] {
+	case "ls", "cat", "du", "stat", "version", "hash":
+		c.add(Read, "gsutil "+w[0])
+	case "rm", "rb":
+		c.add(Destructive, "gsutil "+w[0]+" deletes from a bucket")
+	case "rsync":
+		if c.shortFlag('d') {
+			c.add(Destructive, "gsutil rsync -d deletes from the destination")
+		}
+		c.add(RemoteWrite, "gsutil rsync")
+	default:
+		ops := c.operands()
+		if len(ops) > 0 && strings.HasPrefix(ops[len(ops)-1].Value, "gs://") {
+			c.add(RemoteWrite, "gsutil "+w[0]+" uploads")
+			return
+		}
+		c.add(LocalWrite, "gsutil "+w[0])
+	}
+}
+
+func azure(c *cmd) {
+	ws := c.words(5)
+	if contains(ws, "get-access-token") || ws[0] == "login" || ws[0] == "logout" {
+		c.add(Secret, "az "+ws[0]+" handles credentials")
+		return
+	}
+	op := ""
+	for _, w := range ws {
+		if cloudVerbWord(w) || w == "purge" || w == "swap" {
+			op = w
+			break
+		}
+	}
+	if ws[0] == "account" && (op == "show" || op == "list") {
+		c.add(Read, "az account")
+		return
+	}
+	if ws[0] == "keyvault" && (contains(ws, "secret") || contains(ws, "key") || contains(ws, "certificate")) &&
+		(op == "show" || contains(ws, "download") || contains(ws, "backup")) {
+		c.add(Secret, "az keyvault "+ws[1]+" prints or saves a secret")
+		return
+	}
+	for _, w := range ws {
+		switch {
+		case w == "up":
+			// az webapp up, az containerapp up, az staticwebapp …: build and deploy.
+			c.add(Deploy, "az "+ws[0]+" up deploys")
+			return
+		case strings.HasPrefix(w, "upload") || ws[0] == "storage" && (w == "sync" || w == "copy"):
+			c.add(RemoteWrite, "az "+ws[0]+" "+w+" uploads to storage")
+			return
+		}
+	}
+	c.cloudVerb("az "+ws[0], op)
+}
+
+func fly(c *cmd) {
+	ws := c.words(2)
+	switch v := ws[0]; v {
+	case "deploy", "launch", "scale", "restart", "machine", "machines", "deploy-x", "secrets", "ips", "certs", "regions", "volumes", "apps", "postgres", "redis", "proxy", "ssh", "console", "config":
+		switch ws[1] {
+		case "list", "ls", "show", "status", "":
+			if v == "deploy" || v == "launch" || v == "restart" || v == "scale" {
+				c.add(Deploy, c.name+" "+v)
+				return
+			}
+			if v == "ssh" || v == "console" || v == "proxy" {
+				c.add(Deploy, c.name+" "+v+" opens a session on the app")
+				return
+			}
+			c.add(Read, c.name+" "+v)
+		case "destroy", "delete", "remove", "rm":
+			c.add(Destructive, c.name+" "+v+" "+ws[1])
+		default:
+			c.add(Deploy, c.name+" "+v+" "+ws[1])
+		}
+	case "destroy":
+		c.add(Destructive, c.name+" destroy")
+	case "status", "logs", "info", "version", "auth", "doctor", "dashboard", "open", "releases", "history", "platform", "orgs", "":
+		if v == "auth" && ws[1] == "token" {
+			c.add(Secret, c.name+" auth token")
+			return
+		}
+		c.add(Read, c.name+" "+v)
+	default:
+		c.add(Deploy, c.name+" "+v)
+	}
+}
+
+func vercel(c *cmd) {
+	ws := c.words(2)
+	switch v := ws[0]; v {
+	case "ls", "list", "inspect", "logs", "whoami", "help", "--version", "domains-ls", "project-ls":
+		c.add(Read, "vercel "+v)
+	case "env":
+		if ws[1] == "pull" {
+			c.add(Secret, "vercel env pull writes the project's secrets")
+			return
+		}
+		if ws[1] == "ls" || ws[1] == "list" {
+			c.add(Read, "vercel env ls")
+			return
+		}
+		c.add(Deploy, "vercel env "+ws[1])
+	case "rm", "remove":
+		c.add(Destructive, "vercel rm deletes deployments")
+	case "link", "pull", "login", "logout", "dev", "build", "init":
+		c.add(LocalWrite, "vercel "+v)
+	default:
+		c.add(Deploy, "vercel deploys")
+	}
+}
+
+func netlify(c *cmd) {
+	ws := c.words(1)
+	switch ws[0] {
+	case "deploy":
+		c.add(Deploy, "netlify deploy")
+	case "status", "open", "sites:list", "logs", "":
+		c.add(Read, "netlify "+ws[0])
+	case "dev", "build", "link", "init", "login":
+		c.add(LocalWrite, "netlify "+ws[0])
+	default:
+		if strings.Contains(ws[0], "delete") {
+			c.add(Destructive, "netlify "+ws[0])
+			return
+		}
+		c.add(Deploy, "netlify "+ws[0])
+	}
+}
+
+func heroku(c *cmd) {
+	ws := c.words(1)
+	v := ws[0]
+	switch {
+	case strings.Contains(v, "destroy") || strings.Contains(v, "delete") || strings.Contains(v, "reset"):
+		c.add(Destructive, "heroku "+v)
+	case v == "logs" || v == "ps" || v == "apps" || v == "info" || v == "releases" || v == "config" || v == "addons" || v == "status" || v == "whoami" || v == "":
+		c.add(Read, "heroku "+v)
+	case v == "auth:token":
+		c.add(Secret, "heroku auth:token")
+	default:
+		c.add(Deploy, "heroku "+v+" changes the app")
+	}
+}
+
+// deployCLI: platforms whose verbs deploy unless they only look.
+func deployCLI(c *cmd) {
+	ws := c.words(1)
+	v := ws[0]
+	switch {
+	case v == "" || v == "help" || v == "whoami" || v == "login" || v == "logs" || v == "tail" || v == "info" || strings.HasSuffix(v, "list") || v == "status" || v == "version" || v == "dev" || v == "serve" || v == "emulators:start" || v == "init" || v == "build" || v == "types":
+		c.add(LocalWrite, c.name+" "+v)
+	case strings.Contains(v, "delete") || strings.Contains(v, "remove") || strings.Contains(v, "destroy") || v == "rm":
+		c.add(Destructive, c.name+" "+v)
+	default:
+		c.add(Deploy, c.name+" "+v)
+	}
+}
+
+func cdk(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "deploy", "bootstrap", "import", "watch", "rollback":
+		c.add(Deploy, "cdk "+v)
+	case "destroy":
+		c.add(Destructive, "cdk destroy")
+	default:
+		c.add(LocalWrite, "cdk "+v)
+	}
+}
+
+func ansible(c *cmd) {
+	if c.has("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks") {
+		c.add(Read, c.name+" --check changes nothing")
+		return
+	}
+	c.add(Deploy, c.name+" changes the hosts it runs against")
+}
+
+func vault(c *cmd) {
+	ws := c.words(2)
+	v, sub := ws[0], ws[1]
+	switch {
+	case v == "kv" && sub == "get" || v == "read" || v == "token" || v == "login" || v == "print":
+		c.add(Secret, "vault "+v+" reads secrets")
+	case v == "kv" && (sub == "list" || sub == "metadata"), v == "list", v == "status", v == "version", v == "secrets" && sub == "list", v == "auth" && sub == "list", v == "policy" && (sub == "list" || sub == "read"):
+		c.add(Read, "vault "+v+" "+sub)
+	case v == "kv" && (sub == "delete" || sub == "destroy" || sub == "metadata"), v == "delete", v == "secrets" && (sub == "disable" || sub == "move"), v == "auth" && sub == "disable", v == "lease" && sub == "revoke", v == "policy" && sub == "delete":
+		c.add(Destructive, "vault "+v+" "+sub)
+	default:
+		c.add(RemoteWrite, "vault "+v+" "+sub+" changes stored secrets or settings")
+	}
+}
+
+func rclone(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "ls", "lsd", "lsl", "lsf", "lsjson", "size", "check", "cat", "about", "listremotes", "version", "tree", "md5sum", "sha1sum", "hashsum", "":
+		c.add(Read, "rclone "+v)
+	case "delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup", "dedupe":
+		c.add(Destructive, "rclone "+v+" deletes remote files")
+	case "sync", "bisync":
+		c.add(Destructive, "rclone "+v+" deletes what the source lacks")
+	case "config":
+		c.add(Secret, "rclone config holds remote credentials")
+	default:
+		c.add(RemoteWrite, "rclone "+v)
+	}
+}
+
+func stripe(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[1] == "create" || ws[1] == "capture" || ws[1] == "pay" || ws[1] == "confirm" || strings.Contains(ws[0], "refund") || strings.Contains(ws[0], "payout") || strings.Contains(ws[0], "transfer") || ws[0] == "post":
+		c.add(Money, "stripe "+ws[0]+" "+ws[1]+" moves money")
+	case ws[1] == "list" || ws[1] == "retrieve" || ws[0] == "get" || ws[0] == "logs" || ws[0] == "listen" || ws[0] == "":
+		c.add(Read, "stripe "+ws[0])
+	default:
+		c.add(Money, "stripe "+ws[0]+" "+ws[1]+" may charge or pay")
+	}
+}
+
+// mkdocs gh-deploy builds the site and force-pushes it to gh-pages.
+func mkdocs(c *cmd) {
+	switch v := c.verb(); v {
+	case "gh-deploy":
+		c.add(Deploy, "mkdocs gh-deploy publishes the site")
+		if c.has("--force", "-f") {
+			c.add(ForceRemote, "mkdocs gh-deploy --force")
+		}
+	case "serve":
+		c.add(LocalWrite, "mkdocs serve")
+		c.devServer()
+	default:
+		c.add(LocalWrite, "mkdocs "+v)
+		c.cwdWrite()
+	}
+}
+
+func packer(c *cmd) {
+	switch v := c.verb(); v {
+	case "build":
+		c.add(Deploy, "packer build creates machine images")
+	case "init", "fmt", "hcl2_upgrade", "plugins":
+		c.add(LocalWrite, "packer "+v)
+	default:
+		c.add(Read, "packer "+v)
+	}
+}
+
+func vagrant(c *cmd) {
+	switch v := c.verb(); v {
+	case "status", "global-status", "version", "ssh-config", "box", "plugin", "validate", "port", "help", "":
+		if (v == "box" || v == "plugin") && c.words(2)[1] != "list" {
+			c.add(LocalWrite, "vagrant "+v)
+			return
+		}
+		c.add(Read, "vagrant "+v)
+	case "destroy":
+		c.add(Destructive, "vagrant destroy deletes machines")
+	case "ssh", "powershell", "rdp":
+		c.add(Opaque, "vagrant "+v+" runs commands inside a machine")
+	case "push", "share", "cloud":
+		c.add(Deploy, "vagrant "+v)
+	default:
+		c.add(LocalWrite, "vagrant "+v)
+	}
+}
+
+func genericCloud(c *cmd) {
+	ws := c.words(3)
+	op := ws[1]
+	for _, w := range ws[1:] {
+		if cloudVerbWord(w) || w == "rm" || w == "ls" || strings.HasPrefix(w, "destroy") || strings.HasPrefix(w, "terminate") {
+			op = w
+			break
+		}
+	}
+	if ws[0] == "auth" || ws[0] == "login" || ws[0] == "logout" || ws[0] == "config" && op != "list" && op != "get" {
+		c.add(Secret, c.name+" "+ws[0]+" handles credentials")
+		return
+	}
+	if op == "ssh" || op == "exec" {
+		c.add(Opaque, c.name+" "+ws[0]+" "+op+" runs commands on a remote machine")
+		return
+	}
+	c.cloudVerb(c.name+" "+ws[0], op)
+}
+
+func s3cmd(c *cmd) {
+	switch v := c.verb(); v {
+	case "ls", "la", "info", "du", "get":
+		c.add(Network, "s3cmd "+v)
+	case "del", "rm", "rb", "deleteall":
+		c.add(Destructive, "s3cmd "+v)
+	default:
+		c.add(Exfil, "s3cmd "+v+" sends files to a bucket")
+	}
+}

@@ -1,0 +1,230 @@
+// Kubernetes and cluster tools: kubectl, helm and the deploy tools built on them.
+
+package risk
+
+import "strings"
+
+func kubectl(c *cmd) {
+	w := c.words(3)
+	verb := w[0]
+	dry := false
+	for _, a := range c.args {
+		if strings.HasPrefix(a.Value, "--dry-run") && a.Value != "--dry-run=none" {
+			dry = true
+		}
+	}
+	n := c.name + " " + verb
+	switch verb {
+	case "get":
+		if (w[1] == "secret" || w[1] == "secrets" || strings.HasPrefix(w[1], "secret/")) && c.has("-o", "--output") {
+			c.add(Secret, n+" "+w[1]+" -o prints secret values")
+		}
+		c.add(Read, n+" reads the cluster")
+	case "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
+		"diff", "wait", "events", "kustomize", "completion", "plugin", "":
+		c.add(Read, n+" reads the cluster")
+	case "auth":
+		c.add(Read, n)
+	case "config":
+		switch w[1] {
+		case "view":
+			if c.has("--raw") {
+				c.add(Secret, n+" view --raw prints credentials")
+			}
+			c.add(Read, n+" view")
+		case "get-contexts", "current-context", "get-clusters", "get-users":
+			c.add(Read, n+" "+w[1])
+		default:
+			c.add(LocalWrite, n+" "+w[1]+" changes the local kubeconfig")
+		}
+	case "rollout":
+		if w[1] == "status" || w[1] == "history" {
+			c.add(Read, n+" "+w[1])
+			return
+		}
+		c.add(Deploy, n+" "+w[1]+" changes a running deployment")
+	case "delete":
+		if dry {
+			c.add(Read, n+" --dry-run")
+			return
+		}
+		c.add(Destructive, n+" deletes cluster resources")
+	case "port-forward", "proxy":
+		c.add(LocalWrite, n+" opens a local port")
+	case "create", "apply", "replace", "patch", "set", "scale", "autoscale", "label", "annotate", "edit", "expose",
+		"run", "cordon", "uncordon", "drain", "taint", "cp", "exec", "attach", "debug", "certificate":
+		if dry {
+			c.add(Read, n+" --dry-run")
+			return
+		}
+		c.add(Deploy, n+" changes the cluster")
+	default:
+		c.add(Deploy, n+" may change the cluster")
+	}
+}
+
+func helm(c *cmd) {
+	w := c.words(2)
+	dry := c.has("--dry-run")
+	switch v := w[0]; v {
+	case "list", "ls", "status", "history", "get", "show", "inspect", "template", "lint", "search", "version", "env", "verify", "":
+		c.add(Read, "helm "+v)
+	case "repo", "dependency", "dep", "pull", "fetch", "package", "plugin", "create", "completion":
+		if v == "repo" && (w[1] == "list" || w[1] == "ls") {
+			c.add(Read, "helm repo list")
+			return
+		}
+		c.add(LocalWrite, "helm "+v)
+	case "install", "upgrade", "rollback":
+		if dry {
+			c.add(Read, "helm "+v+" --dry-run")
+			return
+		}
+		c.add(Deploy, "helm "+v+" changes a release in the cluster")
+	case "uninstall", "delete", "del", "un":
+		c.add(Destructive, "helm "+v+" removes a release")
+	case "push":
+		c.add(Publish, "helm push publishes a chart")
+	default:
+		c.add(Deploy, "helm "+v)
+	}
+}
+
+// ko builds Go images and pushes them, then applies manifests.
+func ko(c *cmd) {
+	switch v := c.verb(); v {
+	case "apply", "create", "run":
+		c.add(Deploy, "ko "+v+" deploys to the cluster")
+	case "build", "publish", "resolve":
+		if c.has("--local", "-L", "--push=false") {
+			c.add(LocalWrite, "ko "+v+" --local builds without pushing")
+			return
+		}
+		c.add(Publish, "ko "+v+" pushes images")
+	case "delete":
+		c.add(Deploy, "ko delete removes from the cluster")
+		c.add(Destructive, "ko delete removes from the cluster")
+	case "login":
+		c.add(Secret, "ko login stores registry credentials")
+	default:
+		c.add(Read, "ko "+v)
+	}
+}
+
+func helmfile(c *cmd) {
+	switch v := c.verb(); v {
+	case "apply", "sync", "deploy", "charts":
+		c.add(Deploy, "helmfile "+v+" releases to the cluster")
+	case "destroy", "delete":
+		c.add(Deploy, "helmfile "+v)
+		c.add(Destructive, "helmfile "+v+" uninstalls releases")
+	case "deps", "repos", "fetch", "build", "init", "cache":
+		c.add(LocalWrite, "helmfile "+v)
+	default:
+		c.add(Read, "helmfile "+v)
+	}
+}
+
+func skaffold(c *cmd) {
+	switch v := c.verb(); v {
+	case "run", "deploy", "apply", "dev", "debug":
+		c.add(Deploy, "skaffold "+v+" deploys to the cluster")
+	case "delete":
+		c.add(Deploy, "skaffold delete")
+		c.add(Destructive, "skaffold delete removes what it deployed")
+	case "build":
+		if c.has("--push=false") {
+			c.add(LocalWrite, "skaffold build --push=false")
+			return
+		}
+		c.add(Publish, "skaffold build pushes images")
+	case "init", "fix", "test":
+		c.add(LocalWrite, "skaffold "+v)
+	default:
+		c.add(Read, "skaffold "+v)
+	}
+}
+
+func eksctl(c *cmd) {
+	ws := c.words(2)
+	switch v := ws[0]; {
+	case v == "get" || v == "info" || v == "version" || v == "help" || v == "completion" || v == "" || v == "utils" && strings.HasPrefix(ws[1], "describe"):
+		c.add(Read, "eksctl "+v)
+	case v == "delete" || v == "drain":
+		c.add(Deploy, "eksctl "+v+" "+ws[1])
+		c.add(Destructive, "eksctl "+v+" "+ws[1])
+	default:
+		c.add(Deploy, "eksctl "+v+" "+ws[1]+" changes a cluster")
+	}
+}
+
+func flux(c *cmd) {
+	switch v := c.verb(); v {
+	case "get", "logs", "tree", "trace", "diff", "check", "stats", "events", "version", "export", "completion", "":
+		c.add(Read, "flux "+v)
+	case "delete", "uninstall":
+		c.add(Deploy, "flux "+v)
+		c.add(Destructive, "flux "+v)
+	default:
+		c.add(Deploy, "flux "+v+" changes the cluster")
+	}
+}
+
+func tilt(c *cmd) {
+	switch v := c.verb(); v {
+	case "up", "ci", "down", "trigger", "enable", "disable", "args":
+		c.add(Deploy, "tilt "+v+" deploys to the current cluster")
+	default:
+		c.add(Read, "tilt "+v)
+	}
+}
+
+func kustomize(c *cmd) {
+	switch v := c.verb(); v {
+	case "edit", "create", "init", "fn", "localize":
+		c.add(LocalWrite, "kustomize "+v)
+		c.cwdWrite()
+	default:
+		c.add(Read, "kustomize "+v)
+	}
+}
+
+func kubeContext(c *cmd) {
+	if len(c.operands()) == 0 || c.has("-c", "--current") {
+		c.add(Read, c.name+" lists")
+		return
+	}
+	c.add(LocalWrite, c.name+" switches the current cluster or namespace")
+}
+
+func k9s(c *cmd) {
+	if c.has("version", "info", "help", "--help", "-h") || c.has("--readonly") {
+		c.add(Read, "k9s")
+		return
+	}
+	c.add(Opaque, "k9s is an interactive console that can change and delete anything in the cluster")
+}
+
+func argocd(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[1] == "delete" || ws[1] == "terminate-op":
+		c.add(Destructive, "argocd "+ws[0]+" "+ws[1])
+	case ws[1] == "get" || ws[1] == "list" || ws[1] == "diff" || ws[1] == "history" || ws[1] == "manifests" || ws[1] == "logs" || ws[0] == "version" || ws[0] == "context":
+		c.add(Read, "argocd "+ws[0]+" "+ws[1])
+	default:
+		c.add(Deploy, "argocd "+ws[0]+" "+ws[1]+" changes what runs in the cluster")
+	}
+}
+
+func nomad(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[1] == "stop" || ws[1] == "purge" || ws[1] == "gc":
+		c.add(Destructive, "nomad "+ws[0]+" "+ws[1])
+	case ws[1] == "status" || ws[1] == "plan" || ws[1] == "inspect" || ws[1] == "history" || ws[1] == "logs" || ws[1] == "validate" || ws[0] == "status" || ws[0] == "version":
+		c.add(Read, "nomad "+ws[0]+" "+ws[1])
+	default:
+		c.add(Deploy, "nomad "+ws[0]+" "+ws[1]+" changes what runs on the cluster")
+	}
+}

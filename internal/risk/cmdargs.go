@@ -1,0 +1,54 @@
+// Reading a command's words: its verbs and the options that take a value.
+
+package risk
+
+import "strings"
+
+// words returns the literal operands that are plain words, in order, up to
+// n of them: the subcommand path of a CLI (gh pr create, kubectl get pods).
+func (c *cmd) words(n int) []string {
+	var out []string
+	skip := false
+	for _, w := range c.args {
+		if len(out) == n {
+			break
+		}
+		if skip {
+			skip = false
+			continue
+		}
+		v := w.Value
+		if !w.Literal {
+			out = append(out, "")
+			continue
+		}
+		if strings.HasPrefix(v, "-") {
+			if c.optTakesArg(v) {
+				skip = true
+			}
+			continue
+		}
+		out = append(out, v)
+	}
+	for len(out) < n {
+		out = append(out, "")
+	}
+	return out
+}
+
+// optTakesArg knows the global options of the CLIs below that take a value
+// as the next word.
+func (c *cmd) optTakesArg(v string) bool {
+	if strings.Contains(v, "=") {
+		return false
+	}
+	switch v {
+	case "-R", "--repo", "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
+		"--profile", "--region", "--project", "--output", "-o", "--config", "-c", "-H", "--host", "-f", "--file",
+		"--subscription", "-g", "--resource-group", "--app", "-a", "--scope", "--team", "--token", "-l", "--selector",
+		"--chdir", "-C", "--log-level", "--format", "--filter", "--zone", "--account", "-t", "--tag", "-m", "--body", "--title",
+		"--base", "--head", "-b", "-e", "--env", "--stack", "--cwd", "--workspace", "--method", "-X", "--jq", "-q", "--template", "--path":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,253 @@
+// Container engines: docker, podman, buildah, compose, and what a run hands the container.
+
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+func docker(c *cmd) {
+	w := c.words(3)
+	sub, verb := w[0], w[1]
+	dockerWrites(c, sub, verb)
+	if sub == "stack" || sub == "service" || sub == "swarm" || sub == "node" {
+		switch {
+		case verb == "deploy" || verb == "up" || verb == "create" || verb == "update" || verb == "scale" || verb == "rollback" || verb == "init" || verb == "join":
+			c.add(Deploy, c.name+" "+sub+" "+verb+" changes the running services")
+		case verb == "rm" || verb == "remove" || verb == "leave":
+			c.add(Destructive, c.name+" "+sub+" "+verb)
+		default:
+			c.add(Read, c.name+" "+sub+" "+verb)
+		}
+		return
+	}
+	if sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system" || sub == "builder" || sub == "buildx" || sub == "compose" || sub == "context" || sub == "manifest" || sub == "plugin" {
+		docker2(c, sub, verb)
+		return
+	}
+	dockerVerb(c, sub)
+}
+
+func dockerVerb(c *cmd, v string) {
+	n := c.name
+	switch v {
+	case "ps", "images", "inspect", "logs", "version", "info", "stats", "top", "port", "diff", "history", "search", "events", "ls", "":
+		c.add(Read, n+" "+v+" reads")
+	case "rm", "rmi", "prune", "kill-all":
+		c.add(ContainerRemove, n+" "+v+" removes containers or images")
+	case "push":
+		c.add(Publish, n+" push publishes an image")
+	case "login", "logout":
+		c.add(Secret, n+" "+v+" stores registry credentials")
+	case "run", "create":
+		c.add(LocalWrite, n+" "+v+" starts a container")
+		dockerRunFlags(c)
+	case "exec":
+		c.add(LocalWrite, n+" exec runs a command in a container")
+		if c.has("--privileged") {
+			c.add(Privilege, n+" exec --privileged")
+		}
+	case "build":
+		c.add(LocalWrite, n+" build builds an image")
+		if c.has("--push") {
+			c.add(Publish, n+" build --push publishes the image")
+		}
+	default:
+		c.add(LocalWrite, n+" "+v)
+	}
+}
+
+func docker2(c *cmd, sub, verb string) {
+	n := c.name + " " + sub
+	switch sub {
+	case "compose":
+		switch verb {
+		case "ps", "logs", "config", "ls", "images", "top", "version", "port", "events":
+			c.add(Read, n+" "+verb)
+		case "rm":
+			c.add(ContainerRemove, n+" rm")
+		case "down":
+			if c.has("-v", "--volumes", "--rmi") {
+				c.add(ContainerRemove, n+" down --volumes deletes the data volumes")
+			} else {
+				c.add(LocalWrite, n+" down stops the project's containers")
+			}
+		case "push":
+			c.add(Publish, n+" push publishes images")
+		default:
+			c.add(LocalWrite, n+" "+verb)
+			dockerRunFlags(c)
+		}
+	case "buildx":
+		if verb == "build" || verb == "bake" {
+			c.add(LocalWrite, n+" "+verb)
+			if c.has("--push") || c.has("--output=type=registry") {
+				c.add(Publish, n+" --push publishes the image")
+			}
+			return
+		}
+		if verb == "prune" || verb == "rm" {
+			c.add(ContainerRemove, n+" "+verb)
+			return
+		}
+		c.add(Read, n+" "+verb)
+	case "system":
+		if verb == "prune" {
+			c.add(ContainerRemove, n+" prune removes containers, images and volumes")
+			return
+		}
+		if verb == "reset" {
+			c.add(ContainerRemove, n+" system reset removes every container, image, volume and setting")
+			c.add(Destructive, n+" system reset removes every container, image, volume and setting")
+			return
+		}
+		c.add(Read, n+" "+verb)
+	case "manifest":
+		if verb == "push" {
+			c.add(Publish, n+" push")
+			return
+		}
+		c.add(Read, n+" "+verb)
+	case "context":
+		if verb == "ls" || verb == "show" || verb == "inspect" || verb == "" {
+			c.add(Read, n+" "+verb)
+			return
+		}
+		c.add(LocalWrite, n+" "+verb)
+	default:
+		switch verb {
+		case "rm", "remove", "prune", "rmi":
+			c.add(ContainerRemove, n+" "+verb+" removes them")
+		case "ls", "list", "inspect", "logs", "history", "":
+			c.add(Read, n+" "+verb)
+		default:
+			dockerVerb(c, verb)
+		}
+	}
+}
+
+// dockerRunFlags: flags that hand a container the host.
+func dockerRunFlags(c *cmd) {
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case v == "--privileged", v == "--pid=host", v == "--userns=host",
+			strings.HasPrefix(v, "--cap-add") && (strings.Contains(v, "ALL") || strings.Contains(v, "SYS_ADMIN")),
+			strings.HasPrefix(v, "--security-opt") && strings.Contains(v, "unconfined"),
+			strings.HasPrefix(v, "--device"):
+			c.add(Privilege, c.name+" "+v+" gives the container the host")
+		case v == "--cap-add" || v == "--security-opt" || v == "--pid" || v == "--userns":
+			if i+1 < len(c.args) {
+				n := c.args[i+1].Value
+				if n == "ALL" || n == "SYS_ADMIN" || strings.Contains(n, "unconfined") || n == "host" {
+					c.add(Privilege, c.name+" "+v+" "+n+" gives the container the host")
+				}
+			}
+		case v == "-v" || v == "--volume" || v == "--mount" || strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount=") || strings.HasPrefix(v, "-v") && len(v) > 2:
+			spec := ""
+			switch {
+			case strings.Contains(v, "="):
+				spec = v[strings.IndexByte(v, '=')+1:]
+			case strings.HasPrefix(v, "-v") && len(v) > 2:
+				spec = v[2:]
+			case i+1 < len(c.args):
+				spec = c.args[i+1].Value
+			}
+			if strings.Contains(spec, "docker.sock") || strings.HasPrefix(spec, "/:") || strings.Contains(spec, "source=/,") || strings.Contains(spec, "src=/,") {
+				c.add(Privilege, c.name+" mounts the host's root or the Docker socket")
+			}
+			if src, _, ok := strings.Cut(spec, ":"); ok && !strings.Contains(spec, "=") {
+				if src == "/run" || src == "/var/run" || strings.HasPrefix(src, "/run/") || strings.HasPrefix(src, "/var/run/") {
+					c.add(Privilege, c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked")
+				}
+				// A bind mount lets the container — root, outside every
+				// wall — change its source, unless it is read-only.
+				op := OpWrite
+				if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, ":ro,") || strings.Contains(spec, ",ro") {
+					op = OpRead
+				}
+				if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "$") {
+					w := shell.Word{Raw: src, Value: src, Literal: !strings.HasPrefix(src, "$"), Tilde: strings.HasPrefix(src, "~")}
+					c.path(OpRead, w)
+					if op == OpWrite {
+						c.path(OpWrite, w)
+					}
+				}
+				switch strings.TrimSuffix(src, "/") {
+				case "~", "$HOME", "${HOME}", "/home", "/root":
+					c.add(Secret, c.name+" hands the container the whole home, its keys among it")
+				}
+			}
+		}
+	}
+}
+
+// localCluster: kind, minikube, k3d make clusters and machines on this
+// machine.
+func localCluster(c *cmd) {
+	ws := c.words(2)
+	switch ws[0] {
+	case "get", "status", "version", "ip", "profile", "logs", "list", "ls", "help", "":
+		c.add(Read, c.name+" "+ws[0])
+	case "ssh", "kubectl":
+		c.add(Opaque, c.name+" "+ws[0]+" runs commands inside the machine")
+	case "service", "tunnel", "dashboard":
+		c.add(Network, c.name+" "+ws[0]+" opens a port")
+	default:
+		c.add(LocalWrite, c.name+" "+strings.TrimSpace(ws[0]+" "+ws[1])+" changes a local cluster")
+	}
+}
+
+func buildah(c *cmd) {
+	switch v := c.verb(); v {
+	case "push":
+		c.add(Publish, "buildah push")
+	case "rm", "rmi", "prune":
+		c.add(ContainerRemove, "buildah "+v)
+	case "images", "containers", "inspect", "info", "version", "ps", "":
+		c.add(Read, "buildah "+v)
+	case "run", "unshare":
+		c.add(Opaque, "buildah "+v+" runs a command sayso does not read")
+	case "login":
+		c.add(Secret, "buildah login")
+	default:
+		c.add(LocalWrite, "buildah "+v)
+		c.cwdWrite()
+	}
+}
+
+// dockerCompose is docker-compose, read as docker compose.
+func dockerCompose(c *cmd) {
+	compose := shell.Word{Raw: "compose", Value: "compose", Literal: true}
+	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: "docker", args: append([]shell.Word{compose}, c.args...)}
+	docker(inner)
+}
+
+func earthly(c *cmd) {
+	if c.has("--push") {
+		c.add(Publish, "earthly --push pushes images and runs push commands")
+	}
+	if c.has("-P", "--allow-privileged") {
+		c.add(Privilege, "earthly runs privileged containers")
+	}
+	c.add(LocalWrite, "earthly builds the project")
+	c.cwdWrite()
+}
+
+func skopeo(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "copy", "sync":
+		ops := c.operands()
+		if len(ops) > 0 && strings.HasPrefix(ops[len(ops)-1].Value, "docker://") {
+			c.add(Publish, "skopeo "+v+" pushes an image to a registry")
+			return
+		}
+		c.add(LocalWrite, "skopeo "+v)
+	case "delete":
+		c.add(ContainerRemove, "skopeo delete removes an image from a registry")
+	default:
+		c.add(Read, "skopeo "+v)
+	}
+}

@@ -1,0 +1,447 @@
+// Database and queue clients: what their SQL and commands change, and where they connect.
+
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// sqlClient reads the SQL it is given and classifies the statements.
+func sqlClient(c *cmd) {
+	var sql []string
+	local := c.name == "sqlite3" || c.name == "duckdb"
+	var pos []shell.Word
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		switch {
+		case v == "-c" || v == "--command" || v == "-e" || v == "--execute" || v == "-cmd" || v == "--query" || v == "-q" && c.name == "clickhouse-client":
+			if i+1 < len(c.args) {
+				i++
+				if !c.args[i].Literal {
+					c.add(Opaque, c.name+" runs SQL built at run time")
+				}
+				sql = append(sql, c.args[i].Value)
+			}
+		case strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--execute=") || strings.HasPrefix(v, "--query="):
+			_, q, _ := strings.Cut(v, "=")
+			sql = append(sql, q)
+		case v == "-f" || v == "--file" || v == "-init" || v == "--init-command":
+			if i+1 < len(c.args) {
+				i++
+			}
+			c.add(Opaque, c.name+" runs SQL from a file")
+		case v == "-l" || v == "--list" || v == "--version" || v == "-V" || v == "--help":
+			c.add(Read, c.name+" "+v)
+			return
+		case strings.HasPrefix(v, "-e") && len(v) > 2 && (c.name == "mysql" || c.name == "mariadb"):
+			sql = append(sql, v[2:])
+		case strings.HasPrefix(v, "-c") && len(v) > 2 && c.name == "psql":
+			sql = append(sql, v[2:])
+		case strings.HasPrefix(v, "-"):
+			if len(v) == 2 && strings.Contains("hpUdDuPWSo", v[1:]) && c.name != "sqlite3" && i+1 < len(c.args) {
+				i++
+			}
+		default:
+			pos = append(pos, w)
+		}
+	}
+	if local && len(pos) >= 1 {
+		c.path(OpRead, pos[0])
+	}
+	if local && len(pos) >= 2 {
+		for _, w := range pos[1:] {
+			sql = append(sql, w.Value)
+		}
+	}
+	for _, r := range c.seg.Redirs {
+		if r.Input() {
+			sql = append(sql, r.Body)
+		} else if r.Reads() {
+			c.add(Opaque, c.name+" runs SQL from "+r.Target.Raw)
+		}
+	}
+	if len(sql) == 0 {
+		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
+			c.add(Opaque, c.name+" runs SQL from its input")
+			return
+		}
+		c.add(Opaque, c.name+" opens a session whose statements sayso cannot see")
+		return
+	}
+	for _, q := range sql {
+		c.sql(q, local)
+		if c.name == "psql" {
+			c.psqlMeta(q)
+		}
+	}
+}
+
+func (c *cmd) sql(q string, local bool) {
+	u := strings.ToUpper(q)
+	has := func(kw string) bool { return containsKeyword(u, kw) }
+	switch {
+	case strings.Contains(q, `\!`) || strings.Contains(u, ".SHELL") || strings.Contains(u, ".SYSTEM") || strings.Contains(u, "TO PROGRAM") || strings.Contains(u, "FROM PROGRAM") || has("SYSTEM") && !local && !has("SELECT"):
+		c.add(Opaque, c.name+" SQL runs a shell command")
+	}
+	switch {
+	case has("DROP") || has("TRUNCATE") || has("DELETE"):
+		c.add(Destructive, c.name+" SQL drops or deletes data")
+	case has("INSERT") || has("UPDATE") || has("CREATE") || has("ALTER") || has("GRANT") || has("REVOKE") || has("COPY") ||
+		has("MERGE") || has("REPLACE") || has("UPSERT") || has("CALL") || has("VACUUM") || has("REINDEX") || has("ATTACH") || has("IMPORT") || u == ".IMPORT":
+		if local {
+			c.add(LocalWrite, c.name+" SQL changes a local database")
+			return
+		}
+		c.add(RemoteWrite, c.name+" SQL changes the database")
+	default:
+		c.add(Read, c.name+" SQL reads")
+	}
+}
+
+// containsKeyword reports whether kw appears in u as a whole word.
+func containsKeyword(u, kw string) bool {
+	for i := 0; ; {
+		j := strings.Index(u[i:], kw)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isWordByte(u[j-1])
+		after := j+len(kw) >= len(u) || !isWordByte(u[j+len(kw)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+}
+
+func redisCli(c *cmd) {
+	var words []string
+	for i := 0; i < len(c.args); i++ {
+		v := c.args[i].Value
+		if strings.HasPrefix(v, "-") {
+			if len(v) == 2 && strings.Contains("hpanu", v[1:]) {
+				i++
+			}
+			continue
+		}
+		words = append(words, strings.ToUpper(v))
+	}
+	if len(words) == 0 {
+		c.add(Opaque, "redis-cli opens a session whose commands sayso cannot see")
+		return
+	}
+	switch words[0] {
+	case "FLUSHALL", "FLUSHDB", "DEL", "UNLINK", "SHUTDOWN", "DEBUG", "SWAPDB", "SCRIPT", "EVAL", "EVALSHA", "FUNCTION", "MODULE":
+		c.add(Destructive, "redis-cli "+words[0])
+	case "CONFIG":
+		if len(words) > 1 && words[1] == "GET" {
+			c.add(Read, "redis-cli CONFIG GET")
+			return
+		}
+		c.add(Destructive, "redis-cli CONFIG changes the server")
+	case "GET", "MGET", "KEYS", "SCAN", "INFO", "PING", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL", "LRANGE", "SMEMBERS", "ZRANGE", "DBSIZE", "MONITOR", "SLOWLOG", "CLIENT", "MEMORY", "STRLEN", "LLEN", "HLEN", "SCARD", "ZCARD", "XRANGE", "XLEN", "HKEYS":
+		c.add(Read, "redis-cli "+words[0])
+	default:
+		c.add(RemoteWrite, "redis-cli "+words[0]+" writes to the server")
+	}
+}
+
+func mongo(c *cmd) {
+	for i, w := range c.args {
+		if w.Value == "--eval" && i+1 < len(c.args) {
+			c.add(Opaque, c.name+" --eval runs script code")
+			return
+		}
+	}
+	c.add(Opaque, c.name+" opens a session whose commands sayso cannot see")
+}
+
+// dbHost is the host a database client names (-h, --host), or "".
+func (c *cmd) dbHost() string {
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case (v == "-h" || v == "--host" || v == "-H") && i+1 < len(c.args):
+			return c.args[i+1].Value
+		case strings.HasPrefix(v, "--host="):
+			return strings.TrimPrefix(v, "--host=")
+		case strings.HasPrefix(v, "-h") && len(v) > 2:
+			return v[2:]
+		case strings.HasPrefix(v, "postgres://") || strings.HasPrefix(v, "postgresql://") || strings.HasPrefix(v, "mongodb://") ||
+			strings.HasPrefix(v, "mongodb+srv://") || strings.HasPrefix(v, "mysql://") || strings.HasPrefix(v, "--uri=") || strings.HasPrefix(v, "--url="):
+			return v
+		}
+	}
+	return ""
+}
+
+func localHost(h string) bool {
+	return h == "" || h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasPrefix(h, "/") ||
+		strings.Contains(h, "@localhost") || strings.Contains(h, "@127.0.0.1") || strings.Contains(h, "//localhost") || strings.Contains(h, "//127.0.0.1")
+}
+
+func pgAdmin(c *cmd) {
+	switch c.name {
+	case "dropdb", "dropuser":
+		if c.has("--help", "--version", "-V", "-?") {
+			c.add(Read, c.name+" prints its help")
+			return
+		}
+		c.add(Destructive, c.name+" drops "+strings.Join(shell.Words(c.operands()), " "))
+	default:
+		if !localHost(c.dbHost()) {
+			c.add(RemoteWrite, c.name+" changes a database server")
+			return
+		}
+		c.add(LocalWrite, c.name+" changes the local database server")
+	}
+}
+
+// dumpDB reads a database and writes the dump where it is told.
+func dumpDB(c *cmd) {
+	c.add(Read, c.name+" reads the database")
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case (v == "-f" || v == "--file" || v == "-o" || v == "--out" || v == "--result-file" || v == "-r") && i+1 < len(c.args):
+			c.write(c.args[i+1])
+		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--out=") || strings.HasPrefix(v, "--result-file="):
+			_, p, _ := strings.Cut(v, "=")
+			c.write(shell.Word{Raw: p, Value: p, Literal: true})
+		}
+	}
+}
+
+// restoreDB writes a dump into a database: with --drop or --clean it
+// first drops what is there.
+func restoreDB(c *cmd) {
+	if c.has("--drop", "--clean", "-c", "--if-exists") || c.name == "pg_restore" && c.shortFlag('c') {
+		c.add(Destructive, c.name+" drops what the database holds before restoring")
+		return
+	}
+	if !localHost(c.dbHost()) {
+		c.add(RemoteWrite, c.name+" writes into a database server")
+		return
+	}
+	c.add(LocalWrite, c.name+" writes into the local database")
+}
+
+func pgCtl(c *cmd) {
+	switch v := c.verb(); v {
+	case "status", "--version", "":
+		c.add(Read, "pg_ctl "+v)
+	default:
+		c.add(LocalWrite, "pg_ctl "+v)
+	}
+}
+
+func mysqladmin(c *cmd) {
+	for _, w := range c.operands() {
+		switch v := strings.ToLower(w.Value); {
+		case v == "drop" || v == "shutdown" || v == "kill" || v == "purge":
+			c.add(Destructive, "mysqladmin "+v)
+		case v == "password" || v == "old-password":
+			c.add(Secret, "mysqladmin "+v+" sets a password")
+		case v == "create" || strings.HasPrefix(v, "flush") || strings.HasPrefix(v, "refresh") || v == "reload" || strings.HasPrefix(v, "start") || strings.HasPrefix(v, "stop"):
+			if localHost(c.dbHost()) {
+				c.add(LocalWrite, "mysqladmin "+v)
+			} else {
+				c.add(RemoteWrite, "mysqladmin "+v)
+			}
+		}
+	}
+	if c.a.segClasses(c.i).Empty() {
+		c.add(Read, "mysqladmin reads the server's state")
+	}
+}
+
+func etcdctl(c *cmd) {
+	ws := c.words(2)
+	switch ws[0] {
+	case "get", "watch", "endpoint", "member", "alarm", "version", "check", "":
+		if ws[0] == "member" && (ws[1] == "add" || ws[1] == "remove" || ws[1] == "update" || ws[1] == "promote") ||
+			ws[0] == "alarm" && ws[1] == "disarm" {
+			c.add(Deploy, "etcdctl "+ws[0]+" "+ws[1]+" changes the cluster")
+			return
+		}
+		c.add(Read, "etcdctl "+ws[0])
+	case "del", "delete", "compaction", "defrag", "lease":
+		if ws[0] == "lease" && ws[1] != "revoke" {
+			c.add(RemoteWrite, "etcdctl lease "+ws[1])
+			return
+		}
+		c.add(Destructive, "etcdctl "+ws[0]+" removes data")
+	case "snapshot":
+		if ws[1] == "save" || ws[1] == "status" {
+			c.add(Read, "etcdctl snapshot "+ws[1])
+			return
+		}
+		c.add(Destructive, "etcdctl snapshot "+ws[1])
+	case "user", "role", "auth":
+		if ws[1] == "get" || ws[1] == "list" {
+			c.add(Read, "etcdctl "+ws[0]+" "+ws[1])
+			return
+		}
+		c.add(Privilege, "etcdctl "+ws[0]+" "+ws[1]+" changes who may do what")
+	default:
+		c.add(RemoteWrite, "etcdctl "+ws[0]+" writes to the cluster")
+	}
+}
+
+func kafkaTopics(c *cmd) {
+	switch {
+	case c.has("--delete"):
+		c.add(Destructive, c.name+" --delete removes a topic and its messages")
+	case c.has("--create", "--alter"):
+		c.add(RemoteWrite, c.name+" changes topics")
+	default:
+		c.add(Read, c.name+" lists or describes")
+	}
+}
+
+func kafkaProducer(c *cmd) {
+	c.add(RemoteWrite, c.name+" sends messages to the broker")
+	for _, r := range c.seg.Redirs {
+		if r.Reads() {
+			c.add(Exfil, c.name+" sends a file to the broker")
+		}
+	}
+}
+
+func kafkaGroups(c *cmd) {
+	switch {
+	case c.has("--delete", "--delete-offsets"):
+		c.add(Destructive, c.name+" deletes consumer groups or offsets")
+	case c.has("--reset-offsets") && c.has("--execute"):
+		c.add(Destructive, c.name+" --reset-offsets --execute moves consumers")
+	default:
+		c.add(Read, c.name+" lists or describes")
+	}
+}
+
+func rabbitmq(c *cmd) {
+	v := strings.ToLower(c.verb())
+	switch {
+	case strings.HasPrefix(v, "list") || v == "status" || v == "show" || v == "cluster_status" || v == "environment" || v == "report" || v == "ping" || v == "":
+		c.add(Read, c.name+" "+v)
+	case strings.HasPrefix(v, "delete") || strings.HasPrefix(v, "purge") || strings.HasPrefix(v, "close") || v == "reset" || v == "force_reset" ||
+		v == "stop" || v == "stop_app" || v == "forget_cluster_node" || v == "shutdown":
+		c.add(Destructive, c.name+" "+v)
+	case strings.Contains(v, "user") || strings.Contains(v, "permission"):
+		c.add(Privilege, c.name+" "+v+" changes who may do what")
+	default:
+		c.add(RemoteWrite, c.name+" "+v+" changes the broker")
+	}
+}
+
+func nats(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[0] == "pub" || ws[0] == "publish" || ws[0] == "req" || ws[0] == "request":
+		c.add(RemoteWrite, "nats "+ws[0]+" sends a message")
+	case ws[1] == "rm" || ws[1] == "del" || ws[1] == "purge" || ws[1] == "delete":
+		c.add(Destructive, "nats "+ws[0]+" "+ws[1])
+	case ws[1] == "add" || ws[1] == "put" || ws[1] == "edit" || ws[1] == "create" || ws[1] == "update" || ws[1] == "restore":
+		c.add(RemoteWrite, "nats "+ws[0]+" "+ws[1])
+	default:
+		c.add(Read, "nats "+ws[0]+" "+ws[1])
+	}
+}
+
+func consul(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[1] == "delete" || ws[0] == "leave" || ws[0] == "force-leave" || ws[1] == "deregister":
+		c.add(Destructive, "consul "+ws[0]+" "+ws[1])
+	case ws[1] == "put" || ws[1] == "import" || ws[1] == "register" || ws[1] == "create" || ws[1] == "update" || ws[1] == "write":
+		c.add(RemoteWrite, "consul "+ws[0]+" "+ws[1])
+	case ws[0] == "agent" || ws[0] == "exec" || ws[0] == "watch" || ws[0] == "lock":
+		c.add(Opaque, "consul "+ws[0]+" runs or serves what sayso cannot see")
+	default:
+		c.add(Read, "consul "+ws[0]+" "+ws[1])
+	}
+}
+
+func flyway(c *cmd) {
+	for _, w := range c.operands() {
+		switch v := w.Value; v {
+		case "clean":
+			c.add(Destructive, "flyway clean drops every object in the schemas")
+		case "migrate", "baseline", "repair", "undo":
+			c.add(RemoteWrite, "flyway "+v+" changes the database")
+		}
+	}
+	if c.a.segClasses(c.i).Empty() {
+		c.add(Read, "flyway reads the schema history")
+	}
+}
+
+func liquibase(c *cmd) {
+	for _, w := range c.operands() {
+		v := strings.ToLower(w.Value)
+		switch {
+		case strings.HasPrefix(v, "drop") || strings.HasPrefix(v, "rollback"):
+			c.add(Destructive, "liquibase "+w.Value)
+		case strings.HasPrefix(v, "update") || v == "tag" || strings.HasPrefix(v, "changelog-sync") || strings.HasPrefix(v, "changelogsync") || v == "execute-sql" || v == "release-locks":
+			c.add(RemoteWrite, "liquibase "+w.Value+" changes the database")
+		}
+	}
+	if c.a.segClasses(c.i).Empty() {
+		c.add(Read, "liquibase reads")
+	}
+}
+
+// prisma: migrate dev and db push change the development database; reset,
+// --force-reset and --accept-data-loss drop data; migrate deploy applies
+// migrations to the database the environment names.
+func prisma(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[0] == "migrate" && ws[1] == "reset", c.has("--force-reset", "--accept-data-loss"):
+		c.add(Destructive, "prisma "+ws[0]+" "+ws[1]+" drops data")
+	case ws[0] == "migrate" && (ws[1] == "deploy" || ws[1] == "resolve"):
+		c.add(Deploy, "prisma migrate "+ws[1]+" applies migrations to the database")
+	case ws[0] == "db" && ws[1] == "execute":
+		c.add(Opaque, "prisma db execute runs SQL sayso does not read")
+	case ws[0] == "migrate" && (ws[1] == "status" || ws[1] == "diff"), ws[0] == "validate", ws[0] == "version", ws[0] == "-v", ws[0] == "--version", ws[0] == "help":
+		c.add(Read, "prisma "+ws[0])
+	case ws[0] == "studio":
+		c.add(LocalWrite, "prisma studio")
+	default:
+		c.add(LocalWrite, "prisma "+strings.TrimSpace(ws[0]+" "+ws[1]))
+		c.cwdWrite()
+	}
+}
+
+func dbmate(c *cmd) {
+	switch v := c.verb(); v {
+	case "drop", "rollback", "down":
+		c.add(Destructive, "dbmate "+v)
+	case "status", "--version", "help", "":
+		c.add(Read, "dbmate "+v)
+	default:
+		c.add(LocalWrite, "dbmate "+v)
+		c.cwdWrite()
+	}
+}
+
+func sqitch(c *cmd) {
+	switch v := c.verb(); v {
+	case "revert", "rebase":
+		c.add(Destructive, "sqitch "+v+" reverts changes in the database")
+	case "deploy":
+		c.add(RemoteWrite, "sqitch deploy changes the database")
+	case "status", "log", "plan", "show", "verify", "help", "":
+		c.add(Read, "sqitch "+v)
+	default:
+		c.add(LocalWrite, "sqitch "+v)
+	}
+}

@@ -1,0 +1,143 @@
+// Editors, pagers, compilers, browsers and formatters.
+
+package risk
+
+import "strings"
+
+func editor(c *cmd) {
+	for _, w := range c.args {
+		if w.Value == "-c" || w.Value == "--cmd" || w.Value == "-S" || strings.HasPrefix(w.Value, "+") || w.Value == "--eval" || w.Value == "-l" || w.Value == "--batch" || w.Value == "-x" {
+			c.add(Opaque, c.name+" runs editor commands")
+			return
+		}
+	}
+	c.add(LocalWrite, c.name+" edits files")
+	for _, w := range c.operands() {
+		c.write(w)
+	}
+}
+
+func openCmd(c *cmd) {
+	for _, w := range c.operands() {
+		if strings.Contains(w.Value, "://") {
+			c.add(Network, c.name+" opens "+w.Raw+" in a browser")
+			continue
+		}
+		c.add(LocalWrite, c.name+" opens "+w.Raw)
+		c.path(OpRead, w)
+	}
+	if len(c.operands()) == 0 {
+		c.add(Read, c.name)
+	}
+}
+
+// compiler: a C compiler is local work, but -wrapper runs a program
+// around each pass and -fplugin loads code into the compiler.
+func compiler(c *cmd) {
+	for _, w := range c.args {
+		switch v := w.Value; {
+		case v == "-wrapper":
+			c.add(Opaque, c.name+" -wrapper runs a program around each pass")
+		case strings.HasPrefix(v, "-fplugin=") || strings.HasPrefix(v, "-fpass-plugin="):
+			c.add(Opaque, c.name+" "+v+" loads code into the compiler")
+		}
+	}
+	c.outputs([]string{"-o"}, []string{"-o"})
+	c.add(LocalWrite, c.name+" compiles the project")
+	c.secretArgs(c.args)
+	c.cwdWrite()
+}
+
+// devServer: a server bound to all interfaces shows the folder to the
+// network.
+func (c *cmd) devServer() {
+	for i, w := range c.args {
+		v := w.Value
+		addr := ""
+		switch {
+		case (v == "-a" || v == "--dev-addr" || v == "--host" || v == "--bind" || v == "-b" || v == "-H") && i+1 < len(c.args):
+			addr = c.args[i+1].Value
+		case strings.HasPrefix(v, "--dev-addr=") || strings.HasPrefix(v, "--host=") || strings.HasPrefix(v, "--bind="):
+			_, addr, _ = strings.Cut(v, "=")
+		}
+		if strings.HasPrefix(addr, "0.0.0.0") || addr == "::" || strings.HasPrefix(addr, "[::]") {
+			c.add(Network, c.name+" serves to every network: "+addr)
+		}
+	}
+}
+
+func cmake(c *cmd) {
+	ws := c.words(2)
+	if c.seg.Inline {
+		c.add(LocalWrite, "cmake -E runs the command read after it")
+		return
+	}
+	for i, w := range c.args {
+		if w.Value == "-E" && i+1 < len(c.args) {
+			switch sub := c.args[i+1].Value; sub {
+			case "rm", "remove", "remove_directory":
+				c.add(LocalWrite, "cmake -E "+sub)
+				for _, p := range c.args[i+2:] {
+					if !strings.HasPrefix(p.Value, "-") {
+						c.path(OpDelete, p)
+					}
+				}
+				return
+			case "env", "chdir", "time":
+				c.add(Opaque, "cmake -E "+sub+" runs a command sayso could not read")
+				return
+			case "capabilities", "echo", "echo_append", "environment", "sha256sum", "md5sum", "compare_files", "cat":
+				c.add(Read, "cmake -E "+sub)
+				return
+			}
+		}
+	}
+	_ = ws
+	c.add(LocalWrite, "cmake configures or builds the project")
+	c.cwdWrite()
+}
+
+func fzf(c *cmd) {
+	c.add(Read, "fzf picks from its input")
+}
+
+func textBrowser(c *cmd) {
+	c.a.mark(c.i, roleFetch)
+	c.fetch(c.operands())
+}
+
+func manCmd(c *cmd) {
+	for _, w := range c.args {
+		v := w.Value
+		if v == "-P" || strings.HasPrefix(v, "--pager") || strings.HasPrefix(v, "-H") || strings.HasPrefix(v, "--html") || strings.HasPrefix(v, "-P") && len(v) > 2 {
+			c.add(Opaque, "man "+v+" runs another program")
+			return
+		}
+	}
+	c.add(Read, "man shows a manual")
+}
+
+func playwright(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "open", "codegen", "screenshot", "pdf", "cr", "ff", "wk":
+		c.add(Browser, "playwright "+v+" drives a browser")
+	default:
+		c.add(LocalWrite, "playwright "+v+" runs the project's browser tests")
+		c.cwdWrite()
+	}
+}
+
+func browserProgram(c *cmd) {
+	c.add(Browser, c.name+" runs a browser")
+}
+
+func gofmt(c *cmd) {
+	if c.has("-w") || c.shortFlag('w') {
+		c.add(LocalWrite, "gofmt -w rewrites files")
+		for _, w := range c.operands() {
+			c.write(w)
+		}
+		return
+	}
+	c.add(Read, "gofmt prints")
+}

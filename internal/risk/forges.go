@@ -1,0 +1,460 @@
+// Forges and version control systems other than git: gh, glab, hub, jj, hg, svn, tea, graphite.
+
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// hub wraps git: its own commands are GitHub's, every other one is git's.
+func hub(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "pr", "issue", "release", "api":
+		gh(c)
+	case "pull-request", "create", "fork", "gist":
+		c.add(RemoteWrite, "hub "+v+" changes GitHub")
+	case "delete":
+		c.add(Destructive, "hub delete deletes a repository on GitHub")
+	case "browse", "compare", "ci-status":
+		c.add(Read, "hub "+v+" reads")
+	case "sync":
+		c.add(LocalWrite, "hub sync updates local branches")
+	default:
+		git(c)
+	}
+}
+
+func gh(c *cmd) {
+	w := c.words(3)
+	group, verb := w[0], w[1]
+	switch group {
+	case "pr":
+		switch verb {
+		case "merge":
+			c.add(Merge, "gh pr merge merges into the base branch")
+		case "create", "comment", "edit", "review", "ready", "close", "reopen", "lock", "unlock", "update-branch":
+			c.add(RemoteWrite, "gh pr "+verb+" changes the pull request on GitHub")
+		case "checkout":
+			c.add(LocalWrite, "gh pr checkout switches the local branch")
+		default:
+			c.add(Read, "gh pr "+verb+" reads")
+		}
+	case "issue":
+		switch verb {
+		case "delete":
+			c.add(Destructive, "gh issue delete")
+		case "create", "comment", "edit", "close", "reopen", "transfer", "pin", "unpin", "lock", "unlock", "develop":
+			c.add(RemoteWrite, "gh issue "+verb+" writes to GitHub")
+		default:
+			c.add(Read, "gh issue "+verb+" reads")
+		}
+	case "release":
+		switch verb {
+		case "create", "upload":
+			c.add(Publish, "gh release "+verb+" publishes a release")
+		case "delete", "delete-asset":
+			c.add(Destructive, "gh release "+verb+" deletes a published release")
+		case "edit":
+			c.add(RemoteWrite, "gh release edit")
+		case "download":
+			c.add(LocalWrite, "gh release download")
+		default:
+			c.add(Read, "gh release "+verb)
+		}
+	case "repo":
+		switch verb {
+		case "delete", "archive":
+			c.add(Destructive, "gh repo "+verb)
+		case "create", "fork", "edit", "rename", "sync", "set-default", "deploy-key", "autolink":
+			if verb == "sync" && c.has("--force") {
+				c.add(ForceRemote, "gh repo sync --force hard-resets the destination branch")
+			}
+			if verb == "set-default" {
+				c.add(LocalWrite, "gh repo set-default")
+			} else {
+				c.add(RemoteWrite, "gh repo "+verb+" changes a repository on GitHub")
+			}
+		case "clone":
+			c.add(LocalWrite, "gh repo clone")
+			if ops := c.operands(); len(ops) > 2 {
+				c.clonesTo(ops[2:])
+			}
+		default:
+			c.add(Read, "gh repo "+verb)
+		}
+	case "workflow":
+		switch verb {
+		case "run":
+			c.add(RemoteWrite, "gh workflow run starts a workflow")
+			if name := strings.ToLower(w[2]); strings.Contains(name, "deploy") || strings.Contains(name, "release") || strings.Contains(name, "publish") {
+				c.add(Deploy, "gh workflow run starts "+w[2])
+			}
+		case "enable", "disable":
+			c.add(RemoteWrite, "gh workflow "+verb)
+		default:
+			c.add(Read, "gh workflow "+verb)
+		}
+	case "run":
+		switch verb {
+		case "rerun", "cancel":
+			c.add(RemoteWrite, "gh run "+verb)
+		case "delete":
+			c.add(Destructive, "gh run delete")
+		case "download":
+			c.add(LocalWrite, "gh run download")
+		default:
+			c.add(Read, "gh run "+verb)
+		}
+	case "secret", "variable":
+		switch verb {
+		case "set":
+			c.add(RemoteWrite, "gh "+group+" set stores a value on GitHub")
+		case "delete", "remove":
+			c.add(Destructive, "gh "+group+" delete")
+		default:
+			c.add(Read, "gh "+group+" "+verb+" lists names only")
+		}
+	case "gist":
+		switch verb {
+		case "create", "edit":
+			c.add(Exfil, "gh gist "+verb+" uploads files to GitHub")
+			c.readOperandsAfter(2)
+		case "delete":
+			c.add(Destructive, "gh gist delete")
+		case "clone":
+			c.add(LocalWrite, "gh gist clone")
+			if ops := c.operands(); len(ops) > 2 {
+				c.clonesTo(ops[2:])
+			}
+		default:
+			c.add(Read, "gh gist "+verb)
+		}
+	case "auth":
+		switch verb {
+		case "token":
+			c.add(Secret, "gh auth token prints the token")
+		case "status":
+			if c.has("--show-token", "-t") {
+				c.add(Secret, "gh auth status --show-token prints the token")
+			}
+			c.add(Read, "gh auth status")
+		default:
+			c.add(Secret, "gh auth "+verb+" changes the stored login")
+		}
+	case "api":
+		ghAPI(c)
+	case "label", "milestone", "project", "ruleset", "cache", "codespace", "extension", "alias", "config", "ssh-key", "gpg-key":
+		switch verb {
+		case "list", "view", "ls", "status", "get", "":
+			c.add(Read, "gh "+group+" "+verb)
+		case "delete", "remove", "rm":
+			c.add(Destructive, "gh "+group+" "+verb)
+		default:
+			if group == "extension" || group == "alias" || group == "config" {
+				c.add(LocalWrite, "gh "+group+" "+verb)
+			} else {
+				c.add(RemoteWrite, "gh "+group+" "+verb)
+			}
+		}
+	default:
+		c.add(Read, "gh "+group+" reads")
+	}
+}
+
+func (c *cmd) readOperandsAfter(n int) {
+	ops := c.operands()
+	if len(ops) > n {
+		for _, w := range ops[n:] {
+			c.path(OpRead, w)
+		}
+	}
+}
+
+func ghAPI(c *cmd) {
+	method := ""
+	fields := false
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case (v == "-X" || v == "--method") && i+1 < len(c.args):
+			method = strings.ToUpper(c.args[i+1].Value)
+		case strings.HasPrefix(v, "--method="):
+			method = strings.ToUpper(v[9:])
+		case strings.HasPrefix(v, "-X") && len(v) > 2:
+			method = strings.ToUpper(v[2:])
+		case v == "-f" || v == "-F" || v == "--field" || v == "--raw-field" || v == "--input":
+			fields = true
+		}
+	}
+	if method == "" && fields {
+		method = "POST"
+	}
+	switch method {
+	case "", "GET", "HEAD":
+		c.add(Read, "gh api GET reads")
+	case "DELETE":
+		c.add(Destructive, "gh api DELETE deletes on GitHub")
+	default:
+		c.add(RemoteWrite, "gh api "+method+" writes to GitHub")
+	}
+}
+
+func jj(c *cmd) {
+	ws := c.words(3)
+	switch ws[0] {
+	case "git":
+		switch ws[1] {
+		case "push":
+			if c.has("--deleted", "--all") {
+				c.add(ForceRemote, "jj git push moves or deletes every bookmark on the remote")
+				return
+			}
+			c.add(RemoteWrite, "jj git push")
+			c.remoteNamed()
+		case "fetch", "import", "export", "init", "clone", "colocation":
+			c.add(LocalWrite, "jj git "+ws[1])
+			c.cwdWrite()
+		case "remote":
+			switch ws[2] {
+			case "add", "set-url", "rename":
+				c.add(NewRemote, "jj git remote "+ws[2])
+			case "remove":
+				c.add(LocalWrite, "jj git remote remove")
+			default:
+				c.add(Read, "jj git remote "+ws[2])
+			}
+		default:
+			c.add(Read, "jj git "+ws[1])
+		}
+	case "log", "st", "status", "diff", "show", "evolog", "obslog", "files", "file", "cat", "root", "help", "version", "--version", "config", "interdiff", "operation", "op", "util", "":
+		if (ws[0] == "op" || ws[0] == "operation") && (ws[1] == "restore" || ws[1] == "revert" || ws[1] == "abandon" || ws[1] == "undo") {
+			c.add(LocalWrite, "jj op "+ws[1])
+			return
+		}
+		if ws[0] == "config" && (ws[1] == "set" || ws[1] == "edit" || ws[1] == "unset") {
+			c.add(LocalWrite, "jj config "+ws[1])
+			return
+		}
+		if ws[0] == "file" && ws[1] != "list" && ws[1] != "show" && ws[1] != "annotate" {
+			c.add(LocalWrite, "jj file "+ws[1])
+			return
+		}
+		c.add(Read, "jj "+ws[0])
+	default:
+		c.add(LocalWrite, "jj "+ws[0]+" changes the local repository")
+		c.cwdWrite()
+	}
+}
+
+// remoteNamed: a push to a URL rather than a named remote is a new remote.
+func (c *cmd) remoteNamed() {
+	for _, w := range c.args {
+		if strings.Contains(w.Value, "://") || strings.HasPrefix(w.Value, "--remote=") && strings.Contains(w.Value, ":") {
+			c.add(NewRemote, c.name+" pushes to a URL: "+w.Raw)
+		}
+	}
+}
+
+func hg(c *cmd) {
+	v := c.verb()
+	switch v {
+	case "push", "outgoing-push":
+		if c.has("-f", "--force") {
+			c.add(ForceRemote, "hg push --force")
+			return
+		}
+		c.add(RemoteWrite, "hg push")
+		c.remoteNamed()
+	case "status", "st", "log", "diff", "show", "summary", "sum", "heads", "branches", "branch", "bookmarks", "paths", "id", "identify",
+		"annotate", "blame", "cat", "files", "locate", "grep", "help", "version", "--version", "incoming", "in", "outgoing", "out", "tip", "parents", "root", "config", "showconfig", "":
+		if v == "config" && c.has("-e", "--edit") {
+			c.add(LocalWrite, "hg config --edit")
+			return
+		}
+		c.add(Read, "hg "+v)
+	case "purge", "clean", "strip", "prune", "rollback":
+		c.add(Destructive, "hg "+v+" discards work")
+	case "update", "up", "checkout", "co", "revert":
+		if c.has("-C", "--clean", "--all") || v == "revert" && c.has("-a", "--all") {
+			c.add(Destructive, "hg "+v+" discards changes")
+			return
+		}
+		c.add(LocalWrite, "hg "+v)
+		c.cwdWrite()
+	case "serve":
+		c.add(Network, "hg serve serves the repository")
+	default:
+		c.add(LocalWrite, "hg "+v)
+		c.cwdWrite()
+	}
+}
+
+func svn(c *cmd) {
+	v := c.verb()
+	urls := false
+	for _, w := range c.operands()[min(1, len(c.operands())):] {
+		if strings.Contains(w.Value, "://") || strings.HasPrefix(w.Value, "^/") {
+			urls = true
+		}
+	}
+	switch v {
+	case "commit", "ci", "import", "lock", "unlock":
+		c.add(RemoteWrite, "svn "+v+" writes to the repository")
+	case "copy", "cp", "mkdir", "move", "mv", "rename", "ren", "propset", "ps", "propdel", "pd", "propedit", "pe":
+		if urls || c.has("--revprop") {
+			c.add(RemoteWrite, "svn "+v+" on the repository")
+			return
+		}
+		c.add(LocalWrite, "svn "+v)
+	case "delete", "del", "remove", "rm":
+		if urls {
+			c.add(Destructive, "svn "+v+" deletes from the repository")
+			c.add(RemoteWrite, "svn "+v+" deletes from the repository")
+			return
+		}
+		c.add(LocalWrite, "svn "+v)
+	case "revert":
+		c.add(Destructive, "svn revert discards changes")
+	case "relocate":
+		c.add(NewRemote, "svn relocate points the working copy at another repository")
+	case "switch", "sw":
+		if c.has("--relocate") {
+			c.add(NewRemote, "svn switch --relocate")
+			return
+		}
+		c.add(LocalWrite, "svn switch")
+	case "status", "st", "log", "diff", "di", "info", "list", "ls", "cat", "blame", "praise", "annotate", "ann", "proplist", "pl",
+		"propget", "pg", "help", "--version", "mergeinfo", "":
+		c.add(Read, "svn "+v)
+	default:
+		c.add(LocalWrite, "svn "+v)
+		c.cwdWrite()
+	}
+}
+
+// tea is Gitea's CLI.
+func tea(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[0] == "login" || ws[0] == "logins" || ws[0] == "logout":
+		if ws[1] == "list" || ws[1] == "ls" || ws[1] == "" && ws[0] == "logins" {
+			c.add(Read, "tea logins")
+			return
+		}
+		c.add(Secret, "tea "+ws[0]+" handles a token")
+	case ws[1] == "merge" || ws[0] == "merge":
+		c.add(Merge, "tea "+ws[0]+" merge")
+	case ws[0] == "release" || ws[0] == "releases" || ws[0] == "r":
+		switch ws[1] {
+		case "create", "edit":
+			c.add(Publish, "tea release "+ws[1])
+		case "delete":
+			c.add(Destructive, "tea release delete")
+		default:
+			c.add(Read, "tea releases")
+		}
+	case ws[1] == "delete" || ws[1] == "rm":
+		c.add(Destructive, "tea "+ws[0]+" "+ws[1])
+	case ws[0] == "comment" || ws[0] == "c" || ws[1] == "create" || ws[1] == "c" || ws[1] == "edit" || ws[1] == "close" || ws[1] == "reopen" ||
+		ws[1] == "approve" || ws[1] == "reject" || ws[1] == "review" || ws[0] == "open" && false:
+		c.add(RemoteWrite, "tea "+ws[0]+" "+ws[1])
+	case ws[1] == "checkout" || ws[1] == "clean" || ws[0] == "clone":
+		c.add(LocalWrite, "tea "+ws[0]+" "+ws[1])
+		c.cwdWrite()
+	default:
+		c.add(Read, "tea "+ws[0]+" "+ws[1])
+	}
+}
+
+// graphite is Graphite's gt: submit pushes a stack with force-with-lease.
+func graphite(c *cmd) {
+	v := c.verb()
+	switch v {
+	case "submit", "ss", "s":
+		c.add(RemoteWrite, "gt "+v+" pushes the stack and opens pull requests")
+		c.add(ForceRemote, "gt "+v+" force-pushes the stack's branches")
+	case "merge":
+		c.add(Merge, "gt merge merges pull requests")
+	case "auth":
+		c.add(Secret, "gt auth stores a token")
+	case "log", "ls", "ll", "info", "status", "branch-info", "parent", "children", "trunk", "--version", "help", "dash", "":
+		c.add(Read, "gt "+v)
+	case "sync", "get":
+		c.add(LocalWrite, "gt "+v+" pulls the trunk and cleans merged branches")
+		c.cwdWrite()
+	default:
+		c.add(LocalWrite, "gt "+v)
+		c.cwdWrite()
+	}
+}
+
+func otherVCS(c *cmd) {
+	v := c.verb()
+	switch v {
+	case "push", "send", "sync", "commit", "ci", "autosync":
+		if c.name == "fossil" && v == "commit" && !c.has("--no-autosync") || v != "commit" && v != "ci" || c.name == "darcs" && v == "send" {
+			c.add(RemoteWrite, c.name+" "+v+" writes to the remote")
+			return
+		}
+		c.add(LocalWrite, c.name+" "+v)
+	case "status", "log", "diff", "info", "timeline", "whatsnew", "changes", "help", "version", "":
+		c.add(Read, c.name+" "+v)
+	case "revert", "obliterate", "unrecord", "clean", "purge", "scrub":
+		c.add(Destructive, c.name+" "+v+" discards work")
+	default:
+		c.add(LocalWrite, c.name+" "+v)
+		c.cwdWrite()
+	}
+}
+
+func glab(c *cmd) {
+	ws := c.words(2)
+	switch ws[0] {
+	case "mr":
+		c.args = append([]shell.Word{{Raw: "pr", Value: "pr", Literal: true}}, c.args[1:]...)
+		if ws[1] == "note" {
+			c.add(RemoteWrite, "glab mr note comments on the merge request")
+			return
+		}
+		gh(c)
+	case "ci", "pipeline":
+		switch ws[1] {
+		case "run", "retry", "trigger", "cancel":
+			c.add(RemoteWrite, "glab "+ws[0]+" "+ws[1])
+		case "delete":
+			c.add(Destructive, "glab "+ws[0]+" delete")
+		default:
+			c.add(Read, "glab "+ws[0]+" "+ws[1])
+		}
+	default:
+		gh(c)
+	}
+}
+
+func goreleaser(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "release", "":
+		if c.has("--snapshot", "--skip=publish", "--skip-publish") {
+			c.add(LocalWrite, "goreleaser release --snapshot builds without publishing")
+			return
+		}
+		c.add(Publish, "goreleaser release publishes a release")
+	case "check", "healthcheck", "--version", "jsonschema":
+		c.add(Read, "goreleaser "+v)
+	default:
+		c.add(LocalWrite, "goreleaser "+v)
+	}
+}
+
+func publishVerb(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "publish", "unpublish":
+		c.add(Publish, c.name+" "+v+" publishes to the marketplace")
+	case "login", "create-publisher":
+		c.add(Secret, c.name+" "+v)
+	default:
+		c.add(LocalWrite, c.name+" "+v)
+	}
+}

@@ -1,0 +1,373 @@
+// Package managers and package runners: installs, publishes, and what a runner downloads.
+
+package risk
+
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+func npm(c *cmd) {
+	ws := c.words(3)
+	v := ws[0]
+	if c.name == "yarn" && v == "npm" {
+		v = ws[1]
+	}
+	n := c.name + " " + v
+	switch v {
+	case "publish", "unpublish", "deprecate", "dist-tag", "owner", "access", "team":
+		if c.has("--dry-run") {
+			c.add(Read, n+" --dry-run")
+			return
+		}
+		if v == "dist-tag" && (ws[1] == "ls" || ws[1] == "list") || v == "owner" && (ws[1] == "ls" || ws[1] == "list") || v == "access" && strings.HasPrefix(ws[1], "list") {
+			c.add(Read, n+" "+ws[1])
+			return
+		}
+		c.add(Publish, n+" publishes to the registry")
+	case "login", "adduser", "add-user", "token", "logout":
+		c.add(Secret, n+" handles registry credentials")
+	case "ls", "list", "view", "info", "show", "outdated", "why", "explain", "search", "help", "doctor", "whoami", "ping",
+		"prefix", "root", "bin", "fund", "licenses", "docs", "repo", "bugs", "query", "-v", "--version", "-h", "--help":
+		c.add(Read, n+" reads")
+	case "config", "get", "set":
+		if v == "set" || ws[1] == "set" || ws[1] == "delete" || ws[1] == "edit" {
+			c.add(LocalWrite, n+" changes settings")
+			return
+		}
+		c.add(Read, n)
+	case "audit":
+		if ws[1] == "fix" {
+			c.add(LocalWrite, n+" fix")
+			c.cwdWrite()
+			return
+		}
+		c.add(Read, n)
+	case "exec", "x", "dlx", "create", "init":
+		c.add(LocalWrite, n+" runs a package's program")
+		c.cwdWrite()
+		c.remotePackages()
+		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") {
+			name := ops[1].Value
+			if at := strings.LastIndexByte(name, '@'); at > 0 {
+				name = name[:at]
+			}
+			c.notTheProjects(name)
+		}
+	case "install", "i", "ci", "add", "update", "up", "upgrade", "uninstall", "remove", "rm", "un", "dedupe", "prune",
+		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it":
+		c.add(LocalWrite, n+" changes the project's packages")
+		c.cwdWrite()
+		c.remotePackages()
+	case "run", "run-script", "rum", "urn":
+		c.add(LocalWrite, n+" runs a script of the project")
+		c.namedTask(ws[1])
+		c.cwdWrite()
+	case "test", "t", "tst", "start", "stop", "restart", "build", "dev", "lint", "format", "serve", "watch", "typecheck", "check":
+		c.add(LocalWrite, n+" runs a script of the project")
+		c.cwdWrite()
+	default:
+		// pnpm and yarn run a script given by name.
+		c.add(LocalWrite, n+" runs a script of the project")
+		c.namedTask(v)
+		c.cwdWrite()
+	}
+}
+
+// remotePackages: installing from a URL or a git repository runs code
+// fetched from it (install scripts).
+func (c *cmd) remotePackages() {
+	for _, w := range c.operands() {
+		c.remotePackage(w.Value)
+	}
+}
+
+// npx runs a package's program: one sayso knows is classified as itself.
+func npx(c *cmd) {
+	c.add(LocalWrite, c.name+" runs a package's program, which it may download")
+	c.cwdWrite()
+	for i, w := range c.args {
+		v := w.Value
+		if strings.HasPrefix(v, "--package=") || v == "-p" || v == "--package" {
+			if v == "-p" || v == "--package" {
+				if i+1 < len(c.args) {
+					v = c.args[i+1].Value
+				}
+			}
+			c.remotePackage(strings.TrimPrefix(v, "--package="))
+			continue
+		}
+		if strings.HasPrefix(v, "-") {
+			continue
+		}
+		c.remotePackage(v)
+		name := v
+		if at := strings.LastIndexByte(name, '@'); at > 0 {
+			name = name[:at]
+		}
+		c.notTheProjects(name)
+		name = name[strings.LastIndexByte(name, '/')+1:]
+		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: name, args: c.args[i+1:]}
+		if fn, ok := programs[name]; ok && name != c.name {
+			fn(inner)
+		} else if cl, ok := simplePrograms[name]; ok {
+			inner.simple(cl)
+		}
+		return
+	}
+}
+
+// notTheProjects: a package runner of a package the project does not
+// depend on downloads it from the registry and runs it.
+func (c *cmd) notTheProjects(pkg string) {
+	known := c.a.ctx.Packages
+	if known == nil || pkg == "" || strings.Contains(pkg, ":") {
+		return
+	}
+	if c.name == "uvx" {
+		pkg = strings.ToLower(pkg) // PyPI names are case-insensitive
+	}
+	bin := pkg[strings.LastIndexByte(pkg, '/')+1:]
+	if !known[pkg] && !known[bin] {
+		c.add(DownloadExec, c.name+" downloads "+pkg+", which the project does not depend on, and runs it")
+	}
+}
+
+// remotePackage: a package given as a URL or a repository runs code
+// fetched from it.
+func (c *cmd) remotePackage(v string) {
+	if strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "git:") || strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "gitlab:") ||
+		strings.HasPrefix(v, "bitbucket:") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
+		c.add(DownloadExec, c.name+" installs and runs code from "+v)
+	}
+}
+
+func pip(c *cmd) {
+	v := c.words(1)[0]
+	switch v {
+	case "install", "download", "uninstall", "wheel":
+		c.add(LocalWrite, c.name+" "+v+" changes installed packages")
+		c.remotePackages()
+		for i, w := range c.args {
+			if (w.Value == "-e" || w.Value == "--editable") && i+1 < len(c.args) {
+				c.args[i+1].Value = strings.TrimSpace(c.args[i+1].Value)
+			}
+			if w.Value == "--index-url" || w.Value == "-i" || w.Value == "--extra-index-url" {
+				c.add(Network, c.name+" installs from another index")
+			}
+		}
+		c.cwdWrite()
+	case "list", "show", "freeze", "check", "search", "help", "index", "inspect", "debug", "hash", "--version", "-V", "":
+		c.add(Read, c.name+" "+v)
+	case "config", "cache":
+		c.add(LocalWrite, c.name+" "+v)
+	default:
+		c.add(LocalWrite, c.name+" "+v)
+	}
+}
+
+func uv(c *cmd) {
+	ws := c.words(2)
+	switch ws[0] {
+	case "pip":
+		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "uv pip", args: c.args[1:]})
+	case "publish":
+		c.add(Publish, "uv publish")
+	case "tool":
+		if ws[1] == "run" {
+			npx(c)
+			return
+		}
+		c.add(LocalWrite, "uv tool "+ws[1])
+	case "--version", "version", "tree", "help":
+		c.add(Read, "uv "+ws[0])
+	default:
+		c.add(LocalWrite, "uv "+ws[0])
+		c.cwdWrite()
+		c.remotePackages()
+	}
+}
+
+func pipx(c *cmd) {
+	c.add(LocalWrite, "pipx installs or runs a tool")
+	c.remotePackages()
+}
+
+func poetry(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "publish":
+		if c.has("--dry-run") {
+			c.add(Read, "poetry publish --dry-run")
+			return
+		}
+		c.add(Publish, "poetry publish")
+	case "show", "check", "about", "version", "env", "search", "--version":
+		c.add(Read, "poetry "+v)
+	default:
+		c.add(LocalWrite, "poetry "+v)
+		c.namedTask(v)
+		c.cwdWrite()
+	}
+}
+
+func twine(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "upload", "register":
+		c.add(Publish, "twine "+v+" publishes to the package index")
+	default:
+		c.add(Read, "twine "+v)
+	}
+}
+
+func cargo(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "publish", "yank", "owner":
+		if c.has("--dry-run", "-n") {
+			c.add(Read, "cargo "+v+" --dry-run")
+			return
+		}
+		c.add(Publish, "cargo "+v+" changes the crate registry")
+	case "login", "logout":
+		c.add(Secret, "cargo "+v+" stores a registry token")
+	case "tree", "metadata", "search", "--version", "-V", "version", "help", "locate-project", "pkgid", "verify-project", "read-manifest":
+		c.add(Read, "cargo "+v)
+	default:
+		c.add(LocalWrite, "cargo "+v+" builds or runs the project")
+		c.cwdWrite()
+		if v == "install" {
+			for _, w := range c.args {
+				if w.Value == "--git" {
+					c.add(LocalWrite, "cargo install --git builds a crate from a repository")
+				}
+			}
+		}
+	}
+}
+
+func goCmd(c *cmd) {
+	ws := c.words(2)
+	switch v := ws[0]; v {
+	case "version", "env", "list", "doc", "help", "":
+		if v == "env" && c.has("-w", "-u") {
+			c.add(LocalWrite, "go env -w changes go settings")
+			return
+		}
+		c.add(Read, "go "+v)
+	case "mod":
+		if ws[1] == "graph" || ws[1] == "why" || ws[1] == "verify" {
+			c.add(Read, "go mod "+ws[1])
+			return
+		}
+		c.add(LocalWrite, "go mod "+ws[1])
+		c.cwdWrite()
+	default:
+		c.add(LocalWrite, "go "+v+" builds or runs the project")
+		c.cwdWrite()
+		c.outputs(goOutputFlags, nil)
+	}
+}
+
+func gem(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "push", "yank", "owner":
+		c.add(Publish, "gem "+v+" changes the gem registry")
+	case "list", "search", "info", "env", "contents", "which", "specification", "query", "outdated", "help", "--version":
+		c.add(Read, "gem "+v)
+	case "signin", "signout":
+		c.add(Secret, "gem "+v)
+	default:
+		c.add(LocalWrite, "gem "+v)
+	}
+}
+
+func bundle(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "list", "show", "info", "outdated", "check", "config", "version", "platform":
+		c.add(Read, "bundle "+v)
+	default:
+		c.add(LocalWrite, "bundle "+v)
+		c.cwdWrite()
+		if v == "exec" {
+			c.namedTask(strings.Join(shell.Words(c.operands()), " "))
+		}
+	}
+}
+
+func composer(c *cmd) {
+	v := c.words(1)[0]
+	switch v {
+	case "show", "info", "outdated", "validate", "diagnose", "licenses", "search", "depends", "why", "why-not", "--version", "about", "audit":
+		c.add(Read, "composer "+v)
+	default:
+		c.add(LocalWrite, "composer "+v)
+		c.namedTask(v)
+		c.cwdWrite()
+	}
+}
+
+func mvn(c *cmd) {
+	for _, w := range c.operands() {
+		v := w.Value
+		if v == "deploy" || strings.HasPrefix(v, "release:") || strings.HasPrefix(v, "deploy:") || strings.Contains(v, ":deploy") || strings.Contains(v, "publish") {
+			c.add(Publish, "mvn "+v+" publishes artifacts")
+		}
+	}
+	c.add(LocalWrite, "mvn builds the project")
+	c.cwdWrite()
+}
+
+func gradle(c *cmd) {
+	for _, w := range c.operands() {
+		v := strings.ToLower(w.Value)
+		if strings.Contains(v, "publish") || strings.Contains(v, "upload") || strings.Contains(v, "release") {
+			c.add(Publish, "gradle "+w.Value+" publishes artifacts")
+		}
+		if strings.Contains(v, "deploy") {
+			c.add(Deploy, "gradle "+w.Value)
+		}
+	}
+	c.add(LocalWrite, "gradle builds the project")
+	c.cwdWrite()
+}
+
+func dotnet(c *cmd) {
+	ws := c.words(2)
+	if ws[0] == "nuget" && ws[1] == "push" {
+		c.add(Publish, "dotnet nuget push publishes a package")
+		return
+	}
+	if ws[0] == "--version" || ws[0] == "--info" || ws[0] == "--list-sdks" {
+		c.add(Read, "dotnet "+ws[0])
+		return
+	}
+	c.add(LocalWrite, "dotnet "+ws[0])
+	c.cwdWrite()
+}
+
+func apt(c *cmd) {
+	v := c.words(1)[0]
+	switch v {
+	case "list", "show", "search", "policy", "depends", "rdepends", "info", "madison", "changelog", "-l", "--list", "-L", "-s", "--status", "-S", "query", "q", "check-update", "":
+		c.add(Read, c.name+" "+v+" reads the package database")
+	default:
+		if c.name == "dpkg" && c.has("-l", "-L", "-s", "-S", "--list", "--status", "--get-selections", "--print-architecture") {
+			c.add(Read, "dpkg lists packages")
+			return
+		}
+		if c.name == "snap" && (v == "list" || v == "info" || v == "find") {
+			c.add(Read, "snap "+v)
+			return
+		}
+		c.add(Privilege, c.name+" "+v+" changes the system's packages")
+	}
+}
+
+func brew(c *cmd) {
+	switch v := c.words(1)[0]; v {
+	case "list", "ls", "info", "search", "outdated", "doctor", "config", "--prefix", "--version", "deps", "uses", "leaves", "desc", "home", "log", "":
+		c.add(Read, "brew "+v)
+	default:
+		c.add(LocalWrite, "brew "+v+" changes installed packages")
+	}
+}

@@ -1,0 +1,427 @@
+// Programs that run other programs: interpreters, shells, task runners, wrappers that start a command, agent CLIs.
+
+package risk
+
+import (
+	"path"
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// runScript classifies running the script file w: the project's own code
+// is local work that sayso cannot see inside; code from anywhere else is
+// opaque.
+func (c *cmd) runScript(w shell.Word) {
+	ps := c.a.resolve(w)
+	if ps == nil {
+		c.add(Opaque, c.name+" runs a script whose path is built at run time: "+w.Raw)
+		return
+	}
+	c.path(OpRun, w)
+	if c.a.runsDownload(ps) {
+		c.add(DownloadExec, c.name+" runs "+w.Raw+", which this step downloads")
+	}
+	if c.a.runsMade(ps) {
+		c.add(Opaque, c.name+" runs "+w.Raw+", which this step writes, copies or links: sayso does not read it")
+	}
+	for _, p := range ps {
+		if !c.a.ctx.InScope(p) || strings.HasPrefix(p, "/tmp/") && !c.a.ctx.InScope(p) {
+			c.add(Opaque, c.name+" runs code from outside the project: "+w.Raw)
+			return
+		}
+		c.namedTask(path.Base(p))
+	}
+	c.add(LocalWrite, c.name+" runs the project's own code: "+w.Raw)
+	c.cwdWrite()
+}
+
+// interpreter: inline code is opaque; a script of the project is local
+// work; code on stdin is checked with the pipeline.
+func interpreter(c *cmd) {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		if !w.Literal {
+			c.a.mark(c.i, roleCode)
+			return
+		}
+		switch {
+		case v == "--version" || v == "-V" || v == "--help" || v == "-h" || v == "-v":
+			c.add(Read, c.name+" prints its version")
+			return
+		case (v == "-c" || v == "--check") && (c.name == "node" || c.name == "nodejs" || c.name == "ruby") ||
+			v == "-c" && c.name == "perl" || v == "--test" && (c.name == "node" || c.name == "nodejs"):
+			c.syntaxCheck(v, c.args[i+1:])
+			return
+		case inlineCodeOpt(c.name, v) && strings.HasPrefix(c.name, "python") && v == "-c" && i+1 < len(c.args) && c.args[i+1].Literal && importsAndPrints(c.args[i+1].Value):
+			c.add(LocalWrite, c.name+" -c only imports modules and prints names")
+			return
+		case inlineCodeOpt(c.name, v):
+			c.add(Opaque, c.name+" "+v+" runs inline code sayso cannot read")
+			return
+		case v == "-m" && i+1 < len(c.args):
+			module(c, c.args[i+1].Value, c.args[i+2:])
+			return
+		case strings.HasPrefix(v, "-m") && len(v) > 2 && strings.HasPrefix(c.name, "py"):
+			module(c, v[2:], c.args[i+1:])
+			return
+		case v == "-":
+			c.a.mark(c.i, roleCode)
+			return
+		case strings.HasPrefix(v, "-"):
+			if (v == "-W" || v == "-X" || v == "-I" || v == "-r" || v == "--require" || v == "--import" || v == "--loader") && i+1 < len(c.args) {
+				if c.name == "node" && (v == "-r" || v == "--require" || v == "--import" || v == "--loader") {
+					c.runScriptIfPath(c.args[i+1])
+				}
+				i++
+			}
+		default:
+			c.runScript(w)
+			c.secretArgs(c.args[i+1:])
+			return
+		}
+	}
+	c.a.mark(c.i, roleCode)
+}
+
+func (c *cmd) runScriptIfPath(w shell.Word) {
+	if strings.HasPrefix(w.Value, ".") || strings.HasPrefix(w.Value, "/") {
+		c.runScript(w)
+	}
+}
+
+func inlineCodeOpt(name, v string) bool {
+	switch v {
+	case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "-x", "-pe", "-ne", "-le", "-lne", "-lpe", "-pie", "-i", "-Mr", "-Command", "-command", "-EncodedCommand", "-enc":
+		if v == "-r" && name != "php" || v == "-i" && name != "perl" || v == "-x" && name != "ruby" || v == "-p" && name != "node" && name != "perl" && name != "ruby" {
+			return false
+		}
+		return true
+	}
+	if (name == "perl" || name == "ruby") && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "eE") {
+		return true
+	}
+	return name == "python" && strings.HasPrefix(v, "-c") || strings.HasPrefix(name, "python") && strings.HasPrefix(v, "-c")
+}
+
+// module classifies python -m MODULE.
+func module(c *cmd, m string, rest []shell.Word) {
+	switch m {
+	case "pip":
+		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "pip", args: rest})
+	case "json.tool":
+		jsonTool(c, rest)
+	case "zipfile", "tarfile", "venv":
+		pyModuleWrites(c, m, rest)
+	case "timeit", "cProfile", "profile", "trace", "pdb", "doctest", "code", "runpy":
+		c.add(Opaque, c.name+" -m "+m+" runs the code it is given")
+	case "site", "platform", "sysconfig", "this", "pydoc", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
+		c.add(Read, c.name+" -m "+m)
+	case "http.server", "SimpleHTTPServer":
+		if c.bindsLocally(rest) {
+			c.add(LocalWrite, c.name+" -m "+m+" serves the folder to this machine only")
+			return
+		}
+		c.add(Network, c.name+" -m "+m+" serves the folder to the network")
+	case "twine":
+		twine(&cmd{a: c.a, i: c.i, seg: c.seg, name: "twine", args: rest})
+	default:
+		c.add(LocalWrite, c.name+" -m "+m+" runs a module of the project or its tools")
+		c.cwdWrite()
+	}
+}
+
+func deno(c *cmd) {
+	ws := c.words(2)
+	switch ws[0] {
+	case "eval":
+		c.add(Opaque, "deno eval runs inline code")
+	case "deploy":
+		c.add(Deploy, "deno deploy")
+	case "publish":
+		c.add(Publish, "deno publish")
+	case "run", "test", "bench", "compile", "serve", "task", "install", "fmt", "lint", "check", "cache", "add", "info", "doc", "":
+		for _, w := range c.operands() {
+			if strings.Contains(w.Value, "://") {
+				c.add(DownloadExec, "deno runs code from "+w.Raw)
+				return
+			}
+		}
+		c.add(LocalWrite, "deno "+ws[0])
+		c.cwdWrite()
+	default:
+		c.runScript(c.operands()[0])
+	}
+}
+
+func bun(c *cmd) {
+	ws := c.words(1)
+	switch v := ws[0]; {
+	case c.has("-e", "--eval", "-p", "--print"):
+		c.add(Opaque, "bun runs inline code")
+	case v == "publish":
+		c.add(Publish, "bun publish")
+	case v == "run" || v == "x":
+		c.add(LocalWrite, "bun "+v)
+		c.namedTask(c.words(2)[1])
+		c.cwdWrite()
+	case strings.Contains(v, ".") || strings.Contains(v, "/"):
+		c.runScript(c.operands()[0])
+	default:
+		c.add(LocalWrite, "bun "+v)
+		c.namedTask(v)
+		c.cwdWrite()
+	}
+}
+
+// shellProgram is a shell whose -c string or here-doc, if it had one, is
+// classified in the segments after it.
+func shellProgram(c *cmd) {
+	if c.seg.Inline {
+		c.add(Read, c.name+" runs the code read after it")
+		return
+	}
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		if !w.Literal {
+			c.a.mark(c.i, roleCode)
+			return
+		}
+		switch {
+		case v == "--version" || v == "--help":
+			c.add(Read, c.name+" prints its version")
+			return
+		case v == "-s" || v == "-" || v == "--":
+			c.a.mark(c.i, roleCode)
+			return
+		case (v == "-o" || v == "-O" || v == "+o" || v == "+O") && i+1 < len(c.args):
+			i++
+		case strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+"):
+			if strings.Contains(v, "c") && v[0] == '-' && !strings.HasPrefix(v, "--") {
+				return // -c without a readable string: opaque already
+			}
+		default:
+			c.runScript(w)
+			c.secretArgs(c.args[i+1:])
+			return
+		}
+	}
+	c.a.mark(c.i, roleCode)
+}
+
+func makeCmd(c *cmd) {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		switch {
+		case v == "-f" || v == "--file" || v == "--makefile":
+			if i+1 < len(c.args) {
+				i++
+				c.runScript(c.args[i])
+			}
+		case strings.HasPrefix(v, "--eval"):
+			c.add(Opaque, "make --eval runs text as a makefile")
+		case v == "-C" || v == "--directory":
+			if i+1 < len(c.args) {
+				i++
+				c.write(c.args[i])
+			}
+		case strings.HasPrefix(v, "SHELL=") || strings.HasPrefix(v, ".SHELLFLAGS="):
+			c.add(Opaque, "make runs its recipes through another shell: "+v)
+		case strings.HasPrefix(v, "-"):
+		case strings.Contains(v, "="):
+		default:
+			c.namedTask(v)
+		}
+	}
+	c.add(LocalWrite, c.name+" runs the project's build")
+	c.cwdWrite()
+}
+
+func runner(c *cmd) {
+	for _, w := range c.operands() {
+		c.namedTask(w.Value)
+	}
+	c.add(LocalWrite, c.name+" runs the project's tasks")
+	c.cwdWrite()
+}
+
+func agentCLI(c *cmd) {
+	ws := c.words(1)
+	switch {
+	case c.has("--version", "-v", "--help", "-h") && len(c.args) == 1:
+		c.add(Read, c.name+" prints its version")
+	case ws[0] == "mcp" || ws[0] == "config" || ws[0] == "hooks" || ws[0] == "extensions" || ws[0] == "plugin" || ws[0] == "plugins":
+		c.add(InstructionPatch, c.name+" "+ws[0]+" changes an agent's settings")
+	case ws[0] == "login" || ws[0] == "logout" || ws[0] == "auth":
+		c.add(Secret, c.name+" "+ws[0])
+	default:
+		c.add(Parallelize, c.name+" starts another agent")
+	}
+}
+
+func tmux(c *cmd) {
+	v := c.words(1)[0]
+	switch v {
+	case "ls", "list-sessions", "list-windows", "list-panes", "capture-pane", "has-session", "display-message", "show-options", "-V", "":
+		if v == "" && len(c.args) > 0 {
+			break
+		}
+		c.add(Read, c.name+" "+v)
+		return
+	case "kill-session", "kill-server", "kill-window", "kill-pane", "detach", "attach", "attach-session", "a", "-r", "-ls", "-list":
+		c.add(LocalWrite, c.name+" "+v)
+		return
+	}
+	c.add(Opaque, c.name+" "+v+" runs commands sayso cannot see")
+}
+
+func scriptCmd(c *cmd) {
+	scriptWrites(c)
+	if c.seg.Inline {
+		c.add(LocalWrite, "script records the command read after it")
+		return
+	}
+	if c.has("-c", "--command") {
+		c.add(Opaque, "script -c runs a command string")
+		return
+	}
+	c.add(LocalWrite, "script records a session")
+}
+
+// runsCommand: a program whose command the shell reader split off; it
+// watches, times or starts what is classified on its own.
+func runsCommand(c *cmd) {
+	if c.seg.Inline {
+		c.add(LocalWrite, c.name+" runs the command read after it")
+		return
+	}
+	if c.name == "nodemon" && len(c.operands()) == 0 {
+		c.add(LocalWrite, "nodemon runs the project's start script")
+		return
+	}
+	if c.has("--version", "-V", "--help", "-h") {
+		c.add(Read, c.name+" prints its version")
+		return
+	}
+	c.add(Opaque, c.name+" runs a command sayso could not read")
+}
+
+func direnv(c *cmd) {
+	switch v := c.verb(); v {
+	case "exec":
+		runsCommand(c)
+	case "allow", "permit", "grant":
+		c.add(Opaque, "direnv allow lets .envrc run on every visit to the folder")
+	case "status", "version", "help", "dump", "":
+		c.add(Read, "direnv "+v)
+	default:
+		c.add(LocalWrite, "direnv "+v)
+	}
+}
+
+func mise(c *cmd) {
+	switch v := c.verb(); v {
+	case "exec", "x":
+		runsCommand(c)
+	case "run", "r", "tasks":
+		c.add(LocalWrite, "mise "+v+" runs a task of the project")
+		c.namedTask(c.words(2)[1])
+		c.cwdWrite()
+	case "trust":
+		c.add(Opaque, "mise trust lets the project's config run its hooks")
+	case "ls", "list", "current", "where", "which", "doctor", "version", "--version", "env", "settings", "config", "plugins", "outdated", "":
+		c.add(Read, "mise "+v)
+	default:
+		c.add(LocalWrite, "mise "+v+" installs or selects tools")
+	}
+}
+
+func awsVault(c *cmd) {
+	switch v := c.verb(); v {
+	case "exec":
+		runsCommand(c)
+	case "list", "ls", "--version", "help", "":
+		c.add(Read, "aws-vault "+v)
+	default:
+		c.add(Secret, "aws-vault "+v+" handles AWS credentials")
+	}
+}
+
+func sops(c *cmd) {
+	v := c.verb()
+	switch {
+	case v == "exec-env" || v == "exec-file":
+		runsCommand(c)
+	case c.has("-d", "--decrypt", "-x", "--extract") || v == "decrypt":
+		c.add(Secret, "sops prints decrypted secrets")
+	default:
+		c.add(LocalWrite, "sops edits or encrypts a file")
+		for _, w := range c.operands() {
+			c.write(w)
+		}
+	}
+}
+
+func doppler(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case ws[0] == "run":
+		runsCommand(c)
+	case ws[0] == "secrets" && (ws[1] == "" || ws[1] == "get" || ws[1] == "download"), ws[0] == "login", ws[0] == "configure":
+		c.add(Secret, "doppler "+ws[0]+" handles secrets")
+	case ws[0] == "secrets":
+		c.add(RemoteWrite, "doppler secrets "+ws[1])
+	default:
+		c.add(Read, "doppler "+ws[0])
+	}
+}
+
+// envManager: an environment manager's run verb runs the command read
+// after it; other verbs install or select packages.
+func envManager(c *cmd) {
+	v := c.verb()
+	switch {
+	case c.seg.Inline:
+		c.add(LocalWrite, c.name+" "+v+" runs the command read after it")
+	case v == "run" || v == "exec" || v == "shell" || c.name == "nix-shell" && c.has("--run", "--command"):
+		c.add(Opaque, c.name+" "+v+" runs a command sayso could not read")
+	case v == "publish" || v == "upload":
+		if c.has("--dry-run") {
+			c.add(Read, c.name+" "+v+" --dry-run")
+			return
+		}
+		c.add(Publish, c.name+" "+v)
+	case v == "list" || v == "info" || v == "show" || v == "--version" || v == "version" || v == "env" && c.words(2)[1] == "list" || v == "graph":
+		c.add(Read, c.name+" "+v)
+	default:
+		c.add(LocalWrite, c.name+" "+v)
+		c.namedTask(v)
+		c.cwdWrite()
+		c.remotePackages()
+	}
+}
+
+func nix(c *cmd) {
+	ws := c.words(2)
+	switch {
+	case c.seg.Inline:
+		c.add(LocalWrite, "nix "+ws[0]+" runs the command read after it")
+	case ws[0] == "run" || ws[0] == "shell" || ws[0] == "develop":
+		for _, w := range c.operands()[1:] {
+			if strings.Contains(w.Value, ":") && !strings.HasPrefix(w.Value, "nixpkgs#") && !strings.HasPrefix(w.Value, ".") {
+				c.add(DownloadExec, "nix "+ws[0]+" runs "+w.Raw)
+				return
+			}
+		}
+		c.add(LocalWrite, "nix "+ws[0])
+	case ws[0] == "eval" || ws[0] == "search" || ws[0] == "show-config" || ws[0] == "path-info" || ws[0] == "log" || ws[0] == "why-depends" ||
+		ws[0] == "flake" && (ws[1] == "show" || ws[1] == "metadata" || ws[1] == "info" || ws[1] == "check"):
+		c.add(Read, "nix "+ws[0])
+	default:
+		c.add(LocalWrite, "nix "+ws[0])
+		c.cwdWrite()
+	}
+}
