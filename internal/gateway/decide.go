@@ -101,19 +101,21 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Container: c,
 		Wall:      d.Walls.State(),
 	}
-	base.Context.Packages = projectPackages(root)
+	base.Context.Packages, base.Context.Scripts = projectPackages(root)
 	policy.Resolve(&base, hook.Resolver(d.Protected))
 	return base, nil
 }
 
 // projectPackages are the project's own npm packages and the programs
-// they installed: package.json's dependencies of every kind and the names
-// in node_modules/.bin. A project without them depends on none.
-func projectPackages(root string) map[string]bool {
-	out := map[string]bool{}
+// they installed — package.json's dependencies of every kind, the names in
+// node_modules/.bin, pyproject.toml's dependencies — and package.json's
+// scripts. A project without them depends on none.
+func projectPackages(root string) (map[string]bool, map[string]string) {
+	out, scripts := map[string]bool{}, map[string]string{}
 	if b, err := os.ReadFile(filepath.Join(root, "package.json")); err == nil && len(b) < 4<<20 {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b, &m) == nil {
+			_ = json.Unmarshal(m["scripts"], &scripts)
 			for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
 				var deps map[string]string
 				if json.Unmarshal(m[k], &deps) == nil {
@@ -135,7 +137,7 @@ func projectPackages(root string) map[string]bool {
 			pythonPackages(doc, out)
 		}
 	}
-	return out
+	return out, scripts
 }
 
 // pythonPackages adds the names a pyproject.toml depends on: the project's

@@ -21,6 +21,11 @@ type Context struct {
 	// the caller; nil when they were not read. A package runner (npx,
 	// pnpm dlx, bunx) of a name not among them downloads and runs it.
 	Packages map[string]bool
+	// Scripts are the project's package.json scripts, name to body, read
+	// by the caller: a step that runs one is judged by what it runs.
+	Scripts map[string]string
+
+	depth int // scripts inside scripts, bounded
 }
 
 // TestPackages are the packages of the project the corpora are judged in:

@@ -63,14 +63,21 @@ func npm(c *cmd) {
 	case "run", "run-script", "rum", "urn":
 		c.add(LocalWrite, n+" runs a script of the project")
 		c.namedTask(ws[1])
+		c.scriptBody(ws[1])
 		c.cwdWrite()
 	case "test", "t", "tst", "start", "stop", "restart", "build", "dev", "lint", "format", "serve", "watch", "typecheck", "check":
 		c.add(LocalWrite, n+" runs a script of the project")
+		script := v
+		if v == "t" || v == "tst" {
+			script = "test"
+		}
+		c.scriptBody(script)
 		c.cwdWrite()
 	default:
 		// pnpm and yarn run a script given by name.
 		c.add(LocalWrite, n+" runs a script of the project")
 		c.namedTask(v)
+		c.scriptBody(v)
 		c.cwdWrite()
 	}
 }
@@ -369,5 +376,49 @@ func brew(c *cmd) {
 		c.add(Read, "brew "+v)
 	default:
 		c.add(LocalWrite, "brew "+v+" changes installed packages")
+	}
+}
+
+// scriptBody judges a package.json script the step runs by its body, and
+// the pre- and post- scripts npm runs around it, as the project wrote
+// them: a script that deploys deploys, whatever its name.
+func (c *cmd) scriptBody(name string) {
+	scripts := c.a.ctx.Scripts
+	if len(scripts) == 0 || name == "" {
+		return
+	}
+	if c.a.ctx.depth >= 3 {
+		c.add(Opaque, "the project's script "+name+" runs scripts nested too deep to follow")
+		return
+	}
+	for _, n := range []string{"pre" + name, name, "post" + name} {
+		body, ok := scripts[n]
+		if !ok {
+			continue
+		}
+		ctx := c.a.ctx
+		ctx.depth++
+		sub := Classify(shell.Parse(body), ctx)
+		shown := body
+		if len(shown) > 80 {
+			shown = shown[:77] + "..."
+		}
+		for _, cl := range sub.Classes.Classes() {
+			if cl == Read || cl == LocalWrite {
+				continue
+			}
+			why := cl.String()
+			for _, f := range sub.Findings {
+				if f.Class == cl {
+					why = f.Why
+					break
+				}
+			}
+			c.add(cl, "the project's script "+n+" runs `"+shown+"`: "+why)
+		}
+		for _, p := range sub.Paths {
+			p.Segment = c.i
+			c.a.out.Paths = append(c.a.out.Paths, p)
+		}
 	}
 }
