@@ -109,6 +109,10 @@ func runServe(env *Env, args []string) error {
 	if _, err := personReviewer(d.ConfigDir); err != nil {
 		fmt.Fprintf(env.Stderr, "sayso: warning: %v: no reviewer, auto asks\n", err)
 	}
+	if w := d.Walls.State(); !w.On {
+		fmt.Fprintf(env.Stderr, "sayso: warning: no wall: %s; auto and autopilot ask about every shell step but a read\n", w.Why)
+		fmt.Fprintln(env.Stderr, "sayso: hint: go install ./cmd/sayso ./cmd/sayso-hook ./cmd/sayso-wall, then run sayso serve from there")
+	}
 	d.Forwarders = &gateway.Forwarders{Pins: pins}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout}
 	if *notify != "" {
