@@ -38,16 +38,9 @@ func ServePerson(ctx context.Context, ln net.Listener, login func() string) erro
 		ln.Close()
 	}()
 	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("accept on the person's socket: %w", err)
+		conn, err := nextConn(ctx, ln, "on the person's socket")
+		if conn == nil {
+			return err
 		}
 		go servePerson(conn, login)
 	}

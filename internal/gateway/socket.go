@@ -65,16 +65,9 @@ func ServeSocket(ctx context.Context, ln net.Listener, handle Handle) error {
 		}
 	}()
 	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				continue
-			}
-			return fmt.Errorf("accept hook: %w", err)
+		conn, err := nextConn(ctx, ln, "hook")
+		if conn == nil {
+			return err
 		}
 		wg.Add(1)
 		go func() {
@@ -177,4 +170,23 @@ func peerPID(conn net.Conn) int {
 		}
 	})
 	return pid
+}
+
+// nextConn accepts the next connection on ln, past timeouts; it returns
+// no connection and no error once ctx is done.
+func nextConn(ctx context.Context, ln net.Listener, what string) (net.Conn, error) {
+	for {
+		conn, err := ln.Accept()
+		if err == nil {
+			return conn, nil
+		}
+		if ctx.Err() != nil {
+			return nil, nil
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			continue
+		}
+		return nil, fmt.Errorf("accept %s: %w", what, err)
+	}
 }

@@ -201,6 +201,27 @@ func gitApply(c *cmd) {
 	c.add(LocalWrite, "git apply changes files from a patch")
 	// With --cached the patch lands in the index alone; the next checkout
 	// writes what it names, so the names count the same.
+	c.patchArgs("--build-fake-ancestor")
+}
+
+// gitAm applies the patches of mailboxes to the working files.
+func gitAm(c *cmd) {
+	c.add(LocalWrite, "git am applies mailed patches")
+	if c.has("--abort", "--quit", "--show-current-patch") {
+		return
+	}
+	if c.has("--continue", "--skip", "--resolved", "-r") {
+		c.writesUnderCwd()
+		return
+	}
+	c.patchArgs("--patch-format")
+}
+
+// patchArgs reads git apply's and git am's words — the strip level (-p),
+// the folder the patch applies below (--directory), the options that take
+// a value (those two share, and one more each) — and reports the files
+// the patches named there will write.
+func (c *cmd) patchArgs(alsoTakesValue string) {
 	strip := 1
 	var dir shell.Word
 	hasDir := false
@@ -218,44 +239,7 @@ func gitApply(c *cmd) {
 		case v == "--directory" && i+1 < len(c.args):
 			dir, hasDir = c.args[i+1], true
 			i++
-		case v == "--include" || v == "--exclude" || v == "-C" || v == "--whitespace" || v == "--build-fake-ancestor":
-			i++
-		case strings.HasPrefix(v, "-") && v != "-":
-		default:
-			files = append(files, w)
-		}
-	}
-	c.patchWrites(files, []int{strip}, dir, hasDir)
-}
-
-// gitAm applies the patches of mailboxes to the working files.
-func gitAm(c *cmd) {
-	c.add(LocalWrite, "git am applies mailed patches")
-	if c.has("--abort", "--quit", "--show-current-patch") {
-		return
-	}
-	if c.has("--continue", "--skip", "--resolved", "-r") {
-		c.writesUnderCwd()
-		return
-	}
-	strip := 1
-	var dir shell.Word
-	hasDir := false
-	var files []shell.Word
-	for i := 0; i < len(c.args); i++ {
-		w := c.args[i]
-		switch v := w.Value; {
-		case v == "-p" && i+1 < len(c.args):
-			strip = atoiOr(c.args[i+1].Value, -1)
-			i++
-		case strings.HasPrefix(v, "-p") && len(v) > 2:
-			strip = atoiOr(v[2:], -1)
-		case strings.HasPrefix(v, "--directory="):
-			dir, hasDir = valueWord(w, "--directory="), true
-		case v == "--directory" || v == "--patch-format" || v == "-C" || v == "--whitespace" || v == "--exclude" || v == "--include":
-			if v == "--directory" && i+1 < len(c.args) {
-				dir, hasDir = c.args[i+1], true
-			}
+		case v == "--include" || v == "--exclude" || v == "-C" || v == "--whitespace" || v == alsoTakesValue:
 			i++
 		case strings.HasPrefix(v, "-") && v != "-":
 		default:
