@@ -102,6 +102,7 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Wall:      d.Walls.State(),
 	}
 	base.Context.Packages, base.Context.Scripts = projectPackages(root)
+	base.Context.Recipes = makeRecipes(root)
 	policy.Resolve(&base, hook.Resolver(d.Protected))
 	return base, nil
 }
@@ -467,4 +468,50 @@ func (d *Decider) warnings() []string {
 		why = "there is no wall here (" + w.Why + "): what auto and autopilot let run can do whatever you can, sayso's own database and policy file included"
 	}
 	return []string{"auto_without_wall = true in your policy file: " + why + ". Take it out to have auto ask instead."}
+}
+
+// makeRecipes reads the project's Makefile into its targets' recipe
+// lines; "" is the first target, make's default. It reads rules as make
+// writes them plainly (target: prerequisites, then tab-led lines) and
+// leaves what it cannot read out: the step then runs what it does not
+// know of, and is judged by its name alone.
+func makeRecipes(root string) map[string][]string {
+	var b []byte
+	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
+		var err error
+		if b, err = os.ReadFile(filepath.Join(root, name)); err == nil {
+			break
+		}
+	}
+	if len(b) == 0 || len(b) > 1<<20 {
+		return nil
+	}
+	out := map[string][]string{}
+	var current []string
+	first := true
+	lines := strings.Split(strings.ReplaceAll(string(b), "\\\n", " "), "\n")
+	for _, line := range lines {
+		if strings.HasPrefix(line, "\t") {
+			for _, t := range current {
+				out[t] = append(out[t], strings.TrimPrefix(line, "\t"))
+			}
+			continue
+		}
+		current = nil
+		head, _, ok := strings.Cut(line, ":")
+		if !ok || strings.ContainsAny(head, "=$%#") || strings.HasPrefix(strings.TrimSpace(line[len(head)+1:]), "=") {
+			continue
+		}
+		for _, t := range strings.Fields(head) {
+			if strings.HasPrefix(t, ".") {
+				continue
+			}
+			current = append(current, t)
+			if first {
+				current = append(current, "")
+				first = false
+			}
+		}
+	}
+	return out
 }

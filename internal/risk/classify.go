@@ -24,6 +24,9 @@ type Context struct {
 	// Scripts are the project's package.json scripts, name to body, read
 	// by the caller: a step that runs one is judged by what it runs.
 	Scripts map[string]string
+	// Recipes are the project Makefile's targets, name to recipe lines,
+	// read by the caller; "" names the first target, make's default.
+	Recipes map[string][]string
 
 	depth int // scripts inside scripts, bounded
 }

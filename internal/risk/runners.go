@@ -212,11 +212,14 @@ func shellProgram(c *cmd) {
 }
 
 func makeCmd(c *cmd) {
+	var targets []string
+	other := false // another Makefile than the project's: its recipes are not known
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		v := w.Value
 		switch {
 		case v == "-f" || v == "--file" || v == "--makefile":
+			other = true
 			if i+1 < len(c.args) {
 				i++
 				c.runScript(c.args[i])
@@ -224,6 +227,7 @@ func makeCmd(c *cmd) {
 		case strings.HasPrefix(v, "--eval"):
 			c.add(Opaque, "make --eval runs text as a makefile")
 		case v == "-C" || v == "--directory":
+			other = true
 			if i+1 < len(c.args) {
 				i++
 				c.write(c.args[i])
@@ -234,10 +238,51 @@ func makeCmd(c *cmd) {
 		case strings.Contains(v, "="):
 		default:
 			c.namedTask(v)
+			targets = append(targets, v)
 		}
 	}
 	c.add(LocalWrite, c.name+" runs the project's build")
 	c.cwdWrite()
+	if c.name != "make" && c.name != "gmake" || other {
+		return
+	}
+	if len(targets) == 0 {
+		targets = []string{""}
+	}
+	for _, t := range targets {
+		c.recipe(t)
+	}
+}
+
+// recipe judges a Makefile target the step runs by its recipe, as the
+// project wrote it: a target that pushes pushes, whatever its name. What
+// make itself expands ($(GO), $@) is not the step's to see, so only the
+// risk the recipe's lines show is added; prerequisites are not followed.
+func (c *cmd) recipe(target string) {
+	lines, ok := c.a.ctx.Recipes[target]
+	if !ok || c.a.ctx.depth >= 3 {
+		return
+	}
+	name := target
+	if name == "" {
+		name = "the default target"
+	}
+	ctx := c.a.ctx
+	ctx.depth++
+	for _, line := range lines {
+		line = strings.TrimLeft(line, "@-+ \t")
+		sub := Classify(shell.Parse(line), ctx)
+		for _, cl := range sub.Classes.Classes() {
+			if cl == Read || cl == LocalWrite || cl == Opaque {
+				continue
+			}
+			shown := line
+			if len(shown) > 80 {
+				shown = shown[:77] + "..."
+			}
+			c.add(cl, "the Makefile's "+name+" runs `"+shown+"`")
+		}
+	}
 }
 
 func runner(c *cmd) {
