@@ -13,5 +13,5 @@
 // The clients are found through SAYSO_CLAUDE_BIN, SAYSO_CODEX_BIN and
 // SAYSO_GEMINI_BIN, else in ${SAYSO_CLIENTS_DIR:-~/.cache/sayso-clients};
 // a test whose client is not installed is skipped with a message.
-// TestHookLatency, the hook's benchmark, runs only with SAYSO_BENCH=1.
+// BenchmarkHookLatency, the hook's benchmark, runs only with -bench.
 package e2e

@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 }
 
 // client finds an installed client, or skips the test saying how to get it.
-func client(t *testing.T, name string) string {
+func client(t testing.TB, name string) string {
 	t.Helper()
 	if b := os.Getenv("SAYSO_" + strings.ToUpper(name) + "_BIN"); b != "" {
 		return b
@@ -65,7 +65,7 @@ type world struct {
 	env                             []string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	root := t.TempDir()
 	w := &world{root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"), marker: filepath.Join(root, "pushed.txt")}
@@ -91,7 +91,7 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func must(t *testing.T, err error) {
 
 // install runs 'sayso install agent' in the world: the hooks run the
 // forwarder sayso-hook, built beside sayso, unless flags say otherwise.
-func (w *world) install(t *testing.T, agent string, flags ...string) {
+func (w *world) install(t testing.TB, agent string, flags ...string) {
 	t.Helper()
 	cmd := exec.Command(sayso, append([]string{"install", agent}, flags...)...)
 	cmd.Dir, cmd.Env = w.proj, w.env
@@ -115,7 +115,7 @@ func (w *world) install(t *testing.T, agent string, flags ...string) {
 	}
 }
 
-func (w *world) run(t *testing.T, bin string, env []string, args ...string) string {
+func (w *world) run(t testing.TB, bin string, env []string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()

@@ -29,7 +29,7 @@ func (w *world) cli(args ...string) ([]byte, error) {
 }
 
 // sayso runs the person's CLI and fails the test when it fails.
-func (w *world) sayso(t *testing.T, args ...string) []byte {
+func (w *world) sayso(t testing.TB, args ...string) []byte {
 	t.Helper()
 	out, err := w.cli(args...)
 	if err != nil {
@@ -41,7 +41,7 @@ func (w *world) sayso(t *testing.T, args ...string) []byte {
 // serve starts 'sayso serve' in the world and waits for its socket; it
 // stops when the test ends. Nobody answers its cards: a question times out
 // after a second and the hook answers as it would without the gateway.
-func (w *world) serve(t *testing.T) {
+func (w *world) serve(t testing.TB) {
 	t.Helper()
 	// The page needs a port of its own: take a free one.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -89,7 +89,7 @@ func TestNoGatewayNoSayso(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"--state-dir", t.TempDir(), "--config-dir", t.TempDir(), "claude"}, bytes.NewReader([]byte(`{}`)), &stdout, &stderr)
 	if _, err := os.Stat(filepath.Join(filepath.Dir(os.Args[0]), "sayso")); err == nil {
-		t.Skip("a sayso lies beside the test binary")
+		t.Fatal("a sayso lies beside the test binary: this test cannot show the block")
 	}
 	if code != 2 || stdout.Len() != 0 || !bytes.Contains(stderr.Bytes(), []byte("blocked")) {
 		t.Errorf("run = %d, stdout %q, stderr %q; want 2 and a block", code, stdout.String(), stderr.String())
