@@ -141,7 +141,7 @@ func FuzzMessage(f *testing.F) {
 		}
 		msg, err := message(&in, rand.Reader)
 		if err != nil {
-			t.Skip()
+			return // an input message refuses is not one to read back
 		}
 		_, ps, err := readFences(msg)
 		if err != nil {
