@@ -388,8 +388,7 @@ func (c *cmd) scriptBody(name string) {
 		return
 	}
 	if c.a.ctx.depth >= 3 {
-		c.add(Opaque, "the project's script "+name+" runs scripts nested too deep to follow")
-		return
+		return // scripts nested this deep are run as the project's code
 	}
 	for _, n := range []string{"pre" + name, name, "post" + name} {
 		body, ok := scripts[n]
@@ -404,7 +403,9 @@ func (c *cmd) scriptBody(name string) {
 			shown = shown[:77] + "..."
 		}
 		for _, cl := range sub.Classes.Classes() {
-			if cl == Read || cl == LocalWrite {
+			if cl == Read || cl == LocalWrite || cl == Opaque {
+				// The script is the project's own code, run walled as
+				// local work; what its body shows beyond that is added.
 				continue
 			}
 			why := cl.String()
