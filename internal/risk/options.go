@@ -148,6 +148,14 @@ func npmGlobals(c *cmd) bool {
 		}
 	}
 	rest := wordsAfterGlobals(c.args, takes)
+	// pnpm --package=x dlx y: the package named before the command runs
+	for i, w := range c.args[:len(c.args)-len(rest)] {
+		if v, ok := strings.CutPrefix(w.Value, "--package="); ok {
+			c.notTheProjects(v)
+		} else if w.Value == "--package" && i+1 < len(c.args) {
+			c.notTheProjects(c.args[i+1].Value)
+		}
+	}
 	if len(rest) > 0 && len(rest) < len(c.args) {
 		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
 		npmPkg(inner)

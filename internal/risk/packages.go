@@ -49,11 +49,14 @@ func npm(c *cmd) {
 		c.cwdWrite()
 		c.remotePackages()
 		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") {
-			name := ops[1].Value
-			if at := strings.LastIndexByte(name, '@'); at > 0 {
-				name = name[:at]
+			c.notTheProjects(ops[1].Value)
+		}
+		for i, w := range c.args {
+			if v, ok := strings.CutPrefix(w.Value, "--package="); ok {
+				c.notTheProjects(v)
+			} else if (w.Value == "-p" || w.Value == "--package") && i+1 < len(c.args) {
+				c.notTheProjects(c.args[i+1].Value)
 			}
-			c.notTheProjects(name)
 		}
 	case "install", "i", "ci", "add", "update", "up", "upgrade", "uninstall", "remove", "rm", "un", "dedupe", "prune",
 		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it":
@@ -103,17 +106,18 @@ func npx(c *cmd) {
 				}
 			}
 			c.remotePackage(strings.TrimPrefix(v, "--package="))
+			c.notTheProjects(strings.TrimPrefix(v, "--package="))
 			continue
 		}
 		if strings.HasPrefix(v, "-") {
 			continue
 		}
 		c.remotePackage(v)
+		c.notTheProjects(v)
 		name := v
 		if at := strings.LastIndexByte(name, '@'); at > 0 {
 			name = name[:at]
 		}
-		c.notTheProjects(name)
 		name = name[strings.LastIndexByte(name, '/')+1:]
 		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: name, args: c.args[i+1:]}
 		if fn, ok := programs[name]; ok && name != c.name {
@@ -126,18 +130,29 @@ func npx(c *cmd) {
 }
 
 // notTheProjects: a package runner of a package the project does not
-// depend on downloads it from the registry and runs it.
-func (c *cmd) notTheProjects(pkg string) {
+// depend on downloads it from the registry and runs it. spec is the
+// package as the step names it: a version after its name may only be a
+// version, range or tag (typescript@npm:other, typescript@evil/repo and
+// file:/elsewhere run another package), and a scoped name is the
+// project's only as a whole (@evil/typescript is not typescript).
+func (c *cmd) notTheProjects(spec string) {
 	known := c.a.ctx.Packages
-	if known == nil || pkg == "" || strings.Contains(pkg, ":") {
+	if known == nil || spec == "" || strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+		return
+	}
+	name, version := spec, ""
+	if at := strings.IndexByte(spec[1:], '@'); at >= 0 {
+		name, version = spec[:at+1], spec[at+2:]
+	}
+	if strings.ContainsAny(name, ":\\") || strings.ContainsAny(version, ":/\\#") || strings.HasPrefix(version, ".") {
+		c.add(DownloadExec, c.name+" runs "+spec+", a package from elsewhere than the registry's "+name)
 		return
 	}
 	if c.name == "uvx" {
-		pkg = strings.ToLower(pkg) // PyPI names are case-insensitive
+		name = strings.ToLower(name) // PyPI names are case-insensitive
 	}
-	bin := pkg[strings.LastIndexByte(pkg, '/')+1:]
-	if !known[pkg] && !known[bin] {
-		c.add(DownloadExec, c.name+" downloads "+pkg+", which the project does not depend on, and runs it")
+	if !known[name] {
+		c.add(DownloadExec, c.name+" downloads "+name+", which the project does not depend on, and runs it")
 	}
 }
 
