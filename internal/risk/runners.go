@@ -260,12 +260,16 @@ func makeCmd(c *cmd) {
 // risk the recipe's lines show is added; prerequisites are not followed.
 func (c *cmd) recipe(target string) {
 	lines, ok := c.a.ctx.Recipes[target]
-	if !ok || c.a.ctx.depth >= 3 {
-		return
-	}
 	name := target
 	if name == "" {
 		name = "the default target"
+	}
+	if _, unread := c.a.ctx.Recipes["%"]; !ok && unread {
+		c.add(Opaque, "the Makefile's "+name+" may come from rules sayso does not read (an included file, a pattern, another recipe prefix)")
+		return
+	}
+	if !ok || c.a.ctx.depth >= 3 {
+		return
 	}
 	ctx := c.a.ctx
 	ctx.depth++
