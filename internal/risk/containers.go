@@ -146,41 +146,102 @@ func dockerRunFlags(c *cmd) {
 				}
 			}
 		case v == "-v" || v == "--volume" || v == "--mount" || strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount=") || strings.HasPrefix(v, "-v") && len(v) > 2:
-			spec := ""
+			spec, literal := "", true
 			switch {
 			case strings.Contains(v, "="):
 				spec = v[strings.IndexByte(v, '=')+1:]
+				literal = c.args[i].Literal
 			case strings.HasPrefix(v, "-v") && len(v) > 2:
 				spec = v[2:]
+				literal = c.args[i].Literal
 			case i+1 < len(c.args):
 				spec = c.args[i+1].Value
+				literal = c.args[i+1].Literal
+			}
+			if !literal {
+				raw := c.args[min(i+1, len(c.args)-1)].Raw
+				if strings.Contains(v, "=") || strings.HasPrefix(v, "-v") && len(v) > 2 {
+					raw = c.args[i].Raw
+					if at := strings.IndexByte(raw, '='); at >= 0 && strings.HasPrefix(raw, "--") {
+						raw = raw[at+1:]
+					} else {
+						raw = raw[2:]
+					}
+				}
+				if spec, literal = pwdSpec(raw); !literal {
+					c.add(Opaque, c.name+" mounts a path sayso cannot read: "+raw)
+					continue
+				}
 			}
 			if strings.Contains(spec, "docker.sock") || strings.HasPrefix(spec, "/:") || strings.Contains(spec, "source=/,") || strings.Contains(spec, "src=/,") {
 				c.add(Privilege, c.name+" mounts the host's root or the Docker socket")
 			}
+			if strings.HasPrefix(v, "--mount") {
+				c.mountOption(spec)
+				continue
+			}
 			if src, _, ok := strings.Cut(spec, ":"); ok && !strings.Contains(spec, "=") {
-				if src == "/run" || src == "/var/run" || strings.HasPrefix(src, "/run/") || strings.HasPrefix(src, "/var/run/") {
-					c.add(Privilege, c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked")
-				}
-				// A bind mount lets the container — root, outside every
-				// wall — change its source, unless it is read-only.
-				op := OpWrite
-				if strings.HasSuffix(spec, ":ro") || strings.Contains(spec, ":ro,") || strings.Contains(spec, ",ro") {
-					op = OpRead
-				}
-				if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "$") {
-					w := shell.Word{Raw: src, Value: src, Literal: !strings.HasPrefix(src, "$"), Tilde: strings.HasPrefix(src, "~")}
-					c.path(OpRead, w)
-					if op == OpWrite {
-						c.path(OpWrite, w)
-					}
-				}
-				switch strings.TrimSuffix(src, "/") {
-				case "~", "$HOME", "${HOME}", "/home", "/root":
-					c.add(Secret, c.name+" hands the container the whole home, its keys among it")
-				}
+				ro := strings.HasSuffix(spec, ":ro") || strings.Contains(spec, ":ro,") || strings.Contains(spec, ",ro")
+				c.bindSource(src, ro)
 			}
 		}
+	}
+}
+
+// pwdSpec reads a mount spec led by the working folder ("$PWD:/w",
+// "$(pwd)/src:/src"); any other expansion is not read.
+func pwdSpec(raw string) (string, bool) {
+	raw = strings.ReplaceAll(raw, `"`, "")
+	for _, p := range []string{"$PWD", "${PWD}", "$(pwd)"} {
+		if rest, ok := strings.CutPrefix(raw, p); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "/")) {
+			raw = "." + rest
+			break
+		}
+	}
+	return raw, !strings.ContainsAny(raw, "$`\"'")
+}
+
+// mountOption reads --mount's type=bind,source=…,target=…,readonly: a
+// bind is a bind whatever its keys' order or spelling, and a volume the
+// local driver binds from a host path (volume-opt=device=…) is one too.
+func (c *cmd) mountOption(spec string) {
+	src, ro, bind := "", false, false
+	for _, kv := range strings.Split(spec, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch strings.ToLower(k) {
+		case "type":
+			bind = bind || v == "bind"
+		case "source", "src":
+			src = v
+		case "readonly", "ro":
+			ro = v == "" || v == "true" || v == "1"
+		case "volume-opt":
+			if strings.HasPrefix(v, "device=") || strings.HasPrefix(v, "o=") && strings.Contains(v, "bind") {
+				c.add(Privilege, c.name+" mounts a host path through a volume: "+spec)
+			}
+		}
+	}
+	if bind && src != "" {
+		c.bindSource(src, ro)
+	}
+}
+
+// bindSource judges a host path bound into a container: the container —
+// root, outside every wall — changes its source unless it is read-only.
+func (c *cmd) bindSource(src string, ro bool) {
+	if src == "/run" || src == "/var/run" || strings.HasPrefix(src, "/run/") || strings.HasPrefix(src, "/var/run/") {
+		c.add(Privilege, c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked")
+	}
+	if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "$") {
+		w := shell.Word{Raw: src, Value: src, Literal: !strings.HasPrefix(src, "$"), Tilde: strings.HasPrefix(src, "~")}
+		c.path(OpRead, w)
+		if !ro {
+			c.path(OpWrite, w)
+		}
+	}
+	switch strings.TrimSuffix(src, "/") {
+	case "~", "$HOME", "${HOME}", "/home", "/root":
+		c.add(Secret, c.name+" hands the container the whole home, its keys among it")
 	}
 }
 
