@@ -251,6 +251,27 @@ func azure(c *cmd) {
 		c.add(Secret, "az "+ws[0]+" handles credentials")
 		return
 	}
+	if ws[0] == "rest" {
+		// az rest sends any request to Azure's API with the person's token:
+		// the method, not the subcommand, says what it does.
+		method := "get"
+		for i, a := range c.args {
+			if v, ok := strings.CutPrefix(a.Value, "--method="); ok {
+				method = v
+			} else if (a.Value == "--method" || a.Value == "-m") && i+1 < len(c.args) {
+				method = c.args[i+1].Value
+			}
+		}
+		switch strings.ToLower(method) {
+		case "get", "head", "options":
+			c.add(Read, "az rest "+method+" reads")
+		case "delete":
+			c.add(Destructive, "az rest delete deletes cloud resources")
+		default:
+			c.add(Deploy, "az rest "+method+" changes cloud resources")
+		}
+		return
+	}
 	op := ""
 	for _, w := range ws {
 		if cloudVerbWord(w) || w == "purge" || w == "swap" {

@@ -305,6 +305,13 @@ func sed(c *cmd) {
 				}
 				scriptSeen = true
 			}
+		case strings.HasPrefix(v, "--file=") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "f") && !strings.Contains(v[:strings.IndexByte(v, 'f')], "e"):
+			// --file=x, -fx, -nf x: the script is read from a file
+			c.add(Opaque, "sed script read from a file")
+			if strings.HasSuffix(v, "f") && !strings.HasPrefix(v, "--") && i+1 < len(c.args) {
+				i++
+			}
+			scriptSeen = true
 		case strings.HasPrefix(v, "--expression="):
 			script += "\n" + strings.TrimPrefix(v, "--expression=")
 			scriptSeen = true
