@@ -63,6 +63,9 @@ func npm(c *cmd) {
 		c.add(LocalWrite, n+" changes the project's packages")
 		c.cwdWrite()
 		c.remotePackages()
+		if v == "install-test" || v == "it" {
+			c.scriptBody("test") // installs, then runs the test script
+		}
 	case "run", "run-script", "rum", "urn":
 		c.add(LocalWrite, n+" runs a script of the project")
 		c.namedTask(ws[1])

@@ -165,12 +165,20 @@ func bun(c *cmd) {
 	case v == "run" || v == "x":
 		c.add(LocalWrite, "bun "+v)
 		c.namedTask(c.words(2)[1])
+		if v == "run" {
+			c.scriptBody(c.words(2)[1])
+		}
 		c.cwdWrite()
 	case strings.Contains(v, ".") || strings.Contains(v, "/"):
 		c.runScript(c.operands()[0])
 	default:
 		c.add(LocalWrite, "bun "+v)
 		c.namedTask(v)
+		switch v {
+		case "test", "install", "i", "add", "remove", "update", "build", "init", "create", "link", "pm", "upgrade", "outdated", "audit":
+		default:
+			c.scriptBody(v) // bun runs a package.json script by its name
+		}
 		c.cwdWrite()
 	}
 }
