@@ -23,6 +23,20 @@ func docker(c *cmd) {
 		}
 		return
 	}
+	if sub == "volume" && verb == "create" {
+		// the local driver binds a host path: --opt device=/ --opt o=bind
+		for i, a := range c.args {
+			v := a.Value
+			if (v == "--opt" || v == "-o") && i+1 < len(c.args) {
+				v = c.args[i+1].Value
+			} else {
+				v = strings.TrimPrefix(strings.TrimPrefix(v, "--opt="), "-o")
+			}
+			if strings.HasPrefix(v, "device=") || !a.Literal {
+				c.add(Privilege, c.name+" volume create binds a host path: "+a.Raw)
+			}
+		}
+	}
 	if sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system" || sub == "builder" || sub == "buildx" || sub == "compose" || sub == "context" || sub == "manifest" || sub == "plugin" {
 		docker2(c, sub, verb)
 		return
