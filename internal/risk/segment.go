@@ -615,6 +615,7 @@ var fileOptions = map[string][]string{
 	"fgrep": {"-f", "--file", "--exclude-from"}, "zgrep": {"-f", "--file"},
 	"sed": {"-f", "--file"}, "awk": {"-f", "--file"}, "gawk": {"-f", "--file"},
 	"sort": {"--files0-from", "--random-source"}, "tar": {"-T", "--files-from", "-X", "--exclude-from"},
+	"docker": {"--env-file", "--label-file"}, "podman": {"--env-file", "--label-file"}, "nerdctl": {"--env-file", "--label-file"},
 }
 
 // optionFiles records the files a program's options name for it to read.
