@@ -63,6 +63,7 @@ func dockerVerb(c *cmd, v string) {
 		if c.has("--privileged") {
 			c.add(Privilege, n+" exec --privileged")
 		}
+		c.execInner()
 	case "build":
 		c.add(LocalWrite, n+" build builds an image")
 		if c.has("--push") {
@@ -256,6 +257,45 @@ func (c *cmd) bindSource(src string, ro bool) {
 	switch strings.TrimSuffix(src, "/") {
 	case "~", "$HOME", "${HOME}", "/home", "/root":
 		c.add(Secret, c.name+" hands the container the whole home, its keys among it")
+	}
+}
+
+// execInner judges the command docker exec runs in the container by what
+// it shows — a drop or an rm -rf of the container's data is one still —
+// leaving out what paths say, since they are the container's, not the
+// host's.
+func (c *cmd) execInner() {
+	var words []string
+	seenExec, container := false, false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		switch {
+		case !seenExec:
+			seenExec = w.Value == "exec"
+		case !container && strings.HasPrefix(w.Value, "-"):
+			switch w.Value {
+			case "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys":
+				i++
+			}
+		case !container:
+			container = true
+		default:
+			words = append(words, w.Raw)
+		}
+	}
+	if len(words) == 0 || c.a.ctx.depth >= 3 {
+		return
+	}
+	ctx := c.a.ctx
+	ctx.depth++
+	ctx.Scripts, ctx.Recipes, ctx.Packages = nil, nil, nil // the container's project is not this one
+	sub := Classify(shell.Parse(strings.Join(words, " ")), ctx)
+	for _, f := range sub.Findings {
+		switch f.Class {
+		case Read, LocalWrite, Opaque, Secret, Protected, InstructionPatch:
+			continue
+		}
+		c.add(f.Class, c.name+" exec runs in the container: "+f.Why)
 	}
 }
 
