@@ -90,6 +90,23 @@ var daemonClients = map[string]bool{
 	"systemctl": true, "journalctl": true, "busctl": true, "loginctl": true,
 }
 
+// fileDriven reports a daemon's client whose work a file names — a compose
+// file's mounts and privileges, a bake file — which the decision never
+// read: it gets no daemon, so a project file cannot hand a container the host.
+func fileDriven(seg *shell.Segment) bool {
+	name := seg.Name()
+	if strings.HasSuffix(name, "-compose") {
+		return true
+	}
+	for _, a := range seg.Args[1:] {
+		switch a.Value {
+		case "compose", "stack", "bake":
+			return true
+		}
+	}
+	return false
+}
+
 // reachesDaemons reports whether every segment of the decided step is a
 // daemon's client, seen whole.
 func reachesDaemons(script *shell.Script) bool {
@@ -98,7 +115,7 @@ func reachesDaemons(script *shell.Script) bool {
 	}
 	for i := range script.Segments {
 		seg := &script.Segments[i]
-		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || !daemonClients[seg.Name()] {
+		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || !daemonClients[seg.Name()] || fileDriven(seg) {
 			return false
 		}
 	}

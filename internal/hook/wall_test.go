@@ -127,7 +127,10 @@ func TestDaemons(t *testing.T) {
 		want    bool
 	}{
 		{"docker ps", true},
-		{"docker compose up -d && docker ps", true},
+		{"docker ps && docker logs web", true},
+		{"docker compose up -d", false},
+		{"docker-compose up -d", false},
+		{"docker stack deploy -c s.yml app", false},
 		{"systemctl --user status", true},
 		{"make test", false},
 		{"docker ps && ./run.sh", false},
