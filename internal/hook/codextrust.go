@@ -9,13 +9,19 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"reflect"
 	"strings"
 	"unicode"
+
+	"github.com/pelletier/go-toml/v2"
 )
 
 // Codex runs a hook that is not managed only when config.toml trusts its
 // definition by hash; an untrusted hook is skipped silently. Install writes
-// the hashes itself, in a marked block it alone edits.
+// the hashes itself, in a marked block. Codex edits the same file (its TUI
+// adds [tui] and [projects] tables on first start, and moves comments as
+// it rewrites), so the pin holds what the block says, read as TOML — each
+// [hooks.state] table sayso wrote, exactly — not the block's bytes.
 
 const (
 	trustBegin = "# sayso: begin trust for sayso's hooks (sayso uninstall codex removes this block)\n"
@@ -105,7 +111,7 @@ func writeCodexTrust(path string, ts []codexTrust, old *Pin) (Pin, error) {
 	if old != nil {
 		var oldBlock string
 		if json.Unmarshal(old.Entry, &oldBlock) == nil && oldBlock != "" {
-			text = strings.Replace(text, oldBlock, "", 1)
+			text, _ = stripTrust(text, oldBlock)
 		}
 		created = created || old.Created
 	}
@@ -149,12 +155,11 @@ func removeCodexTrust(p Pin) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	i := bytes.Index(orig, []byte(block))
-	if i < 0 {
+	text, ok := stripTrust(string(orig), block)
+	if !ok {
 		return false, nil
 	}
-	rest := append(append([]byte{}, orig[:i]...), orig[i+len(block):]...)
-	rest = bytes.TrimRight(rest, "\n")
+	rest := bytes.TrimRight([]byte(text), "\n")
 	if len(rest) > 0 {
 		rest = append(rest, '\n')
 	}
@@ -166,4 +171,84 @@ func removeCodexTrust(p Pin) (bool, error) {
 		return false, err
 	}
 	return true, writeAtomic(p.Path, rest, fi.Mode().Perm())
+}
+
+// trustHolds reports whether config.toml, read as TOML, still holds every
+// [hooks.state] table of sayso's block exactly as the block wrote it: the
+// same keys, the same values, nothing added (an "enabled = false" there
+// would switch sayso's hook off). The rest of the file is the client's and
+// the person's. A file that does not parse holds nothing.
+func trustHolds(file []byte, block string) bool {
+	want := hookStates([]byte(block))
+	if len(want) == 0 {
+		return false
+	}
+	have := hookStates(file)
+	for k, v := range want {
+		if !reflect.DeepEqual(have[k], v) {
+			return false
+		}
+	}
+	return true
+}
+
+// hookStates is the hooks.state table of a TOML document, nil when it
+// does not parse or has none.
+func hookStates(b []byte) map[string]any {
+	var doc map[string]any
+	if toml.Unmarshal(b, &doc) != nil {
+		return nil
+	}
+	hooks, _ := doc["hooks"].(map[string]any)
+	state, _ := hooks["state"].(map[string]any)
+	return state
+}
+
+// stripTrust removes sayso's block from text: the block as written when
+// it is still whole; else, line by line, its two marker comments and each
+// of its tables (the header and the trusted_hash line under it) where
+// Codex's own rewrite left them. It reports whether the block's tables
+// were all found.
+func stripTrust(text, block string) (string, bool) {
+	if i := strings.Index(text, block); i >= 0 {
+		return text[:i] + text[i+len(block):], true
+	}
+	lines := strings.SplitAfter(text, "\n")
+	drop := make([]bool, len(lines))
+	same := func(a, b string) bool { return strings.TrimRight(a, "\r\n") == strings.TrimRight(b, "\r\n") }
+	mark := func(want string) int {
+		for i, l := range lines {
+			if !drop[i] && same(l, want) {
+				return i
+			}
+		}
+		return -1
+	}
+	found := true
+	blines := strings.SplitAfter(block, "\n")
+	for i := 0; i < len(blines); i++ {
+		b := blines[i]
+		switch {
+		case b == "":
+		case same(b, trustBegin) || same(b, trustEnd):
+			if j := mark(b); j >= 0 {
+				drop[j] = true
+			}
+		case strings.HasPrefix(b, "[hooks.state."):
+			j := mark(b)
+			if j < 0 || i+1 >= len(blines) || j+1 >= len(lines) || !same(lines[j+1], blines[i+1]) {
+				found = false
+				continue
+			}
+			drop[j], drop[j+1] = true, true
+			i++
+		}
+	}
+	var out strings.Builder
+	for i, l := range lines {
+		if !drop[i] {
+			out.WriteString(l)
+		}
+	}
+	return out.String(), found
 }

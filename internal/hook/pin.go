@@ -202,8 +202,8 @@ func CheckPins(store PinStore, agent string) []Problem {
 			b, err := read(p.Path)
 			var text string
 			_ = json.Unmarshal(p.Entry, &text)
-			if err != nil || text == "" || !bytes.Contains(b, []byte(text)) {
-				out = append(out, Problem{p.Agent, "Codex no longer trusts sayso's hooks: the trust block in " + p.Path + " was changed or removed", fix})
+			if err != nil || text == "" || !trustHolds(b, text) {
+				out = append(out, Problem{p.Agent, "Codex no longer trusts sayso's hooks: sayso's [hooks.state] entries in " + p.Path + " were changed or removed", fix})
 			}
 		default:
 			out = append(out, Problem{p.Agent, "unknown pin kind " + string(p.Kind), fix})
