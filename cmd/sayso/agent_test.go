@@ -167,8 +167,8 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 		}
 		dec, diag := policy.Evaluate(req)
 		o := store.Outcome{Decision: dec.String()}
-		if t := diag.Decided(); dec == policy.Deny && t.N == 2 && !st.Live.Held && strings.Contains(t.Why, "breaker") {
-			o.Hold = t.Why // the breaker tripped: the hold outlives this step
+		if trip := diag.Tripped(); trip != nil && !st.Live.Held {
+			o.Hold = trip.String() // the breaker tripped: the hold outlives this step
 		}
 		if len(diag.Reasons) > 0 {
 			o.Reason = diag.Reasons[0]

@@ -302,7 +302,7 @@ func printCheck(w io.Writer, r checkResult) {
 		if t.Decided {
 			mark = "→"
 		}
-		fmt.Fprintf(w, " %s %d %-13s %s\n", mark, t.N, t.Name, t.Why)
+		fmt.Fprintf(w, " %s %d %-13s %s\n", mark, t.ID, t.ID, t.Why)
 	}
 	if len(r.Matches) > 0 {
 		fmt.Fprintln(w, "matched:")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,6 +47,20 @@ func TestBreakerWindowHonoured(t *testing.T) {
 		}
 		if held := dec == policy.Deny; held != tt.held {
 			t.Errorf("%q: after three denials 15 minutes apart, local work = %v (%v), want held %v", tt.file, dec, diag.Reasons, tt.held)
+		}
+		if !tt.held {
+			continue
+		}
+		// The trip held the session: the next step says so once.
+		dec, diag, err = d.Decide(ctx, work)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := strings.Join(diag.Reasons, "\n"); dec != policy.Deny || strings.Count(r, "only reading is let through") != 1 || !strings.Contains(r, "the session is held: the circuit breaker tripped: 3 steps denied within 1h0m0s") {
+			t.Errorf("%q: the held session's next step = %v:\n%s\nwant denied, held by the breaker, said once", tt.file, dec, r)
+		}
+		if got := diag.Decided(); got.ID != policy.TierHeld || got.Reason != policy.ReasonHeld {
+			t.Errorf("%q: decided by %v (%v), want held (held)", tt.file, got.ID, got.Reason)
 		}
 	}
 }

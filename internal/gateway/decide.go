@@ -229,8 +229,8 @@ func (d *Decider) decide(ctx context.Context, step store.Step, base policy.Reque
 		if id, err := strconv.ParseInt(diag.Lease, 10, 64); err == nil && dec == policy.Allow {
 			out.Lease = id
 		}
-		if t := diag.Decided(); t.N == 2 && !st.Live.Held && strings.Contains(t.Why, "circuit breaker") {
-			out.Hold = t.Why
+		if trip := diag.Tripped(); trip != nil && !st.Live.Held {
+			out.Hold = trip.String()
 		}
 		return out
 	})
@@ -283,12 +283,7 @@ func verdictReview(v review.Verdict) policy.Review {
 }
 
 func explicitAsk(diag *policy.Diagnostic) bool {
-	for _, t := range diag.Tiers {
-		if t.N == 4 && t.Decided {
-			return true
-		}
-	}
-	return false
+	return diag.Decided().ID == policy.TierExplicitAsk
 }
 
 // SessionOf is the store's session of a step: the task it runs in, or its

@@ -19,13 +19,13 @@ func (s Step) Project() string {
 // made is the diagnostic of a decision the hook makes about a tool the
 // policy does not read.
 func made(d policy.Decision, c risk.Class, why string) (policy.Decision, policy.Diagnostic, error) {
-	n, name := 8, "mode"
+	id := policy.TierMode
 	if d == policy.Ask {
-		n, name = 9, "ask"
+		id = policy.TierAsk
 	}
 	diag := policy.Diagnostic{
 		Assessment: risk.Assessment{Classes: risk.Of(c), Findings: []risk.Finding{{Class: c, Segment: -1, Why: why}}},
-		Tiers:      []policy.Tier{{N: n, Name: name, Decided: true, Why: why}},
+		Tiers:      []policy.Tier{{ID: id, Reason: policy.ReasonHook, Decided: true, Why: why}},
 		Reasons:    []string{d.String() + ": " + why},
 	}
 	return d, diag, nil

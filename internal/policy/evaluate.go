@@ -8,60 +8,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// Tier is one tier of the decision as the diagnostic reports it.
-type Tier struct {
-	N       int    `json:"tier"`
-	Name    string `json:"name"`
-	Decided bool   `json:"decided"`
-	Why     string `json:"why"`
-}
-
-// Match is one entry, row, rule, lease or class pattern that matched the
-// step, with where it came from.
-type Match struct {
-	Tier   int    `json:"tier"`
-	Kind   string `json:"kind"`   // "deny entry", "autonomy row", "rule", "lease"…
-	Source string `json:"source"` // file:line, or the store's name for a rule or lease
-	Text   string `json:"text"`
-}
-
-// Diagnostic explains a decision: what the step is, every tier consulted,
-// everything that matched, and the reasons shown to the person and the
-// agent.
-type Diagnostic struct {
-	Assessment risk.Assessment
-	Tiers      []Tier
-	Matches    []Match
-	Reasons    []string
-	Problems   []Problem      // what the policy files broke or ignored
-	Where      string         // the host or the container, and the root held against
-	Mode       Mode           // the mode in effect: the session's, or autopilot by the wildcard
-	OutOfScope []risk.PathUse // paths the step writes, deletes or runs outside the root
-	ReadsOut   []risk.PathUse // paths it reads outside the root
-	// Lease is the ID of the lease the step consumes, or "". The store
-	// consumes it in the same transaction as the ledger row.
-	Lease string
-	// Reach is how far the step may write once walled, when it goes
-	// through: the hook wraps a shell step in the launcher accordingly.
-	Reach Reach
-	// Unwalled reports that the mode would have let the step through but
-	// there is no wall to run it in, so it asks (tier 8 says why).
-	Unwalled bool
-	// Reviewable reports that the step asks and the reviewer, not asked
-	// yet, could waive it: the gateway may ask the reviewer and decide again.
-	Reviewable bool
-}
-
-// Decided returns the tier that decided.
-func (d *Diagnostic) Decided() Tier {
-	for _, t := range d.Tiers {
-		if t.Decided {
-			return t
-		}
-	}
-	return Tier{}
-}
-
 var defaultPolicy = Defaults()
 
 func policyOf(req *Request) *Policy {
@@ -150,15 +96,15 @@ type evaluation struct {
 	decided  bool
 }
 
-func (e *evaluation) tier(n int, name string, outcome *Decision, why string) {
-	t := Tier{N: n, Name: name, Why: why}
+func (e *evaluation) tier(id TierID, r Reason, outcome *Decision, why string) {
+	t := Tier{ID: id, Reason: r, Why: why}
 	if outcome != nil && !e.decided {
 		e.decision, e.decided, t.Decided = *outcome, true, true
 	}
 	e.d.Tiers = append(e.d.Tiers, t)
 }
 
-func (e *evaluation) match(tier int, kind, source, text string) {
+func (e *evaluation) match(tier TierID, kind MatchKind, source, text string) {
 	e.d.Matches = append(e.d.Matches, Match{Tier: tier, Kind: kind, Source: source, Text: text})
 }
 
@@ -167,7 +113,7 @@ func (e *evaluation) classPatterns(a *risk.Assessment) {
 	for _, c := range e.pol.Classes {
 		if e.req.Tool != "" && toolMatch(c.Pattern, e.st.tool) && !shellName(c.Pattern) {
 			addFinding(a, c.Class, fmt.Sprintf("%s is put in %s by the policy file (%s)", e.st.tool, c.Class, c.Source))
-			e.match(0, "class pattern", c.Source.String(), c.Pattern+" = "+c.Class.String())
+			e.match(TierNone, MatchClassPattern, c.Source.String(), c.Pattern+" = "+c.Class.String())
 		}
 	}
 }
@@ -217,20 +163,22 @@ func (e *evaluation) run() {
 
 	// 1. Never.
 	if classes.Has(risk.Protected) {
-		e.tier(1, "never", &deny, "the step touches sayso itself: "+whyOf(&e.d.Assessment, risk.Protected))
+		e.tier(TierNever, ReasonProtected, &deny, "the step touches sayso itself: "+whyOf(&e.d.Assessment, risk.Protected))
 	} else {
-		e.tier(1, "never", nil, "no protected path or sayso setting is touched")
+		e.tier(TierNever, ReasonNone, nil, "no protected path or sayso setting is touched")
 	}
 
 	// 2. Held.
-	heldWhy := held(&req.Session, pol, req.Now)
+	h := held(&req.Session, pol, req.Now)
+	heldWhy := h.why
+	e.d.Trip = h.trip
 	switch {
-	case heldWhy != "" && classes != risk.Of(risk.Read):
-		e.tier(2, "held", &deny, heldWhy+"; only reading is let through")
-	case heldWhy != "":
-		e.tier(2, "held", nil, heldWhy+"; the step only reads")
+	case h.reason != ReasonNone && classes != risk.Of(risk.Read):
+		e.tier(TierHeld, h.reason, &deny, heldWhy+"; only reading is let through")
+	case h.reason != ReasonNone:
+		e.tier(TierHeld, ReasonReadsOnly, nil, heldWhy+"; the step only reads")
 	default:
-		e.tier(2, "held", nil, "the session is not held")
+		e.tier(TierHeld, ReasonNone, nil, "the session is not held")
 	}
 
 	// 3. and 4. The person's policy file: entries and autonomy rows.
@@ -244,45 +192,45 @@ func (e *evaluation) run() {
 		if auto.Wildcard && auto.Specific != nil {
 			text += fmt.Sprintf("; the specific %q = %s at %s resolves as the wildcard", auto.Specific.Pattern, auto.Specific.Value, auto.Specific.Source)
 		}
-		e.match(tierOfAutonomy(auto.Value), "autonomy row", auto.Row.Source.String(), text)
+		e.match(tierOfAutonomy(auto.Value), MatchAutonomyRow, auto.Row.Source.String(), text)
 	}
 	denies := pol.matchEntries(Deny, e.st)
 	for _, i := range denies {
-		e.match(3, "deny entry", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+		e.match(TierExplicitDeny, MatchDenyEntry, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
 	}
 	switch {
 	case len(denies) > 0:
-		e.tier(3, "explicit deny", &deny, "the policy file denies it ("+pol.Entries[denies[0]].Source.String()+")")
+		e.tier(TierExplicitDeny, ReasonDenyEntry, &deny, "the policy file denies it ("+pol.Entries[denies[0]].Source.String()+")")
 	case auto.Found && auto.Value == DenyTool:
-		e.tier(3, "explicit deny", &deny, "the autonomy row denies "+e.st.tool+" ("+auto.Row.Source.String()+")")
+		e.tier(TierExplicitDeny, ReasonDenyRow, &deny, "the autonomy row denies "+e.st.tool+" ("+auto.Row.Source.String()+")")
 	default:
-		e.tier(3, "explicit deny", nil, "no deny entry or row matches")
+		e.tier(TierExplicitDeny, ReasonNone, nil, "no deny entry or row matches")
 	}
 	asks := pol.matchEntries(Ask, e.st)
 	for _, i := range asks {
-		e.match(4, "ask entry", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+		e.match(TierExplicitAsk, MatchAskEntry, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
 	}
 	switch {
 	case len(asks) > 0:
-		e.tier(4, "explicit ask", &ask, "the policy file asks, in every mode ("+pol.Entries[asks[0]].Source.String()+")")
+		e.tier(TierExplicitAsk, ReasonAskEntry, &ask, "the policy file asks, in every mode ("+pol.Entries[asks[0]].Source.String()+")")
 	case auto.Found && auto.Value == RequireApproval:
-		e.tier(4, "explicit ask", &ask, "the autonomy row requires approval for "+e.st.tool+" ("+auto.Row.Source.String()+")")
+		e.tier(TierExplicitAsk, ReasonAskRow, &ask, "the autonomy row requires approval for "+e.st.tool+" ("+auto.Row.Source.String()+")")
 	default:
-		e.tier(4, "explicit ask", nil, "no ask entry or row matches")
+		e.tier(TierExplicitAsk, ReasonNone, nil, "no ask entry or row matches")
 	}
 
 	// 5. Lease.
 	if i := coveringLease(req, ceilings); i >= 0 && heldWhy == "" {
 		l := req.Leases[i]
-		e.match(5, "lease", "lease "+l.ID, "one "+l.Category.String()+" step in "+l.Cwd)
+		e.match(TierLease, MatchLease, "lease "+l.ID, "one "+l.Category.String()+" step in "+l.Cwd)
 		if !e.decided {
 			e.d.Lease = l.ID
 		}
-		e.tier(5, "lease", &allow, "a lease the person granted covers this "+l.Category.String()+" step; it is consumed")
+		e.tier(TierLease, ReasonLease, &allow, "a lease the person granted covers this "+l.Category.String()+" step; it is consumed")
 	} else if !ceilings.Empty() {
-		e.tier(5, "lease", nil, "no live lease covers "+ceilings.String())
+		e.tier(TierLease, ReasonNoLease, nil, "no live lease covers "+ceilings.String())
 	} else {
-		e.tier(5, "lease", nil, "no ceiling to lease")
+		e.tier(TierLease, ReasonNone, nil, "no ceiling to lease")
 	}
 
 	// The person's standing words: their kept rules and allow entries.
@@ -290,18 +238,18 @@ func (e *evaluation) run() {
 	allows := pol.matchEntries(Allow, e.st)
 	if len(allows) > 0 && !rulesMayCover(classes) {
 		for _, i := range allows {
-			e.match(6, "allow entry (not counted)", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i])+": no allow covers "+classes.String())
+			e.match(TierCeiling, MatchAllowUncounted, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i])+": no allow covers "+classes.String())
 		}
 		allows = nil
 	}
 	for _, i := range allows {
-		e.match(6, "allow entry", pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+		e.match(TierCeiling, MatchAllowEntry, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
 	}
 	var rules RuleAnswer
 	if req.Rules != nil && e.st.shell && liftable && req.Mode != ModeAsk {
 		rules = req.Rules(RuleQuery{Tool: e.st.tool, Command: e.st.command, Cwd: req.Context.Cwd, Assessment: e.d.Assessment, Held: heldWhy != "", Guest: req.Session.Guest})
 		for _, l := range rules.Lines {
-			e.match(6, "rules", "rule store", l)
+			e.match(TierCeiling, MatchRules, "rule store", l)
 		}
 	}
 	ruleFound := rules.Allow
@@ -314,16 +262,16 @@ func (e *evaluation) run() {
 		why := ceilings.String() + " is a ceiling: no mode approves it by itself, only the person, for this step"
 		switch {
 		case ruleFound:
-			e.tier(6, "ceiling", &allow, why+"; the person's own rule "+ruleText+" covers exactly this command")
+			e.tier(TierCeiling, ReasonRule, &allow, why+"; the person's own rule "+ruleText+" covers exactly this command")
 		case len(allows) > 0 && e.st.shell && allCommandEntries(pol, allows) && !classes.Any(risk.KindSevere):
-			e.tier(6, "ceiling", &allow, why+"; the person's allow entry names exactly this command ("+pol.Entries[allows[0]].Source.String()+")")
+			e.tier(TierCeiling, ReasonAllowEntry, &allow, why+"; the person's allow entry names exactly this command ("+pol.Entries[allows[0]].Source.String()+")")
 		case reviewAllows:
-			e.tier(6, "ceiling", &allow, why+"; the reviewer found the person asked for exactly this step: "+req.Review.Why)
+			e.tier(TierCeiling, ReasonReviewer, &allow, why+"; the reviewer found the person asked for exactly this step: "+req.Review.Why)
 		default:
-			e.tier(6, "ceiling", &ask, why)
+			e.tier(TierCeiling, ReasonCeiling, &ask, why)
 		}
 	} else {
-		e.tier(6, "ceiling", nil, "no ceiling class")
+		e.tier(TierCeiling, ReasonNone, nil, "no ceiling class")
 	}
 
 	// 7. Scope.
@@ -342,45 +290,46 @@ func (e *evaluation) run() {
 	switch {
 	case (mode == ModeAutopilot || auto.Found && auto.Value == AutoApprove && !outOfScope || mode == ModeAuto && risk.Safe(classes) && !outOfScope) && unwalled && len(allows) == 0 && !ruleFound && !reviewAllows:
 		e.d.Unwalled = true
-		e.tier(8, "mode", nil, noWall)
+		e.tier(TierMode, ReasonUnwalled, nil, noWall)
 	case mode == ModeAutopilot:
-		why := "autopilot approves everything but ceilings"
+		why, r := "autopilot approves everything but ceilings", ReasonAutopilot
 		if req.Mode != ModeAutopilot {
+			r = ReasonWildcard
 			why = "autopilot by the autonomy wildcard (" + auto.Row.Source.String() + "): it approves everything but ceilings"
 		}
-		e.tier(8, "mode", &allow, why)
+		e.tier(TierMode, r, &allow, why)
 	case auto.Found && auto.Value == AutoApprove && !outOfScope:
 		reach = ReachProject
-		e.tier(8, "mode", &allow, "the autonomy row approves "+e.st.tool+" in the project ("+auto.Row.Source.String()+")")
+		e.tier(TierMode, ReasonApproveRow, &allow, "the autonomy row approves "+e.st.tool+" in the project ("+auto.Row.Source.String()+")")
 	case len(allows) > 0 && ceilings.Empty():
-		e.tier(8, "mode", &allow, "the person's allow entry covers it ("+pol.Entries[allows[0]].Source.String()+")")
+		e.tier(TierMode, ReasonAllowEntry, &allow, "the person's allow entry covers it ("+pol.Entries[allows[0]].Source.String()+")")
 	case mode == ModeAuto && risk.Safe(classes) && !outOfScope:
 		reach = ReachProject
-		e.tier(8, "mode", &allow, "auto allows reading and local work in the project")
+		e.tier(TierMode, ReasonMode, &allow, "auto allows reading and local work in the project")
 	case mode == ModeAuto && reviewAllows && ceilings.Empty():
-		e.tier(8, "mode", &allow, "the reviewer found the person asked for this step: "+req.Review.Why)
+		e.tier(TierMode, ReasonReviewer, &allow, "the reviewer found the person asked for this step: "+req.Review.Why)
 	case mode == ModeAuto && ruleFound && ceilings.Empty():
-		e.tier(8, "mode", &allow, "the person's rule "+ruleText+" covers it")
+		e.tier(TierMode, ReasonRule, &allow, "the person's rule "+ruleText+" covers it")
 	case mode == ModeAuto:
-		e.tier(8, "mode", nil, "auto asks about "+riskWords(classes, outOfScope))
+		e.tier(TierMode, ReasonMode, nil, "auto asks about "+riskWords(classes, outOfScope))
 	case mode == ModeAsk && classes == risk.Of(risk.Read) && !outOfScope:
 		reach = ReachProject
-		e.tier(8, "mode", &allow, "ask mode allows reading in the project")
+		e.tier(TierMode, ReasonMode, &allow, "ask mode allows reading in the project")
 	default:
-		e.tier(8, "mode", nil, "ask mode asks before anything but reading in the project")
+		e.tier(TierMode, ReasonMode, nil, "ask mode asks before anything but reading in the project")
 	}
 
 	// 9. Ask.
-	e.tier(9, "ask", &ask, "the person decides")
+	e.tier(TierAsk, ReasonPerson, &ask, "the person decides")
 	if e.st.shell && e.decision != Deny {
 		// A tier before the mode decided: the person's own say-so, or a
 		// question only the person answers.
-		if !e.d.Tiers[len(e.d.Tiers)-2].Decided {
+		if e.d.Decided().ID != TierMode {
 			reach = ReachWide
 		}
 		e.d.Reach = reach
 	}
-	e.d.Reviewable = e.decision == Ask && reviewWaives && !req.Review.Asked && !e.d.Tiers[3].Decided && !classes.Any(risk.KindNever)
+	e.d.Reviewable = e.decision == Ask && reviewWaives && !req.Review.Asked && e.d.Decided().ID != TierExplicitAsk && !classes.Any(risk.KindNever)
 }
 
 // scope holds the step's paths against the root and reports the tier.
@@ -401,11 +350,11 @@ func (e *evaluation) scope(mode Mode) bool {
 	out := len(e.d.OutOfScope) > 0 || mode == ModeAsk && len(e.d.ReadsOut) > 0
 	switch {
 	case mode == ModeAutopilot:
-		e.tier(7, "scope", nil, "autopilot does not hold steps to the project folder")
+		e.tier(TierScope, ReasonUnscoped, nil, "autopilot does not hold steps to the project folder")
 	case out:
-		e.tier(7, "scope", nil, "out of scope "+w.scopeWords()+": "+describePaths(e.d.OutOfScope, e.d.ReadsOut, mode, w)+"; the mode alone will not allow it")
+		e.tier(TierScope, ReasonOutOfScope, nil, "out of scope "+w.scopeWords()+": "+describePaths(e.d.OutOfScope, e.d.ReadsOut, mode, w)+"; the mode alone will not allow it")
 	default:
-		e.tier(7, "scope", nil, "every path is inside "+w.scopeWords())
+		e.tier(TierScope, ReasonNone, nil, "every path is inside "+w.scopeWords())
 	}
 	return out
 }
@@ -424,14 +373,14 @@ func wallWhy(w Wall) string {
 	return w.Why
 }
 
-func tierOfAutonomy(v Autonomy) int {
+func tierOfAutonomy(v Autonomy) TierID {
 	switch v {
 	case DenyTool:
-		return 3
+		return TierExplicitDeny
 	case RequireApproval:
-		return 4
+		return TierExplicitAsk
 	}
-	return 8
+	return TierMode
 }
 
 func describeEntry(e *Entry) string {
@@ -484,15 +433,6 @@ func ceilingSet(s risk.Set) risk.Set {
 	return out
 }
 
-func whyOf(a *risk.Assessment, c risk.Class) string {
-	for _, f := range a.Findings {
-		if f.Class == c {
-			return f.Why
-		}
-	}
-	return c.String()
-}
-
 func riskWords(s risk.Set, outOfScope bool) string {
 	var parts []string
 	for _, c := range s.Classes() {
@@ -529,29 +469,4 @@ func describePaths(out, reads []risk.PathUse, m Mode, w *where) string {
 		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// reasons renders the lines shown to the person and the agent from the
-// diagnostic: the deciding tier, then each class with its first finding,
-// then what the policy files broke.
-func reasons(dec Decision, d *Diagnostic) []string {
-	t := d.Decided()
-	out := []string{fmt.Sprintf("%s (tier %d, %s): %s", dec, t.N, t.Name, t.Why)}
-	if dec == Ask || dec == Deny {
-		for _, c := range d.Assessment.Classes.Classes() {
-			if c == risk.Read || c == risk.LocalWrite {
-				continue
-			}
-			out = append(out, c.String()+": "+whyOf(&d.Assessment, c))
-		}
-		for _, t := range d.Tiers {
-			if t.N == 7 && strings.HasPrefix(t.Why, "out of scope") || t.N == 8 && d.Unwalled {
-				out = append(out, t.Why)
-			}
-		}
-	}
-	for _, p := range d.Problems {
-		out = append(out, "policy: "+p.String())
-	}
-	return out
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func decided(req Request) (Decision, int, Diagnostic) {
 	// A step runs walled unless the case says why there is no wall.
 	req.Wall.On = req.Wall.Why == ""
 	d, diag := Evaluate(req)
-	return d, diag.Decided().N, diag
+	return d, int(diag.Decided().ID), diag
 }
 
 const everyTier = `
@@ -310,11 +311,11 @@ func TestDiagnosticNeverStopsEarly(t *testing.T) {
 	if tier != 3 {
 		t.Fatalf("tier %d, want 3", tier)
 	}
-	kinds := map[string]int{}
+	kinds := map[MatchKind]int{}
 	for _, m := range diag.Matches {
 		kinds[m.Kind]++
 	}
-	if kinds["deny entry"] != 2 || kinds["ask entry"] != 1 || kinds["autonomy row"] != 1 {
+	if kinds[MatchDenyEntry] != 2 || kinds[MatchAskEntry] != 1 || kinds[MatchAutonomyRow] != 1 {
 		t.Errorf("matches %+v: want both deny entries, the ask entry and the wildcard row", diag.Matches)
 	}
 	for _, m := range diag.Matches {
@@ -364,5 +365,92 @@ func TestReviewAskReason(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(diag.Reasons, " "), "the person said not yet") {
 		t.Errorf("reasons %q do not carry the reviewer's", diag.Reasons)
+	}
+}
+
+// TestDiagnosticIsTyped: the deciding tier and what it found are fields,
+// so no caller reads them out of the sentence.
+func TestDiagnosticIsTyped(t *testing.T) {
+	p := parsed(t, everyTier)
+	recent := []time.Time{now.Add(-time.Minute), now.Add(-2 * time.Minute), now.Add(-3 * time.Minute), now.Add(-4 * time.Minute), now.Add(-5 * time.Minute)}
+	tests := []struct {
+		name   string
+		req    Request
+		tier   TierID
+		reason Reason
+	}{
+		{"protected", Request{Command: "cat /home/user/.local/state/sayso/db", Mode: ModeAutopilot}, TierNever, ReasonProtected},
+		{"held by the person", Request{Command: "go build", Mode: ModeAuto, Session: Session{Held: true, HeldWhy: "stopped"}}, TierHeld, ReasonHeld},
+		{"breaker", Request{Command: "go build", Mode: ModeAuto, Session: Session{Denials: recent}}, TierHeld, ReasonBreaker},
+		{"controller", Request{Command: "go build", Mode: ModeAuto, Policy: parsed(t, `controller = "latest"`)}, TierHeld, ReasonController},
+		{"deny entry", Request{Command: "git push origin main", Mode: ModeAuto, Policy: p}, TierExplicitDeny, ReasonDenyEntry},
+		{"deny row", Request{Agent: "gemini", Tool: "run_shell_command", Command: "ls", Policy: p}, TierExplicitDeny, ReasonDenyRow},
+		{"ask entry", Request{Command: "npm install", Mode: ModeAuto, Policy: p}, TierExplicitAsk, ReasonAskEntry},
+		{"ask row", Request{Agent: "codex", Tool: "Bash", Command: "ls", Mode: ModeAutopilot, Policy: p}, TierExplicitAsk, ReasonAskRow},
+		{"ceiling", Request{Command: "git push origin fix", Mode: ModeAutopilot}, TierCeiling, ReasonCeiling},
+		{"allow entry on a ceiling", Request{Command: "git push origin feature/login", Mode: ModeAuto, Policy: p}, TierCeiling, ReasonAllowEntry},
+		{"autopilot", Request{Command: "touch /srv/x", Mode: ModeAutopilot}, TierMode, ReasonAutopilot},
+		{"autopilot by the wildcard", Request{Agent: "claude", Command: "touch /srv/x", Policy: p}, TierMode, ReasonWildcard},
+		{"auto", Request{Command: "go test ./...", Mode: ModeAuto}, TierMode, ReasonMode},
+		{"out of scope asks", Request{Command: "touch /srv/x", Mode: ModeAuto}, TierAsk, ReasonPerson},
+	}
+	for _, tt := range tests {
+		_, _, diag := decided(tt.req)
+		if got := diag.Decided(); got.ID != tt.tier || got.Reason != tt.reason {
+			t.Errorf("%s: Evaluate(%q) decided by %v (%v), want %v (%v)", tt.name, tt.req.Command, got.ID, got.Reason, tt.tier, tt.reason)
+		}
+		for i, ti := range diag.Tiers {
+			if ti.ID != TierID(i+1) {
+				t.Errorf("%s: tier %d reported as %v", tt.name, i+1, ti.ID)
+			}
+		}
+	}
+
+	// The breaker's trip is a field, said once.
+	_, _, diag := decided(Request{Command: "go build", Mode: ModeAuto, Session: Session{Denials: recent}})
+	if trip := diag.Tripped(); trip == nil || trip.Count != 5 || trip.Declined || trip.Window != DefaultBreaker.Window {
+		t.Errorf("breaker trip = %+v, want 5 steps denied within %s", trip, DefaultBreaker.Window)
+	}
+	// Reading while the breaker would trip: it does not decide.
+	_, _, diag = decided(Request{Command: "ls", Mode: ModeAuto, Session: Session{Denials: recent}})
+	if trip := diag.Tripped(); trip != nil {
+		t.Errorf("a read tripped the breaker: %+v", trip)
+	}
+
+	// Out of scope and unwalled are reasons of their tiers.
+	_, _, diag = decided(Request{Command: "touch /srv/x", Mode: ModeAuto})
+	if diag.Tiers[TierScope-1].Reason != ReasonOutOfScope {
+		t.Errorf("scope = %v, want out-of-scope", diag.Tiers[TierScope-1].Reason)
+	}
+	_, _, diag = decided(Request{Command: "go build", Mode: ModeAuto, Wall: Wall{Why: "no landlock"}})
+	if diag.Tiers[TierMode-1].Reason != ReasonUnwalled || !diag.Unwalled {
+		t.Errorf("mode = %v, want unwalled", diag.Tiers[TierMode-1].Reason)
+	}
+}
+
+// TestReasonText: every reason has a name that parses back.
+func TestReasonText(t *testing.T) {
+	for r := ReasonNone; int(r) < len(reasonNames); r++ {
+		b, _ := r.MarshalText()
+		var back Reason
+		if err := back.UnmarshalText(b); err != nil || back != r {
+			t.Errorf("reason %d: %q parses as %v, %v", r, b, back, err)
+		}
+	}
+	if _, err := ParseReason("circuit breaker"); err == nil {
+		t.Error("ParseReason accepted an unknown name")
+	}
+}
+
+// TestTierJSON: a tier keeps its number and name in JSON and reads back.
+func TestTierJSON(t *testing.T) {
+	in := Tier{ID: TierHeld, Reason: ReasonBreaker, Decided: true, Why: "w"}
+	b, err := json.Marshal(in)
+	if err != nil || string(b) != `{"tier":2,"name":"held","decided":true,"why":"w","reason":"breaker"}` {
+		t.Fatalf("json = %s, %v", b, err)
+	}
+	var back Tier
+	if err := json.Unmarshal(b, &back); err != nil || back != in {
+		t.Errorf("read back %+v, %v, want %+v", back, err, in)
 	}
 }

@@ -1,27 +1,37 @@
 package policy
 
 import (
-	"fmt"
 	"time"
 )
 
-// held says why a session may take no non-read step, or "".
-func held(s *Session, pol *Policy, now time.Time) string {
+// hold is why a session may take no non-read step: its reason is
+// ReasonNone when nothing holds it.
+type hold struct {
+	reason Reason
+	why    string
+	trip   *Trip // the breaker's trip, with ReasonBreaker
+}
+
+// held says why a session may take no non-read step.
+func held(s *Session, pol *Policy, now time.Time) hold {
 	switch {
 	case s.Held:
 		if s.HeldWhy != "" {
-			return "the session is held: " + s.HeldWhy
+			return hold{reason: ReasonHeld, why: "the session is held: " + s.HeldWhy}
 		}
-		return "the session is held"
+		return hold{reason: ReasonHeld, why: "the session is held"}
 	case pol.Controller == ControllerLatest && !s.Current:
-		return "the controller policy is latest and this session does not hold the newest epoch"
+		return hold{reason: ReasonController, why: "the controller policy is latest and this session does not hold the newest epoch"}
 	}
-	return pol.Breaker.trips(s, now)
+	if t := pol.Breaker.trips(s, now); t != nil {
+		return hold{reason: ReasonBreaker, why: t.String(), trip: t}
+	}
+	return hold{}
 }
 
-// trips says why the breaker holds the session, or "". A zero threshold or
-// window is the default's.
-func (b Breaker) trips(s *Session, now time.Time) string {
+// trips returns the breaker's trip when it holds the session, or nil. A
+// zero threshold or window is the default's.
+func (b Breaker) trips(s *Session, now time.Time) *Trip {
 	if b.Denials <= 0 {
 		b.Denials = DefaultBreaker.Denials
 	}
@@ -32,12 +42,12 @@ func (b Breaker) trips(s *Session, now time.Time) string {
 		b.Window = DefaultBreaker.Window
 	}
 	if n := inWindow(s.Denials, now, b.Window); n >= b.Denials {
-		return fmt.Sprintf("the circuit breaker tripped: %d steps denied within %s", n, b.Window)
+		return &Trip{Count: n, Window: b.Window}
 	}
 	if n := inWindow(s.Declined, now, b.Window); n >= b.Declined {
-		return fmt.Sprintf("the circuit breaker tripped: %d cards declined within %s", n, b.Window)
+		return &Trip{Declined: true, Count: n, Window: b.Window}
 	}
-	return ""
+	return nil
 }
 
 // inWindow counts the times within window before now. Without a clock
