@@ -62,6 +62,7 @@ type world struct {
 	root, home, proj, marker, state string
 	outside                         string // a folder outside the project and the temporary folder, when a test needs one
 	hook                            string // the forwarder an attack aims at
+	addr                            string // where sayso serve's page and API listen, once it runs
 	env                             []string
 }
 

@@ -48,6 +48,7 @@ func (w *world) serve(t testing.TB) {
 	must(t, err)
 	addr := ln.Addr().String()
 	ln.Close()
+	w.addr = addr
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, sayso, "serve", "--addr", addr, "--card-timeout", "1s")
 	cmd.Dir, cmd.Env = w.proj, w.env

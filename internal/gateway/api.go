@@ -38,6 +38,7 @@ func (a *API) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("POST /api/v1/steps", a.host(a.submitStep))
 	m.HandleFunc("POST /api/v1/messages", a.host(a.submitMessage))
+	m.HandleFunc("POST /api/v1/tasks", a.host(a.submitTask))
 	m.HandleFunc("GET /api/v1/cards/{id}", a.host(a.card))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusNotFound, "no such route: see docs/api.md")

@@ -43,7 +43,7 @@ func TestAPIWithoutToken(t *testing.T) {
 		if auth != "" {
 			hdr.Set("Authorization", auth)
 		}
-		for _, route := range []struct{ method, path string }{{"POST", "/api/v1/steps"}, {"POST", "/api/v1/messages"}, {"GET", "/api/v1/cards/x"}} {
+		for _, route := range []struct{ method, path string }{{"POST", "/api/v1/steps"}, {"POST", "/api/v1/messages"}, {"POST", "/api/v1/tasks"}, {"GET", "/api/v1/cards/x"}} {
 			code, body := f.api(route.method, route.path, "", step, hdr)
 			if code != http.StatusUnauthorized || body["error"] == nil {
 				t.Errorf("%s %s with Authorization %q: status %d %v, want 401", route.method, route.path, auth, code, body)

@@ -15,7 +15,8 @@ import (
 type MessageRequest struct {
 	Session string `json:"session"`
 	Turn    string `json:"turn,omitempty"`
-	Source  string `json:"source"` // delegated, system or guest; person only for a host added with --person
+	Task    string `json:"task,omitempty"` // the task of the session that received it, made with POST /api/v1/tasks
+	Source  string `json:"source"`         // delegated, system or guest; person only for a host added with --person
 	Text    string `json:"text"`
 	Cwd     string `json:"cwd,omitempty"` // absolute, when given: a person's lease line binds to it
 }
@@ -58,6 +59,14 @@ func (a *API) submitMessage(w http.ResponseWriter, r *http.Request, host store.H
 	}
 	pol := policy.Load(policy.Files{Person: filepath.Join(a.Decider.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
 	sess := store.NewSession{ID: host.Name + ":" + q.Session, Agent: host.Name, Mode: pol.DefaultMode.String()}
+	if q.Task != "" {
+		id, code, msg := a.taskOf(r.Context(), host, q.Session, q.Task)
+		if msg != "" {
+			apiError(w, code, msg)
+			return
+		}
+		sess.ID = id
+	}
 	m, err := a.Decider.DB.AddMessage(r.Context(), sess, store.NewMessage{Source: src, Turn: q.Turn, Text: q.Text, Cwd: q.Cwd})
 	if err != nil {
 		apiError(w, http.StatusInternalServerError, "sayso could not keep the message; see sayso serve's log")

@@ -18,6 +18,7 @@ import (
 type StepRequest struct {
 	Session string          `json:"session"`           // the host's own conversation id
 	Turn    string          `json:"turn,omitempty"`    // the host's id for the turn
+	Task    string          `json:"task,omitempty"`    // the task of the session the step runs in, made with POST /api/v1/tasks
 	Tool    string          `json:"tool,omitempty"`    // "" with a command is Bash
 	Command string          `json:"command,omitempty"` // a shell command line
 	Input   json.RawMessage `json:"input,omitempty"`   // another tool's input
@@ -80,6 +81,14 @@ func (a *API) submitStep(w http.ResponseWriter, r *http.Request, host store.Host
 	if msg != "" {
 		apiError(w, http.StatusBadRequest, msg)
 		return
+	}
+	if q.Task != "" {
+		id, code, msg := a.taskOf(r.Context(), host, q.Session, q.Task)
+		if msg != "" {
+			apiError(w, code, msg)
+			return
+		}
+		s.Task = id
 	}
 	timeout := a.Decider.Cards.timeout()
 	wait := timeout
