@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"path"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/program"
@@ -14,7 +15,7 @@ type step struct {
 	shell   bool
 	command string // the shell command line
 	script  *shell.Script
-	words   [][]string // each segment's words, as deny and ask patterns see them
+	reads   []risk.Reading // each segment as its program reads it, for deny and ask patterns
 	classes risk.Set
 }
 
@@ -24,6 +25,7 @@ type entryIndex struct {
 	byProgram map[string][]int
 	other     []int
 	words     [][]string
+	reads     []risk.Reading // each deny or ask pattern, read as its program reads it
 }
 
 func (p *Policy) entryIndex() *entryIndex {
@@ -38,11 +40,15 @@ func (p *Policy) entryIndex() *entryIndex {
 func (p *Policy) Prepare() { p.index = buildIndex(p.Entries) }
 
 func buildIndex(entries []Entry) *entryIndex {
-	ix := &entryIndex{byProgram: map[string][]int{}, words: make([][]string, len(entries))}
+	ix := &entryIndex{byProgram: map[string][]int{}, words: make([][]string, len(entries)), reads: make([]risk.Reading, len(entries))}
 	for i, e := range entries {
 		ix.words[i] = strings.Fields(e.Command)
+		if e.Effect != Allow {
+			ix.reads[i] = risk.ReadPattern(ix.words[i])
+		}
 		if len(ix.words[i]) > 0 && !strings.Contains(ix.words[i][0], "*") {
-			ix.byProgram[ix.words[i][0]] = append(ix.byProgram[ix.words[i][0]], i)
+			name := path.Base(ix.words[i][0])
+			ix.byProgram[name] = append(ix.byProgram[name], i)
 		} else {
 			ix.other = append(ix.other, i)
 		}
@@ -59,7 +65,7 @@ func (p *Policy) matchEntries(eff Decision, st *step) []int {
 	ix := p.entryIndex()
 	var out []int
 	try := func(i int) {
-		if p.Entries[i].Effect == eff && !containsInt(out, i) && p.entryMatches(i, ix.words[i], st) {
+		if p.Entries[i].Effect == eff && !containsInt(out, i) && p.entryMatches(i, ix, st) {
 			out = append(out, i)
 		}
 	}
@@ -80,7 +86,7 @@ func (p *Policy) matchEntries(eff Decision, st *step) []int {
 	return out
 }
 
-func (p *Policy) entryMatches(i int, words []string, st *step) bool {
+func (p *Policy) entryMatches(i int, ix *entryIndex, st *step) bool {
 	e := &p.Entries[i]
 	switch {
 	case e.invalid != "":
@@ -99,66 +105,20 @@ func (p *Policy) entryMatches(i int, words []string, st *step) bool {
 		return false
 	}
 	if e.Effect == Allow {
-		return exactCommand(words, st.script)
+		return exactCommand(ix.words[i], st.script)
 	}
-	if st.words == nil {
-		st.words = make([][]string, len(st.script.Segments))
+	if st.reads == nil {
+		st.reads = make([]risk.Reading, len(st.script.Segments))
 		for si := range st.script.Segments {
-			st.words[si] = segmentWords(&st.script.Segments[si])
+			st.reads[si] = risk.ReadCommand(&st.script.Segments[si])
 		}
 	}
-	for _, ws := range st.words {
-		if prefixMatch(words, ws) {
+	for si := range st.reads {
+		if readingMatch(&ix.reads[i], &st.reads[si]) {
 			return true
 		}
 	}
 	return false
-}
-
-// segmentWords are the words a deny or ask pattern is held against: the
-// program by its name, git without its global options. A word that is not
-// literal is "\x00", which only * matches.
-func segmentWords(s *shell.Segment) []string {
-	out := make([]string, 0, len(s.Args))
-	for i, w := range s.Args {
-		v := w.Value
-		if !w.Literal {
-			v = "\x00"
-		} else if i == 0 {
-			v = s.Name()
-		}
-		out = append(out, v)
-	}
-	if len(out) > 1 && out[0] == "git" {
-		rest := out[1:]
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			if (rest[0] == "-C" || rest[0] == "-c" || rest[0] == "--git-dir" || rest[0] == "--work-tree" || rest[0] == "--namespace" || rest[0] == "--exec-path" || rest[0] == "--config-env") && len(rest) > 1 {
-				rest = rest[1:]
-			}
-			rest = rest[1:]
-		}
-		out = append(out[:1], rest...)
-	}
-	return out
-}
-
-// prefixMatch holds a deny or ask pattern against a segment's words: each
-// pattern word matches one word (with * as any run of characters), and the
-// segment may go on after them. A last word of "*" alone also matches
-// nothing at all.
-func prefixMatch(pattern, words []string) bool {
-	if len(pattern) == 0 {
-		return false
-	}
-	for i, p := range pattern {
-		if i == len(pattern)-1 && p == "*" {
-			return true
-		}
-		if i >= len(words) || !glob(p, words[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // exactCommand holds an allow pattern against the whole step, as a rule of

@@ -315,7 +315,7 @@ func (c *cmd) switchesTo(ops []shell.Word) {
 
 // gitPush classifies a push by its options, its repository and each refspec.
 // pushSpec is how git push reads its options (git-push(1), gitcli(7)).
-var pushSpec = optSpec{short: "o", abbrev: true, long: []string{
+var pushSpec = optSpec{short: "o", abbrev: true, same: map[string]string{"-f": "force", "-d": "delete", "-n": "dry-run", "-u": "set-upstream", "-q": "quiet", "-v": "verbose"}, long: []string{
 	"all", "branches", "mirror", "tags", "follow-tags", "atomic", "dry-run", "porcelain", "delete", "prune",
 	"force", "force-with-lease", "force-if-includes", "repo=", "receive-pack=", "exec=", "push-option=",
 	"recurse-submodules", "signed", "set-upstream", "thin", "quiet", "verbose", "progress", "verify",

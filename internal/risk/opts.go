@@ -23,6 +23,9 @@ type optSpec struct {
 	// prefix of several is refused by the program; it is read as the
 	// first, so that a refusal is never read as less than an option.
 	abbrev bool
+	// same: a short option that is another name of a long one ("-f" →
+	// "force"), so that a reading names both alike.
+	same map[string]string
 }
 
 // option is one option as the program reads it.
@@ -157,9 +160,9 @@ func setuidMode(v string) bool {
 // prefix is resolved against all of them. curl, rsync and find are not
 // here: they take whole names only.
 var gnuLongs = map[string]optSpec{
-	"rm":    {abbrev: true, long: []string{"force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", "help", "version"}},
-	"cp":    {abbrev: true, long: []string{"archive", "attributes-only", "backup", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "preserve", "no-preserve", "parents", "recursive", "reflink", "remove-destination", "sparse", "strip-trailing-slashes", "symbolic-link", "suffix=", "target-directory=", "no-target-directory", "update", "verbose", "one-file-system", "context", "debug", "keep-directory-symlink", "help", "version"}},
-	"mv":    {abbrev: true, long: []string{"backup", "exchange", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "suffix=", "target-directory=", "no-target-directory", "update", "verbose", "context", "debug", "help", "version"}},
+	"rm":    {abbrev: true, same: map[string]string{"-f": "force", "-i": "interactive", "-r": "recursive", "-R": "recursive", "-d": "dir", "-v": "verbose"}, long: []string{"force", "interactive", "one-file-system", "no-preserve-root", "preserve-root", "recursive", "dir", "verbose", "help", "version"}},
+	"cp":    {abbrev: true, same: map[string]string{"-a": "archive", "-f": "force", "-i": "interactive", "-r": "recursive", "-R": "recursive", "-n": "no-clobber", "-v": "verbose"}, long: []string{"archive", "attributes-only", "backup", "copy-contents", "dereference", "force", "interactive", "link", "no-clobber", "no-dereference", "preserve", "no-preserve", "parents", "recursive", "reflink", "remove-destination", "sparse", "strip-trailing-slashes", "symbolic-link", "suffix=", "target-directory=", "no-target-directory", "update", "verbose", "one-file-system", "context", "debug", "keep-directory-symlink", "help", "version"}},
+	"mv":    {abbrev: true, same: map[string]string{"-f": "force", "-i": "interactive", "-n": "no-clobber", "-v": "verbose"}, long: []string{"backup", "exchange", "force", "interactive", "no-clobber", "no-copy", "strip-trailing-slashes", "suffix=", "target-directory=", "no-target-directory", "update", "verbose", "context", "debug", "help", "version"}},
 	"sed":   {abbrev: true, long: []string{"in-place", "expression=", "file=", "quiet", "silent", "debug", "follow-symlinks", "line-length=", "null-data", "zero-terminated", "posix", "regexp-extended", "separate", "sandbox", "unbuffered", "binary", "help", "version"}},
 	"sort":  {abbrev: true, long: []string{"ignore-leading-blanks", "dictionary-order", "ignore-case", "general-numeric-sort", "ignore-nonprinting", "month-sort", "human-numeric-sort", "numeric-sort", "random-sort", "random-source=", "reverse", "sort=", "version-sort", "batch-size=", "check", "compress-program=", "debug", "files0-from=", "key=", "merge", "output=", "stable", "buffer-size=", "field-separator=", "temporary-directory=", "parallel=", "unique", "zero-terminated", "help", "version"}},
 	"tee":   {abbrev: true, long: []string{"append", "ignore-interrupts", "output-error", "help", "version"}},
