@@ -220,7 +220,8 @@ func (e *evaluation) run() {
 	}
 
 	// 5. Lease.
-	if i := coveringLease(req, ceilings); i >= 0 && heldWhy == "" {
+	leaseAt, leaseWhy := coveringLease(req, e.w, &e.d.Assessment, ceilings)
+	if i := leaseAt; i >= 0 && heldWhy == "" {
 		l := req.Leases[i]
 		e.match(TierLease, MatchLease, "lease "+l.ID, "one "+l.Category.String()+" step in "+l.Cwd)
 		if !e.decided {
@@ -228,7 +229,10 @@ func (e *evaluation) run() {
 		}
 		e.tier(TierLease, ReasonLease, &allow, "a lease the person granted covers this "+l.Category.String()+" step; it is consumed")
 	} else if !ceilings.Empty() {
-		e.tier(TierLease, ReasonNoLease, nil, "no live lease covers "+ceilings.String())
+		if leaseAt >= 0 {
+			leaseWhy = "the session is held: no lease is spent"
+		}
+		e.tier(TierLease, ReasonNoLease, nil, leaseWhy)
 	} else {
 		e.tier(TierLease, ReasonNone, nil, "no ceiling to lease")
 	}

@@ -84,7 +84,8 @@ type Assessment struct {
 	Findings []Finding
 	Paths    []PathUse
 	Script   *shell.Script
-	segments []Set // the classes of each segment
+	segments []Set      // the classes of each segment
+	folders  [][]string // the folders each segment acts in (Folders)
 }
 
 // SegmentClasses returns the classes found in segment i.
@@ -93,6 +94,19 @@ func (a *Assessment) SegmentClasses(i int) Set {
 		return 0
 	}
 	return a.segments[i]
+}
+
+// Folders returns the folders segment i acts in when it does a ceiling's
+// work: every folder it may run in when it does it (after cd, a wrapper's
+// chdir, git -C) and every folder it names for its program to work on
+// (git --git-dir and --work-tree, GIT_DIR, terraform -chdir). "" stands
+// for a folder sayso cannot know. A lease binds to these, not to the
+// folder the step starts in.
+func (a *Assessment) Folders(i int) []string {
+	if i < 0 || i >= len(a.folders) {
+		return nil
+	}
+	return a.folders[i]
 }
 
 // Command classifies a shell command.
@@ -112,6 +126,7 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}, stages: stagesOf(s)}
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
+	a.out.folders = make([][]string, len(s.Segments))
 	for _, o := range s.Opaque {
 		a.add(-1, Opaque, o.Why+" (at "+o.Pos.String()+")")
 	}
@@ -182,6 +197,9 @@ func (a *assessor) add(seg int, c Class, why string) {
 	a.out.Classes = a.out.Classes.Add(c)
 	if seg >= 0 {
 		a.out.segments[seg] = a.out.segments[seg].Add(c)
+		if c.Ceiling() {
+			a.actsIn(seg, a.cwds...)
+		}
 	}
 	// Findings come segment by segment: a repeat sits among the last ones.
 	for j := len(a.out.Findings) - 1; j >= 0 && a.out.Findings[j].Segment == seg; j-- {
@@ -190,6 +208,34 @@ func (a *assessor) add(seg int, c Class, why string) {
 		}
 	}
 	a.out.Findings = append(a.out.Findings, Finding{Class: c, Segment: seg, Why: why})
+}
+
+// actsIn records folders segment seg acts in ("" for one not known).
+func (a *assessor) actsIn(seg int, dirs ...string) {
+	if seg < 0 || seg >= len(a.out.folders) {
+		return
+	}
+	for _, d := range dirs {
+		if !containsString(a.out.folders[seg], d) {
+			a.out.folders[seg] = append(a.out.folders[seg], d)
+		}
+	}
+}
+
+// actsInWord records the folders a word names for segment seg's program
+// to work on; a git folder (.git) stands for the repository holding it.
+func (a *assessor) actsInWord(seg int, w shell.Word) {
+	ps := a.resolve(w)
+	if ps == nil {
+		a.actsIn(seg, "")
+		return
+	}
+	for _, p := range ps {
+		if path.Base(p) == ".git" {
+			p = path.Dir(p)
+		}
+		a.actsIn(seg, p)
+	}
 }
 
 func (a *assessor) segClasses(i int) Set { return a.out.SegmentClasses(i) }

@@ -2,9 +2,32 @@
 
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
 
 func terraform(c *cmd) {
+	for _, a := range c.args {
+		if !a.Literal {
+			if strings.Contains(a.Raw, "chdir") {
+				c.a.actsIn(c.i, "") // a folder built at run time
+			}
+			continue
+		}
+		if !strings.HasPrefix(a.Value, "-") {
+			break // the subcommand: -chdir comes before it
+		}
+		v, ok := strings.CutPrefix(a.Value, "-chdir=")
+		if !ok {
+			v, ok = strings.CutPrefix(a.Value, "--chdir=")
+		}
+		if ok {
+			// Terraform works in that folder: its state, its plan.
+			c.a.actsInWord(c.i, shell.Word{Raw: v, Value: v, Literal: true, Tilde: strings.HasPrefix(v, "~")})
+		}
+	}
 	w := c.words(2)
 	n := c.name + " " + w[0]
 	switch w[0] {

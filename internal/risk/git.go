@@ -64,6 +64,9 @@ func git(c *cmd) {
 			if name == "-C" || name == "--git-dir" || name == "--work-tree" {
 				dir := shell.Word{Raw: val, Value: val, Literal: args[i].Literal || hasVal, Tilde: strings.HasPrefix(val, "~")}
 				c.foreignRepo(name, dir)
+				if name != "-C" {
+					c.a.actsInWord(c.i, dir)
+				}
 				if name == "-C" {
 					saved := c.a.cwds
 					if c.a.cwds = c.a.resolve(dir); c.a.cwds == nil {
@@ -81,7 +84,9 @@ func git(c *cmd) {
 	}
 	for _, name := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"} {
 		if v, ok := c.a.env[name]; ok {
-			c.foreignRepo(name, shell.Word{Raw: v, Value: v, Literal: !strings.HasPrefix(v, "\x00"), Tilde: strings.HasPrefix(v, "~")})
+			dir := shell.Word{Raw: v, Value: v, Literal: !strings.HasPrefix(v, "\x00"), Tilde: strings.HasPrefix(v, "~")}
+			c.foreignRepo(name, dir)
+			c.a.actsInWord(c.i, dir)
 		}
 	}
 	// GIT_CONFIG_COUNT/KEY_n/VALUE_n in the step's environment.

@@ -1,0 +1,69 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// TestLeaseFolder holds seed 002 §4: a lease is one ceiling action in the
+// exact folder it was granted for — the folder the ceiling acts in, after
+// cd, git -C, --git-dir, terraform -chdir and the container's translation.
+func TestLeaseFolder(t *testing.T) {
+	sess := Session{ID: "s1", Turn: "t1", Epoch: 7}
+	lease := func(c risk.Class, cwd string) []Lease {
+		return []Lease{{ID: "l1", Category: c, Session: "s1", Turn: "t1", Epoch: 7, Cwd: cwd, Expires: now.Add(time.Minute)}}
+	}
+	root := testContext.Root
+	host := risk.Context{Root: hostRoot, Home: "/home/user", Protected: testContext.Protected}
+	tests := []struct {
+		command string
+		cat     risk.Class
+		ctx     risk.Context
+		box     *Container
+		want    Decision
+	}{
+		{"git push origin main", risk.RemoteWrite, testContext, nil, Allow},
+		{"git -C . push origin main", risk.RemoteWrite, testContext, nil, Allow},
+		{"cd " + root + " && git push origin main", risk.RemoteWrite, testContext, nil, Allow},
+		{"git status && git push origin main", risk.RemoteWrite, testContext, nil, Allow},
+		{"git -C ../other push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"git -C sub push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"git -C \"$D\" push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"git --git-dir=../other/.git push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"git --work-tree=/srv/app --git-dir=/srv/app/.git push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"GIT_DIR=/srv/app/.git git push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"cd ../other && git push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"cd ../other && git reset --hard HEAD~5", risk.Destructive, testContext, nil, Ask},
+		{"env -C /srv git push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"terraform -chdir=../infra destroy", risk.Destructive, testContext, nil, Ask},
+		{"terraform -chdir=. destroy", risk.Destructive, testContext, nil, Allow},
+		{"terraform destroy", risk.Destructive, testContext, nil, Allow},
+		{"rm -rf /srv/data", risk.Destructive, testContext, nil, Ask},
+		// one lease, one ceiling segment
+		{"git push origin a && gh pr create --fill", risk.RemoteWrite, testContext, nil, Ask},
+		{"git push origin a; git push origin b", risk.RemoteWrite, testContext, nil, Ask},
+		{"bash -c 'git push origin a && git push origin b'", risk.RemoteWrite, testContext, nil, Ask},
+		// in a container the lease's folder is translated as the cwd is
+		{"git push origin main", risk.RemoteWrite, host, inContainer(), Allow},
+		{"git -C /work push origin main", risk.RemoteWrite, host, inContainer(), Allow},
+		{"git -C " + hostRoot + " push origin main", risk.RemoteWrite, host, inContainer(), Ask},
+		{"git -C /tmp/other push origin main", risk.RemoteWrite, host, inContainer(), Ask},
+	}
+	for _, tt := range tests {
+		cwd := tt.ctx.Cwd
+		if cwd == "" {
+			cwd = tt.ctx.Root
+		}
+		req := Request{Command: tt.command, Mode: ModeAuto, Context: tt.ctx, Container: tt.box, Session: sess, Leases: lease(tt.cat, cwd)}
+		got, tier, diag := decided(req)
+		if got != tt.want || got == Allow && tier != 5 {
+			t.Errorf("Evaluate(%q) with a %s lease for %s = %v at tier %d, want %v\n%s", tt.command, tt.cat, cwd, got, tier, tt.want, strings.Join(diag.Reasons, "\n"))
+		}
+		if got != Allow && diag.Lease != "" {
+			t.Errorf("Evaluate(%q) names lease %s but does not allow", tt.command, diag.Lease)
+		}
+	}
+}
