@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -165,6 +166,7 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 			req.Leases = append(req.Leases, policy.Lease{ID: strconv.FormatInt(l.ID, 10), Category: c, Session: l.Session,
 				Turn: l.Turn, Epoch: l.Epoch, Cwd: l.Cwd, Expires: l.ExpiresAt})
 		}
+		policy.Resolve(&req, gateway.Disk(cwd, paths.Protected()))
 		dec, diag := policy.Evaluate(req)
 		o := store.Outcome{Decision: dec.String()}
 		if trip := diag.Tripped(); trip != nil && !st.Live.Held {

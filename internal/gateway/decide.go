@@ -103,7 +103,7 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 	}
 	base.Context.Packages, base.Context.Scripts = projectPackages(root)
 	base.Context.Recipes = makeRecipes(root)
-	policy.Resolve(&base, hook.Resolver(d.Protected))
+	policy.Resolve(&base, Disk(root, d.Protected))
 	return base, nil
 }
 

@@ -52,6 +52,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	w := place(&req, pol)
 	a := assess(&req, pol, &w)
 	withLinks(&a, req.Links, &w)
+	withRepos(&a, req.Repos)
 	if a.Script != nil && len(a.Script.Segments) > 0 {
 		for _, f := range risk.NamedProtected(a.Script, w.ctx) {
 			a.Classes = a.Classes.Add(f.Class)
@@ -219,15 +220,18 @@ func (e *evaluation) run() {
 		e.tier(TierExplicitAsk, ReasonNone, nil, "no ask entry or row matches")
 	}
 
-	// 5. Lease.
+	// 5. Lease. A lease is for the action it names: a step that also
+	// hides what it runs (opaque) is not that action alone.
 	leaseAt, leaseWhy := coveringLease(req, e.w, &e.d.Assessment, ceilings)
-	if i := leaseAt; i >= 0 && heldWhy == "" {
+	if i := leaseAt; i >= 0 && heldWhy == "" && !classes.Has(risk.Opaque) {
 		l := req.Leases[i]
 		e.match(TierLease, MatchLease, "lease "+l.ID, "one "+l.Category.String()+" step in "+l.Cwd)
 		if !e.decided {
 			e.d.Lease = l.ID
 		}
 		e.tier(TierLease, ReasonLease, &allow, "a lease the person granted covers this "+l.Category.String()+" step; it is consumed")
+	} else if i >= 0 && classes.Has(risk.Opaque) {
+		e.tier(TierLease, ReasonNoLease, nil, "a lease covers "+ceilings.String()+", not what this step hides (opaque)")
 	} else if !ceilings.Empty() {
 		if leaseAt >= 0 {
 			leaseWhy = "the session is held: no lease is spent"

@@ -281,7 +281,7 @@ func TestResolve(t *testing.T) {
 		return "", errNotExist
 	}
 	req := Request{Command: "cat link/db", Context: testContext, Mode: ModeAutopilot}
-	Resolve(&req, eval)
+	Resolve(&req, Disk{EvalSymlinks: eval})
 	if req.Links["/home/user/project/link/db"] != "/home/user/.local/state/sayso/db" {
 		t.Fatalf("Links = %v", req.Links)
 	}

@@ -7,11 +7,22 @@ import (
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
+// Disk is how Resolve reads the disk: the caller's, so that Evaluate
+// stays pure.
+type Disk struct {
+	// EvalSymlinks is filepath.EvalSymlinks.
+	EvalSymlinks func(string) (string, error)
+	// RepoRuns says what the configuration and hooks of the repository
+	// git finds from folder dir run, when that repository is not the
+	// project's own; "" when nothing or when it is. Nil looks at nothing.
+	RepoRuns func(dir string) string
+}
+
 // Resolve fills req.Links with the real path of every path the step names
-// that exists (or whose folder exists), as its symlinks lead. evalSymlinks
-// is filepath.EvalSymlinks: the only touch of the disk, and the caller's,
-// so that Evaluate stays pure.
-func Resolve(req *Request, evalSymlinks func(string) (string, error)) {
+// that exists (or whose folder exists), as its symlinks lead, and
+// req.Repos with what the repositories its git segments use would run.
+func Resolve(req *Request, disk Disk) {
+	evalSymlinks := disk.EvalSymlinks
 	pol := policyOf(req)
 	w := place(req, pol)
 	a := assess(req, pol, &w)
@@ -40,6 +51,35 @@ func Resolve(req *Request, evalSymlinks func(string) (string, error)) {
 		}
 	}
 	req.Links = links
+	if disk.RepoRuns == nil || len(a.Repos) == 0 {
+		return
+	}
+	req.Repos = map[string]string{}
+	for _, p := range a.Repos {
+		host := p.Path
+		if w.container {
+			if within(host, ContainerTmp) {
+				continue
+			}
+			host = translate(host, w.mount, w.hostRoot)
+		}
+		if _, done := req.Repos[p.Path]; !done {
+			req.Repos[p.Path] = disk.RepoRuns(host)
+		}
+	}
+}
+
+// withRepos holds a git segment whose repository is not the project's,
+// and whose configuration or hooks run a program, to opaque: the wall
+// keeps the project's repository, not one a step made, and what that
+// program does is not in the step.
+func withRepos(a *risk.Assessment, repos map[string]string) {
+	for _, p := range a.Repos {
+		if why := repos[p.Path]; why != "" {
+			a.Classes = a.Classes.Add(risk.Opaque)
+			a.Findings = append(a.Findings, risk.Finding{Class: risk.Opaque, Segment: p.Segment, Why: why})
+		}
+	}
 }
 
 // realPath is p with its symlinks resolved, through its longest existing

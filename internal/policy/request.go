@@ -26,6 +26,11 @@ type Request struct {
 	// to, for the paths that exist. Filled by Resolve, which touches the
 	// disk; Evaluate only reads it.
 	Links map[string]string
+	// Repos maps a folder a git segment finds its repository from to what
+	// that repository's own configuration and hooks run, when it is not
+	// the project's repository (whose configuration and hooks the wall
+	// keeps): "" or absent when they run nothing. Filled by Resolve.
+	Repos map[string]string
 
 	Session Session
 	Now     time.Time // when the step is decided: windows and leases are measured from it

@@ -83,6 +83,11 @@ type Assessment struct {
 	Classes  Set
 	Findings []Finding
 	Paths    []PathUse
+	// Repos are the folders a git segment finds its repository from: its
+	// working folder, or the git folder --git-dir or GIT_DIR names. Whose
+	// repository that is, and what its configuration and hooks run, is on
+	// the disk: the caller looks (policy.Resolve).
+	Repos    []PathUse
 	Script   *shell.Script
 	segments []Set      // the classes of each segment
 	folders  [][]string // the folders each segment acts in (Folders)

@@ -22,6 +22,7 @@ func protectedBranch(b string) bool {
 func git(c *cmd) {
 	args := c.args
 	config := map[string]string{}
+	var gitDirs []shell.Word // --git-dir, GIT_DIR, GIT_COMMON_DIR
 	i := 0
 	for i < len(args) {
 		w := args[i]
@@ -67,6 +68,9 @@ func git(c *cmd) {
 				if name != "-C" {
 					c.a.actsInWord(c.i, dir)
 				}
+				if name == "--git-dir" {
+					gitDirs = append(gitDirs, dir)
+				}
 				if name == "-C" {
 					saved := c.a.cwds
 					if c.a.cwds = c.a.resolve(dir); c.a.cwds == nil {
@@ -87,6 +91,9 @@ func git(c *cmd) {
 			dir := shell.Word{Raw: v, Value: v, Literal: !strings.HasPrefix(v, "\x00"), Tilde: strings.HasPrefix(v, "~")}
 			c.foreignRepo(name, dir)
 			c.a.actsInWord(c.i, dir)
+			if name != "GIT_WORK_TREE" {
+				gitDirs = append(gitDirs, dir)
+			}
 		}
 	}
 	// GIT_CONFIG_COUNT/KEY_n/VALUE_n in the step's environment.
@@ -107,6 +114,7 @@ func git(c *cmd) {
 			c.add(Opaque, "git alias "+k+" runs a shell command")
 		}
 	}
+	c.repos(gitDirs)
 	if i >= len(args) {
 		c.add(Read, "git with no subcommand prints help")
 		return
@@ -228,6 +236,36 @@ func (c *cmd) foreignRepo(opt string, w shell.Word) {
 	}
 }
 
+// repos records where this git segment finds its repository: the git
+// folders it names, else the folders it runs in.
+func (c *cmd) repos(gitDirs []shell.Word) {
+	add := func(p, raw string) {
+		c.a.out.Repos = append(c.a.out.Repos, PathUse{Op: OpRead, Path: p, Raw: raw, Segment: c.i})
+	}
+	if len(gitDirs) > 0 {
+		for _, w := range gitDirs {
+			for _, p := range c.a.resolve(w) {
+				add(p, w.Raw)
+			}
+		}
+		return
+	}
+	for _, d := range c.a.cwds {
+		if d != "" {
+			add(d, ".")
+		}
+	}
+}
+
+// GitConfigRuns says whether git configuration key k (lower case,
+// "section.sub.key") set to v makes git run a program: a configuration
+// file that sets one runs that program at the git commands that read it.
+func GitConfigRuns(k, v string) bool {
+	return gitConfigRuns(k) == runsProgram && !harmlessGitConfig(k, v)
+}
+
+const runsProgram = "makes git run a program"
+
 // gitConfigRuns says how a configuration key makes git run a program or
 // change where it sends things, or "" when it does neither.
 func gitConfigRuns(k string) string {
@@ -245,7 +283,7 @@ func gitConfigRuns(k string) string {
 		strings.HasPrefix(k, "trailer.") && (strings.HasSuffix(k, ".cmd") || strings.HasSuffix(k, ".command")) ||
 		k == "init.templatedir" || k == "gpg.ssh.program" || k == "gpg.ssh.defaultkeycommand" ||
 		k == "sendemail.tocmd" || k == "sendemail.cccmd" || k == "sendemail.smtpserver":
-		return "makes git run a program"
+		return runsProgram
 	case strings.HasPrefix(k, "url.") || strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl")) ||
 		k == "remote.pushdefault" || strings.HasPrefix(k, "branch.") && (strings.HasSuffix(k, ".pushremote") || strings.HasSuffix(k, ".remote")):
 		return "changes where git sends and fetches"
