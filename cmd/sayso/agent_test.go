@@ -154,7 +154,7 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 			Session: policy.Session{
 				ID: st.Session.ID, Turn: st.Turn, Epoch: st.Epoch.ID,
 				Held: st.Live.Held, HeldWhy: st.Live.HeldWhy,
-				Current: st.Controller() == st.Session.ID, Guest: st.Session.Tainted,
+				Current: st.Controls(), Guest: st.Session.Tainted,
 				Denials: st.Breaker.Denials, Declined: st.Breaker.Declined,
 			},
 		}

@@ -232,6 +232,7 @@ func (d *Decider) decide(ctx context.Context, step store.Step, base policy.Reque
 		if trip := diag.Tripped(); trip != nil && !st.Live.Held {
 			out.Hold = trip.String()
 		}
+		out.Standing = dec == policy.Deny && diag.Decided().ID == policy.TierHeld
 		return out
 	})
 	if err != nil {
@@ -327,7 +328,7 @@ func sessionOf(st *store.State) policy.Session {
 		Epoch:    st.Epoch.ID,
 		Held:     st.Live.Held,
 		HeldWhy:  st.Live.HeldWhy,
-		Current:  st.Controller() == st.Session.ID,
+		Current:  st.Controls(),
 		Guest:    st.Session.Tainted,
 		Denials:  st.Breaker.Denials,
 		Declined: st.Breaker.Declined,

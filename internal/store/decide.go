@@ -48,6 +48,7 @@ type State struct {
 	Breaker    Breaker
 	OwnerWords []Message // the person's words, a task's copy first (FromParent)
 	Epoch      Epoch     // the current epoch; Epoch.Session is the current controller
+	Parents    []string  // the session's parents, nearest first: none for a conversation
 	Leases     []Lease   // the session's most recent leases, live or not, newest first
 	Note       string    // the environment note
 }
@@ -55,6 +56,13 @@ type State struct {
 // Controller is the session holding the newest epoch, or "" before any
 // person message.
 func (s *State) Controller() string { return s.Epoch.Session }
+
+// Controls reports whether the session holds the newest epoch, or is a task
+// of a session that does: a task stands where its parent stands.
+func (s *State) Controls() bool {
+	c := s.Controller()
+	return c != "" && (c == s.Session.ID || slices.Contains(s.Parents, c))
+}
 
 // CheckLease returns "" when l covers a step of category c in this state,
 // or the check that failed.
@@ -111,6 +119,10 @@ type Outcome struct {
 	Decision   string          // allow, ask or deny; anything else is recorded as deny
 	Lease      int64           // the lease an allow consumes; 0 for none
 	Hold       string          // when set, the step trips the breaker: the session is held, for this reason
+	// Standing marks a denial that came from the session's standing — it
+	// is held, or not the controller — and not from the step itself: the
+	// breaker does not count it. Only the agent's own attempts count.
+	Standing bool
 	Reason     string          // one line for the ledger
 	Diagnostic json.RawMessage // the decision's diagnostic, as JSON
 
@@ -193,7 +205,7 @@ func (db *DB) Decide(ctx context.Context, step Step, evaluate func(*State) Outco
 				return err
 			}
 		}
-		if out.Decision == DecisionDeny {
+		if out.Decision == DecisionDeny && !out.Standing {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO breaker (session, kind, created_at) VALUES (?, 'denial', ?)", st.Session.ID, nanos(tx.now)); err != nil {
 				return err
 			}
@@ -225,6 +237,9 @@ func (tx *tx) state(ctx context.Context, step Step) (*State, error) {
 		st.Turn = s.Turn
 	}
 	if st.Live, err = tx.live(ctx, s); err != nil {
+		return nil, err
+	}
+	if st.Parents, err = tx.parents(ctx, s); err != nil {
 		return nil, err
 	}
 	window := step.BreakerWindow

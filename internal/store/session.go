@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -190,6 +191,21 @@ func (tx *tx) live(ctx context.Context, s Session) (Live, error) {
 		p = ps.Parent
 	}
 	return l, nil
+}
+
+// parents returns the session's parents, nearest first; a loop ends the
+// walk where it closes.
+func (tx *tx) parents(ctx context.Context, s Session) ([]string, error) {
+	var out []string
+	for p := s.Parent; p != "" && p != s.ID && !slices.Contains(out, p); {
+		out = append(out, p)
+		ps, err := tx.session(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		p = ps.Parent
+	}
+	return out, nil
 }
 
 // Live returns the mode and hold the session's steps are decided in.

@@ -185,3 +185,46 @@ func TestListingsNeverShowCopiedWords(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskStandsWithParent holds seed 002 §3: a task of the session that
+// holds the newest epoch controls with it, and a denial that came from the
+// session's standing is not counted by the breaker.
+func TestTaskStandsWithParent(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	person(t, db, "p", "refactor it")
+	if _, err := db.CreateTask(ctx, NewTask{ID: "t", Parent: "p", Prompt: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateTask(ctx, NewTask{ID: "tt", Parent: "t", Prompt: "go on"}); err != nil {
+		t.Fatal(err)
+	}
+	person(t, db, "q", "look")
+	person(t, db, "p", "back here")
+	controls := func(id string, standing bool) (bool, int) {
+		var c bool
+		var n int
+		_, err := db.Decide(ctx, Step{Session: NewSession{ID: id}, Cwd: "/p", Summary: "x"}, func(st *State) Outcome {
+			c, n = st.Controls(), len(st.Breaker.Denials)
+			return Outcome{Decision: DecisionDeny, Standing: standing}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, n
+	}
+	for _, id := range []string{"p", "t", "tt"} {
+		if c, _ := controls(id, true); !c {
+			t.Errorf("%s does not control with its parent p", id)
+		}
+	}
+	if c, _ := controls("q", true); c {
+		t.Error("q controls: p holds the newest epoch")
+	}
+	if _, n := controls("t", false); n != 0 {
+		t.Errorf("standing denials counted: %d", n)
+	}
+	if _, n := controls("t", false); n != 1 {
+		t.Errorf("the step's own denial not counted: %d", n)
+	}
+}
