@@ -116,13 +116,13 @@ const (
 
 // Outcome is what the caller's evaluate function decided.
 type Outcome struct {
-	Decision   string          // allow, ask or deny; anything else is recorded as deny
-	Lease      int64           // the lease an allow consumes; 0 for none
-	Hold       string          // when set, the step trips the breaker: the session is held, for this reason
+	Decision string // allow, ask or deny; anything else is recorded as deny
+	Lease    int64  // the lease an allow consumes; 0 for none
+	Hold     string // when set, the step trips the breaker: the session is held, for this reason
 	// Standing marks a denial that came from the session's standing — it
 	// is held, or not the controller — and not from the step itself: the
 	// breaker does not count it. Only the agent's own attempts count.
-	Standing bool
+	Standing   bool
 	Reason     string          // one line for the ledger
 	Diagnostic json.RawMessage // the decision's diagnostic, as JSON
 
