@@ -141,6 +141,8 @@ func printPins(w io.Writer, verb string, pins []hook.Pin) {
 			fmt.Fprintf(w, "%s %s %s hook in %s (sha256 %s)\n", verb, p.Agent, p.Event, p.Path, shortHash(p.SHA256))
 		case hook.PinTrust:
 			fmt.Fprintf(w, "%s %s hook trust in %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
+		case hook.PinCommand:
+			fmt.Fprintf(w, "%s %s /sayso command %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
 		}
 	}
 }

@@ -233,6 +233,13 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 		tp.Scope = t.Scope
 		pins = append(pins, tp)
 	}
+	if cmd := commandPath(t, path); cmd != "" {
+		cp, err := writeCommand(t, cmd, old)
+		if err != nil {
+			return nil, fmt.Errorf("install %s: %w", t.Agent, err)
+		}
+		pins = append(pins, cp)
+	}
 	if err := store.Save(append(keep, pins...)); err != nil {
 		return nil, fmt.Errorf("install %s: %w", t.Agent, err)
 	}
@@ -369,6 +376,16 @@ func Uninstall(agent string, store PinStore) (removed []Pin, missing []Pin, err 
 				order = append(order, p.Path)
 			}
 			byPath[p.Path] = append(byPath[p.Path], p)
+		case PinCommand:
+			ok, err := removeCommand(p)
+			if err != nil {
+				return nil, nil, fmt.Errorf("uninstall: %w", err)
+			}
+			if ok {
+				removed = append(removed, p)
+			} else {
+				missing = append(missing, p)
+			}
 		case PinTrust:
 			ok, err := removeCodexTrust(p)
 			if err != nil {
@@ -427,7 +444,7 @@ func Installed(store PinStore) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range pins {
-		if (p.Kind == PinDefinition || p.Kind == PinTrust || p.Kind == PinBinary) && !seen[p.Path] {
+		if (p.Kind == PinDefinition || p.Kind == PinTrust || p.Kind == PinBinary || p.Kind == PinCommand) && !seen[p.Path] {
 			seen[p.Path] = true
 			out = append(out, p.Path)
 		}

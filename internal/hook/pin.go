@@ -22,6 +22,7 @@ const (
 	PinBinary     PinKind = "binary"     // the sayso binary a definition runs
 	PinDefinition PinKind = "definition" // one hook group sayso added to a client's settings
 	PinTrust      PinKind = "trust"      // the block of Codex trust hashes sayso added to config.toml
+	PinCommand    PinKind = "command"    // the command file that makes "/sayso" a command Claude Code knows
 )
 
 // Pin is the SHA-256 of something sayso installed, with what uninstall
@@ -204,6 +205,10 @@ func CheckPins(store PinStore, agent string) []Problem {
 			_ = json.Unmarshal(p.Entry, &text)
 			if err != nil || text == "" || !trustHolds(b, text) {
 				out = append(out, Problem{p.Agent, "Codex no longer trusts sayso's hooks: sayso's [hooks.state] entries in " + p.Path + " were changed or removed", fix})
+			}
+		case PinCommand:
+			if h, err := fileSum(p.Path); err != nil || h != p.SHA256 {
+				out = append(out, Problem{p.Agent, "sayso's /sayso command file " + p.Path + " was changed or removed", fix})
 			}
 		default:
 			out = append(out, Problem{p.Agent, "unknown pin kind " + string(p.Kind), fix})

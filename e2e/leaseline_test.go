@@ -1,0 +1,74 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSeed002LeaseLineClaudeCodeTUI guards seed 002 §4 (a one-shot lease,
+// granted only by the person's direct input, never inferred from words):
+// the person types "/sayso lease remote-write" in Claude Code's
+// interactive terminal. The client must hand that line to sayso (it
+// answered "Unknown command: /sayso" before sayso installed the command
+// that makes it one the client knows), the lease it grants lets exactly
+// one of the model's two pushes through, and the second is asked about,
+// with sayso's reason, where the person refuses it.
+func TestSeed002LeaseLineClaudeCodeTUI(t *testing.T) {
+	w := newWorld(t)
+	push := Call{Command: "git push origin feature/x"}
+	f := NewFake(push, push)
+	defer f.Close()
+	tui := w.startTUI(t, f)
+	if _, err := os.Stat(filepath.Join(w.home, ".claude", "commands", "sayso.md")); err != nil {
+		t.Errorf("install wrote no /sayso command: %v", err)
+	}
+	tui.typeLine("/sayso lease remote-write")
+	seen := ""
+	for deadline := time.Now().Add(90 * time.Second); seen == ""; time.Sleep(200 * time.Millisecond) {
+		sc := tui.screen()
+		switch {
+		case strings.Contains(sc, "Unknown command"):
+			seen = "Unknown command"
+		case strings.Contains(sc, "Do you want to proceed?"):
+			seen = "Do you want to proceed?"
+		case isClosed(f.Done()):
+			seen = "done"
+		case time.Now().After(deadline):
+			t.Fatalf("neither the turn's end nor a question in 90s:\n%s", sc)
+		}
+	}
+	switch seen {
+	case "Unknown command":
+		t.Fatalf("the client did not pass the line on:\n%s", tui.screen())
+	case "Do you want to proceed?":
+		// The second push: sayso asks, in the client's own dialog.
+		if sc := tui.screen(); !strings.Contains(sc, "sayso") || !strings.Contains(sc, "remote-write") {
+			t.Errorf("the client asks, but not with sayso's reason:\n%s", sc)
+		}
+		t.Logf("asked:\n%s", tui.screen())
+		tui.keys("Escape")
+		time.Sleep(time.Second)
+	}
+	if got := w.pushes(); len(got) != 1 {
+		t.Errorf("pushes that ran: %q, want exactly one", got)
+	}
+	leases := string(w.sayso(t, "lease", "list", "--all"))
+	if !strings.Contains(leases, "remote-write") || !strings.Contains(leases, "consumed") {
+		t.Errorf("the line granted no lease that a push consumed:\n%s", leases)
+	}
+	if t.Failed() {
+		t.Logf("screen:\n%s\nresults: %q\nledger:\n%s", tui.screen(), f.Results(), w.sayso(t, "log"))
+	}
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
