@@ -67,6 +67,9 @@ type Entry struct {
 	Class   risk.Class
 	ByClass bool // the entry names a class
 	Source  Source
+	// Match and NotMatch are the file's own examples of commands the
+	// entry matches and does not; one that does not hold is a Problem.
+	Match, NotMatch []string
 
 	words   []string // Command split into words
 	invalid string   // why the entry cannot be used, or ""

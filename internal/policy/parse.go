@@ -156,6 +156,14 @@ func (f *fileParser) keyValue(key []string, at unstable.Range, v *unstable.Node)
 }
 
 func (f *fileParser) entryField(e *Entry, field string, at unstable.Range, v *unstable.Node) {
+	if field == "match" || field == "not_match" {
+		if xs, ok := f.strs(at, field, v); ok && field == "match" {
+			e.Match = xs
+		} else if ok {
+			e.NotMatch = xs
+		}
+		return
+	}
 	s, ok := f.str(at, field, v)
 	if !ok {
 		return
@@ -301,6 +309,15 @@ func (f *fileParser) apply() {
 		kept = append(kept, e)
 	}
 	p.Entries = kept
+	p.Prepare()
+	for i := f.entries; i < len(p.Entries); i++ {
+		if why, _ := p.never(i); why != "" {
+			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: "entry can never match: " + why})
+		}
+		for _, why := range p.failedExamples(i) {
+			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: why})
+		}
+	}
 	rows := p.Autonomy[:f.rows]
 	for _, r := range p.Autonomy[f.rows:] {
 		if f.project && r.Value == AutoApprove {
@@ -409,6 +426,15 @@ func (f *fileParser) broken(err error) {
 		}
 	}
 	p.Entries = kept
+	p.Prepare()
+	for i := f.entries; i < len(p.Entries); i++ {
+		if why, _ := p.never(i); why != "" {
+			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: "entry can never match: " + why})
+		}
+		for _, why := range p.failedExamples(i) {
+			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: why})
+		}
+	}
 	rows := p.Autonomy[:f.rows]
 	for _, r := range p.Autonomy[f.rows:] {
 		if r.Value != AutoApprove {

@@ -22,6 +22,7 @@ type Reading struct {
 	Program  string
 	Options  []Option
 	Operands []Operand
+	Known    bool // sayso knows how the program reads its options: the reading is not loose
 }
 
 // Option is one option of a Reading.
@@ -135,6 +136,7 @@ func read(name string, args []shell.Word) Reading {
 
 // strict reads args with the program's own option spec.
 func (r *Reading) strict(args []shell.Word, spec optSpec) {
+	r.Known = true
 	set, ops := readOpts(args, spec)
 	for _, o := range set {
 		x := Option{Name: o.name, Dyn: o.dyn}
