@@ -43,8 +43,8 @@ type reply struct {
 var forwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "GEMINI_CLI_HOME"}
 
 const (
-	maxInput = 16 << 20         // hook.MaxInput
-	wait     = 28 * time.Second // the full hook's wait for the gateway, a card's answer included
+	maxInput = 16 << 20          // hook.MaxInput
+	wait     = 600 * time.Second // hook.DecideTimeout: the longest a client waits; the gateway answers before
 )
 
 func main() {

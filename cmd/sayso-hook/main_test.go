@@ -9,8 +9,10 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/hook"
 )
 
 // The forwarder speaks the gateway's wire format without importing it (the
@@ -27,6 +29,11 @@ func TestWire(t *testing.T) {
 	want := gateway.Request{Agent: in.Agent, Input: in.Input, Env: in.Env, Home: in.Home}
 	if err := json.Unmarshal(b, &g); err != nil || !reflect.DeepEqual(g, want) {
 		t.Errorf("request %s reads as %+v (%v)", b, g, err)
+	}
+	// The forwarder waits for the gateway as long as the longest wait
+	// sayso install gives a client: the gateway's card ends before it.
+	if wait != hook.DecideTimeout*time.Second {
+		t.Errorf("wait = %v, hook.DecideTimeout = %ds", wait, hook.DecideTimeout)
 	}
 	out := gateway.Reply{Stdout: []byte("{}\n"), Stderr: "why", Exit: 2}
 	b, _ = json.Marshal(out)

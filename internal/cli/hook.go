@@ -74,8 +74,9 @@ func unfixedHook(a hook.Adapter, in []byte) hook.Result {
 }
 
 // hookWait is how long the hook waits for sayso serve, a card's answer
-// included: under the 30 s that sayso install gives the clients.
-const hookWait = 28 * time.Second
+// included: the longest wait sayso install gives a client. The gateway
+// answers before the client's own wait for the event runs out.
+const hookWait = hook.DecideTimeout * time.Second
 
 // answerHook hands the input to sayso serve when it runs; otherwise it
 // decides here, against the store.

@@ -32,6 +32,9 @@ state folder, questions become cards the person answers on a page served
 on loopback only, and every decision goes to the ledger. It prints a
 one-time login link, and a fresh one each time Enter is pressed in its
 terminal; 'sayso login' asks it for another over the person's socket.
+A card waits as long as the agent's client waits for its hook (the
+timeout 'sayso install' wrote: 10 minutes for a step), less a few
+seconds so that sayso answers first; --card-timeout D waits less.
 --notify runs COMMAND with /bin/sh -c when a card waits; the card's
 one-line summary comes on its standard input and in $SAYSO_CARD, never
 on the command line, e.g. --notify 'notify-send sayso "$SAYSO_CARD"'.
@@ -50,7 +53,7 @@ func runServe(env *Env, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	addr := fs.String("addr", DefaultAddr, "")
-	timeout := fs.Duration("card-timeout", gateway.DefaultCardTimeout, "")
+	timeout := fs.Duration("card-timeout", 0, "")
 	notify := fs.String("notify", "", "")
 	if err := fs.Parse(args); err != nil {
 		return usagef("serve: %v", err)
@@ -59,7 +62,7 @@ func runServe(env *Env, args []string) error {
 	// after the timeout install gave them, and the hook stops waiting for
 	// the gateway a little before. A longer card would show the person a
 	// question nobody waits on.
-	if longest := hookWait - 3*time.Second; *timeout > longest {
+	if longest := hookWait - hook.CardMargin; *timeout > longest {
 		fmt.Fprintf(env.Stderr, "sayso: warning: --card-timeout %v is longer than a hook waits; cards wait %v\n", *timeout, longest)
 		*timeout = longest
 	}
@@ -114,7 +117,8 @@ func runServe(env *Env, args []string) error {
 		fmt.Fprintln(env.Stderr, "sayso: hint: go install ./cmd/sayso ./cmd/sayso-hook ./cmd/sayso-wall, then run sayso serve from there")
 	}
 	d.Forwarders = &gateway.Forwarders{Pins: pins}
-	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout}
+	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout,
+		Waits: func(agent, event string) time.Duration { return hook.Waits(pins, agent, event) }}
 	if *notify != "" {
 		c.Notify = notifier(*notify, env.Stderr)
 	}
@@ -131,7 +135,9 @@ func runServe(env *Env, args []string) error {
 		}
 		return fmt.Errorf("serve the page on %s: %w", *addr, err)
 	}
-	hook.Timeout = *timeout + 5*time.Second
+	// A decision may wait for the person as long as the longest wait a
+	// client gives a hook; each card's own life is shorter.
+	hook.Timeout = hookWait
 
 	fmt.Fprintf(env.Stdout, "sayso: serving on http://%s (hooks on %s)\n", *addr, socket)
 	fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -163,4 +165,110 @@ func TestAnswerRacingTheHookLeaving(t *testing.T) {
 		}
 	}
 	t.Logf("%d of 24 answers were taken by their hook before it left", taken)
+}
+
+// pinWait records a hook definition for agent's event with the timeout
+// its client was given (seconds; milliseconds for gemini), as sayso
+// install pins it.
+func (f *gw) pinWait(agent, event string, timeout int) {
+	f.t.Helper()
+	entry := fmt.Sprintf(`{"hooks":[{"command":"sayso hook %s","timeout":%d,"type":"command"}],"matcher":"*"}`, agent, timeout)
+	pins := hook.FilePins{Path: filepath.Join(f.state, "pins.json")}
+	all, err := pins.Load()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	all = append(all, hook.Pin{Agent: agent, Scope: "user", Kind: hook.PinDefinition, Path: "/settings.json", Event: event, SHA256: "x", Entry: json.RawMessage(entry)})
+	if err := pins.Save(all); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// A card waits as long as the client waits for the hook, as sayso install
+// pinned it, less the margin that lets sayso answer first; with no pin, as
+// long as the shortest wait sayso ever wrote.
+func TestCardLivesAsLongAsItsClientWaits(t *testing.T) {
+	f := startGateway(t, 0)
+	life := func(session, step string) time.Duration {
+		conn := f.openHook(session, step)
+		defer conn.Close()
+		c := f.waitCard(step)
+		return c.Expires.Sub(c.Created)
+	}
+	if got := life("s-unpinned", "git push origin a/x"); got > time.Duration(hook.HookTimeout)*time.Second-hook.CardMargin || got < 20*time.Second {
+		t.Errorf("with no pin a card lives %v, want just under %ds", got, hook.HookTimeout)
+	}
+	f.pinWait("claude", "PreToolUse", hook.DecideTimeout)
+	f.pinWait("gemini", "BeforeTool", 7000)
+	if got := life("s-pinned", "git push origin b/x"); got < 590*time.Second || got > time.Duration(hook.DecideTimeout)*time.Second-hook.CardMargin {
+		t.Errorf("with a %ds pin a card lives %v", hook.DecideTimeout, got)
+	}
+	// Two scopes pinned: the shorter wait wins.
+	f.pinWait("claude", "PreToolUse", 12)
+	if got := life("s-two", "git push origin c/x"); got > 7*time.Second || got < 5*time.Second {
+		t.Errorf("with a 12s pin beside a %ds one a card lives %v, want about 7s", hook.DecideTimeout, got)
+	}
+}
+
+// sayso's own timeout and the agent that stopped waiting are told apart,
+// in the ledger and in the missed cards; the agent is told where the
+// page is.
+func TestMissedCardsSayWhatHappened(t *testing.T) {
+	f := startGateway(t, 0)
+	f.pinWait("claude", "PreToolUse", 7) // the card lives 2 s
+	start := time.Now()
+	reply, err := f.ask("claude", f.claudeInput("s-missed", "git push origin late/x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 7*time.Second-time.Second {
+		t.Errorf("sayso answered after %v: the client, waiting 7s, would have timed the hook out", took)
+	}
+	if permission(reply.Stdout) != "ask" || !strings.Contains(string(reply.Stdout), "did not answer within 2s on "+f.base+"/") {
+		t.Errorf("reply = %s, want an ask naming the page %s", reply.Stdout, f.base)
+	}
+	conn := f.openHook("s-missed", "git push origin left/x")
+	c := f.waitCard("git push origin left/x")
+	conn.Close()
+	f.gone(c)
+
+	missed, err := f.db.MissedCards(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missed) != 2 {
+		t.Fatalf("missed = %+v, want two", missed)
+	}
+	left, late := missed[0], missed[1] // newest first
+	if late.Cause != store.MissedTimeout || late.Step != "git push origin late/x" || !strings.Contains(late.Why, "did not answer within 2s") {
+		t.Errorf("timed out card: %+v", late)
+	}
+	if left.Cause != store.MissedLeft || left.Card != c.ID || left.Agent != "claude" || !strings.Contains(left.Why, "the agent stopped waiting") {
+		t.Errorf("card whose hook left: %+v", left)
+	}
+	if !left.Deadline.Equal(c.Expires) || !left.Posted.Equal(c.Created) || left.Session == "" {
+		t.Errorf("card whose hook left: %+v, card %+v", left, c)
+	}
+}
+
+// A card waiting when sayso serve stops is missed because sayso stopped,
+// not because the agent stopped waiting.
+func TestMissedWhenTheGatewayStops(t *testing.T) {
+	f := startGateway(t, 0)
+	conn := f.openHook("s-stop", "git push origin stop/x")
+	defer conn.Close()
+	f.waitCard("git push origin stop/x")
+	f.stop()
+	db, err := store.Open(context.Background(), filepath.Join(f.state, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	missed, err := db.MissedCards(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missed) != 1 || missed[0].Cause != store.MissedStopped {
+		t.Errorf("missed = %+v, want one, stopped", missed)
+	}
 }

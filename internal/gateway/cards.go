@@ -17,22 +17,34 @@ import (
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
-// DefaultCardTimeout is how long a hook waits for the person, well under
-// the timeout sayso install gives the clients.
+// DefaultCardTimeout is how long a card waits for the person when nothing
+// says how long its caller waits: a host's step through the API.
 const DefaultCardTimeout = 20 * time.Second
 
 // Cards holds the questions waiting for the person. A card lives exactly
-// as long as its hook waits: until its timeout, or until the hook's
-// connection closes (the client gave up on it or killed it). A card is
-// answered at most once, and an answer counts only when the waiting hook
-// takes it: the hook itself keeps what the answer keeps, so an answer to
-// a card nobody waits on is refused and keeps nothing. A card that stops
-// waiting unanswered leaves a ledger row.
+// as long as its hook waits: until shortly before the hook's client gives
+// up on it (the timeout sayso install gave that client for the event), or
+// until the hook's connection closes (the client gave up on it or killed
+// it). A card is answered at most once, and an answer counts only when the
+// waiting hook takes it: the hook itself keeps what the answer keeps, so
+// an answer to a card nobody waits on is refused and keeps nothing. A card
+// that stops waiting unanswered leaves a ledger row saying why: sayso's
+// own timeout, the agent that stopped waiting, or the gateway stopping.
 type Cards struct {
-	DB      *store.DB
-	Timeout time.Duration    // 0 is DefaultCardTimeout
-	Now     func() time.Time // nil is the wall clock
-	Notify  func(web.Card)   // told of each new card, when set
+	DB *store.DB
+	// Timeout caps how long a card waits; 0 is as long as its client
+	// waits for the hook (DefaultCardTimeout for a host's step).
+	Timeout time.Duration
+	// Waits is how long agent's client waits for its hook on event (the
+	// timeout sayso install wrote); nil is hook.HookTimeout.
+	Waits func(agent, event string) time.Duration
+	// Page is the person's page, named to the agent when a card goes
+	// unanswered.
+	Page   string
+	Now    func() time.Time // nil is the wall clock
+	Notify func(web.Card)   // told of each new card, when set
+
+	waiting sync.WaitGroup // the Waits under way
 
 	mu       sync.Mutex
 	byID     map[string]*pending
@@ -56,6 +68,13 @@ type handoff struct {
 // errGone refuses an answer the hook was no longer there to take.
 var errGone = fmt.Errorf("the agent no longer waits for this card: %w", web.ErrExpired)
 
+// errHookLeft ends a hook's request when its connection closes.
+var errHookLeft = errors.New("the hook's connection closed")
+
+// arrivedKey holds, in a hook request's context, when the request came:
+// the client's clock for the hook started just before.
+type arrivedKey struct{}
+
 func (c *Cards) now() time.Time {
 	if c.Now != nil {
 		return c.Now()
@@ -63,18 +82,37 @@ func (c *Cards) now() time.Time {
 	return now()
 }
 
+// life is how long a card for s may wait: until CardMargin before the
+// client gives up on the hook (its wait counted from the request's
+// arrival), no longer than the person's Timeout nor the context's
+// deadline.
+func (c *Cards) life(ctx context.Context, s hook.Step) time.Duration {
+	life := c.Timeout
+	if at, ok := ctx.Value(arrivedKey{}).(time.Time); ok {
+		wait := time.Duration(hook.HookTimeout) * time.Second
+		if c.Waits != nil {
+			wait = c.Waits(s.Agent, s.Event)
+		}
+		if client := time.Until(at.Add(wait - hook.CardMargin)); life <= 0 || client < life {
+			life = client
+		}
+	} else if life <= 0 {
+		life = DefaultCardTimeout
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl)-time.Second < life {
+		life = time.Until(dl) - time.Second
+	}
+	return life
+}
+
 // Wait posts a card for the step and waits for the person's answer.
 func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = DefaultCardTimeout
-	}
-	if dl, ok := ctx.Deadline(); ok && time.Until(dl)-time.Second < timeout {
-		timeout = time.Until(dl) - time.Second
-	}
+	timeout := c.life(ctx, s)
 	if timeout <= 0 {
 		return dec, diag, nil
 	}
+	c.waiting.Add(1)
+	defer c.waiting.Done()
 	p := c.post(s, step, diag, timeout)
 	posted(ctx, p.card.ID)
 	t := time.NewTimer(timeout)
@@ -85,7 +123,7 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 			// The hook's connection closed as the answer came: nobody
 			// takes it.
 			h.kept <- errGone
-			c.leave(p, "the hook went away before it could take the answer")
+			c.leave(p, context.Cause(ctx))
 			return dec, diag, nil
 		}
 		c.mu.Lock()
@@ -99,11 +137,11 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 		}
 		return settle(card, h.answer, diag)
 	case <-t.C:
-		c.leave(p, "the person did not answer within "+timeout.String())
-		diag.Reasons = append(diag.Reasons, "the person did not answer within "+timeout.String())
+		why := c.leave(p, context.DeadlineExceeded)
+		diag.Reasons = append(diag.Reasons, why)
 		return dec, diag, nil
 	case <-ctx.Done():
-		c.leave(p, "the hook stopped waiting (its client gave up or the connection closed)")
+		c.leave(p, context.Cause(ctx))
 		return dec, diag, nil
 	}
 }
@@ -236,15 +274,34 @@ func (c *Cards) keep(ctx context.Context, card web.Card, a web.Answer) error {
 }
 
 // leave removes a card whose hook stops waiting unanswered, refuses any
-// answer on its way, and records the expiry.
-func (c *Cards) leave(p *pending, why string) {
+// answer on its way, and records the expiry with its cause: what ended
+// the wait (context.DeadlineExceeded for sayso's own timeout, errHookLeft,
+// or the gateway's cancellation). It returns the cause in words.
+func (c *Cards) leave(p *pending, ended error) string {
 	c.remove(p)
-	if c.DB == nil {
-		return
+	m := store.Missed{Card: p.card.ID, Session: p.card.Session, Agent: p.card.Agent, Tool: p.card.Tool,
+		Step: p.card.Step, Cwd: p.card.Cwd, Posted: p.card.Created, Deadline: p.card.Expires}
+	switch {
+	case errors.Is(ended, context.DeadlineExceeded):
+		m.Cause = store.MissedTimeout
+		m.Why = "the person did not answer within " + p.card.Expires.Sub(p.card.Created).Round(time.Second).String()
+		if c.Page != "" {
+			m.Why += " on " + c.Page
+		}
+		m.Why += "; the card is listed as missed"
+	case errors.Is(ended, errHookLeft):
+		m.Cause = store.MissedLeft
+		m.Why = "the agent stopped waiting: its client ended the hook (an answer in the terminal, an interrupted turn, an ended session)"
+	default:
+		m.Cause = store.MissedStopped
+		m.Why = "sayso serve stopped while the card waited"
 	}
-	if err := c.DB.RecordCardExpired(context.Background(), p.card.Session, p.card.Step, why); err != nil {
-		slog.Error("record an expired card", "card", p.card.ID, "err", err)
+	if c.DB != nil {
+		if err := c.DB.RecordCardExpired(context.Background(), m); err != nil {
+			slog.Error("record an expired card", "card", p.card.ID, "err", err)
+		}
 	}
+	return m.Why
 }
 
 // remove takes a card off the list once its hook stops waiting: an
@@ -267,6 +324,18 @@ func (c *Cards) remove(p *pending) {
 	}
 	c.mu.Unlock()
 	c.changed()
+}
+
+// drain waits, at most d, for the cards still waiting to end and record
+// how they ended: the hook that waited on one may have been answered
+// already, its decision cut short.
+func (c *Cards) drain(d time.Duration) {
+	done := make(chan struct{})
+	go func() { c.waiting.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
 }
 
 // List returns the cards waiting, oldest first.

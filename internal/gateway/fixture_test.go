@@ -30,8 +30,8 @@ import (
 // socket, the person's page and the hosts' API on 127.0.0.1.
 
 func TestMain(m *testing.M) {
-	// Cards wait longer than the hook's default decision time here.
-	hook.Timeout = 60 * time.Second
+	// Cards wait as long as clients wait, as in sayso serve.
+	hook.Timeout = hook.DecideTimeout * time.Second
 	os.Exit(m.Run())
 }
 
@@ -102,10 +102,12 @@ func (f *gw) start() {
 	}
 	// The decisions are under test here, not the launcher: its path is
 	// never run.
+	pins := hook.FilePins{Path: filepath.Join(f.state, "pins.json")}
 	d := &gateway.Decider{DB: db, Home: filepath.Dir(f.project), ConfigDir: f.config, Protected: paths.Protected(),
-		Forwarders: &gateway.Forwarders{Pins: hook.FilePins{Path: filepath.Join(f.state, "pins.json")}},
+		Forwarders: &gateway.Forwarders{Pins: pins},
 		Walls:      hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: filepath.Dir(f.project)}}
-	g, err := gateway.New(gateway.Config{Decider: d, Addr: tcp.Addr().String(), CardTimeout: f.timeout})
+	g, err := gateway.New(gateway.Config{Decider: d, Addr: tcp.Addr().String(), CardTimeout: f.timeout,
+		Waits: func(agent, event string) time.Duration { return hook.Waits(pins, agent, event) }})
 	if err != nil {
 		t.Fatal(err)
 	}

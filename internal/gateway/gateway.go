@@ -21,9 +21,12 @@ type Config struct {
 	Guard Guard
 	// Addr is where the page and the API are served: 127.0.0.1:PORT.
 	Addr string
-	// CardTimeout is how long a card waits for the person; 0 is
-	// DefaultCardTimeout.
+	// CardTimeout caps how long a card waits for the person; 0 is as long
+	// as its client waits for the hook.
 	CardTimeout time.Duration
+	// Waits is how long agent's client waits for its hook on event: the
+	// timeout sayso install wrote (hook.Waits); nil is hook.HookTimeout.
+	Waits func(agent, event string) time.Duration
 	// Notify is told of each new card, when set.
 	Notify func(web.Card)
 	// Now is the clock of the page and the cards; nil is the wall clock.
@@ -50,7 +53,7 @@ func New(c Config) (*Gateway, error) {
 	if d.Forwarders == nil {
 		d.Forwarders = &Forwarders{}
 	}
-	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Now: c.Now, Notify: c.Notify}
+	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Waits: c.Waits, Page: "http://" + c.Addr + "/", Now: c.Now, Notify: c.Notify}
 	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings})
 	if err != nil {
 		return nil, err
@@ -115,7 +118,8 @@ func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
 	defer stop()
 	_ = srv.Shutdown(shut)
 	socket.Close()
-	<-hooksDone // the hooks answered, their cards' expiry recorded
+	<-hooksDone                    // the hooks answered
+	g.Cards.drain(5 * time.Second) // their cards' expiry recorded
 	if ls.Person != nil {
 		ls.Person.Close()
 	}

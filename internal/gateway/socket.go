@@ -93,10 +93,10 @@ func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
 	// The hook sends one request and then only waits: its connection
 	// closing (the client timed it out, killed it, or it gave up) ends
 	// the request, and with it any card it waits on.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, arrivedKey{}, time.Now()))
+	defer cancel(nil)
 	go func() {
-		defer cancel()
+		defer cancel(errHookLeft)
 		var b [64]byte
 		for {
 			n, err := conn.Read(b[:])

@@ -9,11 +9,26 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
-// HookTimeout is the timeout, in seconds, install writes for every hook:
-// explicit, and well above Timeout so that sayso's own deny comes first.
+// HookTimeout is the timeout, in seconds, install writes for the events
+// that only record (a prompt, a session, a task): they answer at once.
+// It is also the wait assumed of a client whose definition sayso did not
+// pin: the shortest sayso ever wrote.
 const HookTimeout = 30
+
+// DecideTimeout is the timeout, in seconds, install writes for the events
+// that decide a step (PreToolUse, PermissionRequest, BeforeTool): a card
+// waits for the person that long, less CardMargin. It is Claude Code's and
+// Codex's own default for tool hooks (seconds); Gemini CLI counts
+// milliseconds and sets no maximum.
+const DecideTimeout = 600
+
+// CardMargin is how long before its client gives up on a hook the
+// gateway stops waiting for the person, so that sayso's own answer comes
+// first: Codex and Gemini run a step whose hook timed out.
+const CardMargin = 5 * time.Second
 
 // ManagedRoot is where managed (system-wide) settings live; tests move it.
 var ManagedRoot = "/"
@@ -44,13 +59,25 @@ func (t Target) env(k string) string {
 	return t.Getenv(k)
 }
 
-// eventDef is one hook event install adds, with its matcher ("" for none).
-type eventDef struct{ name, matcher string }
+// eventDef is one hook event install adds, with its matcher ("" for none)
+// and whether it decides a step (and so may wait for the person).
+type eventDef struct {
+	name, matcher string
+	decides       bool
+}
+
+// timeout is the timeout, in seconds, install writes for the event.
+func (e eventDef) timeout() int {
+	if e.decides {
+		return DecideTimeout
+	}
+	return HookTimeout
+}
 
 var clientEvents = map[string][]eventDef{
-	"claude": {{"PreToolUse", "*"}, {"PermissionRequest", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}, {"SubagentStart", ""}},
-	"codex":  {{"PreToolUse", "*"}, {"PermissionRequest", "*"}, {"UserPromptSubmit", ""}, {"SessionStart", ""}},
-	"gemini": {{"BeforeTool", "*"}, {"BeforeAgent", ""}, {"SessionStart", ""}},
+	"claude": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}},
+	"codex":  {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}},
+	"gemini": {{"BeforeTool", "*", true}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
 }
 
 // SettingsPath is the file an agent's hooks go in for a scope.
@@ -116,21 +143,21 @@ func shellWord(s string) string {
 
 // handler is one hook handler in the client's own shape, with every
 // fail-closed option the client has.
-func handler(agent, command string) map[string]any {
+func handler(agent, command string, timeout int) map[string]any {
 	switch agent {
 	case "claude":
 		// onFailure "block": a crash, a timeout or a dead hook blocks the
 		// step instead of falling through to the client's own rules.
-		return map[string]any{"type": "command", "command": command, "timeout": HookTimeout, "onFailure": "block"}
+		return map[string]any{"type": "command", "command": command, "timeout": timeout, "onFailure": "block"}
 	case "gemini":
 		// Gemini counts its timeout in milliseconds.
-		return map[string]any{"type": "command", "name": "sayso", "command": command, "timeout": HookTimeout * 1000}
+		return map[string]any{"type": "command", "name": "sayso", "command": command, "timeout": timeout * 1000}
 	}
-	return map[string]any{"type": "command", "command": command, "timeout": HookTimeout}
+	return map[string]any{"type": "command", "command": command, "timeout": timeout}
 }
 
 func group(agent string, ev eventDef, command string) map[string]any {
-	g := map[string]any{"hooks": []any{handler(agent, command)}}
+	g := map[string]any{"hooks": []any{handler(agent, command, ev.timeout())}}
 	if ev.matcher != "" {
 		g["matcher"] = ev.matcher
 	}

@@ -141,7 +141,7 @@ func TestLedgerCapsStepText(t *testing.T) {
 	if err := db.RecordAnswer(ctx, "s1", AnswerDeny, long); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RecordCardExpired(ctx, "s1", long, "the hook went away"); err != nil {
+	if err := db.RecordCardExpired(ctx, Missed{Session: "s1", Step: long, Cause: MissedLeft, Why: "the hook went away"}); err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256([]byte(long))
