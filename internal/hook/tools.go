@@ -25,9 +25,9 @@ type toolInput struct {
 }
 
 // readTool fills the step's kind, command, files and URL from its tool
-// name and input. A tool it does not know stays KindTool; a known tool
-// whose input it cannot read is an error, which the caller turns into a
-// deny.
+// name and input. The names are risk's one list of the agents' tools; a
+// tool it does not know stays KindTool; a known tool whose input it cannot
+// read is an error, which the caller turns into a deny.
 func readTool(s *Step, home string) error {
 	var in toolInput
 	if len(s.Input) > 0 && string(s.Input) != "null" {
@@ -35,49 +35,43 @@ func readTool(s *Step, home string) error {
 			return errorf("read tool_input of %s: %v", s.Tool, err)
 		}
 	}
-	switch s.Agent {
-	case "claude":
-		return claudeTool(s, &in)
-	case "codex":
-		return codexTool(s, &in)
-	case "gemini":
-		return geminiTool(s, &in, home)
-	}
-	return nil
-}
-
-func claudeTool(s *Step, in *toolInput) error {
-	switch s.Tool {
-	case "Bash":
-		return shellStep(s, in.Command, "")
-	case "Write", "Edit", "MultiEdit":
-		return fileStep(s, KindWrite, risk.OpWrite, in.FilePath)
-	case "NotebookEdit":
-		return fileStep(s, KindWrite, risk.OpWrite, in.NotebookPath)
-	case "Read":
-		return fileStep(s, KindRead, risk.OpRead, in.FilePath)
-	case "Glob", "Grep", "LS":
-		return fileStep(s, KindRead, risk.OpRead, orDot(in.Path))
-	case "WebFetch":
-		s.Kind, s.URL = KindFetch, in.URL
-	case "WebSearch":
+	switch risk.KindOfTool(s.Tool) {
+	case risk.ToolShell:
+		cmd := in.Command
+		if len(cmd) == 0 && in.Cmd != "" {
+			cmd, _ = json.Marshal(in.Cmd) // Codex's exec_command says cmd
+		}
+		return shellStep(s, cmd, first(in.Workdir, in.DirPath))
+	case risk.ToolWrite, risk.ToolMultiEdit:
+		return fileStep(s, KindWrite, risk.OpWrite, first(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
+	case risk.ToolRead:
+		return fileStep(s, KindRead, risk.OpRead, first(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
+	case risk.ToolSearch:
+		return fileStep(s, KindRead, risk.OpRead, orDot(first(in.DirPath, in.Path)))
+	case risk.ToolReadMany:
+		s.Kind = KindRead
+		if len(in.Paths) == 0 {
+			return errorf("%s without paths", s.Tool)
+		}
+		for _, p := range in.Paths {
+			s.Files = append(s.Files, FileUse{risk.OpRead, abs(s.Cwd, p)})
+		}
+	case risk.ToolMemory:
+		// It appends to the user's GEMINI.md: the agent's own instructions.
+		s.Kind = KindWrite
+		s.Files = []FileUse{{risk.OpWrite, filepath.Join(home, ".gemini", "GEMINI.md")}}
+	case risk.ToolFetch:
+		s.Kind, s.URL = KindFetch, first(in.URL, firstURL(in.Prompt))
+	case risk.ToolWebSearch:
 		s.Kind = KindFetch
-	case "Agent", "Task":
+	case risk.ToolAgent:
 		s.Kind = KindAgent
-	case "TodoWrite", "TodoRead", "ExitPlanMode", "EnterPlanMode", "AskUserQuestion", "ListAgents", "ToolSearch", "ReportFindings", "Skill", "BashOutput", "TaskOutput":
+	case risk.ToolQuiet:
 		s.Kind = KindQuiet
-	}
-	return nil
-}
-
-func codexTool(s *Step, in *toolInput) error {
-	switch s.Tool {
-	case "Bash", "exec_command", "shell", "shell_command", "local_shell":
-		return shellStep(s, in.Command, in.Workdir)
-	case "apply_patch":
+	case risk.ToolPatch:
 		var patch string
 		if err := json.Unmarshal(in.Command, &patch); err != nil {
-			return errorf("apply_patch without a patch")
+			return errorf("%s without a patch", s.Tool)
 		}
 		files, err := patchFiles(patch)
 		if err != nil {
@@ -88,40 +82,6 @@ func codexTool(s *Step, in *toolInput) error {
 			f.Path = abs(s.Cwd, f.Path)
 			s.Files = append(s.Files, f)
 		}
-	}
-	return nil
-}
-
-func geminiTool(s *Step, in *toolInput, home string) error {
-	switch s.Tool {
-	case "run_shell_command":
-		return shellStep(s, in.Command, in.DirPath)
-	case "write_file", "replace", "edit":
-		return fileStep(s, KindWrite, risk.OpWrite, in.FilePath)
-	case "read_file":
-		return fileStep(s, KindRead, risk.OpRead, first(in.FilePath, in.AbsolutePath))
-	case "list_directory", "glob", "grep_search", "search_file_content", "grep":
-		return fileStep(s, KindRead, risk.OpRead, orDot(first(in.DirPath, in.Path)))
-	case "read_many_files":
-		s.Kind = KindRead
-		if len(in.Paths) == 0 {
-			return errorf("read_many_files without paths")
-		}
-		for _, p := range in.Paths {
-			s.Files = append(s.Files, FileUse{risk.OpRead, abs(s.Cwd, p)})
-		}
-	case "save_memory":
-		// It appends to the user's GEMINI.md: the agent's own instructions.
-		s.Kind = KindWrite
-		s.Files = []FileUse{{risk.OpWrite, filepath.Join(home, ".gemini", "GEMINI.md")}}
-	case "web_fetch":
-		s.Kind, s.URL = KindFetch, firstURL(in.URL+" "+in.Prompt)
-	case "google_web_search":
-		s.Kind = KindFetch
-	case "invoke_agent", "delegate_to_agent":
-		s.Kind = KindAgent
-	case "write_todos", "update_topic", "enter_plan_mode", "exit_plan_mode", "ask_user", "get_internal_docs":
-		s.Kind = KindQuiet
 	}
 	return nil
 }

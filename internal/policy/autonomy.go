@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // Autonomy is the value of an autonomy row. The zero value is
@@ -130,13 +132,7 @@ func toolMatch(pattern, tool string) bool {
 	return glob(pattern, tool)
 }
 
-func shellName(s string) bool {
-	switch s {
-	case "shell", "Bash", "run_shell_command", "exec_command", "local_shell":
-		return true
-	}
-	return false
-}
+func shellName(s string) bool { return risk.ShellTool(s) }
 
 // glob matches s against pattern, where * is any run of characters and
 // every other character stands for itself. It backtracks only to the last

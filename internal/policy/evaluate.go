@@ -121,9 +121,7 @@ func (e *evaluation) classPatterns(a *risk.Assessment) {
 
 // parallel counts a sub-agent spawn against max_parallel.
 func (e *evaluation) parallel(a *risk.Assessment) {
-	switch e.req.Tool {
-	case "Task", "Agent", "invoke_agent", "spawn_agent", "multi_agent_v1":
-	default:
+	if risk.KindOfTool(e.req.Tool) != risk.ToolAgent {
 		return
 	}
 	max := e.pol.MaxParallel

@@ -8,14 +8,77 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// shellTools are the names agents give their shell tool: Claude Code and
-// Codex say Bash, Gemini run_shell_command, Codex's model exec_command.
-var shellTools = map[string]bool{
-	"Bash": true, "run_shell_command": true, "exec_command": true, "shell": true, "local_shell": true,
+// ToolKind is what an agent's tool does, known by its name. The zero value
+// is ToolUnknown: a tool sayso does not know, judged opaque.
+type ToolKind uint8
+
+const (
+	ToolUnknown   ToolKind = iota
+	ToolShell              // runs a shell command line
+	ToolRead               // reads one file
+	ToolWrite              // writes or edits one file
+	ToolMultiEdit          // edits one file in several places
+	ToolSearch             // lists or searches a folder
+	ToolReadMany           // reads several files
+	ToolFetch              // fetches a URL
+	ToolWebSearch          // sends a query to a search engine
+	ToolAgent              // starts a sub-agent
+	ToolQuiet              // the client's own bookkeeping: plans, todos, questions to the person
+	ToolPatch              // applies a patch (Codex apply_patch)
+	ToolMemory             // appends to the agent's own instructions (Gemini save_memory)
+)
+
+// agentTools are the names the agents give their built-in tools: Claude
+// Code, Codex (its shells, exec_command, apply_patch) and Gemini CLI. It
+// is the one list of them: the adapters read a step's kind from it and
+// the decision classifies by it.
+var agentTools = map[string]ToolKind{
+	"Bash": ToolShell, "run_shell_command": ToolShell, "exec_command": ToolShell, "shell": ToolShell,
+	"shell_command": ToolShell, "local_shell": ToolShell,
+
+	"Read": ToolRead, "read_file": ToolRead, "view_image": ToolRead, "NotebookRead": ToolRead,
+	"Write": ToolWrite, "write_file": ToolWrite, "Edit": ToolWrite, "replace": ToolWrite, "edit": ToolWrite,
+	"NotebookEdit": ToolWrite, "edit_file": ToolWrite,
+	"MultiEdit": ToolMultiEdit,
+	"Glob":      ToolSearch, "glob": ToolSearch, "Grep": ToolSearch, "grep": ToolSearch, "grep_search": ToolSearch,
+	"search_file_content": ToolSearch, "LS": ToolSearch, "list_directory": ToolSearch,
+	"read_many_files": ToolReadMany,
+
+	"WebFetch": ToolFetch, "web_fetch": ToolFetch,
+	"WebSearch": ToolWebSearch, "google_web_search": ToolWebSearch, "web_search": ToolWebSearch,
+
+	"Task": ToolAgent, "Agent": ToolAgent, "invoke_agent": ToolAgent, "delegate_to_agent": ToolAgent,
+	"spawn_agent": ToolAgent, "multi_agent_v1": ToolAgent,
+
+	"TodoWrite": ToolQuiet, "TodoRead": ToolQuiet, "ExitPlanMode": ToolQuiet, "EnterPlanMode": ToolQuiet,
+	"AskUserQuestion": ToolQuiet, "ListAgents": ToolQuiet, "ToolSearch": ToolQuiet, "ReportFindings": ToolQuiet,
+	"Skill": ToolQuiet, "BashOutput": ToolQuiet, "TaskOutput": ToolQuiet, "KillShell": ToolQuiet, "KillBash": ToolQuiet,
+	"write_todos": ToolQuiet, "update_topic": ToolQuiet, "enter_plan_mode": ToolQuiet, "exit_plan_mode": ToolQuiet,
+	"ask_user": ToolQuiet, "get_internal_docs": ToolQuiet,
+	"update_plan": ToolQuiet, "get_goal": ToolQuiet, "create_goal": ToolQuiet, "update_goal": ToolQuiet,
+	"request_user_input": ToolQuiet, "write_stdin": ToolQuiet,
+
+	"apply_patch": ToolPatch,
+	"save_memory": ToolMemory,
+}
+
+// KindOfTool returns what the agent's tool called name does.
+func KindOfTool(name string) ToolKind { return agentTools[name] }
+
+// ToolNames returns every tool name of kind k, for tests that hold other
+// lists to this one.
+func ToolNames(k ToolKind) []string {
+	var out []string
+	for n, kk := range agentTools {
+		if kk == k {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // ShellTool reports whether name is an agent's shell tool.
-func ShellTool(name string) bool { return shellTools[name] }
+func ShellTool(name string) bool { return agentTools[name] == ToolShell }
 
 // toolInput holds the fields the agents' tools take, under every name they
 // use for them.
@@ -125,25 +188,25 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 		return a
 	}
 	var in toolInput
-	if len(input) > 0 && json.Unmarshal(input, &in) != nil && name != "apply_patch" {
+	if len(input) > 0 && json.Unmarshal(input, &in) != nil && KindOfTool(name) != ToolPatch {
 		return toolOpaque(name, ctx, "the "+name+" input is not JSON sayso can read")
 	}
 	t := newToolAssessor(name, ctx)
-	switch name {
-	case "Read", "read_file", "view_image", "NotebookRead":
+	switch KindOfTool(name) {
+	case ToolRead:
 		t.paths(OpRead, in.FilePath, in.AbsPath, in.Path, in.NotebookPth)
-	case "Write", "write_file", "Edit", "replace", "NotebookEdit", "edit_file":
+	case ToolWrite:
 		t.paths(OpWrite, in.FilePath, in.AbsPath, in.NotebookPth, in.Path)
-	case "MultiEdit":
+	case ToolMultiEdit:
 		t.paths(OpWrite, in.FilePath)
 		for _, e := range in.Edits {
 			if e.FilePath != "" {
 				t.file(OpWrite, e.FilePath)
 			}
 		}
-	case "Glob", "glob", "Grep", "grep_search", "search_file_content", "LS", "list_directory":
+	case ToolSearch:
 		t.search(in)
-	case "read_many_files":
+	case ToolReadMany:
 		t.c.add(Read, name+" reads files")
 		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
 			t.file(OpRead, p)
@@ -151,18 +214,17 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 		if len(in.Paths)+len(in.Include) == 0 {
 			t.cwd(OpRead)
 		}
-	case "WebFetch", "web_fetch":
+	case ToolFetch:
 		t.fetch(in)
-	case "WebSearch", "google_web_search", "web_search":
+	case ToolWebSearch:
 		t.c.add(Network, name+" sends a query to a search engine: "+clip(in.Query))
-	case "Task", "Agent", "invoke_agent", "spawn_agent", "multi_agent_v1":
+	case ToolAgent:
 		t.c.add(LocalWrite, name+" starts a sub-agent")
-	case "TodoWrite", "write_todos", "update_plan", "update_topic", "enter_plan_mode", "exit_plan_mode", "ExitPlanMode",
-		"get_goal", "create_goal", "update_goal", "request_user_input", "write_stdin", "BashOutput", "KillShell", "KillBash":
+	case ToolQuiet:
 		t.c.add(Read, name+" changes nothing outside the agent")
-	case "save_memory":
+	case ToolMemory:
 		t.file(OpWrite, "~/.gemini/GEMINI.md")
-	case "apply_patch":
+	case ToolPatch:
 		t.patch(input)
 	default:
 		if server, tool, ok := MCPTool(name); ok {

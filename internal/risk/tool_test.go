@@ -15,7 +15,16 @@ func TestTool(t *testing.T) {
 		want        Class
 	}{
 		// Claude Code
+		{"AskUserQuestion", `{"questions":[{"question":"which?"}]}`, Read},
+		{"Skill", `{"skill":"x"}`, Read},
 		{"Read", `{"file_path":"/home/user/project/main.go"}`, Read},
+		// Codex's shells: every name is a shell step.
+		{"shell_command", `{"command":"ls","workdir":"/home/user/project"}`, Read},
+		{"shell_command", `{"command":"cat ~/.ssh/id_ed25519"}`, Secret},
+		{"exec_command", `{"cmd":"ls"}`, Read},
+		// Gemini CLI
+		{"ask_user", `{"question":"which?"}`, Read},
+		{"edit", `{"file_path":"/home/user/.bashrc"}`, InstructionPatch},
 		{"Read", `{"file_path":"/home/user/.ssh/id_ed25519"}`, Secret},
 		{"Read", `{"file_path":"/home/user/.local/state/sayso/sayso.db"}`, Protected},
 		{"Read", `{"file_path":"~/.config/sayso/policy.toml"}`, Protected},

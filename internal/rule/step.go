@@ -36,12 +36,9 @@ func (s *Step) script() *shell.Script {
 	return s.Assessment.Script
 }
 
-// shellTools are the tool names agents give the shell.
-var shellTools = set("Bash", "bash", "shell", "local_shell", "run_shell_command", "exec_command")
-
 // ShellTool reports whether tool is an agent's shell: rules are kept and
 // counted only for shell steps.
-func ShellTool(tool string) bool { return shellTools[tool] }
+func ShellTool(tool string) bool { return risk.ShellTool(tool) }
 
 // simple returns the words of the one simple command that is the whole of
 // src, or why src is something more. Quoting that does not change a word is
