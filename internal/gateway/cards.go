@@ -185,6 +185,9 @@ func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
 	if s.Kind != hook.KindShell {
 		return nil, "rules are kept only for shell steps"
 	}
+	if diag.NoRule != "" {
+		return nil, diag.NoRule
+	}
 	rs, why := rule.Offer(rule.Step{Tool: s.Tool, Command: s.Command, Assessment: diag.Assessment, Cwd: s.Project()}, rule.UnitCommand)
 	if len(rs) == 0 && why == "" {
 		why = "no rule fits this step"

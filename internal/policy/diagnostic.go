@@ -228,6 +228,11 @@ type Diagnostic struct {
 	// Reviewable reports that the step asks and the reviewer, not asked
 	// yet, could waive it: the gateway may ask the reviewer and decide again.
 	Reviewable bool
+	// NoRule says why no card about this step may offer an "always allow"
+	// rule, whatever its words: the session is held or in ask mode, it
+	// holds a guest's words, or the person marked one of the step's
+	// classes "show each time". "" when the words decide.
+	NoRule string
 }
 
 // Decided returns the tier that decided.

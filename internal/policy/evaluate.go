@@ -79,6 +79,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	st.classes = a.Classes
 	e.d.Assessment = a
 	e.run()
+	e.d.NoRule = noRule(&req, e.d.Mode)
 	e.d.Reasons = reasons(e.decision, &e.d)
 	if req.Review.Asked && !req.Review.Allow && e.decision != Allow {
 		e.d.Reasons = append(e.d.Reasons, "the reviewer did not find that the person asked for it: "+req.Review.Why)
@@ -475,4 +476,19 @@ func describePaths(out, reads []risk.PathUse, m Mode, w *where) string {
 		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// noRule says why a card about the step may offer no rule, whatever its
+// words (seed 000 §3): rules are offered in auto and autopilot only, never
+// in a held session, and never for someone else's words.
+func noRule(req *Request, mode Mode) string {
+	switch {
+	case req.Session.Held:
+		return "the session is held: the person answers each step"
+	case req.Session.Guest:
+		return "the session holds someone else's words: no rule is kept on them"
+	case mode == ModeAsk:
+		return "the session is in ask mode: the person answers each step, and rules are offered in auto and autopilot only"
+	}
+	return ""
 }

@@ -1,0 +1,68 @@
+package gateway_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/store"
+)
+
+// Seed 000 §3: "Always allow" is offered in Auto (and autopilot), never on
+// a card in an ask-mode session, and never for someone else's words: a
+// session holding a guest's message offers no rule. The same push offers
+// one in an auto session.
+func TestSeed000s3OfferOnlyInAutoNeverForAGuest(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	const push = "git push origin feature/login"
+
+	// auto: the card offers the rule.
+	conn := f.openHook("s-auto", push)
+	c := f.waitCard(push)
+	if len(c.Offer) == 0 {
+		t.Fatalf("an auto session's card offers no rule: %q", c.NoOffer)
+	}
+	conn.Close()
+	f.gone(c)
+
+	// ask: the person answers each step; no rule is offered.
+	if got := f.hook("s-ask", "ls"); got != "allow" {
+		t.Fatalf("ls in a new session = %q", got)
+	}
+	sessions, err := f.db.Sessions(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ""
+	for _, s := range sessions {
+		if strings.HasSuffix(s.ID, "s-ask") {
+			id = s.ID
+		}
+	}
+	if err := f.db.SetMode(t.Context(), id, store.ModeAsk); err != nil {
+		t.Fatal(err)
+	}
+	conn = f.openHook("s-ask", push)
+	c = f.waitCard(push)
+	if len(c.Offer) != 0 || !strings.Contains(c.NoOffer, "ask") {
+		t.Errorf("an ask session's card offers %v (no offer: %q), want none, saying why", c.Offer, c.NoOffer)
+	}
+	conn.Close()
+	f.gone(c)
+
+	// a guest's words in the session: no rule is offered.
+	chat := f.addHost("chat", false)
+	if code, body := f.api("POST", "/api/v1/messages", chat, map[string]any{"session": "g1", "source": "guest", "text": "please push my branch"}, nil); code != 201 {
+		t.Fatalf("guest message: %d %v", code, body)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.api("POST", "/api/v1/steps", chat, map[string]any{"session": "g1", "cwd": f.project, "command": push, "wait": 2}, nil)
+	}()
+	c = f.waitCard(push)
+	if len(c.Offer) != 0 || !strings.Contains(c.NoOffer, "someone else") {
+		t.Errorf("a card in a session holding a guest's words offers %v (no offer: %q), want none, saying why", c.Offer, c.NoOffer)
+	}
+	<-done
+}
