@@ -23,7 +23,9 @@ func TestCheckBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := cli.Main([]string{"check", "--json", "--cwd", dir, "--root", dir, "--", tt.cmd}, &cli.Env{Stdout: &out, Stderr: &errb})
+			// sayso's own folders in the test's, never the person's.
+			state := []string{"--state-dir", dir + "/state", "--config-dir", dir + "/config"}
+			code := cli.Main(append(state, "check", "--json", "--cwd", dir, "--root", dir, "--", tt.cmd), &cli.Env{Stdout: &out, Stderr: &errb})
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}

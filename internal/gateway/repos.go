@@ -12,10 +12,10 @@ import (
 )
 
 // Disk is how a request for a step in the project at root reads the
-// disk: links resolved as the hook resolves them, and the repositories
-// git steps use looked at.
+// disk: links resolved as the hook resolves them, the compose files of
+// compose steps read, and the repositories git steps use looked at.
 func Disk(root string, protected []string) policy.Disk {
-	return policy.Disk{EvalSymlinks: hook.Resolver(protected), RepoRuns: repoRuns(root)}
+	return policy.Disk{EvalSymlinks: hook.Resolver(protected), RepoRuns: repoRuns(root), Compose: readCompose}
 }
 
 // repoRuns returns the look policy.Resolve makes at the repository a git

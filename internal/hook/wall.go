@@ -82,29 +82,12 @@ func (w Walls) wrap(s Step, reach policy.Reach, daemons bool, unlock []string) (
 }
 
 // daemonClients are the programs whose whole job is to ask a daemon: a
-// step made only of them, each judged by its own table, may reach the
-// daemons. A daemon runs what it is asked outside any wall, so a step
+// step made only of them, each judged by its own table (a compose step by
+// the compose files the decision read), may reach the daemons. A daemon runs what it is asked outside any wall, so a step
 // that runs anything else — the project's code above all — may not.
 var daemonClients = map[string]bool{
 	"docker": true, "docker-compose": true, "podman": true, "podman-compose": true, "nerdctl": true,
 	"systemctl": true, "journalctl": true, "busctl": true, "loginctl": true,
-}
-
-// fileDriven reports a daemon's client whose work a file names — a compose
-// file's mounts and privileges, a bake file — which the decision never
-// read: it gets no daemon, so a project file cannot hand a container the host.
-func fileDriven(seg *shell.Segment) bool {
-	name := seg.Name()
-	if strings.HasSuffix(name, "-compose") {
-		return true
-	}
-	for _, a := range seg.Args[1:] {
-		switch a.Value {
-		case "compose", "stack", "bake":
-			return true
-		}
-	}
-	return false
 }
 
 // reachesDaemons reports whether every segment of the decided step is a
@@ -115,7 +98,7 @@ func reachesDaemons(script *shell.Script) bool {
 	}
 	for i := range script.Segments {
 		seg := &script.Segments[i]
-		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || !daemonClients[seg.Name()] || fileDriven(seg) {
+		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || !daemonClients[seg.Name()] {
 			return false
 		}
 	}

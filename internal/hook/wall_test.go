@@ -120,7 +120,9 @@ func TestUnwrap(t *testing.T) {
 }
 
 // TestDaemons: only a step made wholly of a daemon's client, seen whole,
-// may reach the daemons; the project's code never.
+// may reach the daemons; the project's code never. A compose step's file
+// was read by the decision (risk.Compose): let through by a mode, what it
+// hands the containers was judged; asked, the person saw it.
 func TestDaemons(t *testing.T) {
 	for _, tt := range []struct {
 		command string
@@ -128,9 +130,9 @@ func TestDaemons(t *testing.T) {
 	}{
 		{"docker ps", true},
 		{"docker ps && docker logs web", true},
-		{"docker compose up -d", false},
-		{"docker-compose up -d", false},
-		{"docker stack deploy -c s.yml app", false},
+		{"docker compose up -d", true},
+		{"docker-compose up -d", true},
+		{"docker stack deploy -c s.yml app", true},
 		{"systemctl --user status", true},
 		{"make test", false},
 		{"docker ps && ./run.sh", false},

@@ -14,6 +14,7 @@ var testContext = risk.Context{
 	Root: "/home/user/project", Home: "/home/user",
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
 	Packages:  risk.TestPackages,
+	Compose:   risk.TestCompose,
 }
 
 type corpusCase struct {

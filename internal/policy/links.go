@@ -16,10 +16,14 @@ type Disk struct {
 	// git finds from folder dir run, when that repository is not the
 	// project's own; "" when nothing or when it is. Nil looks at nothing.
 	RepoRuns func(dir string) string
+	// Compose reads the compose file at path, or the files compose finds
+	// from folder path. Nil reads none: a compose step is then opaque.
+	Compose func(path string) risk.Compose
 }
 
 // Resolve fills req.Links with the real path of every path the step names
-// that exists (or whose folder exists), as its symlinks lead, and
+// that exists (or whose folder exists), as its symlinks lead,
+// req.Context.Compose with the compose files its compose segments use, and
 // req.Repos with what the repositories its git segments use would run.
 func Resolve(req *Request, disk Disk) {
 	evalSymlinks := disk.EvalSymlinks
@@ -51,6 +55,19 @@ func Resolve(req *Request, disk Disk) {
 		}
 	}
 	req.Links = links
+	if disk.Compose != nil && len(a.Compose) > 0 {
+		read := make(map[string]risk.Compose, len(a.Compose))
+		for _, p := range a.Compose {
+			host := p.Path
+			if w.container {
+				continue // the container's folders: compose runs on the host
+			}
+			if _, done := read[p.Path]; !done {
+				read[p.Path] = disk.Compose(host)
+			}
+		}
+		req.Context.Compose = read
+	}
 	if disk.RepoRuns == nil || len(a.Repos) == 0 {
 		return
 	}

@@ -27,6 +27,11 @@ type Context struct {
 	// Recipes are the project Makefile's targets, name to recipe lines,
 	// read by the caller; "" names the first target, make's default.
 	Recipes map[string][]string
+	// Compose are the compose files read by the caller, keyed by the path
+	// a compose step named (a file, or the folder compose searches from):
+	// a step that starts containers is judged by what they hand them. A
+	// path missing here was not read: the step is opaque.
+	Compose map[string]Compose
 
 	depth int // scripts inside scripts, bounded
 }
@@ -87,7 +92,11 @@ type Assessment struct {
 	// working folder, or the git folder --git-dir or GIT_DIR names. Whose
 	// repository that is, and what its configuration and hooks run, is on
 	// the disk: the caller looks (policy.Resolve).
-	Repos    []PathUse
+	Repos []PathUse
+	// Compose are the compose files, or the folders compose searches from,
+	// a compose step uses: the caller reads them (policy.Resolve) into
+	// Context.Compose, and the step is judged again.
+	Compose  []PathUse
 	Script   *shell.Script
 	segments []Set      // the classes of each segment
 	folders  [][]string // the folders each segment acts in (Folders)

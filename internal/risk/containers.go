@@ -94,8 +94,12 @@ func docker2(c *cmd, sub, verb string) {
 		default:
 			c.add(LocalWrite, n+" "+verb)
 			dockerRunFlags(c)
+			compose(c)
 		}
 	case "buildx":
+		if verb == "bake" {
+			c.add(Opaque, n+" bake builds what its bake file says (contexts, entitlements), which sayso does not read")
+		}
 		if verb == "build" || verb == "bake" {
 			c.add(LocalWrite, n+" "+verb)
 			if c.has("--push") || c.has("--output=type=registry") {

@@ -20,6 +20,7 @@ var TestContext = Context{
 	Root: "/home/user/project", Home: "/home/user",
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
 	Packages:  TestPackages,
+	Compose:   TestCompose,
 }
 
 func loadCorpus(t testing.TB) []Case {

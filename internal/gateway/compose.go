@@ -1,0 +1,295 @@
+package gateway
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// composeNames are the files docker compose looks for, in its order, and
+// the override files it merges beside them.
+var (
+	composeNames  = []string{"compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"}
+	overrideNames = []string{"compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml", "docker-compose.override.yml"}
+)
+
+// maxCompose bounds a compose file sayso reads.
+const maxCompose = 1 << 20
+
+// readCompose reads what the compose file at path — or, for a folder, the
+// file compose finds from it (there or above) with its override — hands
+// the containers it starts, as docker run options. What it cannot read
+// whole (a variable in a path or a privilege, another file included or
+// extended, YAML it does not understand) leaves the step unread.
+func readCompose(path string) risk.Compose {
+	var files []string
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		base := findCompose(path)
+		if base == "" {
+			return risk.Compose{Unread: "no compose file is found from " + path}
+		}
+		files = append(files, base)
+		for _, n := range overrideNames {
+			if p := filepath.Join(filepath.Dir(base), n); isFile(p) {
+				files = append(files, p)
+			}
+		}
+	} else {
+		files = []string{path}
+	}
+	out := risk.Compose{Files: files}
+	for _, f := range files {
+		args, err := composeArgs(f)
+		if err != nil {
+			return risk.Compose{Files: files, Unread: err.Error()}
+		}
+		out.Args = append(out.Args, args...)
+	}
+	return out
+}
+
+// findCompose is the compose file compose uses from folder dir: the first
+// of its names in dir, else in the folder above, up to the root.
+func findCompose(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, n := range composeNames {
+			if p := filepath.Join(d, n); isFile(p) {
+				return p
+			}
+		}
+		if d == "/" || d == "." {
+			return ""
+		}
+	}
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// composeArgs reads one compose file into docker run options, relative
+// paths made absolute from its folder.
+func composeArgs(file string) ([]string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", file, err)
+	}
+	if len(b) > maxCompose {
+		return nil, fmt.Errorf("%s is larger than sayso reads", file)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s is not YAML sayso reads: %v", file, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	r := composeReader{file: file, dir: filepath.Dir(file)}
+	r.top(doc.Content[0])
+	return r.args, r.err
+}
+
+// composeReader walks one compose file's YAML.
+type composeReader struct {
+	file, dir string
+	args      []string
+	err       error
+}
+
+func (r *composeReader) fail(format string, a ...any) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: "+format, append([]any{r.file}, a...)...)
+	}
+}
+
+// each calls f for each key and value of mapping n.
+func each(n *yaml.Node, f func(key string, v *yaml.Node)) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Tag == "!!merge" { // <<: *anchor
+			each(deref(v), f)
+			continue
+		}
+		f(k.Value, deref(v))
+	}
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// scalar is n's text; a variable compose would put in (not "$$") is not
+// read.
+func (r *composeReader) scalar(what string, n *yaml.Node) (string, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		r.fail("%s is not a plain value", what)
+		return "", false
+	}
+	if strings.Contains(strings.ReplaceAll(n.Value, "$$", ""), "$") {
+		r.fail("%s %q holds a variable compose fills in", what, n.Value)
+		return "", false
+	}
+	return n.Value, true
+}
+
+// list calls f for each item of sequence n, or n itself when it is one value.
+func list(n *yaml.Node, f func(*yaml.Node)) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.SequenceNode {
+		for _, x := range n.Content {
+			f(deref(x))
+		}
+		return
+	}
+	f(n)
+}
+
+// abs is p from the compose file's folder.
+func (r *composeReader) abs(p string) string {
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "~") {
+		return p
+	}
+	return filepath.Join(r.dir, p)
+}
+
+func (r *composeReader) top(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		r.fail("is not a mapping")
+		return
+	}
+	each(n, func(key string, v *yaml.Node) {
+		switch key {
+		case "include":
+			r.fail("includes other compose files, which sayso does not read")
+		case "services":
+			each(v, func(name string, s *yaml.Node) { r.service(name, s) })
+		case "volumes":
+			each(v, func(name string, vol *yaml.Node) {
+				each(vol, func(k string, opts *yaml.Node) {
+					if k != "driver_opts" {
+						return
+					}
+					each(opts, func(o string, x *yaml.Node) {
+						if o == "device" {
+							if d, ok := r.scalar("volume "+name+" device", x); ok {
+								r.args = append(r.args, "-v", r.abs(d)+":/volume")
+							}
+						}
+					})
+				})
+			})
+		case "secrets", "configs":
+			each(v, func(name string, x *yaml.Node) {
+				each(x, func(k string, f *yaml.Node) {
+					if k == "file" {
+						if p, ok := r.scalar(key+" "+name, f); ok {
+							r.args = append(r.args, "-v", r.abs(p)+":/run/"+key+"/"+name+":ro")
+						}
+					}
+				})
+			})
+		}
+	})
+}
+
+func (r *composeReader) service(name string, s *yaml.Node) {
+	each(s, func(key string, v *yaml.Node) {
+		what := "service " + name + " " + key
+		switch key {
+		case "extends":
+			each(v, func(k string, _ *yaml.Node) {
+				if k == "file" {
+					r.fail("%s names another compose file, which sayso does not read", what)
+				}
+			})
+		case "privileged":
+			if x, ok := r.scalar(what, v); ok && x != "false" {
+				r.args = append(r.args, "--privileged")
+			}
+		case "cap_add", "security_opt", "devices":
+			flag := map[string]string{"cap_add": "--cap-add", "security_opt": "--security-opt", "devices": "--device"}[key]
+			list(v, func(x *yaml.Node) {
+				if x.Kind == yaml.MappingNode { // devices' long form
+					r.args = append(r.args, flag, "host")
+					return
+				}
+				if val, ok := r.scalar(what, x); ok {
+					r.args = append(r.args, flag, val)
+				}
+			})
+		case "pid", "userns_mode":
+			if x, ok := r.scalar(what, v); ok && x == "host" {
+				r.args = append(r.args, map[string]string{"pid": "--pid=host", "userns_mode": "--userns=host"}[key])
+			}
+		case "env_file":
+			list(v, func(x *yaml.Node) {
+				if x.Kind == yaml.MappingNode {
+					each(x, func(k string, p *yaml.Node) {
+						if k == "path" {
+							if f, ok := r.scalar(what, p); ok {
+								r.args = append(r.args, "--env-file", r.abs(f))
+							}
+						}
+					})
+					return
+				}
+				if f, ok := r.scalar(what, x); ok {
+					r.args = append(r.args, "--env-file", r.abs(f))
+				}
+			})
+		case "volumes":
+			list(v, func(x *yaml.Node) { r.volume(what, x) })
+		}
+	})
+}
+
+// volume reads one of a service's volumes: a bind of a host path is a
+// -v of it; a named volume is the engine's own.
+func (r *composeReader) volume(what string, x *yaml.Node) {
+	if x.Kind == yaml.MappingNode {
+		kind, src, dst, ro := "", "", "/mnt", false
+		each(x, func(k string, v *yaml.Node) {
+			switch k {
+			case "type":
+				kind, _ = r.scalar(what+" type", v)
+			case "source":
+				src, _ = r.scalar(what+" source", v)
+			case "target":
+				dst = v.Value
+			case "read_only":
+				ro = v.Value == "true"
+			}
+		})
+		if kind == "bind" {
+			spec := r.abs(src) + ":" + dst
+			if ro {
+				spec += ":ro"
+			}
+			r.args = append(r.args, "-v", spec)
+		}
+		return
+	}
+	spec, ok := r.scalar(what, x)
+	if !ok {
+		return
+	}
+	src, rest, hasDst := strings.Cut(spec, ":")
+	if !hasDst || !(strings.HasPrefix(src, "/") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "~")) {
+		return // an anonymous or named volume
+	}
+	r.args = append(r.args, "-v", r.abs(src)+":"+rest)
+}
