@@ -36,9 +36,9 @@ func TestRepoRuns(t *testing.T) {
 	write("c/.git/config", "[alias]\n\tst = !sh -c x\n[diff \"x\"]\n\ttextconv = cat\n", 0o644)
 	runs := repoRuns(root)
 	for dir, want := range map[string]string{
-		".":      "",                // the project's own: the wall keeps it
-		"src/x":  "",                // found above: the project's
-		"m":      "",                // a module of the project's
+		".":      "", // the project's own: the wall keeps it
+		"src/x":  "", // found above: the project's
+		"m":      "", // a module of the project's
 		"a":      "a/.git/config sets filter.lfs.clean",
 		"a/deep": "a/.git/config sets filter.lfs.clean",
 		"b":      "",
