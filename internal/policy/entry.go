@@ -156,14 +156,6 @@ func exactCommand(pattern []string, s *shell.Script) bool {
 	return true
 }
 
-// neverBroad says whether an allow pattern may not start with the program
-// called name: the registry's shells, interpreters, wrappers, launchers,
-// runners and programs that reach other hosts, rm, and sayso itself.
-func neverBroad(name string) bool {
-	return program.Is(name, program.Shell|program.Interpreter|program.Wrapper|program.Launcher|program.Runner|program.Remote|program.StdinArgs) ||
-		program.VersionedInterpreter(name) || name == "rm" || name == "sayso" || name == "eval"
-}
-
 // allowPattern says why an allow pattern is broader than the rule language
 // lets a person's words be, or "".
 func allowPattern(words []string) string {
@@ -178,16 +170,10 @@ func allowPattern(words []string) string {
 			return "* may only end the last word, after a name that pins it down"
 		}
 	}
-	switch {
-	case strings.Contains(words[0], "/"):
-		return "it names a program by its path"
-	case neverBroad(words[0]):
-		return "no allow starts with " + words[0]
-	case len(words) > 1:
-		if verb, ok := program.RunsVerb(words); ok {
-			return "no allow starts with " + verb
-		}
-	case len(words) == 1:
+	if why := program.Broad(words); why != "" {
+		return "no allow starts with " + words[0] + ": " + why
+	}
+	if len(words) == 1 {
 		return "a program alone is too broad"
 	}
 	return ""

@@ -154,3 +154,35 @@ func VersionedInterpreter(name string) bool {
 	}
 	return false
 }
+
+// Broad says why a command starting with words is too broad for the
+// person's standing words — a kept rule or an allow entry — or "". These
+// programs run whatever a file, a string or their input says, and the
+// agent can write those: no standing word may start with them. It is the
+// one list both refuse by.
+func Broad(words []string) string {
+	if len(words) == 0 {
+		return "there is no command"
+	}
+	name := words[0]
+	switch {
+	case strings.Contains(name, "/"):
+		return "a program given by its path (" + name + ") runs whatever that file is"
+	case Is(name, Shell|Interpreter) || VersionedInterpreter(name):
+		return name + " is a shell or an interpreter: it runs whatever code it is given"
+	case Is(name, Wrapper|Launcher|StdinArgs):
+		return name + " is a wrapper: it runs another command"
+	case Is(name, Remote):
+		return name + " reaches other hosts"
+	case name == "rm":
+		return "rm deletes whatever it is given"
+	case name == "sayso":
+		return "sayso's own commands are the person's"
+	case Is(name, Runner):
+		return name + " is a script runner: it runs what the project's files say"
+	}
+	if verb, ok := RunsVerb(words); ok {
+		return verb + " is a script runner: it runs what the project's files or its arguments say"
+	}
+	return ""
+}
