@@ -415,20 +415,12 @@ func allCommandEntries(pol *Policy, is []int) bool {
 }
 
 // rulesMayCover reports whether a rule or allow entry may be consulted for
-// a step of these classes: never for a severe or never step, a count, or
-// privilege, secret, money, browser, download-exec or exfil.
-func rulesMayCover(s risk.Set) bool {
-	if s.Any(risk.KindSevere) || s.Any(risk.KindNever) {
-		return false
-	}
-	return s&risk.Of(risk.Count, risk.Privilege, risk.Secret, risk.Money, risk.Browser, risk.DownloadExec, risk.Exfil) == 0
-}
+// a step of these classes: risk's table of class gates says.
+func rulesMayCover(s risk.Set) bool { return s.Liftable() }
 
 // reviewerMayWaive reports whether the reviewer may waive a step of these
-// classes: never secret, money, browser, count or never.
-func reviewerMayWaive(s risk.Set) bool {
-	return !s.Any(risk.KindNever) && s&risk.Of(risk.Secret, risk.Money, risk.Browser, risk.Count) == 0
-}
+// classes: risk's table of class gates says.
+func reviewerMayWaive(s risk.Set) bool { return s.Waivable() }
 
 func ceilingSet(s risk.Set) risk.Set {
 	var out risk.Set

@@ -7,9 +7,9 @@ import (
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
-// Leasable are the categories a lease may be granted for.
-var Leasable = risk.Of(risk.RemoteWrite, risk.Merge, risk.ForceRemote, risk.Publish, risk.Deploy,
-	risk.Destructive, risk.ContainerRemove, risk.Privilege, risk.NewRemote)
+// Leasable are the categories a lease may be granted for: risk's table of
+// class gates says.
+var Leasable = risk.Leasable()
 
 // coveringLease returns the index of the live lease that covers a step
 // whose ceilings are ceilings, or -1 and why none does. A lease is one

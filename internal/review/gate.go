@@ -13,10 +13,6 @@ type Situation struct {
 	Guest       bool // the session holds a guest's words
 }
 
-// unwaivable are the classes no reviewer may let through, whatever the
-// person said.
-var unwaivable = risk.Of(risk.Secret, risk.Money, risk.Browser, risk.Count)
-
 // May reports whether the reviewer may be asked about in, and why or why
 // not. It is asked only in auto, only about a step that would otherwise
 // ask, never about a class it cannot waive, a held session, a session with
@@ -33,8 +29,8 @@ func May(s Situation, in Input) (bool, string) {
 		return false, "the session is held: the reviewer cannot release it"
 	case in.Classes.Any(risk.KindNever):
 		return false, "a never class: nothing lifts it"
-	case in.Classes&unwaivable != 0:
-		return false, (in.Classes & unwaivable).String() + ": the reviewer cannot waive it"
+	case !in.Classes.Waivable():
+		return false, unwaivable(in.Classes).String() + ": the reviewer cannot waive it"
 	case s.Guest:
 		return false, "the session holds a guest's words: no owner words are read"
 	}
@@ -45,4 +41,16 @@ func May(s Situation, in Input) (bool, string) {
 		return true, "severe: the reviewer may let it through only if the person's words name it"
 	}
 	return true, "the reviewer reads the person's words"
+}
+
+// unwaivable are the classes of s no reviewer may let through, whatever
+// the person said.
+func unwaivable(s risk.Set) risk.Set {
+	var out risk.Set
+	for _, c := range s.Classes() {
+		if !c.Waivable() {
+			out = out.Add(c)
+		}
+	}
+	return out
 }

@@ -64,7 +64,7 @@ func (r *Reviewer) Review(ctx context.Context, in Input) Verdict {
 	if err := in.check(); err != nil {
 		return Verdict{Answer: Ask, Reason: "the reviewer was not asked: " + err.Error(), Err: err}
 	}
-	if in.Classes.Any(risk.KindNever) || in.Classes&unwaivable != 0 {
+	if in.Classes.Any(risk.KindNever) || !in.Classes.Waivable() {
 		err := fmt.Errorf("%w: %s cannot be waived", ErrInput, in.Classes)
 		return Verdict{Answer: Ask, Reason: "the reviewer was not asked: " + err.Error(), Err: err}
 	}

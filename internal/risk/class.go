@@ -127,6 +127,62 @@ func (c Class) Kind() Kind {
 // Ceiling reports whether no mode approves c by itself.
 func (c Class) Ceiling() bool { k := c.Kind(); return k == KindCeiling || k == KindSevere }
 
+// gates are what may let a class through besides the person's answer: the
+// one table every package reads them from.
+type gates struct {
+	liftable bool // a kept rule or an allow entry may cover it
+	waivable bool // the reviewer may waive it, from the person's own words
+	leasable bool // a lease may be granted for it
+}
+
+var classGates = [numClasses]gates{
+	Opaque:           {liftable: true, waivable: true},
+	Read:             {liftable: true, waivable: true},
+	LocalWrite:       {liftable: true, waivable: true},
+	Network:          {liftable: true, waivable: true},
+	RemoteWrite:      {liftable: true, waivable: true, leasable: true},
+	Merge:            {liftable: true, waivable: true, leasable: true},
+	ForceRemote:      {waivable: true, leasable: true},
+	NewRemote:        {waivable: true, leasable: true},
+	Publish:          {waivable: true, leasable: true},
+	Deploy:           {waivable: true, leasable: true},
+	Destructive:      {liftable: true, waivable: true, leasable: true},
+	ContainerRemove:  {liftable: true, waivable: true, leasable: true},
+	Privilege:        {waivable: true, leasable: true},
+	InstructionPatch: {liftable: true, waivable: true},
+	Parallelize:      {liftable: true, waivable: true},
+	DownloadExec:     {waivable: true},
+	Secret:           {},
+	Exfil:            {waivable: true},
+	Money:            {},
+	Browser:          {},
+	Count:            {},
+	Protected:        {},
+}
+
+// Liftable reports whether a kept rule or an allow entry may cover a step
+// of class c: never a severe or never class, count, privilege, secret,
+// money, browser, download-exec or exfil.
+func (c Class) Liftable() bool { return c < numClasses && classGates[c].liftable }
+
+// Waivable reports whether the reviewer may waive a step of class c:
+// never secret, money, browser, count or a never class.
+func (c Class) Waivable() bool { return c < numClasses && classGates[c].waivable }
+
+// Leasable reports whether a lease may be granted for class c.
+func (c Class) Leasable() bool { return c < numClasses && classGates[c].leasable }
+
+// Leasable is every class a lease may be granted for.
+func Leasable() Set {
+	var s Set
+	for c := Class(0); c < numClasses; c++ {
+		if c.Leasable() {
+			s = s.Add(c)
+		}
+	}
+	return s
+}
+
 // Set is a set of classes.
 type Set uint32
 
@@ -165,6 +221,28 @@ func (s Set) Classes() []Class {
 		}
 	}
 	return out
+}
+
+// Liftable reports whether a kept rule or an allow entry may cover a step
+// of every class in s.
+func (s Set) Liftable() bool {
+	for _, c := range s.Classes() {
+		if !c.Liftable() {
+			return false
+		}
+	}
+	return true
+}
+
+// Waivable reports whether the reviewer may waive a step of every class
+// in s.
+func (s Set) Waivable() bool {
+	for _, c := range s.Classes() {
+		if !c.Waivable() {
+			return false
+		}
+	}
+	return true
 }
 
 // Any reports whether s holds a class of kind k.

@@ -2,10 +2,6 @@ package rule
 
 import "github.com/sayso-dev/sayso/internal/risk"
 
-// noWords are the classes no words lift: no rule is offered or counted for
-// a step that holds one.
-var noWords = []risk.Class{risk.Privilege, risk.Secret, risk.Money, risk.Browser, risk.DownloadExec, risk.Exfil}
-
 // unliftable says why no rule may cover a step of these classes, or "".
 func unliftable(classes risk.Set) string {
 	for _, c := range classes.Classes() {
@@ -18,8 +14,8 @@ func unliftable(classes risk.Set) string {
 			return "`count`: one step acts on many targets, and no rule covers it"
 		}
 	}
-	for _, c := range noWords {
-		if classes.Has(c) {
+	for _, c := range classes.Classes() {
+		if !c.Liftable() {
 			return "`" + c.String() + "` is a class no words lift"
 		}
 	}

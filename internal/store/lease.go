@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // Category is the kind of ceiling step a lease lets through once.
@@ -26,8 +28,17 @@ const (
 	NewRemote       Category = "new-remote"
 )
 
-// Categories lists every lease category.
-var Categories = []Category{RemoteWrite, Merge, ForceRemote, Publish, Deploy, Destructive, ContainerRemove, Privilege, NewRemote}
+// Categories lists every lease category: the classes risk's table of
+// class gates makes leasable, by their names.
+var Categories = categories()
+
+func categories() []Category {
+	var out []Category
+	for _, c := range risk.Leasable().Classes() {
+		out = append(out, Category(c.String()))
+	}
+	return out
+}
 
 // ParseCategory returns the category named s.
 func ParseCategory(s string) (Category, error) {

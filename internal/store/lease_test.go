@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // leaseEval is the evaluate function a caller would pass for a step of
@@ -368,4 +370,25 @@ func FuzzLeaseLine(f *testing.F) {
 			t.Errorf("LeaseLine(%q) = %s", text, c)
 		}
 	})
+}
+
+// TestCategoriesAreLeasable: the store's named categories are risk's
+// leasable classes, no more and no fewer.
+func TestCategoriesAreLeasable(t *testing.T) {
+	named := []Category{RemoteWrite, Merge, ForceRemote, Publish, Deploy, Destructive, ContainerRemove, Privilege, NewRemote}
+	if len(named) != len(Categories) {
+		t.Errorf("%d named categories, %d leasable classes", len(named), len(Categories))
+	}
+	for _, c := range named {
+		cl, err := risk.ParseClass(string(c))
+		if err != nil || !cl.Leasable() {
+			t.Errorf("category %s: class %v (%v) is not leasable", c, cl, err)
+		}
+		if _, err := ParseCategory(string(c)); err != nil {
+			t.Errorf("ParseCategory(%s): %v", c, err)
+		}
+	}
+	if _, err := ParseCategory("secret"); err == nil {
+		t.Error("ParseCategory accepted secret")
+	}
 }
