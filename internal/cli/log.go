@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,7 +12,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
-const logUsage = `usage: sayso log [--session ID] [--since D] [--limit N] [--json]
+const logUsage = `usage: sayso log [--session ID] [--since D] [--limit N] [--json] [--follow]
        sayso log text on|off
 
 Prints the ledger, oldest first: every decision with its diagnostic, every
@@ -19,7 +20,9 @@ message received (its source, and its words only while text logging is
 on), answer, rule kept or forgotten, lease granted, consumed or revoked,
 and setting changed. --since takes a duration back from now (90m, 24h) or
 a time (2026-11-30, 2026-11-30T17:00:00Z). --json prints one JSON object
-per row, with its detail.
+per row, with its detail. --follow (-f) then keeps printing each new row
+as it is written, until interrupted (Ctrl-C); a card nobody answered
+shows as a card-expired row that says why.
 `
 
 func init() {
@@ -36,6 +39,8 @@ func runLog(env *Env, args []string) error {
 	since := fs.String("since", "", "")
 	limit := fs.Int("limit", 0, "")
 	asJSON := fs.Bool("json", false, "")
+	follow := fs.Bool("follow", false, "")
+	fs.BoolVar(follow, "f", false, "")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -59,26 +64,78 @@ func runLog(env *Env, args []string) error {
 			return usagef("log: --since: %v", err)
 		}
 	}
+	// The newest row before anything is printed: following starts after
+	// it even when the filter shows none of the rows before.
+	newest, err := db.Log(ctx, store.LogFilter{Limit: 1})
+	if err != nil {
+		return err
+	}
 	entries, err := db.Log(ctx, f)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
-		for _, e := range entries {
-			if err := printJSONLine(env.Stdout, e); err != nil {
-				return err
-			}
-		}
-		return nil
+	last, err := printLog(env.Stdout, entries, *asJSON)
+	if err != nil || !*follow {
+		return err
 	}
+	if len(newest) == 1 {
+		last = max(last, newest[0].ID)
+	}
+	// Following: the rows written since, a few times a second, until the
+	// person interrupts. Each read is bounded like any other.
+	f.Since, f.Limit = time.Time{}, 0
+	stop := env.context()
+	tick := time.NewTicker(followEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop.Done():
+			return nil
+		case <-tick.C:
+		}
+		f.After = last
+		rctx, cancel := context.WithTimeout(stop, storeTimeout)
+		entries, err := db.Log(rctx, f)
+		cancel()
+		if err != nil {
+			if stop.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		n, err := printLog(env.Stdout, entries, *asJSON)
+		if err != nil {
+			return err
+		}
+		if n > last {
+			last = n
+		}
+	}
+}
+
+// followEvery is how often 'sayso log --follow' reads the new rows.
+const followEvery = 250 * time.Millisecond
+
+// printLog prints ledger rows and returns the id of the last (0 for none).
+func printLog(w io.Writer, entries []store.Entry, asJSON bool) (int64, error) {
+	var last int64
 	for _, e := range entries {
+		last = max(last, e.ID)
+		if asJSON {
+			if err := printJSONLine(w, e); err != nil {
+				return last, err
+			}
+			continue
+		}
 		session := ""
 		if e.Session != "" {
 			session = " [" + e.Session + "]"
 		}
-		fmt.Fprintf(env.Stdout, "%d  %s  %-16s%s %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Kind, session, e.Summary)
+		if _, err := fmt.Fprintf(w, "%d  %s  %-16s%s %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04:05"), e.Kind, session, e.Summary); err != nil {
+			return last, err
+		}
 	}
-	return nil
+	return last, nil
 }
 
 func printJSONLine(w io.Writer, v any) error {

@@ -68,6 +68,7 @@ type Entry struct {
 type LogFilter struct {
 	Session string    // only this session's rows
 	Since   time.Time // only rows at or after this instant
+	After   int64     // only rows written after the row of this id
 	Limit   int       // at most this many, the newest; 0 is no limit
 }
 
@@ -111,6 +112,10 @@ func (db *DB) Log(ctx context.Context, f LogFilter) ([]Entry, error) {
 	if !f.Since.IsZero() {
 		where = append(where, "at >= ?")
 		args = append(args, nanos(f.Since))
+	}
+	if f.After > 0 {
+		where = append(where, "id > ?")
+		args = append(args, f.After)
 	}
 	q := "SELECT id, at, kind, session, summary, detail FROM ledger"
 	if len(where) > 0 {
