@@ -122,11 +122,6 @@ func runServe(env *Env, args []string) error {
 	if *notify != "" {
 		c.Notify = notifier(*notify, env.Stderr)
 	}
-	g, err := gateway.New(c)
-	if err != nil {
-		ln.Close()
-		return err
-	}
 	tcp, err := net.Listen("tcp", *addr)
 	if err != nil {
 		ln.Close()
@@ -135,10 +130,26 @@ func runServe(env *Env, args []string) error {
 		}
 		return fmt.Errorf("serve the page on %s: %w", *addr, err)
 	}
+	if _, port, _ := net.SplitHostPort(*addr); port == "0" {
+		// Port 0: the one the kernel chose.
+		*addr = tcp.Addr().String()
+		c.Addr = *addr
+	}
+	g, err := gateway.New(c)
+	if err != nil {
+		ln.Close()
+		tcp.Close()
+		return err
+	}
 	// A decision may wait for the person as long as the longest wait a
 	// client gives a hook; each card's own life is shorter.
 	hook.Timeout = hookWait
 
+	if gone, err := gateway.Announce(gateway.Running{PID: os.Getpid(), Page: "http://" + *addr + "/", Started: time.Now().UTC()}); err != nil {
+		fmt.Fprintf(env.Stderr, "sayso: warning: %v: sayso status will not name the page\n", err)
+	} else {
+		defer gone()
+	}
 	fmt.Fprintf(env.Stdout, "sayso: serving on http://%s (hooks on %s)\n", *addr, socket)
 	fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
 	if f, ok := env.Stdin.(*os.File); ok && isTerminal(f) {

@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+const statusUsage = `usage: sayso status [--json]
+
+Says, in a few lines, how sayso stands: whether the gateway (sayso serve)
+runs and the address of the person's page; the clients sayso is installed
+for, where, and how long a step may wait for the person; whether the pins
+hold (sayso doctor says more); whether steps run inside the wall; the
+problems of the policy files; and the cards missed in the last 24 hours.
+It changes nothing, and exits 0 whatever it finds.
+`
+
+func init() {
+	register(command{"status", "say whether the gateway runs, where the page is, and what is installed", runStatus})
+	helpTopics["status"] = statusUsage
+}
+
+// Status is what sayso status reports.
+type Status struct {
+	Gateway  bool           `json:"gateway"`
+	Page     string         `json:"page,omitempty"`
+	PID      int            `json:"pid,omitempty"`
+	Clients  []ClientState  `json:"clients"`
+	Pins     []hook.Problem `json:"pin_problems"`
+	Wall     policy.Wall    `json:"wall"`
+	Policy   []string       `json:"policy_problems"`
+	Missed   int            `json:"missed_24h"`
+	Problems []string       `json:"problems"` // what kept status from saying something
+}
+
+// ClientState is one client sayso is installed for, at one scope.
+type ClientState struct {
+	Agent string `json:"agent"`
+	Scope string `json:"scope"`
+	Path  string `json:"path"`
+	Hooks int    `json:"hooks"`
+	// Wait is how long, in seconds, the client waits for the hook that
+	// decides a step: a card lives a few seconds less.
+	Wait int `json:"wait_seconds"`
+}
+
+func runStatus(env *Env, args []string) error {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	asJSON := fs.Bool("json", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(env.Stdout, statusUsage)
+			return nil
+		}
+		return usagef("status: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("status: unexpected argument %q", fs.Arg(0))
+	}
+	st := Status{Clients: []ClientState{}, Pins: []hook.Problem{}, Policy: []string{}, Problems: []string{}}
+	fail := func(err error) { st.Problems = append(st.Problems, err.Error()) }
+
+	up, run, err := gateway.Up()
+	if err != nil {
+		fail(err)
+	}
+	st.Gateway, st.Page, st.PID = up, run.Page, run.PID
+
+	home, _ := os.UserHomeDir()
+	pins, err := pinStore()
+	if err != nil {
+		return err
+	}
+	all, err := pins.Load()
+	if err != nil {
+		fail(err)
+	}
+	byPlace := map[string]*ClientState{}
+	for _, p := range all {
+		if p.Kind != hook.PinDefinition {
+			continue
+		}
+		k := p.Agent + "\x00" + p.Scope + "\x00" + p.Path
+		c := byPlace[k]
+		if c == nil {
+			c = &ClientState{Agent: p.Agent, Scope: p.Scope, Path: p.Path}
+			byPlace[k] = c
+		}
+		c.Hooks++
+	}
+	for _, c := range byPlace {
+		c.Wait = int(hook.Waits(pins, c.Agent, deciding[c.Agent]) / time.Second)
+		st.Clients = append(st.Clients, *c)
+	}
+	slices.SortFunc(st.Clients, func(a, b ClientState) int {
+		return strings.Compare(a.Agent+a.Scope+a.Path, b.Agent+b.Scope+b.Path)
+	})
+	if len(all) > 0 {
+		st.Pins = append(st.Pins, hook.CheckPins(pins, "")...)
+	}
+
+	st.Wall = hook.FindWalls(home, append(paths.Protected(), hook.Installed(pins)...)).State()
+
+	cwd, err := env.Getwd()
+	if err != nil {
+		return fmt.Errorf("status: %w", err)
+	}
+	config, err := paths.ConfigDir()
+	if err != nil {
+		return err
+	}
+	pol := policy.Load(policy.Files{Person: filepath.Join(config, "policy.toml"), Root: paths.ProjectRoot(cwd), ReadFile: os.ReadFile})
+	for _, p := range pol.Problems {
+		st.Policy = append(st.Policy, p.String())
+	}
+	if pol.AutoWithoutWall {
+		st.Policy = append(st.Policy, filepath.Join(config, "policy.toml")+": auto_without_wall = true: without the wall, what auto and autopilot let run can do whatever you can")
+	}
+
+	db, ctx, cancel, err := openStore()
+	if err != nil {
+		fail(err)
+	} else {
+		missed, err := db.MissedCards(ctx, 1000)
+		if err != nil {
+			fail(err)
+		}
+		since := db.Now().Add(-24 * time.Hour)
+		for _, m := range missed {
+			if !m.At.Before(since) {
+				st.Missed++
+			}
+		}
+		db.Close()
+		cancel()
+	}
+
+	if *asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	printStatus(env, st)
+	return nil
+}
+
+// deciding is the event of each client whose hook decides a step first.
+var deciding = map[string]string{"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
+
+func printStatus(env *Env, st Status) {
+	w := env.Stdout
+	switch {
+	case st.Gateway && st.Page != "":
+		fmt.Fprintf(w, "gateway: running (pid %d); page %s ('sayso login' prints a link)\n", st.PID, st.Page)
+	case st.Gateway:
+		fmt.Fprintln(w, "gateway: running; its page's address is not known ('sayso login' prints a link)")
+	default:
+		fmt.Fprintln(w, "gateway: not running: questions go to each client's own ask, or are denied where it has none; start it with 'sayso serve'")
+	}
+	if len(st.Clients) == 0 {
+		fmt.Fprintln(w, "clients: none installed ('sayso install claude', codex or gemini)")
+	}
+	for _, c := range st.Clients {
+		fmt.Fprintf(w, "client: %s (%s) %d hooks in %s; a step waits up to %v for you\n", c.Agent, c.Scope, c.Hooks, c.Path, time.Duration(c.Wait)*time.Second-hook.CardMargin)
+	}
+	switch {
+	case len(st.Clients) == 0:
+	case len(st.Pins) == 0:
+		fmt.Fprintln(w, "pins: ok")
+	default:
+		for _, p := range st.Pins {
+			fmt.Fprintf(w, "pins: problem: %s (fix: %s)\n", p.What, p.Fix)
+		}
+	}
+	if st.Wall.On {
+		fmt.Fprintln(w, "wall: on: what a mode lets run runs inside sayso's wall")
+	} else {
+		fmt.Fprintf(w, "wall: off: %s; auto and autopilot ask about every step but reading\n", st.Wall.Why)
+	}
+	if len(st.Policy) == 0 {
+		fmt.Fprintln(w, "policy: no problem")
+	}
+	for _, p := range st.Policy {
+		fmt.Fprintf(w, "policy: problem: %s\n", p)
+	}
+	fmt.Fprintf(w, "missed cards (24h): %d\n", st.Missed)
+	for _, p := range st.Problems {
+		fmt.Fprintf(env.Stderr, "sayso: warning: %s\n", p)
+	}
+}

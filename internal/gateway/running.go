@@ -1,0 +1,80 @@
+package gateway
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/paths"
+)
+
+// Running is what a running sayso serve says of itself in the state
+// folder, for 'sayso status': where the person's page is.
+type Running struct {
+	PID     int       `json:"pid"`
+	Page    string    `json:"page"` // http://127.0.0.1:PORT/
+	Started time.Time `json:"started"`
+}
+
+// runningFile is where sayso serve says it runs, in the state folder.
+const runningFile = "serve.json"
+
+// Announce writes r to the state folder, 0600, replaced atomically; the
+// returned func removes it when the gateway stops.
+func Announce(r Running) (func(), error) {
+	dir, err := paths.StateDir()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, runningFile)
+	tmp, err := os.CreateTemp(dir, "."+runningFile+"-*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return func() { _ = os.Remove(path) }, nil
+}
+
+// Up says whether a gateway answers on the hooks' socket and, when it
+// does, what it announced (a zero Running when it announced nothing).
+func Up() (bool, Running, error) {
+	socket, err := Socket()
+	if err != nil {
+		return false, Running{}, err
+	}
+	conn, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	if err != nil {
+		return false, Running{}, nil
+	}
+	conn.Close()
+	var r Running
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(socket), runningFile))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return true, Running{}, nil
+	case err != nil:
+		return true, Running{}, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return true, Running{}, fmt.Errorf("read %s: %w", runningFile, err)
+	}
+	return true, r, nil
+}
