@@ -82,6 +82,15 @@ type Card struct {
 	Mode    policy.Mode
 	Classes []string // the step's classes, most severe first
 	Reason  string   // built from the decision's diagnostic
+	// Diagnostic is the decision's diagnostic: the card's headline, its
+	// badge and its details are rendered from its fields. Nil when the
+	// backend has none; the page then shows Classes and Reason.
+	Diagnostic *policy.Diagnostic
+	// Words are the person's own words that started the step's turn, and
+	// Described the agent's own description of the step; each is shown
+	// labelled as whose it is, and "" when unknown.
+	Words     string
+	Described string
 	// Offer is the one offer the gateway computed: the rules "Always
 	// allow" keeps. When it is empty, NoOffer says why.
 	Offer   []rule.Rule
@@ -127,6 +136,7 @@ type Session struct {
 	HeldWhy string
 	Tainted bool // it holds a guest's message
 	Turns   int
+	Cwd     string // the folder the session works in, when known
 	Created time.Time
 	Tasks   []Task
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"time"
 )
 
 func (s *Server) cardViews(r *http.Request) ([]cardView, error) {
@@ -9,10 +10,19 @@ func (s *Server) cardViews(r *http.Request) ([]cardView, error) {
 	if err != nil {
 		return nil, err
 	}
+	started := map[string]time.Time{}
+	if list, err := s.backend.Sessions(r.Context()); err == nil {
+		for _, ss := range list {
+			started[ss.ID] = ss.Created
+			for _, t := range ss.Tasks {
+				started[t.ID] = t.Created
+			}
+		}
+	}
 	out := make([]cardView, 0, len(cards))
 	for _, c := range cards {
 		if !c.Answered {
-			out = append(out, newCardView(c))
+			out = append(out, newCardView(c, started[c.Session]))
 		}
 	}
 	return out, nil

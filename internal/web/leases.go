@@ -20,7 +20,8 @@ func (s *Server) leasesPage(w http.ResponseWriter, r *http.Request, session stri
 		s.backendFail(w, r, session, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "leases", session, view{Title: "Leases", Nav: "leases", Leases: leases, Sessions: list, Categories: LeaseCategories()})
+	s.render(w, r, http.StatusOK, "leases", session, view{Title: "Leases", Nav: "leases", Leases: leases, Sessions: list, Categories: LeaseCategories(),
+		Grant: Grant{Session: r.URL.Query().Get("session"), Cwd: r.URL.Query().Get("cwd"), Category: r.URL.Query().Get("category")}})
 }
 
 func (s *Server) grantLease(w http.ResponseWriter, r *http.Request, session string) {

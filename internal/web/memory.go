@@ -84,6 +84,17 @@ func (m *Memory) AddCard(c Card) Card {
 	return c
 }
 
+// Drop removes a waiting card unanswered, as the gateway does when its
+// hook stops waiting.
+func (m *Memory) Drop(id string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i := m.card(id); i >= 0 {
+		m.cards = slices.Delete(m.cards, i, i+1)
+		m.changed()
+	}
+}
+
 // AddSession adds a session, as the store would when an agent first speaks.
 func (m *Memory) AddSession(s Session) {
 	m.mu.Lock()

@@ -106,6 +106,7 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	static, _ := fs.Sub(staticFS, "static")
 	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /icon/{n}", s.icon)
 	m.HandleFunc("GET /login", s.login)
 	m.HandleFunc("POST /logout", s.change(s.logout))
 

@@ -14,7 +14,18 @@ func (s *Server) sessionsPage(w http.ResponseWriter, r *http.Request, session st
 		s.backendFail(w, r, session, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "sessions", session, view{Title: "Sessions", Nav: "sessions", Sessions: list, Modes: modes})
+	waiting := map[string]int{}
+	cards, err := s.backend.Cards(r.Context())
+	if err != nil {
+		s.backendFail(w, r, session, err)
+		return
+	}
+	for _, c := range cards {
+		if !c.Answered {
+			waiting[c.Session]++
+		}
+	}
+	s.render(w, r, http.StatusOK, "sessions", session, view{Title: "Sessions", Nav: "sessions", Sessions: list, Modes: modes, Waiting: waiting})
 }
 
 func (s *Server) setMode(w http.ResponseWriter, r *http.Request, session string) {

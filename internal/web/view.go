@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/sayso-dev/sayso/internal/policy"
-	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // view is what every template reads.
@@ -29,6 +28,8 @@ type view struct {
 
 	Cards      []cardView
 	Sessions   []Session
+	Waiting    map[string]int // waiting cards by session
+	Grant      Grant          // the lease form's defaults
 	Modes      []policy.Mode
 	Rules      []ruleView
 	Leases     []Lease
@@ -43,44 +44,15 @@ type view struct {
 	Results    []result
 }
 
-type cardView struct {
-	Card
-	Severe bool
-}
-
-func newCardView(c Card) cardView {
-	v := cardView{Card: c}
-	for _, name := range c.Classes {
-		if k, err := risk.ParseClass(name); err != nil || k.Kind() == risk.KindSevere || k.Kind() == risk.KindNever {
-			v.Severe = true
-		}
-	}
-	return v
-}
-
 // pages are the parsed templates, one set per page.
 type pages struct {
 	byName map[string]*template.Template
 }
 
 var funcs = template.FuncMap{
-	"rfc": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"when": func(t time.Time) string {
-		if t.IsZero() {
-			return "—"
-		}
-		return t.Local().Format("2006-01-02 15:04:05")
-	},
-	"until": func(now, t time.Time) string {
-		if t.IsZero() {
-			return "no expiry known"
-		}
-		d := t.Sub(now).Round(time.Second)
-		if d <= 0 {
-			return "expired"
-		}
-		return "expires in " + d.String()
-	},
+	"rfc":     func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"when":    when,
+	"until":   until,
 	"expired": func(now, t time.Time) bool { return !t.IsZero() && !now.Before(t) },
 	"chars":   utf8.RuneCountInString,
 	"sentence": func(s string) string {
@@ -90,8 +62,12 @@ var funcs = template.FuncMap{
 		}
 		return s
 	},
-	"join": strings.Join,
-	"list": func(s ...string) []string { return s },
+	"join":     strings.Join,
+	"contains": strings.Contains,
+	"plain":    unquote,
+	"exact":    exact,
+	"name":     func(s Session) string { return sessionName(s.Agent, s.Cwd, s.Created) },
+	"list":     func(s ...string) []string { return s },
 	"dict": func(kv ...any) (map[string]any, error) {
 		if len(kv)%2 != 0 {
 			return nil, fmt.Errorf("dict: odd arguments")
@@ -167,4 +143,56 @@ func (s *Server) execute(w http.ResponseWriter, code int, name, tmpl, session st
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(code)
 	w.Write(buf.Bytes())
+}
+
+// exact is the one way the page writes an exact time, shown on hover.
+func exact(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05 MST") }
+
+// relative says how long ago, or how soon, t is from now, in the page's
+// one format; the script keeps it current.
+func relative(now, t time.Time) string {
+	d := t.Sub(now)
+	future := d > 0
+	if d < 0 {
+		d = -d
+	}
+	var n string
+	switch {
+	case d < 10*time.Second:
+		return "just now"
+	case d < time.Minute:
+		n = fmt.Sprintf("%d s", int(d/time.Second))
+	case d < time.Hour:
+		n = fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		n = fmt.Sprintf("%d h", int(d/time.Hour))
+	default:
+		n = fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+	}
+	if future {
+		return "in " + n
+	}
+	return n + " ago"
+}
+
+// when is a moment as the page shows it: relative, the exact time on hover.
+func when(now, t time.Time) template.HTML {
+	if t.IsZero() {
+		return "—"
+	}
+	return template.HTML(`<time class="rel" datetime="` + t.UTC().Format(time.RFC3339) + `" title="` +
+		template.HTMLEscapeString(exact(t)) + `">` + template.HTMLEscapeString(relative(now, t)) + `</time>`)
+}
+
+// until is a card's countdown: the script counts it down each second.
+func until(now, t time.Time) template.HTML {
+	if t.IsZero() {
+		return "no expiry known"
+	}
+	text := "expired"
+	if d := t.Sub(now).Round(time.Second); d > 0 {
+		text = "expires " + relative(now, t)
+	}
+	return template.HTML(`<time class="expires" datetime="` + t.UTC().Format(time.RFC3339) + `" title="` +
+		template.HTMLEscapeString(exact(t)) + `">` + template.HTMLEscapeString(text) + `</time>`)
 }

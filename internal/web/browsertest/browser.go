@@ -14,7 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/sayso-dev/sayso/internal/testenv"
@@ -122,7 +125,10 @@ func (b *Browser) WaitFor(what, expr string) {
 		time.Sleep(25 * time.Millisecond)
 	}
 	where, _ := chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.href + " :: " + document.body.innerText.slice(0, 400)`))
-	b.t.Fatalf("wait for %s: not within 10s (%v); page %s", what, last, where)
+	b.mu.Lock()
+	problems := strings.Join(b.problems, "; ")
+	b.mu.Unlock()
+	b.t.Fatalf("wait for %s: not within 10s (%v); problems: %s; page %s", what, last, problems, where)
 }
 
 // ready holds once the page's script has drawn the page: a navigation
@@ -136,13 +142,13 @@ func (b *Browser) Open(what, url string) {
 	b.WaitFor(what, ready)
 }
 
-// Submit runs steps that post a form, and waits for the page they lead
-// to, drawn, where cond holds.
+// Submit runs steps that post a form, and waits until the page shows
+// cond. The page changes in place, and holds a lasting change five
+// seconds for an undo before it sends it.
 func (b *Browser) Submit(what, cond string, steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	b.Eval(`(window.__before = true)`)
 	b.Do(what, steps...)
-	b.WaitFor(what, `!window.__before && `+ready+` && (`+cond+`)`)
+	b.WaitFor(what, ready+` && !document.documentElement.dataset.pending && (`+cond+`)`)
 }
 
 // Content is the text of sel, hidden parts included.
@@ -169,19 +175,63 @@ func (b *Browser) Screenshot(name string) {
 	b.t.Logf("artifact: %s", path)
 }
 
-var artifactsOnce = sync.OnceValues(func() (string, error) {
-	if dir := os.Getenv("SAYSO_ARTIFACTS"); dir != "" {
-		return dir, os.MkdirAll(dir, 0o755)
-	}
-	return os.MkdirTemp("", "sayso-artifacts-")
-})
-
+// artifacts is where screenshots go: $SAYSO_ARTIFACTS/<test> when it is
+// set, else the test's artifact directory (under go test's -outputdir
+// with -artifacts, a temporary one without).
 func artifacts(t *testing.T) string {
-	dir, err := artifactsOnce()
-	if err != nil {
-		t.Fatal(err)
+	if dir := os.Getenv("SAYSO_ARTIFACTS"); dir != "" {
+		dir = filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_"))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return dir
 	}
-	return dir
+	return t.ArtifactDir()
+}
+
+// Dark makes the page see a system in dark mode, or in light mode.
+func (b *Browser) Dark(on bool) {
+	b.t.Helper()
+	v := "light"
+	if on {
+		v = "dark"
+	}
+	b.Do("prefers-color-scheme: "+v, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}},
+		})
+		return err
+	}))
+}
+
+// BeforeScripts runs src in every document the tab opens from now on,
+// before the page's own script: a test's spies.
+func (b *Browser) BeforeScripts(src string) {
+	b.t.Helper()
+	b.Do("add a script", chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src})
+		return err
+	}))
+}
+
+// Number evaluates a JavaScript expression to a number.
+func (b *Browser) Number(expr string) float64 {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[float64](expr))
+	if err != nil {
+		b.t.Fatalf("eval %s: %v", expr, err)
+	}
+	return v
+}
+
+// String evaluates a JavaScript expression to a string.
+func (b *Browser) String(expr string) string {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		b.t.Fatalf("eval %s: %v", expr, err)
+	}
+	return v
 }
 
 type violation struct {

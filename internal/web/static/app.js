@@ -4,8 +4,12 @@
 // X-Sayso-Tab with every request that reads or changes sayso's state. A
 // navigation cannot carry it, so the server answers one with the page's
 // shell, and this script fetches the page with the key and draws it.
-// The script also adds live cards, the expiry countdown, the note's
-// counter and Ctrl-K / ⌘K.
+//
+// The script also keeps the page live (the event stream, with a banner,
+// backoff and polling when it breaks), counts waiting cards in the title,
+// the favicon and the navigation, notifies the desktop, answers by
+// keyboard, gives five seconds to undo what lasts, and keeps cards in
+// place as others come and go.
 "use strict";
 
 (function () {
@@ -19,6 +23,7 @@
     return Object.assign({ "X-Sayso-Tab": tab }, headers || {});
   }
   const root = document.documentElement;
+  const UNDO_MS = 5000;
 
   // The shell: fetch this page with the tab's key and draw it.
   async function open() {
@@ -33,7 +38,7 @@
       res = await fetch(location.pathname + location.search, { headers: withTab({ Accept: "text/html" }), credentials: "same-origin", cache: "no-store" });
     } catch (err) {
       const p = document.getElementById("shell");
-      if (p) p.textContent = "sayso did not answer: " + err.message;
+      if (p) p.textContent = "sayso did not answer: " + err.message + ". Is sayso serve running?";
       root.dataset.page = "ready";
       return;
     }
@@ -51,91 +56,416 @@
     root.dataset.page = "ready";
   }
 
-  // Changes: every form that posts is sent with fetch, with the tab's key.
-  // The page is served with Referrer-Policy no-referrer, under which a
-  // browser sends a plain form post with "Origin: null"; the server
+  // ---- Messages: a short one in the toast, errors beside their cause.
+  let toastTimer = 0;
+  function toast(text, action) {
+    const t = document.getElementById("toast");
+    if (!t) return;
+    clearTimeout(toastTimer);
+    const p = document.createElement("p");
+    p.textContent = text;
+    t.replaceChildren(p);
+    if (action) t.append(action);
+    if (!action) toastTimer = setTimeout(() => t.replaceChildren(), 6000);
+  }
+  function besideError(form, text) {
+    const host = form.closest("article.card, tr, article.session, fieldset, li") || form;
+    let p = host.querySelector(":scope .error.beside");
+    if (!p) {
+      p = document.createElement("p");
+      p.className = "error beside";
+      p.setAttribute("role", "alert");
+      form.after(p);
+    }
+    p.textContent = text;
+  }
+  function clearError(form) {
+    const host = form.closest("article.card, tr, article.session, fieldset, li") || form;
+    for (const p of host.querySelectorAll(".error.beside")) p.remove();
+  }
+
+  // ---- Changes: every form that posts is sent with fetch, with the tab's
+  // key. The page is served with Referrer-Policy no-referrer, under which
+  // a browser sends a plain form post with "Origin: null"; the server
   // refuses a change whose Origin is not its own, so the request asks for
   // a same-origin referrer policy and carries the real Origin.
-  document.addEventListener("submit", async (e) => {
+  // post sends body, read from the form before its buttons were disabled
+  // (a disabled button sends nothing).
+  async function post(form, body, keepalive) {
+    try {
+      const res = await fetch(form.action, { method: "POST", body, headers: withTab(), credentials: "same-origin", referrerPolicy: "same-origin", redirect: "follow", keepalive: !!keepalive });
+      if (res.ok) return { ok: true, res };
+      const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+      const msg = doc.querySelector("main .error");
+      return { ok: false, msg: msg ? msg.textContent.trim() : "Refused (" + res.status + ")." };
+    } catch (err) {
+      return { ok: false, msg: "sayso did not answer (" + err.message + "); nothing was changed. Is sayso serve running?" };
+    }
+  }
+
+  // pending is the one change waiting out its undo time.
+  let pending = null;
+  function hold(label, send, undone) {
+    flush();
+    const p = { send, undone, timer: 0, left: UNDO_MS / 1000 };
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "undo";
+    btn.setAttribute("aria-keyshortcuts", "u");
+    btn.innerHTML = 'Undo <kbd aria-hidden="true">u</kbd>';
+    btn.addEventListener("click", undo);
+    const say = () => toast(label + " in " + p.left + " s.", btn);
+    say();
+    p.timer = setInterval(() => {
+      p.left--;
+      if (p.left <= 0) flush();
+      else {
+        const t = document.querySelector("#toast p");
+        if (t) t.textContent = label + " in " + p.left + " s.";
+      }
+    }, 1000);
+    pending = p;
+    root.dataset.pending = "1";
+  }
+  function flush(keepalive) {
+    const p = pending;
+    if (!p) return;
+    pending = null;
+    delete root.dataset.pending;
+    clearInterval(p.timer);
+    const t = document.getElementById("toast");
+    if (t) t.replaceChildren();
+    p.send(keepalive);
+  }
+  function undo() {
+    const p = pending;
+    if (!p) return;
+    pending = null;
+    delete root.dataset.pending;
+    clearInterval(p.timer);
+    p.undone();
+    toast("Undone: nothing was sent, nothing was kept.");
+  }
+  addEventListener("pagehide", () => flush(true));
+
+  document.addEventListener("submit", (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
     e.preventDefault();
-    const body = new URLSearchParams(new FormData(form, e.submitter));
+    const submitter = e.submitter;
+    const card = form.closest("article.card");
+    if (card) return answer(card, form, submitter);
+    const label = submitter && submitter.dataset.undo;
+    const body = new URLSearchParams(new FormData(form, submitter));
+    if (label) {
+      const buttons = form.querySelectorAll("button");
+      for (const b of buttons) b.disabled = true;
+      hold(label, (keepalive) => change(form, submitter, body, keepalive), () => {
+        for (const b of buttons) b.disabled = false;
+        if (submitter) submitter.focus();
+      });
+      return;
+    }
+    change(form, submitter, body);
+  });
+
+  // change sends a change that is not an answer, then redraws the page's
+  // content in place.
+  async function change(form, submitter, body, keepalive) {
     const buttons = form.querySelectorAll("button");
     for (const b of buttons) b.disabled = true;
-    let res;
-    try {
-      res = await fetch(form.action, { method: "POST", body, headers: withTab(), credentials: "same-origin", referrerPolicy: "same-origin", redirect: "follow" });
-    } catch (err) {
-      say("sayso did not answer: " + err.message);
+    clearError(form);
+    const r = await post(form, body, keepalive);
+    if (!r.ok) {
       for (const b of buttons) b.disabled = false;
+      if (form.isConnected) besideError(form, r.msg);
+      else toast(r.msg);
       return;
     }
-    if (res.ok) {
-      const to = new URL(res.url);
-      if (to.pathname + to.search === location.pathname + location.search) location.reload();
-      else location.assign(res.url);
+    const to = new URL(r.res.url);
+    if (to.pathname !== location.pathname || new URL(form.action).pathname === "/logout") {
+      location.assign(r.res.url);
       return;
     }
-    const doc = new DOMParser().parseFromString(await res.text(), "text/html");
-    const msg = doc.querySelector("main .error");
-    say(msg ? msg.textContent : "Refused (" + res.status + ").");
-    for (const b of buttons) b.disabled = false;
-  });
-  function say(text) {
-    const notice = document.getElementById("notice");
-    if (notice) notice.textContent = text;
+    const focusId = submitter && submitter.closest("[id]") ? submitter.closest("[id]").id : "";
+    const label = submitter ? (submitter.dataset.undo || submitter.textContent.trim()) : "Saved";
+    if (to.search !== location.search) history.replaceState(null, "", to.pathname + to.search);
+    redrawMain(await r.res.text());
+    toast("Done: " + label + ".");
+    const again = focusId && document.getElementById(focusId);
+    const h = document.querySelector("main h1");
+    if (again && again.querySelector("button")) again.querySelector("button").focus();
+    else if (h) { h.tabIndex = -1; h.focus(); }
+  }
+  function redrawMain(html) {
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    const fresh = doc.getElementById("main");
+    const main = document.getElementById("main");
+    if (!fresh || !main) return;
+    main.replaceWith(document.adoptNode(fresh));
+    bindPage();
   }
 
-  // Live cards: the event stream says the cards changed; the list is
-  // fetched again, rendered by the server. The stream is read with fetch,
-  // which sends the tab's key (an EventSource cannot).
-  async function refresh(onlyIfChanged) {
-    const cards = document.getElementById("cards");
-    const live = document.getElementById("live");
-    if (!cards) return;
-    const focused = document.activeElement;
-    const keep = focused && cards.contains(focused) ? focusKey(focused) : null;
-    const res = await fetch(cards.dataset.src, { credentials: "same-origin", headers: withTab({ Accept: "text/html" }), cache: "no-store" });
-    if (!res.ok) {
-      if (live) live.textContent = "Could not load the cards (" + res.status + "); reload the page.";
+  // ---- Answers.
+  const answerWords = {
+    "allow-once": "Allowed once",
+    "always": "Allowed, and kept",
+    "deny": "Denied",
+    "deny-hold": "Denied, and the session is held",
+  };
+  function answer(card, form, submitter) {
+    if (!submitter || card.classList.contains("gone")) return;
+    const buttons = form.querySelectorAll("button");
+    const step = card.dataset.step || "the step";
+    const label = submitter.dataset.undo;
+    const left = expiresIn(card);
+    const next = neighbour(card, 1) || neighbour(card, -1);
+    const body = new URLSearchParams(new FormData(form, submitter));
+    for (const b of buttons) b.disabled = true;
+    const send = async (keepalive) => {
+      clearError(form);
+      const r = await post(form, body, keepalive);
+      if (!r.ok) {
+        card.classList.remove("sending");
+        if (!card.classList.contains("gone")) for (const b of buttons) b.disabled = false;
+        besideError(form, r.msg);
+        return;
+      }
+      let what = answerWords[submitter.value] || "Answered";
+      if (submitter.value === "always") what += " " + submitter.querySelector("code").textContent;
+      collapseGone();
+      removeCard(card);
+      toast(what + ": " + step + ".");
+      counts();
+    };
+    card.classList.add("sending");
+    if (next) focusCard(next);
+    if (label && (left === null || left > UNDO_MS / 1000 + 2)) {
+      hold(label + " (" + step + ")", send, () => {
+        card.classList.remove("sending");
+        for (const b of buttons) b.disabled = false;
+        focusCard(card);
+      });
       return;
     }
-    const text = await res.text();
-    const ids = (root) => Array.from(root.querySelectorAll("article.card"), (a) => a.id).join(" ");
-    if (onlyIfChanged) {
-      const t = document.createElement("template");
-      t.innerHTML = text;
-      if (ids(t.content) === ids(cards)) return;
-    }
-    const before = cards.querySelectorAll("article.card").length;
-    cards.innerHTML = text;
-    const after = cards.querySelectorAll("article.card").length;
-    if (live && after !== before) {
-      live.textContent = after === 1 ? "1 card is waiting." : after + " cards are waiting.";
-    }
-    if (keep) {
-      const el = cards.querySelector(keep);
-      if (el) el.focus();
-    }
-    tick();
+    send();
   }
-  function focusKey(el) {
-    const card = el.closest("article.card");
-    if (!card) return null;
-    if (el.matches("button[name=answer]")) return "#" + CSS.escape(card.id) + " button[value=" + CSS.escape(el.value) + "]";
-    return "#" + CSS.escape(card.id) + " summary";
+  function expiresIn(card) {
+    const t = card.querySelector("time.expires[datetime]");
+    if (!t) return null;
+    return (Date.parse(t.getAttribute("datetime")) - Date.now()) / 1000;
+  }
+  function liveCards() {
+    return Array.from(document.querySelectorAll("#cards article.card:not(.gone):not(.sending)"));
+  }
+  function neighbour(card, dir) {
+    const list = liveCards().filter((c) => c === card || !c.classList.contains("sending"));
+    const i = list.indexOf(card);
+    return list[i + dir] || null;
+  }
+  function focusCard(card) {
+    if (!card) return;
+    card.focus({ preventScroll: true });
+    card.scrollIntoView({ block: "nearest" });
+  }
+  function removeCard(card) {
+    card.remove();
+    seenIds.delete(card.id);
+    emptyNote();
+  }
+  function emptyNote() {
+    const cards = document.getElementById("cards");
+    const empty = cards && cards.querySelector(":scope > .empty");
+    if (empty) empty.hidden = cards.querySelector("article.card") !== null;
+  }
+
+  // ---- Keys: j/k between cards, a/d/⇧A/⇧D answer, u undoes.
+  document.addEventListener("keydown", (e) => {
+    const finder = document.getElementById("finder");
+    if (finder && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
+      e.preventDefault();
+      if (!finder.open) finder.showModal();
+      const q = document.getElementById("finder-q");
+      q.focus();
+      q.select();
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    const t = e.target;
+    if (t instanceof HTMLElement && (t.isContentEditable || t.closest("input, textarea, select, dialog"))) return;
+    if (e.key === "u" && pending) { e.preventDefault(); undo(); return; }
+    const cards = liveCards();
+    if (!cards.length) return;
+    const active = document.activeElement;
+    const here = active && active.closest ? active.closest("#cards article.card") : null;
+    const cur = here && cards.includes(here) ? here : null;
+    if (e.key === "j" || e.key === "k") {
+      e.preventDefault();
+      const i = cur ? cards.indexOf(cur) : -1;
+      const j = e.key === "j" ? Math.min(i + 1, cards.length - 1) : Math.max(i - 1, 0);
+      focusCard(cards[j]);
+      collapseGone();
+      return;
+    }
+    const value = { a: "allow-once", d: "deny", A: "always", D: "deny-hold" }[e.key];
+    if (!value) return;
+    const card = cur || cards[0];
+    const b = card.querySelector("button[name=answer][value=" + value + "]");
+    if (!b || b.disabled) return;
+    e.preventDefault();
+    b.click();
+  });
+
+  // ---- Cards in place: a new card is added where it belongs, a card
+  // that left is kept as a marker of the same height until the person
+  // acts, so that nothing moves under the pointer.
+  const seenIds = new Set();
+  let baseTitle = "";
+  let waiting = 0;
+  async function loadCards() {
+    const res = await fetch("/cards", { credentials: "same-origin", headers: withTab({ Accept: "text/html" }), cache: "no-store" });
+    if (!res.ok) {
+      const e = new Error("status " + res.status);
+      e.status = res.status;
+      throw e;
+    }
+    const t = document.createElement("template");
+    t.innerHTML = await res.text();
+    return t.content;
+  }
+  async function refresh() {
+    const fresh = await loadCards();
+    const incoming = Array.from(fresh.querySelectorAll("article.card"));
+    const cards = document.getElementById("cards");
+    const arrived = [];
+    if (cards) {
+      const ids = new Set(incoming.map((a) => a.id));
+      for (const old of cards.querySelectorAll("article.card")) {
+        if (!ids.has(old.id) && !old.classList.contains("gone") && !old.classList.contains("sending")) leave(old);
+      }
+      let prev = null;
+      for (const a of incoming) {
+        const have = document.getElementById(a.id);
+        if (have) { prev = have; continue; }
+        const node = document.adoptNode(a);
+        if (prev) prev.after(node);
+        else {
+          const empty = cards.querySelector(":scope > .empty");
+          if (empty) empty.after(node); else cards.prepend(node);
+        }
+        prev = node;
+        arrived.push(node);
+      }
+      emptyNote();
+      tick();
+      const focused = document.activeElement;
+      if (arrived.length && (!focused || focused === document.body)) focusCard(liveCards()[0]);
+      const live = document.getElementById("live");
+      if (live && arrived.length) live.textContent = arrived.length === 1 ? "A new card: " + headline(arrived[0]) : arrived.length + " new cards.";
+    }
+    const fresh_ids = incoming.map((a) => a.id);
+    const news = incoming.filter((a) => !known().has(a.id));
+    remember(fresh_ids);
+    if (news.length) notify(news);
+    setCount(incoming.length);
+  }
+  function headline(card) {
+    const h = card.querySelector("h2");
+    return h ? h.textContent.trim() : "";
+  }
+  function leave(card) {
+    const left = expiresIn(card);
+    const expired = left !== null && left <= 1;
+    const why = expired ? "Missed: the agent stopped waiting, so the step was not run." : "Gone: answered elsewhere, or its agent stopped waiting.";
+    card.style.minHeight = card.offsetHeight + "px";
+    card.classList.add("gone");
+    card.removeAttribute("tabindex");
+    for (const b of card.querySelectorAll("button")) b.disabled = true;
+    const note = document.createElement("p");
+    note.className = "gone-note";
+    note.textContent = why;
+    const head = card.querySelector(".card-head");
+    if (head) head.after(note); else card.prepend(note);
+    const missed = document.getElementById("missed");
+    if (missed) {
+      const li = document.createElement("li");
+      li.textContent = new Date().toLocaleTimeString() + " — " + (card.dataset.step || headline(card)) + ": " + why;
+      missed.querySelector("ul").prepend(li);
+      missed.hidden = false;
+    }
+  }
+  // collapseGone removes the markers of cards that left: called when the
+  // person acts, never while the pointer rests on the list.
+  function collapseGone() {
+    for (const c of document.querySelectorAll("#cards article.card.gone")) c.remove();
+    emptyNote();
+  }
+
+  // Cards this browser tab already knew of: only a new one notifies.
+  function known() {
+    try { return new Set(JSON.parse(sessionStorage.getItem("sayso-known") || "[]")); } catch (e) { return new Set(); }
+  }
+  function remember(ids) {
+    sessionStorage.setItem("sayso-known", JSON.stringify(ids));
+  }
+  let firstLoad = true;
+  function notify(news) {
+    const quiet = firstLoad && document.getElementById("cards");
+    firstLoad = false;
+    if (quiet || !("Notification" in window)) return;
+    if (!document.hidden && document.getElementById("cards")) return;
+    if (Notification.permission === "default") {
+      if (!localStorage.getItem("sayso-notify-asked")) {
+        localStorage.setItem("sayso-notify-asked", "1");
+        Notification.requestPermission();
+      }
+      return;
+    }
+    if (Notification.permission !== "granted") return;
+    for (const a of news.slice(0, 3)) {
+      const n = new Notification("sayso: a card is waiting", { body: headline(a) + "\n" + (a.dataset.step || ""), tag: a.id });
+      n.onclick = () => { window.focus(); location.assign("/#" + a.id); };
+    }
+  }
+
+  // The count of waiting cards: in the title, the favicon and the link.
+  function setCount(n) {
+    waiting = n;
+    if (!baseTitle) baseTitle = document.title.replace(/^\(\d+\) /, "");
+    document.title = n > 0 ? "(" + n + ") " + baseTitle : baseTitle;
+    const icon = document.querySelector("link[rel=icon]");
+    if (icon) icon.href = "/icon/" + Math.min(n, 10);
+    const pill = document.querySelector("#nav-cards [data-waiting]");
+    if (pill) {
+      pill.textContent = String(n);
+      pill.hidden = n === 0;
+      pill.setAttribute("aria-label", n === 1 ? "1 card waiting" : n + " cards waiting");
+    }
+    root.dataset.waiting = String(n);
+  }
+  function counts() {
+    setCount(document.querySelectorAll("#cards article.card:not(.gone)").length);
+  }
+
+  // ---- Live: the event stream, and what to do when it breaks. The
+  // stream is read with fetch, which sends the tab's key (an EventSource
+  // cannot). It carries no card: the page fetches the cards.
+  const backoff = [1, 2, 4, 8, 15, 30];
+  let failures = 0;
+  let wake = null;
+  function banner(text) {
+    const b = document.getElementById("conn");
+    if (!b) return;
+    if (text === null) { b.hidden = true; return; }
+    b.querySelector("[data-conn-text]").textContent = text;
+    b.hidden = false;
   }
   async function stream() {
     for (;;) {
+      let status = 0;
       try {
         const res = await fetch("/events", { credentials: "same-origin", headers: withTab({ Accept: "text/event-stream" }), cache: "no-store" });
-        if (res.status === 401 || res.status === 403) {
-          const live = document.getElementById("live");
-          if (live) live.textContent = "This tab may no longer read the cards (" + res.status + "); open a fresh login link.";
-          delete root.dataset.live;
-          return;
-        }
+        status = res.status;
         if (res.ok && res.body) {
           const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
           let buf = "";
@@ -150,12 +480,17 @@
               const ev = /^event: (\S+)$/m.exec(block);
               if (!ev) continue;
               if (ev[1] === "ready") {
+                const was = failures;
+                failures = 0;
+                banner(null);
+                root.dataset.live = "on";
                 // A card posted between drawing the page and opening the
                 // stream sent no event here: fetch the cards once more.
-                await refresh(true);
-                root.dataset.live = "on";
+                await refresh().catch(() => {});
+                if (was) { liveRegions(); toast("Connected to sayso serve again."); }
               } else if (ev[1] === "cards") {
-                refresh();
+                refresh().catch(() => {});
+                liveRegions();
               }
             }
           }
@@ -164,13 +499,84 @@
         // the stream broke: try again below
       }
       root.dataset.live = "off";
-      await new Promise((r) => setTimeout(r, 2000));
+      failures++;
+      const wait = backoff[Math.min(failures - 1, backoff.length - 1)];
+      await down(status, wait);
     }
   }
+  // down shows the banner and waits before the next try, polling the
+  // cards meanwhile in case only the stream is broken.
+  function down(status, wait) {
+    return new Promise((resolve) => {
+      let left = wait;
+      const say = () => {
+        if (status === 401 || status === 403) {
+          banner("This tab's login ended (sayso serve may have restarted). Open a fresh login link: press Enter where sayso serve runs, or run sayso login. Trying again in " + left + " s.");
+        } else {
+          banner("Cards that arrive now are not shown. Trying again in " + left + " s.");
+        }
+      };
+      say();
+      const poll = async () => {
+        try { await refresh(); root.dataset.polled = String(Date.now()); } catch (e) { /* still down */ }
+      };
+      poll();
+      const timer = setInterval(() => {
+        left--;
+        if (left <= 0) { clearInterval(timer); wake = null; resolve(); return; }
+        say();
+        if (left % 5 === 0) poll();
+      }, 1000);
+      wake = () => { clearInterval(timer); wake = null; resolve(); };
+    });
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target instanceof Element && e.target.closest("[data-reconnect]") && wake) {
+      banner("Reconnecting…");
+      wake();
+    }
+  });
 
-  // Expiry: count down, and mark a card whose agent stopped waiting.
+  // Pages that show state that changes redraw their live part, unless
+  // the person is in it.
+  async function liveRegions() {
+    const regions = document.querySelectorAll("main [data-live]");
+    if (!regions.length) return;
+    let res;
+    try {
+      res = await fetch(location.pathname + location.search, { headers: withTab({ Accept: "text/html" }), credentials: "same-origin", cache: "no-store" });
+    } catch (e) { return; }
+    if (!res.ok) return;
+    const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+    const fresh = doc.querySelectorAll("main [data-live]");
+    regions.forEach((r, i) => {
+      const f = fresh[i];
+      if (!f || r.contains(document.activeElement) || r.matches(":hover") || r.querySelector("details[open]") || pending) return;
+      if (f.innerHTML !== r.innerHTML) {
+        r.innerHTML = f.innerHTML;
+        tick();
+      }
+    });
+  }
+
+  // ---- Time: one format, relative, with the exact time on hover.
+  function ago(ms) {
+    const future = ms > 0;
+    const s = Math.round(Math.abs(ms) / 1000);
+    let n;
+    if (s < 10) return "just now";
+    if (s < 60) n = s + " s";
+    else if (s < 3600) n = Math.floor(s / 60) + " min";
+    else if (s < 172800) n = Math.floor(s / 3600) + " h";
+    else n = Math.floor(s / 86400) + " days";
+    return future ? "in " + n : n + " ago";
+  }
   function tick() {
     const now = Date.now();
+    for (const t of document.querySelectorAll("time.rel[datetime]")) {
+      const at = Date.parse(t.getAttribute("datetime"));
+      if (!isNaN(at)) t.textContent = ago(at - now);
+    }
     for (const t of document.querySelectorAll("time.expires[datetime]")) {
       const at = Date.parse(t.getAttribute("datetime"));
       if (isNaN(at) || at < 86400000) continue;
@@ -184,18 +590,46 @@
         if (card) for (const b of card.querySelectorAll("button[name=answer]")) b.disabled = true;
       } else {
         const m = Math.floor(left / 60), s = left % 60;
-        t.textContent = "expires in " + (m ? m + "m" : "") + s + "s";
+        t.textContent = (m ? m + " min " + String(s).padStart(2, "0") + " s" : s + " s") + " left";
+        t.classList.toggle("soon", left <= 30);
       }
     }
   }
   setInterval(tick, 1000);
+  setInterval(() => { if (root.dataset.live === "on") liveRegions(); }, 5000);
 
   // setup binds what the drawn page holds.
   function setup() {
-    tick();
-    if (document.getElementById("cards")) stream();
-    counter();
+    baseTitle = document.title.replace(/^\(\d+\) /, "");
+    bindPage();
+    if (document.getElementById("conn")) {
+      stream();
+      for (const id of document.querySelectorAll("#cards article.card")) seenIds.add(id.id);
+      const first = liveCards()[0];
+      if (first && !location.hash) focusCard(first);
+      if (document.getElementById("cards")) remember(Array.from(document.querySelectorAll("#cards article.card"), (a) => a.id));
+      firstLoad = !document.getElementById("cards");
+      setCount(document.querySelectorAll("#cards article.card").length);
+    }
     finder();
+    const cards = document.getElementById("cards");
+    if (cards) cards.addEventListener("mouseleave", collapseGone);
+  }
+  function bindPage() {
+    tick();
+    counter();
+    leaseForm();
+  }
+
+  // The lease form fills in the chosen session's folder.
+  function leaseForm() {
+    const sel = document.getElementById("lease-session");
+    const cwd = document.getElementById("lease-cwd");
+    if (!sel || !cwd) return;
+    sel.addEventListener("change", () => {
+      const o = sel.selectedOptions[0];
+      if (o && o.dataset.cwd && !cwd.value) cwd.value = o.dataset.cwd;
+    });
   }
 
   // The note's counter: characters as sayso counts them (code points).
@@ -214,16 +648,6 @@
   }
 
   // Ctrl-K / ⌘K: find a setting, rule or session.
-  document.addEventListener("keydown", (e) => {
-    const finder = document.getElementById("finder");
-    if (finder && (e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === "k") {
-      e.preventDefault();
-      if (!finder.open) finder.showModal();
-      const q = document.getElementById("finder-q");
-      q.focus();
-      q.select();
-    }
-  });
   function finder() {
     const finder = document.getElementById("finder");
     if (!finder) return;
@@ -246,7 +670,7 @@
         kind.textContent = r.kind;
         a.append(kind, " " + r.title);
         const why = document.createElement("span");
-        why.className = "why";
+        why.className = "why-text";
         why.textContent = " " + r.detail;
         a.append(why);
         a.addEventListener("click", () => finder.close());

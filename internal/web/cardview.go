@@ -1,0 +1,220 @@
+package web
+
+import (
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// cardView is a card as the page draws it: every sentence is made here
+// from the card's fields and its diagnostic's, never taken from what the
+// terminal prints.
+type cardView struct {
+	Card
+	Headline string   // the step's effect, in plain words
+	Effects  []effect // everything the step does that made sayso ask
+	Badge    badge
+	Name     string // agent · folder · session started-at
+	Tiers    []tierView
+	Preview  *preview // what "Always allow" also allows and never will; nil without an offer
+	NoOffer  string   // why there is no "Always allow", in plain words
+	Lease    string   // the lease category that would cover the step, or ""
+}
+
+type effect struct {
+	Class string
+	What  string
+}
+
+type tierView struct {
+	N       int
+	Name    string
+	Decided bool
+	Why     string
+}
+
+// badge is the card's severity: Level is the CSS hook, Label what it says.
+type badge struct {
+	Level string // never, severe, ceiling, risky
+	Label string // never, severe, ceiling, network, opaque, count, …
+	Class string // the most severe class
+}
+
+// preview says what a kept rule covers besides this step, and what it
+// never covers.
+type preview struct {
+	Rule    string
+	Folder  string
+	Star    string // the fixed text before the last word's *, "" when none
+	Also    []string
+	NotEver []string
+}
+
+func newCardView(c Card, started time.Time) cardView {
+	v := cardView{Card: c}
+	v.Effects = effects(c)
+	v.Badge = badgeOf(c.Classes)
+	switch {
+	case len(v.Effects) > 0:
+		v.Headline = capital(v.Effects[0].What)
+	case c.Step != "":
+		v.Headline = capital(verbOf(c.Tool)) + " " + c.Step
+	}
+	if len(v.Effects) > 0 {
+		v.Effects = v.Effects[1:]
+	}
+	if slices.Contains(LeaseCategories(), v.Badge.Class) {
+		v.Lease = v.Badge.Class
+	}
+	v.Name = sessionName(c.Agent, c.Cwd, started)
+	if d := c.Diagnostic; d != nil {
+		for _, t := range d.Tiers {
+			v.Tiers = append(v.Tiers, tierView{N: t.N, Name: t.Name, Decided: t.Decided, Why: t.Why})
+		}
+	}
+	if len(c.Offer) > 0 {
+		v.Preview = previewOf(c)
+	} else {
+		v.NoOffer = unquote(c.NoOffer)
+	}
+	return v
+}
+
+// effects are the diagnostic's findings of the classes that ask, most
+// severe first, each said once; without a diagnostic, the classes.
+func effects(c Card) []effect {
+	var out []effect
+	if d := c.Diagnostic; d != nil {
+		fs := slices.Clone(d.Assessment.Findings)
+		slices.SortStableFunc(fs, func(a, b risk.Finding) int { return b.Class.Severity() - a.Class.Severity() })
+		seen := map[string]bool{}
+		for _, f := range fs {
+			if k := f.Class.Kind(); k == risk.KindSafe || k == risk.KindLocal || f.Why == "" {
+				continue
+			}
+			what := unquote(f.Why)
+			if seen[what] {
+				continue
+			}
+			seen[what] = true
+			out = append(out, effect{Class: f.Class.String(), What: what})
+		}
+	}
+	return out
+}
+
+func verbOf(tool string) string {
+	switch tool {
+	case "", "Bash", "shell", "run_shell_command", "exec_command":
+		return "run"
+	case "Write", "Edit", "MultiEdit", "write_file", "replace", "apply_patch":
+		return "write"
+	case "Read", "read_file":
+		return "read"
+	case "WebFetch", "web_fetch":
+		return "fetch"
+	}
+	return "use " + tool + ":"
+}
+
+// badgeOf names the step's severity from its most severe class.
+func badgeOf(classes []string) badge {
+	b := badge{Level: "risky", Label: "opaque", Class: "opaque"}
+	best := -1
+	for _, name := range classes {
+		c, err := risk.ParseClass(name)
+		if err != nil {
+			c = risk.Opaque
+		}
+		if c.Severity() <= best {
+			continue
+		}
+		best = c.Severity()
+		b.Class = c.String()
+		switch c.Kind() {
+		case risk.KindNever:
+			b.Level, b.Label = "never", "never"
+		case risk.KindSevere:
+			b.Level, b.Label = "severe", "severe"
+		case risk.KindCeiling:
+			b.Level, b.Label = "ceiling", "ceiling"
+		default:
+			b.Level, b.Label = "risky", c.String()
+		}
+	}
+	return b
+}
+
+// sessionName is how the page names a session: agent · folder · started.
+func sessionName(agent, cwd string, started time.Time) string {
+	var parts []string
+	if agent != "" {
+		parts = append(parts, agent)
+	}
+	if cwd != "" {
+		parts = append(parts, shortFolder(cwd))
+	}
+	if !started.IsZero() {
+		parts = append(parts, "started "+started.Local().Format("Jan 2 15:04"))
+	}
+	if len(parts) == 0 {
+		return "a session"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// shortFolder is a folder's last two names: enough to tell projects apart.
+func shortFolder(dir string) string {
+	dir = path.Clean(dir)
+	parent, base := path.Split(dir)
+	if p := path.Base(path.Clean(parent)); p != "/" && p != "." && base != "" {
+		return p + "/" + base
+	}
+	return dir
+}
+
+func previewOf(c Card) *preview {
+	r := c.Offer[0]
+	p := &preview{Rule: c.OfferText(), Folder: r.Cwd}
+	if strings.HasSuffix(r.Pattern, "*") {
+		words := strings.Fields(r.Pattern)
+		p.Star = strings.TrimSuffix(words[len(words)-1], "*")
+	}
+	p.Also = []string{
+		"the same words run in " + r.Cwd + " or any folder below it",
+		"in every session, by every agent, until you forget it on the Rules page",
+	}
+	if p.Star != "" {
+		p.Also = append(p.Also, "with any plain name after "+p.Star+" in place of the last word")
+		p.NotEver = append(p.NotEver, "a last word where * stands for “:”, “..”, a space, or nothing at all")
+	}
+	p.NotEver = append(p.NotEver,
+		"the same command with anything added before or after it",
+		"the same command inside a pipe, a list (; && ||) or a script",
+		"anywhere outside "+r.Cwd,
+	)
+	return p
+}
+
+// unquote turns a terminal sentence's `x` marks into plain text and its
+// straight quotes around "always" into the page's own.
+func unquote(s string) string {
+	s = strings.ReplaceAll(s, "`", "")
+	s = strings.ReplaceAll(s, `"always"`, "“Always allow”")
+	s = strings.ReplaceAll(s, "the person answers each time", "you answer it each time")
+	s = strings.ReplaceAll(s, "the person asked", "you asked")
+	return strings.TrimSpace(s)
+}
+
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
