@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -159,7 +160,12 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		Mode:    diag.Mode,
 		Reason:  firstReason(&diag),
 		Created: created,
-		Expires: created.Add(timeout),
+		// The page renders the card's headline and details from the
+		// diagnostic's fields.
+		Diagnostic: &diag,
+		Described:  described(s.Input),
+		Words:      c.turnWords(step),
+		Expires:    created.Add(timeout),
 	}
 	for _, cl := range diag.Assessment.Classes.Classes() {
 		card.Classes = append(card.Classes, cl.String())
@@ -178,6 +184,48 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		c.Notify(card)
 	}
 	return p
+}
+
+// turnWords are the person's own words that opened the step's turn (or
+// the session's last, when the turn is unknown), cut to a few lines. A
+// task's copy of its parent's words is never shown.
+func (c *Cards) turnWords(step store.Step) string {
+	if c.DB == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	ms, err := c.DB.OwnerWords(ctx, step.Session.ID)
+	if err != nil {
+		slog.Warn("read the words of the step's turn", "session", step.Session.ID, "err", err)
+		return ""
+	}
+	words := ""
+	for _, m := range ms {
+		if m.FromParent {
+			continue
+		}
+		if step.Turn == "" || m.Turn == step.Turn {
+			words = m.Text
+		}
+	}
+	if r := []rune(words); len(r) > 400 {
+		words = string(r[:400]) + "…"
+	}
+	return words
+}
+
+// described is the agent's own description of a step, when its tool
+// input carries one (Claude Code's Bash "description"); the page shows it
+// labelled as the agent's.
+func described(input json.RawMessage) string {
+	var v struct {
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(input, &v) != nil {
+		return ""
+	}
+	return v.Description
 }
 
 // offer is the one rule a card may keep, or none and why.
