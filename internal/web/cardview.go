@@ -74,7 +74,7 @@ func newCardView(c Card, started time.Time) cardView {
 	v.Name = sessionName(c.Agent, c.Cwd, started)
 	if d := c.Diagnostic; d != nil {
 		for _, t := range d.Tiers {
-			v.Tiers = append(v.Tiers, tierView{N: t.N, Name: t.Name, Decided: t.Decided, Why: t.Why})
+			v.Tiers = append(v.Tiers, tierView{N: int(t.ID), Name: t.ID.String(), Decided: t.Decided, Why: unquote(t.Why)})
 		}
 	}
 	if len(c.Offer) > 0 {
