@@ -173,9 +173,9 @@ func Broad(words []string) string {
 	case Is(name, Wrapper|Launcher|StdinArgs):
 		return name + " is a wrapper: it runs another command"
 	case Is(name, Remote):
-		return name + " reaches other hosts"
+		return name + " is never kept: it reaches other hosts"
 	case name == "rm":
-		return "rm deletes whatever it is given"
+		return "rm is never kept: it deletes whatever it is given"
 	case name == "sayso":
 		return "sayso's own commands are the person's"
 	case Is(name, Runner):
