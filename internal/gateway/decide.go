@@ -371,7 +371,7 @@ func ruleList(kept []store.Rule) []rule.Rule {
 // lookup adapts the kept rules to the policy's rule tiers.
 func lookup(set *rule.Set) policy.RuleLookup {
 	return func(q policy.RuleQuery) policy.RuleAnswer {
-		f := set.Lookup(rule.Step{Tool: q.Tool, Command: q.Command, Assessment: q.Assessment, Cwd: q.Cwd, Held: q.Held, Guest: q.Guest})
+		f := set.Lookup(rule.Step{Tool: q.Tool, Command: q.Command, Assessment: q.Assessment, Cwd: q.Cwd, Held: q.Held, Guest: q.Guest, EachTime: q.EachTime})
 		a := policy.RuleAnswer{Allow: f.Allow, Lines: f.Lines}
 		for _, r := range f.Rules {
 			a.Rules = append(a.Rules, r.Pattern)

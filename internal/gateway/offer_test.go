@@ -1,6 +1,9 @@
 package gateway_test
 
 import (
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -65,4 +68,47 @@ func TestSeed000s3OfferOnlyInAutoNeverForAGuest(t *testing.T) {
 		t.Errorf("a card in a session holding a guest's words offers %v (no offer: %q), want none, saying why", c.Offer, c.NoOffer)
 	}
 	<-done
+}
+
+// Seed 000 §3, "words shown each time": a class the person lists in
+// show_each_time is never offered "always" and never lifted by a rule,
+// even one they kept before they listed it.
+func TestSeed000s3ShowEachTime(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	const push = "git push origin feature/login"
+
+	// The person keeps the push rule from a card.
+	got := make(chan string, 1)
+	go func() { got <- f.hook("s-each", push) }()
+	c := f.waitCard(push)
+	if len(c.Offer) == 0 {
+		t.Fatalf("the card offers no rule: %q", c.NoOffer)
+	}
+	person, csrf := f.login()
+	if code, body := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, "always"), nil); code != http.StatusSeeOther {
+		t.Fatalf("always: status %d %s", code, body)
+	}
+	if d := <-got; d != "allow" {
+		t.Fatalf("the pressed push = %q", d)
+	}
+	if d := f.hook("s-each", push); d != "allow" {
+		t.Fatalf("the kept rule does not lift the next push: %q", d)
+	}
+
+	// Then lists remote-write as shown each time: the rule no longer
+	// lifts it, and the card offers none.
+	if err := os.WriteFile(filepath.Join(f.config, "policy.toml"), []byte("show_each_time = [\"remote-write\", \"network\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() { got <- f.hook("s-each", push) }()
+	c = f.waitCard(push)
+	if len(c.Offer) != 0 || !strings.Contains(c.NoOffer, "each time") {
+		t.Errorf("a class shown each time: the card offers %v (no offer: %q), want none, saying why", c.Offer, c.NoOffer)
+	}
+	if code, body := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, "deny"), nil); code != http.StatusSeeOther {
+		t.Fatalf("deny: status %d %s", code, body)
+	}
+	if d := <-got; d != "deny" {
+		t.Errorf("the push after show_each_time = %q, want the card's deny", d)
+	}
 }

@@ -79,7 +79,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	st.classes = a.Classes
 	e.d.Assessment = a
 	e.run()
-	e.d.NoRule = noRule(&req, e.d.Mode)
+	e.d.NoRule = noRule(&req, e.d.Mode, pol.ShowEachTime&a.Classes)
 	e.d.Reasons = reasons(e.decision, &e.d)
 	if req.Review.Asked && !req.Review.Allow && e.decision != Allow {
 		e.d.Reasons = append(e.d.Reasons, "the reviewer did not find that the person asked for it: "+req.Review.Why)
@@ -254,7 +254,7 @@ func (e *evaluation) run() {
 	}
 	var rules RuleAnswer
 	if req.Rules != nil && e.st.shell && liftable && req.Mode != ModeAsk {
-		rules = req.Rules(RuleQuery{Tool: e.st.tool, Command: e.st.command, Cwd: req.Context.Cwd, Assessment: e.d.Assessment, Held: heldWhy != "", Guest: req.Session.Guest})
+		rules = req.Rules(RuleQuery{Tool: e.st.tool, Command: e.st.command, Cwd: req.Context.Cwd, Assessment: e.d.Assessment, Held: heldWhy != "", Guest: req.Session.Guest, EachTime: pol.ShowEachTime})
 		for _, l := range rules.Lines {
 			e.match(TierCeiling, MatchRules, "rule store", l)
 		}
@@ -473,8 +473,10 @@ func describePaths(out, reads []risk.PathUse, m Mode, w *where) string {
 // noRule says why a card about the step may offer no rule, whatever its
 // words (seed 000 §3): rules are offered in auto and autopilot only, never
 // in a held session, and never for someone else's words.
-func noRule(req *Request, mode Mode) string {
+func noRule(req *Request, mode Mode, eachTime risk.Set) string {
 	switch {
+	case !eachTime.Empty():
+		return "the person asked to see " + eachTime.String() + " each time: no rule is offered for it"
 	case req.Session.Held:
 		return "the session is held: the person answers each step"
 	case req.Session.Guest:

@@ -30,6 +30,10 @@ type Policy struct {
 	// sayso's wall cannot be applied (§13): what such a step runs can then
 	// do whatever the person can. Only the person's own file sets it.
 	AutoWithoutWall bool
+	// ShowEachTime are the classes the person marked "show each time"
+	// (seed 000 §3): no card offers a rule for them and no kept rule
+	// lifts them. Only the person's own file sets it.
+	ShowEachTime risk.Set
 
 	// Problems are what was broken or ignored, each with its place: shown
 	// on every check, on the hook's stderr and on the page.

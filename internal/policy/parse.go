@@ -239,6 +239,19 @@ func (f *fileParser) setting(key string, at unstable.Range, v *unstable.Node) {
 		s.ProjectsBase, ok = f.str(at, key, v)
 	case "auto_without_wall":
 		s.AutoWithoutWall, ok = f.boolean(at, key, v)
+	case "show_each_time":
+		var names []string
+		if names, ok = f.strs(at, key, v); ok {
+			s.ShowEachTime = 0
+			for _, n := range names {
+				c, err := risk.ParseClass(n)
+				if err != nil {
+					f.problem(at, "show_each_time: %v, ignored", err)
+					continue
+				}
+				s.ShowEachTime = s.ShowEachTime.Add(c)
+			}
+		}
 	default:
 		f.problem(at, "unknown key %q, ignored", key)
 	}
@@ -371,6 +384,9 @@ func (f *fileParser) apply() {
 	if f.set["auto_without_wall"] {
 		p.AutoWithoutWall = s.AutoWithoutWall
 	}
+	if f.set["show_each_time"] {
+		p.ShowEachTime = s.ShowEachTime
+	}
 }
 
 func dropFrom(cs []ClassPattern, file string) []ClassPattern {
@@ -444,6 +460,9 @@ func (f *fileParser) broken(err error) {
 	p.Autonomy = rows
 	if f.set["protected_paths"] {
 		p.ProtectedPaths = append(p.ProtectedPaths, f.settings.ProtectedPaths...)
+	}
+	if f.set["show_each_time"] && !f.project {
+		p.ShowEachTime |= f.settings.ShowEachTime // it only asks more
 	}
 	p.Problems = append(p.Problems, Problem{
 		Source: f.source(at),

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 func TestParseSettings(t *testing.T) {
@@ -211,5 +213,26 @@ func TestRemoteHosts(t *testing.T) {
 		if got := remoteHost(in); got != want {
 			t.Errorf("remoteHost(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestParseShowEachTime(t *testing.T) {
+	p := Parse("policy.toml", []byte("show_each_time = [\"network\", \"remote-write\", \"colour\"]\n"))
+	if p.ShowEachTime != risk.Of(risk.Network, risk.RemoteWrite) {
+		t.Errorf("ShowEachTime = %v, want network,remote-write", p.ShowEachTime)
+	}
+	if len(p.Problems) != 1 || !strings.Contains(p.Problems[0].Text, "colour") {
+		t.Errorf("problems = %v, want the unknown class reported", p.Problems)
+	}
+	// a broken file keeps it: it only asks more
+	p = Parse("policy.toml", []byte("show_each_time = [\"network\"]\n[[allow]\n"))
+	if p.ShowEachTime != risk.Of(risk.Network) {
+		t.Errorf("a broken file: ShowEachTime = %v, want network", p.ShowEachTime)
+	}
+	// the project's file may not set it
+	p = Defaults()
+	p.AddProject(".sayso/policy.toml", []byte("show_each_time = [\"network\"]\n"))
+	if !p.ShowEachTime.Empty() || len(p.Problems) != 1 {
+		t.Errorf("project file: ShowEachTime = %v, problems %v", p.ShowEachTime, p.Problems)
 	}
 }

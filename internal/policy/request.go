@@ -89,6 +89,7 @@ type RuleQuery struct {
 	Assessment risk.Assessment
 	Held       bool
 	Guest      bool
+	EachTime   risk.Set // the classes the person marked "show each time": no rule lifts them
 }
 
 // RuleAnswer is what the lookup found, as rule.Found gives it.

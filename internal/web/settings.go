@@ -64,6 +64,7 @@ func newSettingsView(st Settings) settingsView {
 			{"max_parallel", fmt.Sprint(p.MaxParallel), "sub-agents a session may run at once"},
 			{"breaker", fmt.Sprintf("%d denied steps or %d declined cards within %s", b.Denials, b.Declined, b.Window), "when a session is held by its circuit breaker"},
 			{"protected_paths", orNone(strings.Join(p.ProtectedPaths, ", ")), "more files no assistant tool may read or write, beside sayso's own"},
+			{"show_each_time", orNone(strings.ReplaceAll(p.ShowEachTime.String(), ",", ", ")), "classes you see each time: no card offers \"always allow\" for them and no kept rule lifts them"},
 		},
 		Autonomy: p.Autonomy,
 	}
