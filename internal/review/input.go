@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -43,10 +44,10 @@ type OwnerWord struct {
 // over its limit makes the step not reviewable, because a missing middle
 // could hide where the person said stop.
 const (
-	MaxOwnerWords = 32 << 10 // all owner words together, in bytes
-	MaxNote       = 2000     // the environment note, in characters
-	MaxStep       = 16 << 10 // the command or the tool input, in bytes
-	MaxDiagnostic = 8 << 10  // the diagnostic lines together, in bytes
+	MaxOwnerWords = 32 << 10       // all owner words together, in bytes
+	MaxNote       = policy.MaxNote // the environment note, in characters
+	MaxStep       = 16 << 10       // the command or the tool input, in bytes
+	MaxDiagnostic = 8 << 10        // the diagnostic lines together, in bytes
 )
 
 // Severe reports whether the step holds a severe class: it passes only if

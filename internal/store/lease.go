@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -55,7 +56,7 @@ func ParseCategory(s string) (Category, error) {
 }
 
 // MaxLeaseTTL is the longest a lease lives, and the default.
-const MaxLeaseTTL = 15 * time.Minute
+const MaxLeaseTTL = policy.MaxLeaseTTL
 
 // Lease is a one-shot permission for one category of ceiling step, bound
 // to an epoch, a session, a turn and an exact working folder.

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 // Settings keys.
@@ -15,7 +17,7 @@ const (
 )
 
 // MaxNote is the most characters the environment note may hold.
-const MaxNote = 2000
+const MaxNote = policy.MaxNote
 
 // ErrNoteTooLong reports an environment note over MaxNote characters.
 var ErrNoteTooLong = fmt.Errorf("the environment note holds at most %d characters", MaxNote)

@@ -69,7 +69,7 @@ var (
 )
 
 // MaxNote is the most characters the environment note holds.
-const MaxNote = 2000
+const MaxNote = policy.MaxNote
 
 // Card is a pending question to the person about one step.
 type Card struct {
@@ -181,7 +181,7 @@ type Grant struct {
 }
 
 // MaxLeaseTTL is the longest a lease lives.
-const MaxLeaseTTL = 15 * time.Minute
+const MaxLeaseTTL = policy.MaxLeaseTTL
 
 // LeaseCategories are the classes a lease may be granted for.
 func LeaseCategories() []string {
