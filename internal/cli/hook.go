@@ -159,5 +159,7 @@ func witness(pid int) hook.Witness {
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
 	}
-	return hook.NewProcs(pid, state, self, hook.FilePins{Path: filepath.Join(state, "pins.json")})
+	p := hook.NewProcs(pid, state, self, hook.FilePins{Path: filepath.Join(state, "pins.json")})
+	p.Home, _ = os.UserHomeDir() // the home the wall is built from
+	return p
 }

@@ -40,9 +40,13 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 		}
 		e := c.event("codex", EventMessage)
 		e.Text = *c.Prompt
-		// Codex tells no attended terminal from exec or an SDK host: no
-		// positive evidence of the person.
-		e.Why = "Codex does not say whether a person typed it"
+		// Codex's input says nothing of who typed the prompt: it is the
+		// person's only when the witness finds Codex's terminal UI behind
+		// the hook and Codex's own record of the turn says it was typed.
+		e.Source, e.Why = SourcePerson, "typed in Codex's terminal UI"
+		if c.TurnID == nil || *c.TurnID == "" {
+			e.Source, e.Why = SourceSystem, "a prompt without its turn"
+		}
 		q.Events = append(q.Events, e)
 	case "SessionStart":
 		if c.SessionID == "" {

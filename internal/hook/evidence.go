@@ -21,10 +21,11 @@ type Witness interface {
 	// Open records that the client running the hook opened session: only
 	// that client may later hand on the person's words in it.
 	Open(agent, session string) error
-	// Person returns nil when a message in session can be the person's:
-	// the hook runs outside every wall, the client itself started it, and
-	// the client opened the session.
-	Person(agent, session string) error
+	// Person returns nil when a message in session, opening turn, can be
+	// the person's: the hook runs outside every wall, the client itself
+	// started it, and the client opened the session; for Codex, the
+	// client is its terminal UI and recorded the turn as typed there.
+	Person(agent, session, turn string) error
 }
 
 // clientPrograms are the programs each client runs its hooks from, by the
@@ -54,6 +55,9 @@ type Procs struct {
 	// Commands are the hook command lines sayso installed: a shell that
 	// runs exactly one of them may stand between the client and the hook.
 	Commands []string
+	// Home is the person's home folder, the one the wall is built from:
+	// Codex's folder must be its .codex, which no walled step writes.
+	Home string
 }
 
 // errNoEvidence marks why an event is not the person's.
@@ -65,7 +69,7 @@ func noEvidence(format string, args ...any) error {
 
 // Open implements Witness.
 func (p Procs) Open(agent, session string) error {
-	id, err := p.client(agent)
+	_, id, err := p.client(agent)
 	if err != nil {
 		return err
 	}
@@ -79,10 +83,15 @@ func (p Procs) Open(agent, session string) error {
 }
 
 // Person implements Witness.
-func (p Procs) Person(agent, session string) error {
-	id, err := p.client(agent)
+func (p Procs) Person(agent, session, turn string) error {
+	pid, id, err := p.client(agent)
 	if err != nil {
 		return err
+	}
+	if agent == "codex" {
+		if err := p.codexTyped(pid, session, turn); err != nil {
+			return err
+		}
 	}
 	if p.Dir == "" || session == "" {
 		return noEvidence("no record of the session")
@@ -104,42 +113,42 @@ func (p Procs) binding(agent, session string) string {
 	return filepath.Join(p.Dir, sum([]byte(agent + "\x00" + session))[:32])
 }
 
-// client finds the client process that started the hook and returns it as
-// "pid:start", or why the hook cannot speak for the person: it runs inside
-// a wall, something other than the client started it, or the client
-// itself runs inside another client's step.
-func (p Procs) client(agent string) (string, error) {
+// client finds the client process that started the hook and returns its
+// pid and its id, "pid:start", or why the hook cannot speak for the
+// person: it runs inside a wall, something other than the client started
+// it, or the client itself runs inside another client's step.
+func (p Procs) client(agent string) (int, string, error) {
 	names := clientPrograms[agent]
 	if len(names) == 0 {
-		return "", noEvidence("unknown agent %q", agent)
+		return 0, "", noEvidence("unknown agent %q", agent)
 	}
 	pid := p.PID
 	for hop := 0; ; hop++ {
 		if hop > 8 || pid <= 1 {
-			return "", noEvidence("no %s client above the hook", agent)
+			return 0, "", noEvidence("no %s client above the hook", agent)
 		}
 		st, err := p.status(pid)
 		if err != nil {
-			return "", err
+			return 0, "", err
 		}
 		if err := st.walled(); err != nil {
-			return "", err
+			return 0, "", err
 		}
 		exe, _ := os.Readlink(p.path(pid, "exe"))
 		switch {
 		case hop == 0:
 			if !p.sayso(exe) {
-				return "", noEvidence("the hook is %s, not sayso", exe)
+				return 0, "", noEvidence("the hook is %s, not sayso", exe)
 			}
 		case slices.Contains(names, filepath.Base(exe)):
 			if err := p.nested(st.ppid); err != nil {
-				return "", err
+				return 0, "", err
 			}
-			return strconv.Itoa(pid) + ":" + st.start, nil
+			return pid, strconv.Itoa(pid) + ":" + st.start, nil
 		case p.sayso(exe):
 		case slices.Contains(shells, filepath.Base(exe)) && p.runsHook(pid):
 		default:
-			return "", noEvidence("the hook was started by %s, not by the %s client", filepath.Base(exe), agent)
+			return 0, "", noEvidence("the hook was started by %s, not by the %s client", filepath.Base(exe), agent)
 		}
 		pid = st.ppid
 	}

@@ -19,13 +19,13 @@ func TestProcsNotClient(t *testing.T) {
 	if err := p.Open("claude", "s1"); !errors.Is(err, errNoEvidence) {
 		t.Fatalf("Open = %v, want no evidence", err)
 	}
-	err = p.Person("claude", "s1")
+	err = p.Person("claude", "s1", "t1")
 	if !errors.Is(err, errNoEvidence) || !strings.Contains(err.Error(), "not by the claude client") {
 		t.Fatalf("Person = %v, want: not started by the client", err)
 	}
 	// a process that is not sayso's own program is not the hook at all
 	p.Binaries = []string{"/usr/bin/sayso"}
-	if err := p.Person("claude", "s1"); err == nil || !strings.Contains(err.Error(), "not sayso") {
+	if err := p.Person("claude", "s1", "t1"); err == nil || !strings.Contains(err.Error(), "not sayso") {
 		t.Fatalf("Person = %v, want: not sayso", err)
 	}
 }
@@ -63,7 +63,7 @@ func BenchmarkProcsPerson(b *testing.B) {
 	self, _ := os.Executable()
 	p := Procs{PID: os.Getpid(), Dir: b.TempDir(), Binaries: []string{self}}
 	for b.Loop() {
-		if err := p.Person("claude", "s1"); err == nil {
+		if err := p.Person("claude", "s1", "t1"); err == nil {
 			b.Fatal("the test binary holds evidence")
 		}
 	}

@@ -139,5 +139,5 @@ func pretty(t *testing.T, v any) string {
 // scripts test the witness on real processes.
 type client struct{}
 
-func (client) Open(agent, session string) error   { return nil }
-func (client) Person(agent, session string) error { return nil }
+func (client) Open(agent, session string) error         { return nil }
+func (client) Person(agent, session, turn string) error { return nil }

@@ -146,7 +146,7 @@ func attest(w Witness, events []Event) {
 		case e.Kind == EventMessage && e.Source == SourcePerson:
 			err := noEvidence("nothing witnesses the process that ran the hook")
 			if w != nil {
-				err = w.Person(e.Agent, e.Session)
+				err = w.Person(e.Agent, e.Session, e.Turn)
 			}
 			if err != nil {
 				e.Source, e.Why = SourceSystem, short(err.Error(), 200)
