@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -165,10 +166,10 @@ func clean(s string) string {
 	return s
 }
 
-// hold checks an allow against the owner words: its quote must be non-empty
-// and found verbatim inside one of them. Any other verdict is returned as
-// Ask.
-func hold(v Verdict, words []OwnerWord) Verdict {
+// hold checks an allow against the owner words: its quote must be a span
+// of whole words of one of them that carries meaning about the step
+// (quoteWhy). Any other verdict is returned as Ask.
+func hold(v Verdict, in *Input) Verdict {
 	if v.Answer != Allow {
 		return Verdict{Answer: Ask, Reason: v.Reason}
 	}
@@ -176,10 +177,17 @@ func hold(v Verdict, words []OwnerWord) Verdict {
 	if q == "" {
 		return Verdict{Answer: Ask, Reason: "the reviewer allowed without quoting the person: " + v.Reason, Err: ErrQuote}
 	}
-	for _, w := range words {
-		if strings.Contains(w.Text, q) {
+	why := ""
+	for _, w := range in.OwnerWords {
+		if !strings.Contains(w.Text, q) {
+			continue
+		}
+		if why = quoteWhy(q, w.Text, in); why == "" {
 			return Verdict{Answer: Allow, Reason: v.Reason, Quote: q, FromParent: w.FromParent}
 		}
+	}
+	if why != "" {
+		return Verdict{Answer: Ask, Reason: "the reviewer's quote " + strconv.Quote(q) + " is not believed: " + why + ": " + v.Reason, Err: ErrQuote}
 	}
 	return Verdict{Answer: Ask, Reason: "the reviewer quoted words the person did not say: " + v.Reason, Err: ErrQuote}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 func TestParseVerdict(t *testing.T) {
@@ -68,8 +70,9 @@ func TestReasonIsCleaned(t *testing.T) {
 
 func TestHold(t *testing.T) {
 	words := []OwnerWord{
-		{Text: "fix the flaky test", FromParent: true},
+		{Text: "fix the flaky test, push the fix", FromParent: true},
 		{Text: "then push my branch to origin"},
+		{Text: "I then pushed it"},
 	}
 	for _, c := range []struct {
 		v          Verdict
@@ -79,7 +82,15 @@ func TestHold(t *testing.T) {
 	}{
 		{Verdict{Answer: Allow, Reason: "r", Quote: "push my branch to origin"}, Allow, false, nil},
 		{Verdict{Answer: Allow, Reason: "r", Quote: " push my branch "}, Allow, false, nil},
-		{Verdict{Answer: Allow, Reason: "r", Quote: "fix the flaky test"}, Allow, true, nil},
+		{Verdict{Answer: Allow, Reason: "r", Quote: "fix the flaky test"}, Ask, false, ErrQuote}, // names nothing of the push
+		{Verdict{Answer: Allow, Reason: "r", Quote: "push the fix"}, Allow, true, nil},
+		{Verdict{Answer: Allow, Reason: "r", Quote: "go"}, Ask, false, ErrQuote},            // too short
+		{Verdict{Answer: Allow, Reason: "r", Quote: "push"}, Ask, false, ErrQuote},          // one word
+		{Verdict{Answer: Allow, Reason: "r", Quote: "sh my bra"}, Ask, false, ErrQuote},     // cuts words
+		{Verdict{Answer: Allow, Reason: "r", Quote: "my branch to"}, Ask, false, ErrQuote},  // names nothing of the push
+		{Verdict{Answer: Allow, Reason: "r", Quote: "branch to origin"}, Allow, false, nil}, // its target
+		{Verdict{Answer: Allow, Reason: "r", Quote: "then pushed it"}, Allow, false, nil},
+
 		{Verdict{Answer: Allow, Reason: "r", Quote: "push my branch to main"}, Ask, false, ErrQuote},
 		{Verdict{Answer: Allow, Reason: "r", Quote: "Push my branch to origin"}, Ask, false, ErrQuote},
 		{Verdict{Answer: Allow, Reason: "r", Quote: "test then push"}, Ask, false, ErrQuote}, // spans two words
@@ -87,7 +98,7 @@ func TestHold(t *testing.T) {
 		{Verdict{Answer: Allow, Reason: "r", Quote: "   "}, Ask, false, ErrQuote},
 		{Verdict{Answer: Ask, Reason: "r", Quote: "push my branch to origin"}, Ask, false, nil},
 	} {
-		got := hold(c.v, words)
+		got := hold(c.v, &Input{OwnerWords: words, Step: Step{Tool: "Bash", Command: "git push origin feature/login"}, Classes: risk.Of(risk.RemoteWrite)})
 		if got.Answer != c.want || got.FromParent != c.fromParent || !errors.Is(got.Err, c.err) || (c.err == nil) != (got.Err == nil) {
 			t.Errorf("hold(%+v) = %+v, want %v from_parent %v err %v", c.v, got, c.want, c.fromParent, c.err)
 		}

@@ -5,7 +5,8 @@
 // endpoint, an OpenAI-compatible chat completions endpoint, or a local
 // command that reads JSON on stdin and writes JSON on stdout — and returns a
 // Verdict. The only Verdict that lets a step through is Allow with a quote
-// found verbatim in the owner words; a timeout, an HTTP error, a refusal, a
+// found verbatim in the owner words, whole words long enough to carry
+// meaning that name what the step does or its target; a timeout, an HTTP error, a refusal, a
 // malformed or oversized answer, or a quote the person never said is Ask.
 //
 // What the reviewer reads is an Input: the step, its classes, the diagnostic

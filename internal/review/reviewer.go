@@ -86,5 +86,5 @@ func (r *Reviewer) Review(ctx context.Context, in Input) Verdict {
 	if err != nil {
 		return failed(err)
 	}
-	return hold(v, in.OwnerWords)
+	return hold(v, &in)
 }
