@@ -163,7 +163,9 @@ var systemReadOnly = []string{
 // daemons are the sockets and folders of the daemons that run what they
 // are asked outside any wall: the container engines, systemd and the
 // buses, terminal multiplexers and X11 (keystrokes into the person's
-// terminal). uid is the user's; the ssh and gpg agents stay reachable.
+// terminal), Codex's app-server daemon (its terminal UI starts it; it runs
+// turns and commands for whoever connects). uid is the user's; the ssh
+// and gpg agents stay reachable.
 func daemons(uid int) []string {
 	run := "/run/user/" + strconv.Itoa(uid)
 	return []string{
@@ -175,6 +177,7 @@ func daemons(uid int) []string {
 		run + "/containerd-rootless", run + "/dbus-1", run + "/at-spi", run + "/wayland-0",
 		run + "/wayland-1", run + "/pulse", run + "/pipewire-0",
 		"/tmp/tmux-" + strconv.Itoa(uid), "/tmp/.X11-unix", "/run/screen", "/var/run/screen",
+		"/tmp/codex-daemon-" + strconv.Itoa(uid),
 	}
 }
 

@@ -1,9 +1,11 @@
 package wall
 
 import (
+	"os"
 	"os/exec"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -49,6 +51,11 @@ func TestFor(t *testing.T) {
 		}
 		if daemon := has(p.Hidden, "/run/docker.sock"); daemon != (tt.scope != Approved) {
 			t.Errorf("%s: docker's socket hidden = %v", tt.scope, daemon)
+		}
+		// Codex's app-server daemon (which its terminal UI starts) runs
+		// turns and commands for whoever connects to its socket.
+		if daemon := has(p.Hidden, "/tmp/codex-daemon-"+strconv.Itoa(os.Getuid())); daemon != (tt.scope != Approved) {
+			t.Errorf("%s: Codex's app-server daemon hidden = %v", tt.scope, daemon)
 		}
 	}
 	in.Scope, in.Daemons = Local, true
