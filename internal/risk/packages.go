@@ -3,6 +3,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/shell"
@@ -14,9 +15,12 @@ func npm(c *cmd) {
 	if c.name == "yarn" && v == "npm" {
 		v = ws[1]
 	}
+	if c.name == "npm" {
+		v = NpmCommand(v)
+	}
 	n := c.name + " " + v
 	switch v {
-	case "publish", "unpublish", "deprecate", "dist-tag", "owner", "access", "team":
+	case "publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "owner", "access", "team", "org", "trust", "stage":
 		if c.has("--dry-run") {
 			c.add(Read, n+" --dry-run")
 			return
@@ -26,7 +30,9 @@ func npm(c *cmd) {
 			return
 		}
 		c.add(Publish, n+" publishes to the registry")
-	case "login", "adduser", "add-user", "token", "logout":
+	case "star", "unstar":
+		c.add(RemoteWrite, n+" changes the registry")
+	case "login", "adduser", "add-user", "token", "logout", "profile":
 		c.add(Secret, n+" handles registry credentials")
 	case "ls", "list", "view", "info", "show", "outdated", "why", "explain", "search", "help", "doctor", "whoami", "ping",
 		"prefix", "root", "bin", "fund", "licenses", "docs", "repo", "bugs", "query", "-v", "--version", "-h", "--help":
@@ -59,11 +65,11 @@ func npm(c *cmd) {
 			}
 		}
 	case "install", "i", "ci", "add", "update", "up", "upgrade", "uninstall", "remove", "rm", "un", "dedupe", "prune",
-		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it":
+		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it", "install-ci-test":
 		c.add(LocalWrite, n+" changes the project's packages")
 		c.cwdWrite()
 		c.remotePackages()
-		if v == "install-test" || v == "it" {
+		if v == "install-test" || v == "it" || v == "install-ci-test" {
 			c.scriptBody("test") // installs, then runs the test script
 		}
 	case "run", "run-script", "rum", "urn":
@@ -439,5 +445,87 @@ func (c *cmd) scriptBody(name string) {
 			p.Segment = c.i
 			c.a.out.Paths = append(c.a.out.Paths, p)
 		}
+	}
+}
+
+// npmCommands are npm's commands and npmAliases its other names for them
+// (npm's lib/utils/cmd-list.js).
+var npmCommands = []string{
+	"access", "adduser", "approve-scripts", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe",
+	"deny-scripts", "deprecate", "diff", "dist-tag", "docs", "doctor", "edit", "exec", "explain", "explore",
+	"find-dupes", "fund", "get", "help", "help-search", "init", "install", "install-ci-test", "install-scripts",
+	"install-test", "link", "ll", "login", "logout", "ls", "org", "outdated", "owner", "pack", "ping", "pkg",
+	"prefix", "profile", "prune", "publish", "query", "rebuild", "repo", "restart", "root", "run", "sbom",
+	"search", "set", "shrinkwrap", "stage", "star", "stars", "start", "stop", "team", "test", "token", "trust",
+	"undeprecate", "uninstall", "unpublish", "unstar", "update", "version", "view", "whoami",
+}
+
+var npmAliases = map[string]string{
+	"author": "owner", "home": "docs", "issues": "bugs", "info": "view", "show": "view", "find": "search",
+	"add": "install", "unlink": "uninstall", "remove": "uninstall", "rm": "uninstall", "r": "uninstall",
+	"un": "uninstall", "rb": "rebuild", "list": "ls", "ln": "link", "create": "init", "i": "install",
+	"it": "install-test", "cit": "install-ci-test", "u": "update", "up": "update", "c": "config", "s": "search",
+	"se": "search", "tst": "test", "t": "test", "ddp": "dedupe", "v": "view", "run-script": "run",
+	"clean-install": "ci", "clean-install-test": "install-ci-test", "x": "exec", "why": "explain", "la": "ll",
+	"verison": "version", "ic": "ci", "innit": "init", "in": "install", "ins": "install", "inst": "install",
+	"insta": "install", "instal": "install", "isnt": "install", "isnta": "install", "isntal": "install",
+	"isntall": "install", "install-clean": "ci", "isntall-clean": "ci", "hlep": "help", "dist-tags": "dist-tag",
+	"upgrade": "update", "udpate": "update", "rum": "run", "sit": "install-ci-test", "urn": "run", "ogr": "org",
+	"add-user": "adduser",
+}
+
+// NpmCommand returns the command npm runs for the word v, as npm reads it:
+// camelCase as dashes, an exact command, an alias, or an unambiguous
+// abbreviation of a command or an alias (npm pub is npm publish). A word
+// npm does not take is returned as it is.
+func NpmCommand(v string) string {
+	if v == "" {
+		return v
+	}
+	c := v
+	if strings.ToLower(c) != c {
+		var b strings.Builder
+		for _, r := range c {
+			if r >= 'A' && r <= 'Z' {
+				b.WriteByte('-')
+				r += 'a' - 'A'
+			}
+			b.WriteRune(r)
+		}
+		c = b.String()
+	}
+	if slices.Contains(npmCommands, c) {
+		return c
+	}
+	if a, ok := npmAliases[c]; ok {
+		return a
+	}
+	// An abbreviation: the prefix of exactly one command or alias.
+	found := ""
+	for _, name := range npmCommands {
+		if strings.HasPrefix(name, c) {
+			if found != "" {
+				return v
+			}
+			found = name
+		}
+	}
+	for name := range npmAliases {
+		if strings.HasPrefix(name, c) {
+			if found != "" {
+				return v
+			}
+			found = name
+		}
+	}
+	if found == "" {
+		return v
+	}
+	for {
+		a, ok := npmAliases[found]
+		if !ok {
+			return found
+		}
+		found = a
 	}
 }

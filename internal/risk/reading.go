@@ -131,6 +131,17 @@ func read(name string, args []shell.Word) Reading {
 		return r
 	}
 	r.loose(args)
+	if name == "npm" {
+		// npm's command by the name npm runs it under (npm i is npm
+		// install): the first operand, and any word before it that may
+		// be an option's value instead.
+		for i := range r.Operands {
+			r.Operands[i].Value = NpmCommand(r.Operands[i].Value)
+			if r.Operands[i].Of < 0 {
+				break
+			}
+		}
+	}
 	return r
 }
 
