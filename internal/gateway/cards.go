@@ -249,9 +249,11 @@ func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decisio
 	switch a {
 	case web.AllowOnce:
 		diag.Reasons = append([]string{"allow: the person allowed this step once"}, diag.Reasons...)
+		diag.Answered = true
 		return policy.Allow, diag, nil
 	case web.AlwaysAllow:
 		diag.Reasons = append([]string{"allow: the person kept the rule " + card.OfferText()}, diag.Reasons...)
+		diag.Answered = true
 		return policy.Allow, diag, nil
 	case web.DenyAndHold:
 		diag.Reasons = append([]string{"deny: the person denied this step and held the session"}, diag.Reasons...)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // MaxInput bounds the hook JSON read from stdin: a Write of a large file
@@ -70,7 +71,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		r.Err = err
 		return r
 	}
-	if d != policy.Deny {
+	if d != policy.Deny && !outsideWall(d, &diag) {
 		reach := diag.Reach
 		if d == policy.Ask && reach == policy.ReachNone {
 			reach = policy.ReachWide // what the person lets through still runs walled
@@ -84,6 +85,22 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		}
 	}
 	return a.Answer(q, d, Reason(d, &diag))
+}
+
+// outsideWall reports a step that gains root privilege (sudo, doas, a
+// setuid program) on the person's say-so for exactly it: asked (in the
+// client, or on the page, where the person allowed it), the person
+// answers this command; let through by a lease or rule, it is that one
+// command alone. It runs as approved, outside the wall: inside,
+// no_new_privs and the user namespace make every setuid program fail, so
+// the wall would turn the person's yes into an error. Anything else in a
+// leased step keeps the whole step walled.
+func outsideWall(d policy.Decision, diag *policy.Diagnostic) bool {
+	a := &diag.Assessment
+	if !a.Classes.Has(risk.Privilege) || a.Script == nil {
+		return false
+	}
+	return d == policy.Ask || d == policy.Allow && (diag.Answered || len(a.Script.Segments) == 1)
 }
 
 // decideWithin runs decide under the hook's timeout, turning a panic into

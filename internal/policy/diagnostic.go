@@ -233,6 +233,10 @@ type Diagnostic struct {
 	// holds a guest's words, or the person marked one of the step's
 	// classes "show each time". "" when the words decide.
 	NoRule string
+	// Answered reports that the person allowed this very step on its card
+	// (set by whoever showed them the card, after Evaluate): their say-so
+	// for exactly this command.
+	Answered bool
 }
 
 // Decided returns the tier that decided.

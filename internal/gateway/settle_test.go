@@ -1,0 +1,29 @@
+package gateway
+
+import (
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// TestSettleAnswered: only the person's allow of a card marks the step as
+// answered by them — the mark that lets a step that gains root run as
+// they read it.
+func TestSettleAnswered(t *testing.T) {
+	for _, tt := range []struct {
+		a        web.Answer
+		want     policy.Decision
+		answered bool
+	}{
+		{web.AllowOnce, policy.Allow, true},
+		{web.AlwaysAllow, policy.Allow, true},
+		{web.Deny, policy.Deny, false},
+		{web.DenyAndHold, policy.Deny, false},
+	} {
+		d, diag, err := settle(web.Card{}, tt.a, policy.Diagnostic{})
+		if err != nil || d != tt.want || diag.Answered != tt.answered {
+			t.Errorf("settle(%v) = %v, answered %v, %v; want %v, answered %v", tt.a, d, diag.Answered, err, tt.want, tt.answered)
+		}
+	}
+}

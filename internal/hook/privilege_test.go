@@ -1,0 +1,88 @@
+package hook
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// TestPrivilegeOutsideWall: a step that gains root runs outside the wall
+// only on the person's say-so for exactly it — asked, or a lease covering
+// that one command — since no setuid program works inside; a mode never
+// lets it through, and a lease never carries other work out with it.
+func TestPrivilegeOutsideWall(t *testing.T) {
+	const launcher = "/opt/sayso/sayso-wall"
+	walls := Walls{Launcher: launcher, Home: "/home/user"}
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	lease := policy.Lease{ID: "1", Category: risk.Privilege, Session: "s1", Turn: "t1", Epoch: 1, Cwd: "/home/user/project", Expires: now.Add(time.Hour)}
+	for _, tt := range []struct {
+		command string
+		lease   bool
+		want    policy.Decision
+		walled  bool
+	}{
+		{"ls", false, policy.Allow, true},
+		{"sudo apt-get install -y jq", false, policy.Ask, false},
+		{"sudo apt-get install -y jq && python3 tools/x.py", false, policy.Ask, false},
+		{"sudo apt-get install -y jq", true, policy.Allow, false},
+		{"sudo apt-get install -y jq && python3 tools/x.py", true, policy.Allow, true},
+	} {
+		tt := tt
+		decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
+			req := policy.Request{
+				Command: s.Command, Mode: policy.ModeAuto, Now: now, Wall: walls.State(),
+				Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
+				Session: policy.Session{ID: "s1", Turn: "t1", Epoch: 1, Current: true},
+			}
+			if tt.lease {
+				req.Leases = []policy.Lease{lease}
+			}
+			d, diag := policy.Evaluate(req)
+			return d, diag, nil
+		}
+		in, _ := json.Marshal(map[string]any{
+			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project",
+			"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command},
+		})
+		res := Run(context.Background(), Claude{}, in, Env{Getenv: func(string) string { return "" }, Home: "/home/user"}, decide, walls)
+		out := string(res.Stdout)
+		if want := `"permissionDecision":"` + tt.want.String() + `"`; !strings.Contains(out, want) {
+			t.Errorf("%q (lease %v): want %s, got %s", tt.command, tt.lease, want, out)
+		}
+		if got := strings.Contains(out, launcher); got != tt.walled {
+			t.Errorf("%q (lease %v): walled = %v, want %v: %s", tt.command, tt.lease, got, tt.walled, out)
+		}
+	}
+}
+
+// TestPrivilegeAnsweredOnPage: the person allowed the card of a step that
+// gains root (the decision was to ask, the page's answer allows): it runs
+// as they read it, outside the wall, whatever else it holds.
+func TestPrivilegeAnsweredOnPage(t *testing.T) {
+	const launcher = "/opt/sayso/sayso-wall"
+	walls := Walls{Launcher: launcher, Home: "/home/user"}
+	decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
+		d, diag := policy.Evaluate(policy.Request{
+			Command: s.Command, Mode: policy.ModeAuto, Wall: walls.State(),
+			Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
+		})
+		if d != policy.Ask {
+			t.Fatalf("%q: %v, want ask", s.Command, d)
+		}
+		diag.Answered = true // the person allowed it once on its card
+		return policy.Allow, diag, nil
+	}
+	in, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project",
+		"tool_name": "Bash", "tool_input": map[string]string{"command": "sudo apt-get install -y jq && jq --version"},
+	})
+	res := Run(context.Background(), Claude{}, in, Env{Getenv: func(string) string { return "" }, Home: "/home/user"}, decide, walls)
+	if out := string(res.Stdout); !strings.Contains(out, `"permissionDecision":"allow"`) || strings.Contains(out, launcher) {
+		t.Errorf("want allowed outside the wall: %s", out)
+	}
+}
