@@ -71,6 +71,7 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 		Summary: Summary(s),
 		// The breaker counts as far back as the person's file says.
 		BreakerWindow: pol.Breaker.Window,
+		Spawn:         risk.KindOfTool(s.Tool) == risk.ToolAgent,
 	}
 	return d.finish(ctx, s, step, base)
 }
@@ -332,6 +333,7 @@ func sessionOf(st *store.State) policy.Session {
 		Guest:    st.Session.Tainted,
 		Denials:  st.Breaker.Denials,
 		Declined: st.Breaker.Declined,
+		Tasks:    st.Running,
 	}
 }
 

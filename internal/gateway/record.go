@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 
@@ -44,6 +45,21 @@ func (d *Decider) record(ctx context.Context, e hook.Event) error {
 			return nil
 		}
 		return d.ensureTask(ctx, e.Agent, e.Session, e.Task, e.Text, pol)
+	case hook.EventTaskEnd:
+		if e.Task == "" {
+			return nil
+		}
+		err := d.DB.EndTask(ctx, e.Task)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // a sub-agent sayso never saw start holds no place
+		}
+		return err
+	case hook.EventSessionEnd:
+		err := d.DB.EndSession(ctx, e.Session)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		return err
 	}
 	return nil
 }

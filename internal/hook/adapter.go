@@ -157,6 +157,25 @@ func (c *common) event(agent string, k EventKind) Event {
 	return e
 }
 
+// ended is the event of a SubagentStop (a task ended) or a SessionEnd (the
+// conversation and its tasks ended), as Claude Code and Codex send them.
+func (c *common) ended(agent string) (Event, error) {
+	if c.SessionID == "" {
+		return Event{}, errorf("%s without session_id", c.HookEventName)
+	}
+	if c.HookEventName == "SessionEnd" {
+		e := c.event(agent, EventSessionEnd)
+		e.Task = "" // the whole conversation ends
+		return e, nil
+	}
+	if c.AgentID == "" {
+		return Event{}, errorf("SubagentStop without agent_id")
+	}
+	e := c.event(agent, EventTaskEnd)
+	e.Text = c.AgentType
+	return e, nil
+}
+
 // jsonLine renders v as one line of JSON with a newline.
 func jsonLine(v any) []byte {
 	b, err := json.Marshal(v)

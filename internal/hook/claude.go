@@ -10,8 +10,8 @@ import (
 //
 // PreToolUse answers allow, deny or ask with the reason; PermissionRequest
 // is denied when sayso denies and otherwise left to the client's own
-// dialog, which is the person; UserPromptSubmit, SessionStart and
-// SubagentStart are recorded.
+// dialog, which is the person; UserPromptSubmit, SessionStart,
+// SubagentStart, SubagentStop and SessionEnd are recorded.
 type Claude struct{}
 
 // Name implements Adapter.
@@ -68,6 +68,12 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 		}
 		e := c.event("claude", EventTask)
 		e.Source, e.Text = SourceDelegated, c.AgentType
+		q.Events = append(q.Events, e)
+	case "SubagentStop", "SessionEnd":
+		e, err := c.ended("claude")
+		if err != nil {
+			return q, err
+		}
 		q.Events = append(q.Events, e)
 	default:
 		return q, errorf("unknown Claude Code event %q", c.HookEventName)

@@ -55,6 +55,19 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 		e := c.event("codex", EventSession)
 		e.Why = c.Source
 		q.Events = append(q.Events, e)
+	case "SubagentStart":
+		if c.SessionID == "" || c.AgentID == "" {
+			return q, errorf("SubagentStart without session_id or agent_id")
+		}
+		e := c.event("codex", EventTask)
+		e.Source, e.Text = SourceDelegated, c.AgentType
+		q.Events = append(q.Events, e)
+	case "SubagentStop", "SessionEnd":
+		e, err := c.ended("codex")
+		if err != nil {
+			return q, err
+		}
+		q.Events = append(q.Events, e)
 	default:
 		return q, errorf("unknown Codex event %q", c.HookEventName)
 	}

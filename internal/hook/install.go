@@ -75,8 +75,8 @@ func (e eventDef) timeout() int {
 }
 
 var clientEvents = map[string][]eventDef{
-	"claude": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}},
-	"codex":  {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}},
+	"claude": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
+	"codex":  {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
 	"gemini": {{"BeforeTool", "*", true}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
 }
 

@@ -104,6 +104,8 @@ const (
 	EventSession    EventKind = "session"            // a session started or resumed
 	EventMessage    EventKind = "message"            // a prompt reached the model
 	EventTask       EventKind = "task"               // a sub-agent started
+	EventTaskEnd    EventKind = "task-end"           // a sub-agent stopped
+	EventSessionEnd EventKind = "session-end"        // the conversation ended: its sub-agents with it
 	EventPermission EventKind = "permission-request" // the client is about to ask the person
 )
 

@@ -48,7 +48,7 @@ var agentTools = map[string]ToolKind{
 	"WebSearch": ToolWebSearch, "google_web_search": ToolWebSearch, "web_search": ToolWebSearch,
 
 	"Task": ToolAgent, "Agent": ToolAgent, "invoke_agent": ToolAgent, "delegate_to_agent": ToolAgent,
-	"spawn_agent": ToolAgent, "multi_agent_v1": ToolAgent,
+	"spawn_agent": ToolAgent, "resume_agent": ToolAgent, "multi_agent_v1": ToolAgent,
 
 	"TodoWrite": ToolQuiet, "TodoRead": ToolQuiet, "ExitPlanMode": ToolQuiet, "EnterPlanMode": ToolQuiet,
 	"AskUserQuestion": ToolQuiet, "ListAgents": ToolQuiet, "ToolSearch": ToolQuiet, "ReportFindings": ToolQuiet,

@@ -22,6 +22,10 @@ type Step struct {
 	Tool          string        // the agent's tool: Bash, Write, an MCP tool…
 	Summary       string        // what the step is, for the ledger: the command line, the path
 	BreakerWindow time.Duration // how far back the breaker counts; 0 is DefaultBreakerWindow
+	// Spawn marks a step that spawns a sub-agent. Its state counts what
+	// runs (State.Running), and when it is let through it holds a place
+	// under max_parallel until the task it starts is seen.
+	Spawn bool
 }
 
 // Breaker is what a session's breaker counts: when its steps were denied
@@ -49,8 +53,12 @@ type State struct {
 	OwnerWords []Message // the person's words, a task's copy first (FromParent)
 	Epoch      Epoch     // the current epoch; Epoch.Session is the current controller
 	Parents    []string  // the session's parents, nearest first: none for a conversation
-	Leases     []Lease   // the session's most recent leases, live or not, newest first
-	Note       string    // the environment note
+	// Running counts, for a spawn, what holds a place under max_parallel in
+	// the session's tree: tasks not ended and spawns let through whose task
+	// has not started. It is 0 for any other step.
+	Running int
+	Leases  []Lease // the session's most recent leases, live or not, newest first
+	Note    string  // the environment note
 }
 
 // Controller is the session holding the newest epoch, or "" before any
@@ -205,6 +213,15 @@ func (db *DB) Decide(ctx context.Context, step Step, evaluate func(*State) Outco
 				return err
 			}
 		}
+		if step.Spawn && out.Decision == DecisionAllow {
+			root, err := tx.root(ctx, st.Session)
+			if err != nil {
+				return err
+			}
+			if err := tx.spawned(ctx, root); err != nil {
+				return err
+			}
+		}
 		if out.Decision == DecisionDeny && !out.Standing {
 			if _, err := tx.ExecContext(ctx, "INSERT INTO breaker (session, kind, created_at) VALUES (?, 'denial', ?)", st.Session.ID, nanos(tx.now)); err != nil {
 				return err
@@ -241,6 +258,15 @@ func (tx *tx) state(ctx context.Context, step Step) (*State, error) {
 	}
 	if st.Parents, err = tx.parents(ctx, s); err != nil {
 		return nil, err
+	}
+	if step.Spawn {
+		root := s.ID
+		if len(st.Parents) > 0 {
+			root = st.Parents[len(st.Parents)-1]
+		}
+		if st.Running, err = tx.running(ctx, root); err != nil {
+			return nil, err
+		}
 	}
 	window := step.BreakerWindow
 	if window <= 0 {

@@ -16,6 +16,8 @@ const (
 	KindDecision       = "decision"
 	KindMessage        = "message"
 	KindTask           = "task"
+	KindTaskEnded      = "task-ended"
+	KindSessionEnded   = "session-ended"
 	KindAnswer         = "answer"
 	KindRuleKept       = "rule-kept"
 	KindRuleForgotten  = "rule-forgotten"

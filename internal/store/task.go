@@ -49,6 +49,13 @@ func (db *DB) CreateTask(ctx context.Context, n NewTask) (Task, error) {
 			return fmt.Errorf("task %s exists or cannot be made: %w", n.ID, err)
 		}
 		_ = res
+		root, err := tx.root(ctx, parent)
+		if err != nil {
+			return err
+		}
+		if err := tx.claim(ctx, root); err != nil {
+			return err
+		}
 		words, err := tx.ownerWords(ctx, n.Parent)
 		if err != nil {
 			return err
