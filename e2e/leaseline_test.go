@@ -72,3 +72,38 @@ func isClosed(c <-chan struct{}) bool {
 		return false
 	}
 }
+
+// TestSeed002LeaseLineCodexTUI: in Codex's terminal UI "/sayso" is one of
+// its own commands ("Unrecognized command"); the same line typed after a
+// space reaches the prompt hook as exactly "/sayso lease remote-write".
+// The lease lets one of the model's two pushes through; Codex cannot ask,
+// so the second is denied with sayso's reason.
+func TestSeed002LeaseLineCodexTUI(t *testing.T) {
+	w := newWorld(t)
+	push := Call{Command: "git push origin feature/x"}
+	f := NewFake(push, push)
+	defer f.Close()
+	tui := w.startCodexTUI(t, f)
+	tui.typeLine(" /sayso lease remote-write")
+	select {
+	case <-f.Done():
+	case <-time.After(90 * time.Second):
+		t.Fatalf("the turn did not end in 90s:\n%s", tui.screen())
+	}
+	time.Sleep(500 * time.Millisecond)
+	if got := w.pushes(); len(got) != 1 {
+		t.Errorf("pushes that ran: %q, want exactly one", got)
+	}
+	if results := f.Results(); len(results) < 2 {
+		t.Errorf("the model got %d tool results, want 2: %q", len(results), results)
+	} else {
+		resultHas(t, results[len(results)-1:], "sayso")
+	}
+	leases := string(w.sayso(t, "lease", "list", "--all"))
+	if !strings.Contains(leases, "remote-write") || !strings.Contains(leases, "consumed") {
+		t.Errorf("the line granted no lease that a push consumed:\n%s", leases)
+	}
+	if t.Failed() {
+		t.Logf("screen:\n%s\nresults: %q\nledger:\n%s", tui.screen(), f.Results(), w.sayso(t, "log"))
+	}
+}
