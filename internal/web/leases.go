@@ -20,7 +20,14 @@ func (s *Server) leasesPage(w http.ResponseWriter, r *http.Request, session stri
 		s.backendFail(w, r, session, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "leases", session, view{Title: "Leases", Nav: "leases", Leases: leases, Sessions: list, Categories: LeaseCategories(),
+	names := map[string]string{}
+	for _, ss := range list {
+		names[ss.ID] = sessionName(ss.Agent, ss.Cwd, ss.Created)
+		for _, t := range ss.Tasks {
+			names[t.ID] = "task of " + names[ss.ID]
+		}
+	}
+	s.render(w, r, http.StatusOK, "leases", session, view{Names: names, Title: "Leases", Nav: "leases", Leases: leases, Sessions: list, Categories: LeaseCategories(),
 		Grant: Grant{Session: r.URL.Query().Get("session"), Cwd: r.URL.Query().Get("cwd"), Category: r.URL.Query().Get("category")}})
 }
 

@@ -28,8 +28,9 @@ type view struct {
 
 	Cards      []cardView
 	Sessions   []Session
-	Waiting    map[string]int // waiting cards by session
-	Grant      Grant          // the lease form's defaults
+	Waiting    map[string]int    // waiting cards by session
+	Names      map[string]string // sessions' names by ID
+	Grant      Grant             // the lease form's defaults
 	Modes      []policy.Mode
 	Rules      []ruleView
 	Leases     []Lease

@@ -377,7 +377,7 @@
     const left = expiresIn(card);
     const expired = left !== null && left <= 1;
     const why = expired ? "Missed: the agent stopped waiting, so the step was not run." : "Gone: answered elsewhere, or its agent stopped waiting.";
-    card.style.minHeight = card.offsetHeight + "px";
+    card.style.height = card.offsetHeight + "px";
     card.classList.add("gone");
     card.removeAttribute("tabindex");
     for (const b of card.querySelectorAll("button")) b.disabled = true;
@@ -389,7 +389,13 @@
     const missed = document.getElementById("missed");
     if (missed) {
       const li = document.createElement("li");
-      li.textContent = new Date().toLocaleTimeString() + " — " + (card.dataset.step || headline(card)) + ": " + why;
+      const at = document.createElement("time");
+      const now = new Date();
+      at.className = "rel";
+      at.dateTime = now.toISOString();
+      at.title = now.toLocaleString();
+      at.textContent = "just now";
+      li.append(at, " — " + (card.dataset.step || headline(card)) + ": " + why);
       missed.querySelector("ul").prepend(li);
       missed.hidden = false;
     }
