@@ -103,7 +103,9 @@ func answerHook(agent string, in []byte) hook.Result {
 	defer db.Close()
 	d, pins, err := newDecider(db)
 	if err != nil {
-		return hook.Run(ctx, a, in, env, failing(err), hook.Walls{})
+		res := hook.Run(ctx, a, in, env, failing(err), hook.Walls{})
+		gateway.RecordFailure(ctx, db, agent, res)
+		return res
 	}
 	return d.Run(ctx, agent, in, env, guardWith(pins))
 }

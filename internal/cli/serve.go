@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -38,6 +39,8 @@ seconds so that sayso answers first; --card-timeout D waits less.
 --notify runs COMMAND with /bin/sh -c when a card waits; the card's
 one-line summary comes on its standard input and in $SAYSO_CARD, never
 on the command line, e.g. --notify 'notify-send sayso "$SAYSO_CARD"'.
+Errors the page and the hosts' API cannot show, and the hook's failures
+it could not keep in the ledger, are logged on its standard error.
 `
 
 // DefaultAddr is where the person's page is served.
@@ -70,6 +73,8 @@ func runServe(env *Env, args []string) error {
 	if err != nil || host != "127.0.0.1" && host != "localhost" {
 		return usagef("serve: --addr %q is not a loopback address (want 127.0.0.1:PORT)", *addr)
 	}
+	// The gateway's and the page's log: what they cannot show goes here.
+	slog.SetDefault(slog.New(slog.NewTextHandler(env.Stderr, nil)))
 	ctx := env.context()
 	state, err := paths.StateDir()
 	if err != nil {

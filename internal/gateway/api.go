@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -88,7 +89,7 @@ func (a *API) host(h func(w http.ResponseWriter, r *http.Request, host store.Hos
 			return
 		}
 		if err != nil {
-			apiError(w, http.StatusInternalServerError, "sayso could not read its hosts; see sayso serve's log")
+			serverError(w, "read its hosts", err)
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxAPIBody)
@@ -121,4 +122,14 @@ func apiError(w http.ResponseWriter, code int, msg string) {
 	apiJSON(w, code, struct {
 		Error string `json:"error"`
 	}{msg})
+}
+
+// seeLog is where a host is sent for an error the API does not show.
+const seeLog = "sayso serve logged why on its standard error"
+
+// serverError logs err on sayso serve's standard error and tells the host
+// that sayso could not do what; the error itself stays in the log.
+func serverError(w http.ResponseWriter, what string, err error) {
+	slog.Error("api: "+what, "err", err)
+	apiError(w, http.StatusInternalServerError, "sayso could not "+what+"; "+seeLog)
 }

@@ -69,7 +69,7 @@ func (a *API) submitMessage(w http.ResponseWriter, r *http.Request, host store.H
 	}
 	m, err := a.Decider.DB.AddMessage(r.Context(), sess, store.NewMessage{Source: src, Turn: q.Turn, Text: q.Text, Cwd: q.Cwd})
 	if err != nil {
-		apiError(w, http.StatusInternalServerError, "sayso could not keep the message; see sayso serve's log")
+		serverError(w, "keep the message", err)
 		return
 	}
 	reply := MessageReply{ID: m.ID, Session: m.Session, Turn: m.Turn, Source: string(m.Source)}

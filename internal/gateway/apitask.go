@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -57,12 +58,12 @@ func (a *API) submitTask(w http.ResponseWriter, r *http.Request, host store.Host
 		apiError(w, http.StatusConflict, "refused: "+q.Task+" exists; a task is made once")
 		return
 	} else if !errors.Is(err, store.ErrNotFound) {
-		apiError(w, http.StatusInternalServerError, "sayso could not read its sessions; see sayso serve's log")
+		serverError(w, "read its sessions", err)
 		return
 	}
 	pol := policy.Load(policy.Files{Person: filepath.Join(a.Decider.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
 	if _, err := a.Decider.DB.EnsureSession(ctx, store.NewSession{ID: parent, Agent: host.Name, Mode: pol.DefaultMode.String()}); err != nil {
-		apiError(w, http.StatusInternalServerError, "sayso could not keep the session; see sayso serve's log")
+		serverError(w, "keep the session", err)
 		return
 	}
 	t, err := a.Decider.DB.CreateTask(ctx, store.NewTask{ID: id, Agent: host.Name, Parent: parent, Prompt: q.Prompt, Scoped: q.Scoped, OwnerWordsMax: pol.OwnerWordsMax})
@@ -71,7 +72,7 @@ func (a *API) submitTask(w http.ResponseWriter, r *http.Request, host store.Host
 			apiError(w, http.StatusConflict, "refused: "+q.Task+" exists; a task is made once")
 			return
 		}
-		apiError(w, http.StatusInternalServerError, "sayso could not make the task; see sayso serve's log")
+		serverError(w, "make the task", err)
 		return
 	}
 	apiJSON(w, http.StatusCreated, TaskReply{Session: parent, Task: t.Session.ID, Scoped: t.Session.Scoped, Copied: t.Copied, Why: t.Why})
@@ -91,7 +92,8 @@ func (a *API) taskOf(ctx context.Context, host store.Host, session, task string)
 	case errors.Is(err, store.ErrNotFound) || err == nil && s.Parent != host.Name+":"+session:
 		return "", http.StatusNotFound, "no task " + task + " of session " + session + ": make it first with POST /api/v1/tasks"
 	case err != nil:
-		return "", http.StatusInternalServerError, "sayso could not read its sessions; see sayso serve's log"
+		slog.Error("api: read the sessions", "err", err)
+		return "", http.StatusInternalServerError, "sayso could not read its sessions; " + seeLog
 	}
 	return id, 0, ""
 }

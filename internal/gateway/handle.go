@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/store"
 )
 
 // Guard wraps a decider for one agent: the pin check of sayso install.
@@ -44,7 +45,25 @@ func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env
 	if err := d.Record(ctx, res.Input.Events); err != nil && res.Err == nil {
 		res.Err = err
 	}
+	if res.Err != nil {
+		RecordFailure(ctx, d.DB, agent, res)
+	}
 	return res
+}
+
+// RecordFailure keeps the real error behind the hook's fail-closed answer
+// res in the ledger, and in sayso serve's log when even that fails.
+func RecordFailure(ctx context.Context, db *store.DB, agent string, res hook.Result) {
+	f := store.Failure{Agent: agent, Event: res.Input.Event, Answer: res.Decision.String(), Reason: res.Reason, Err: res.Err.Error()}
+	if s := res.Input.Step; s != nil {
+		f.Session, f.Tool, f.Step = SessionOf(*s), s.Tool, Summary(*s)
+	}
+	if f.Reason == "" {
+		f.Reason = res.Stderr
+	}
+	if err := db.RecordFailure(ctx, f); err != nil {
+		slog.Error("hook failed closed", "agent", agent, "step", f.Step, "err", res.Err, "ledger", err)
+	}
 }
 
 // refuse answers a request from a process that runs none of sayso's

@@ -30,6 +30,7 @@ const (
 	KindModeChanged    = "mode-changed"
 	KindRestore        = "restore"
 	KindCardExpired    = "card-expired"
+	KindHookFailed     = "hook-failed" // the hook failed closed: the real error
 )
 
 // MaxText bounds the text a ledger row keeps of a step: a command can be a
@@ -154,4 +155,36 @@ func (db *DB) Log(ctx context.Context, f LogFilter) ([]Entry, error) {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out, nil
+}
+
+// Failure is a step the hook answered without a decision: it could not
+// read the input or decide, and failed closed. Err is the real error
+// behind the short reason the agent was told.
+type Failure struct {
+	Session string `json:"session,omitempty"`
+	Agent   string `json:"agent"`
+	Event   string `json:"event,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	Step    string `json:"step,omitempty"`
+	Answer  string `json:"answer"` // what the agent was told: deny, or ask
+	Reason  string `json:"reason"` // the short reason the agent was told
+	Err     string `json:"error"`
+}
+
+// RecordFailure records a step the hook failed closed on, with its real
+// error.
+func (db *DB) RecordFailure(ctx context.Context, f Failure) error {
+	f.Step, f.Reason, f.Err = Cap(f.Step), Cap(f.Reason), Cap(f.Err)
+	what := f.Step
+	if what == "" {
+		what = f.Agent + " " + f.Event
+	}
+	err := db.update(ctx, func(tx *tx) error {
+		_, err := tx.appendLedger(ctx, KindHookFailed, f.Session, "hook failed closed ("+f.Answer+"): "+what+": "+f.Err, f)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("record the hook's failure: %w", err)
+	}
+	return nil
 }

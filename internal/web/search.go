@@ -101,6 +101,9 @@ func (s *Server) searchJSON(w http.ResponseWriter, r *http.Request, session stri
 	res, err := s.find(r.Context(), r.URL.Query().Get("q"))
 	if err != nil {
 		code, msg := status(err)
+		if code == http.StatusInternalServerError {
+			logFailure(r, err)
+		}
 		http.Error(w, msg, code)
 		return
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -287,11 +288,20 @@ func status(err error) (int, string) {
 	case errors.Is(err, ErrInvalid):
 		return http.StatusBadRequest, err.Error()
 	}
-	return http.StatusInternalServerError, "sayso could not do this; see sayso serve's log"
+	return http.StatusInternalServerError, "sayso could not do this; sayso serve logged why on its standard error, where it runs"
+}
+
+// logFailure logs an error the page does not show on sayso serve's
+// standard error, where the page sends the person to read it.
+func logFailure(r *http.Request, err error) {
+	slog.Error("page: "+r.Method+" "+r.URL.Path, "err", err)
 }
 
 func (s *Server) backendFail(w http.ResponseWriter, r *http.Request, session string, err error) {
 	code, msg := status(err)
+	if code == http.StatusInternalServerError {
+		logFailure(r, err)
+	}
 	s.fail(w, r, session, code, msg)
 }
 
