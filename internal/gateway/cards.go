@@ -236,7 +236,7 @@ func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
 	if diag.NoRule != "" {
 		return nil, diag.NoRule
 	}
-	rs, why := rule.Offer(rule.Step{Tool: s.Tool, Command: s.Command, Assessment: diag.Assessment, Cwd: s.Project()}, rule.UnitCommand)
+	rs, why := rule.Offer(rule.Step{Tool: s.Tool, Command: s.Command, Assessment: diag.Assessment, Cwd: s.Project()}, diag.Unit)
 	if len(rs) == 0 && why == "" {
 		why = "no rule fits this step"
 	}

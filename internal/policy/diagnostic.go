@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/rule"
 )
 
 // TierID names a tier of the decision. Its number is the tier's place in
@@ -237,6 +238,9 @@ type Diagnostic struct {
 	// (set by whoever showed them the card, after Evaluate): their say-so
 	// for exactly this command.
 	Answered bool
+	// Unit is the unit of the rule a card about this step offers: the
+	// agent's rule_unit in the person's file, command unless it says verb.
+	Unit rule.Unit
 }
 
 // Decided returns the tier that decided.

@@ -80,6 +80,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	e.d.Assessment = a
 	e.run()
 	e.d.NoRule = noRule(&req, e.d.Mode, pol.ShowEachTime&a.Classes)
+	e.d.Unit = pol.Agents[req.Agent].RuleUnit
 	e.d.Reasons = reasons(e.decision, &e.d)
 	if req.Review.Asked && !req.Review.Allow && e.decision != Allow {
 		e.d.Reasons = append(e.d.Reasons, "the reviewer did not find that the person asked for it: "+req.Review.Why)
@@ -268,7 +269,7 @@ func (e *evaluation) run() {
 	if !ceilings.Empty() {
 		why := ceilings.String() + " is a ceiling: no mode approves it by itself, only the person, for this step"
 		switch {
-		case ruleFound:
+		case ruleFound && rulesName(rules.Rules, outsideWrites(e)):
 			e.tier(TierCeiling, ReasonRule, &allow, why+"; the person's own rule "+ruleText+" covers exactly this command")
 		case len(allows) > 0 && e.st.shell && allCommandEntries(pol, allows) && !classes.Any(risk.KindSevere):
 			e.tier(TierCeiling, ReasonAllowEntry, &allow, why+"; the person's allow entry names exactly this command ("+pol.Entries[allows[0]].Source.String()+")")
@@ -315,7 +316,7 @@ func (e *evaluation) run() {
 		e.tier(TierMode, ReasonMode, &allow, "auto allows reading and local work in the project")
 	case mode == ModeAuto && reviewAllows && ceilings.Empty():
 		e.tier(TierMode, ReasonReviewer, &allow, "the reviewer found the person asked for this step: "+req.Review.Why)
-	case mode == ModeAuto && ruleFound && ceilings.Empty():
+	case mode == ModeAuto && ruleFound && ceilings.Empty() && rulesName(rules.Rules, e.d.OutOfScope):
 		e.tier(TierMode, ReasonRule, &allow, "the person's rule "+ruleText+" covers it")
 	case mode == ModeAuto:
 		e.tier(TierMode, ReasonMode, nil, "auto asks about "+riskWords(classes, outOfScope))
@@ -339,21 +340,51 @@ func (e *evaluation) run() {
 	e.d.Reviewable = e.decision == Ask && reviewWaives && !req.Review.Asked && e.d.Decided().ID != TierExplicitAsk && !classes.Any(risk.KindNever)
 }
 
-// scope holds the step's paths against the root and reports the tier.
-func (e *evaluation) scope(mode Mode) bool {
+// outside returns the paths the step writes, deletes, moves or runs
+// outside the root, and those it reads there.
+func (e *evaluation) outside() (out, reads []risk.PathUse) {
 	w := e.w
 	for _, p := range e.d.Assessment.Paths {
 		hostPath := w.container && p.Path != "" && within(p.Path, w.hostRoot) && !within(p.Path, w.mount)
 		switch {
 		case hostPath:
-			e.d.OutOfScope = append(e.d.OutOfScope, p) // it does not exist in the container
+			out = append(out, p) // it does not exist in the container
 		case w.ctx.InScope(p.Path):
 		case p.Op == risk.OpRead:
-			e.d.ReadsOut = append(e.d.ReadsOut, p)
+			reads = append(reads, p)
 		default:
-			e.d.OutOfScope = append(e.d.OutOfScope, p)
+			out = append(out, p)
 		}
 	}
+	return out, reads
+}
+
+// rulesName reports whether the kept rules that covered a step name every
+// path it writes outside the root (seed 004 §6): a kept rule of either
+// unit never lifts scope it does not name. A path is named when a word of
+// a rule other than its * — the rule's own words — is the path as the
+// step wrote it, or ends in "=" and it.
+func rulesName(rules []string, out []risk.PathUse) bool {
+	for _, p := range out {
+		named := false
+		for _, r := range rules {
+			for _, w := range strings.Fields(r) {
+				if !strings.Contains(w, "*") && p.Raw != "" && (w == p.Raw || strings.HasSuffix(w, "="+p.Raw)) {
+					named = true
+				}
+			}
+		}
+		if !named {
+			return false
+		}
+	}
+	return true
+}
+
+// scope holds the step's paths against the root and reports the tier.
+func (e *evaluation) scope(mode Mode) bool {
+	w := e.w
+	e.d.OutOfScope, e.d.ReadsOut = e.outside()
 	out := len(e.d.OutOfScope) > 0 || mode == ModeAsk && len(e.d.ReadsOut) > 0
 	switch {
 	case mode == ModeAutopilot:
@@ -485,4 +516,9 @@ func noRule(req *Request, mode Mode, eachTime risk.Set) string {
 		return "the session is in ask mode: the person answers each step, and rules are offered in auto and autopilot only"
 	}
 	return ""
+}
+
+func outsideWrites(e *evaluation) []risk.PathUse {
+	out, _ := e.outside()
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/rule"
 )
 
 // Policy is the person's policy file, with the project's file added to it:
@@ -34,6 +35,9 @@ type Policy struct {
 	// (seed 000 §3): no card offers a rule for them and no kept rule
 	// lifts them. Only the person's own file sets it.
 	ShowEachTime risk.Set
+	// Agents are the person's settings for one agent, by its name
+	// (claude, codex, gemini or a host's): [agents.NAME].
+	Agents map[string]Agent
 
 	// Problems are what was broken or ignored, each with its place: shown
 	// on every check, on the hook's stderr and on the page.
@@ -151,4 +155,12 @@ func Defaults() *Policy {
 		MaxParallel:   DefaultMaxParallel,
 		Breaker:       DefaultBreaker,
 	}
+}
+
+// Agent is what the person's file sets for one agent.
+type Agent struct {
+	// RuleUnit is the unit of the rule that agent's cards offer: command
+	// (the default) or verb, one pattern per segment (seed 004 §6).
+	RuleUnit rule.Unit
+	Source   Source
 }

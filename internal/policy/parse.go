@@ -11,6 +11,7 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/rule"
 )
 
 // Parse reads the person's policy file name holding data. It never fails:
@@ -128,6 +129,8 @@ func (f *fileParser) keyValue(key []string, at unstable.Range, v *unstable.Node)
 	switch {
 	case f.entry >= 0 && len(key) == 2:
 		f.entryField(&f.pol.Entries[f.entry], key[1], at, v)
+	case len(key) >= 2 && key[0] == "agents":
+		f.agentKey(key, at, v)
 	case len(key) == 3 && key[0] == "autonomy":
 		s, ok := f.str(at, full, v)
 		if !ok {
@@ -470,4 +473,31 @@ func (f *fileParser) broken(err error) {
 			f.name, err, len(kept)-f.entries, allows),
 	})
 	p.Prepare()
+}
+
+// agentKey reads [agents.NAME] KEY = value: rule_unit, the unit of the
+// rule that agent's cards offer. Only the person's own file sets it.
+func (f *fileParser) agentKey(key []string, at unstable.Range, v *unstable.Node) {
+	full := strings.Join(key, ".")
+	if len(key) != 3 || key[2] != "rule_unit" {
+		f.problem(at, "unknown key %q, ignored", full)
+		return
+	}
+	s, ok := f.str(at, full, v)
+	if !ok {
+		return
+	}
+	u, err := rule.ParseUnit(s)
+	if err != nil {
+		f.problem(at, "%s: %v, ignored", full, err)
+		return
+	}
+	if f.project {
+		f.problem(at, "%s in the project's file is ignored: only the person's own file sets it", full)
+		return
+	}
+	if f.pol.Agents == nil {
+		f.pol.Agents = map[string]Agent{}
+	}
+	f.pol.Agents[key[1]] = Agent{RuleUnit: u, Source: f.source(at)}
 }

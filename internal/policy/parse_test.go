@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/rule"
 )
 
 func TestParseSettings(t *testing.T) {
@@ -234,5 +235,20 @@ func TestParseShowEachTime(t *testing.T) {
 	p.AddProject(".sayso/policy.toml", []byte("show_each_time = [\"network\"]\n"))
 	if !p.ShowEachTime.Empty() || len(p.Problems) != 1 {
 		t.Errorf("project file: ShowEachTime = %v, problems %v", p.ShowEachTime, p.Problems)
+	}
+}
+
+func TestParseAgents(t *testing.T) {
+	p := Parse("policy.toml", []byte("[agents.claude]\nrule_unit = \"verb\"\n[agents.runner]\nrule_unit = \"command\"\n[agents.codex]\nrule_unit = \"word\"\ncolour = 1\n"))
+	if p.Agents["claude"].RuleUnit != rule.UnitVerb || p.Agents["runner"].RuleUnit != rule.UnitCommand {
+		t.Errorf("agents = %+v", p.Agents)
+	}
+	if _, ok := p.Agents["codex"]; ok || len(p.Problems) != 2 {
+		t.Errorf("an unknown unit and key: agents %+v, problems %v", p.Agents, p.Problems)
+	}
+	p = Defaults()
+	p.AddProject(".sayso/policy.toml", []byte("[agents.claude]\nrule_unit = \"verb\"\n"))
+	if len(p.Agents) != 0 || len(p.Problems) != 1 {
+		t.Errorf("project file: agents %+v, problems %v", p.Agents, p.Problems)
 	}
 }
