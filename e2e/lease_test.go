@@ -41,7 +41,10 @@ func (w *world) sayso(t testing.TB, args ...string) []byte {
 // serve starts 'sayso serve' in the world and waits for its socket; it
 // stops when the test ends. Nobody answers its cards: a question times out
 // after a second and the hook answers as it would without the gateway.
-func (w *world) serve(t testing.TB) {
+func (w *world) serve(t testing.TB) { w.serveFor(t, "1s") }
+
+// serveFor starts 'sayso serve' with cards that wait at most cardTimeout.
+func (w *world) serveFor(t testing.TB, cardTimeout string) {
 	t.Helper()
 	// The page needs a port of its own: take a free one.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -50,7 +53,7 @@ func (w *world) serve(t testing.TB) {
 	ln.Close()
 	w.addr = addr
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, sayso, "serve", "--addr", addr, "--card-timeout", "1s")
+	cmd := exec.CommandContext(ctx, sayso, "serve", "--addr", addr, "--card-timeout", cardTimeout)
 	cmd.Dir, cmd.Env = w.proj, w.env
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 5 * time.Second

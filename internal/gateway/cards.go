@@ -55,8 +55,14 @@ type Cards struct {
 
 type pending struct {
 	card  web.Card
+	key   string        // the step, across its client's events
 	reply chan handoff  // unbuffered: the waiting hook takes the answer
 	gone  chan struct{} // closed once the hook stops waiting
+
+	// handed: the card waits, without a hook, for a PermissionRequest to
+	// take it on; grace ends it when none does (guarded by Cards.mu).
+	handed bool
+	grace  *time.Timer
 }
 
 // handoff is the person's answer on its way to the waiting hook, and the
@@ -106,16 +112,101 @@ func (c *Cards) life(ctx context.Context, s hook.Step) time.Duration {
 	return life
 }
 
-// Wait posts a card for the step and waits for the person's answer.
+// Handover is how long a card whose hook answered "ask" to a client with
+// its own dialog waits for that client's PermissionRequest to take it on.
+// Tests shorten it.
+var Handover = 10 * time.Second
+
+// errNotTaken ends a handed-over card no PermissionRequest took on.
+var errNotTaken = errors.New("no PermissionRequest took the card on")
+
+// Wait posts a card for the step and waits for the person's answer. One
+// step has one card: a PermissionRequest joins the card its PreToolUse
+// handed over. A step whose client shows its own dialog (Claude Code's
+// attended terminal) does not wait in its PreToolUse, which would hold
+// that dialog back: it answers at once, the card waits for the
+// PermissionRequest the client fires while its dialog shows, and the
+// person answers in either place.
 func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
 	timeout := c.life(ctx, s)
 	if timeout <= 0 {
 		return dec, diag, nil
 	}
+	key := stepKey(s, step)
+	if s.Event == "PermissionRequest" {
+		if p := c.join(key, timeout); p != nil {
+			return c.await(ctx, p, timeout, dec, diag)
+		}
+	}
+	p := c.post(s, step, diag, timeout)
+	p.key = key
+	posted(ctx, p.card.ID)
+	if s.Dialog && s.Event == "PreToolUse" {
+		c.handOver(p)
+		where := "in this terminal"
+		if c.Page != "" {
+			where += " or on " + c.Page
+		}
+		diag.Reasons = append(diag.Reasons, "answer "+where)
+		return dec, diag, nil
+	}
+	return c.await(ctx, p, timeout, dec, diag)
+}
+
+// stepKey names a step across its client's events.
+func stepKey(s hook.Step, step store.Step) string {
+	return s.Agent + "\x00" + step.Session.ID + "\x00" + step.Cwd + "\x00" + s.Tool + "\x00" + step.Summary
+}
+
+// handOver leaves p waiting, without a hook, for Handover: a
+// PermissionRequest of the same step takes it on, or it ends. An answer
+// given meanwhile waits for the hook that takes it, or is refused.
+func (c *Cards) handOver(p *pending) {
+	c.waiting.Add(1)
+	c.mu.Lock()
+	p.handed = true
+	p.grace = time.AfterFunc(Handover, func() {
+		c.mu.Lock()
+		taken := !p.handed
+		p.handed = false
+		c.mu.Unlock()
+		if !taken {
+			c.leave(p, errNotTaken)
+			c.waiting.Done()
+		}
+	})
+	c.mu.Unlock()
+}
+
+// join takes on the oldest card handed over for key, which now lives as
+// long as the joining hook waits; nil when there is none.
+func (c *Cards) join(key string, timeout time.Duration) *pending {
+	c.mu.Lock()
+	var p *pending
+	for _, id := range c.order {
+		if q := c.byID[id]; q.handed && q.key == key {
+			p = q
+			break
+		}
+	}
+	if p == nil {
+		c.mu.Unlock()
+		return nil
+	}
+	p.handed = false
+	p.grace.Stop()
+	p.card.Expires = c.now().Add(timeout)
+	c.mu.Unlock()
+	c.waiting.Done() // the joining Wait counts itself
+	c.changed()
+	return p
+}
+
+// await waits on p for the person's answer, the card's timeout, or the
+// hook going away.
+func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
 	c.waiting.Add(1)
 	defer c.waiting.Done()
-	p := c.post(s, step, diag, timeout)
-	posted(ctx, p.card.ID)
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
@@ -345,6 +436,9 @@ func (c *Cards) leave(p *pending, ended error) string {
 	case errors.Is(ended, errHookLeft):
 		m.Cause = store.MissedLeft
 		m.Why = "the agent stopped waiting: its client ended the hook (an answer in the terminal, an interrupted turn, an ended session)"
+	case errors.Is(ended, errNotTaken):
+		m.Cause = store.MissedLeft
+		m.Why = "the agent stopped waiting: its client showed no dialog for the step (the client's permission mode, or the turn ended)"
 	default:
 		m.Cause = store.MissedStopped
 		m.Why = "sayso serve stopped while the card waited"
@@ -383,6 +477,19 @@ func (c *Cards) remove(p *pending) {
 // how they ended: the hook that waited on one may have been answered
 // already, its decision cut short.
 func (c *Cards) drain(d time.Duration) {
+	c.mu.Lock()
+	var handed []*pending
+	for _, p := range c.byID {
+		if p.handed && p.grace.Stop() {
+			p.handed = false
+			handed = append(handed, p)
+		}
+	}
+	c.mu.Unlock()
+	for _, p := range handed {
+		c.leave(p, context.Canceled)
+		c.waiting.Done()
+	}
 	done := make(chan struct{})
 	go func() { c.waiting.Wait(); close(done) }()
 	select {

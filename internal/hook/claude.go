@@ -40,6 +40,9 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 	switch c.HookEventName {
 	case "PreToolUse":
 		q.Step, err = c.step("claude", env)
+		if err == nil {
+			q.Step.Dialog = claudeDialog(&c, env)
+		}
 	case "PermissionRequest":
 		q.Step, err = c.step("claude", env)
 		if err == nil {
@@ -81,6 +84,20 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 	return q, err
 }
 
+// claudeDialog says whether Claude Code answers an ask with its dialog in
+// the person's terminal, firing PermissionRequest while it shows it: in
+// its attended terminal, in the permission modes that ask. The variables
+// are the client's own; one set by hand only moves the card from one
+// hook to the next: the step still asks.
+func claudeDialog(c *common, env Env) bool {
+	switch c.PermissionMode {
+	case "default", "acceptEdits", "plan":
+	default:
+		return false
+	}
+	return env.get("CLAUDE_CODE_SESSION_ATTENDED") == "1" && !strings.HasPrefix(env.get("CLAUDE_CODE_ENTRYPOINT"), "sdk")
+}
+
 // claudeSource says whether a prompt is the person's: only on positive
 // evidence, an attended session and a prompt the client did not make up.
 func claudeSource(c *common, env Env) (Source, string) {
@@ -117,6 +134,19 @@ func (Claude) Answer(in Input, d policy.Decision, reason string) Result {
 		}
 		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": out})
 	case "PermissionRequest":
+		if d == policy.Allow && in.Step != nil && in.Step.Answered {
+			// The person answered the step's card: the dialog they would
+			// answer the same in closes.
+			dec := map[string]any{"behavior": "allow"}
+			if walled := walledInput(in.Step); walled != nil {
+				dec["updatedInput"] = walled
+			}
+			r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+				"hookEventName": "PermissionRequest",
+				"decision":      dec,
+			}})
+			return r
+		}
 		if d != policy.Deny {
 			// The client asks the person in its own dialog: that is the
 			// person's answer path. sayso lifts nothing here.

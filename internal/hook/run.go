@@ -71,6 +71,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		r.Err = err
 		return r
 	}
+	q.Step.Answered = diag.Answered
 	if d != policy.Deny && !outsideWall(d, &diag) {
 		reach := diag.Reach
 		if d == policy.Ask && reach == policy.ReachNone {

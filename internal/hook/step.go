@@ -67,6 +67,14 @@ type Step struct {
 	// set once the step is let through; the adapter hands it to the
 	// client as the rewritten tool input.
 	Walled string `json:"walled,omitempty"`
+	// Dialog reports that the client answers an ask with its own dialog in
+	// the person's terminal and fires PermissionRequest while it shows
+	// it: Claude Code's attended terminal. A card about the step is then
+	// handed on to that PermissionRequest, and both answer it.
+	Dialog bool `json:"-"`
+	// Answered reports that the person answered the step's card: a
+	// client's own dialog need not ask again.
+	Answered bool `json:"-"`
 
 	project string // the client's cwd, when a shell tool moved Cwd
 }

@@ -236,7 +236,8 @@ type Diagnostic struct {
 	NoRule string
 	// Answered reports that the person allowed this very step on its card
 	// (set by whoever showed them the card, after Evaluate): their say-so
-	// for exactly this command.
+	// for exactly this command. A client's own dialog about the step need
+	// not ask again.
 	Answered bool
 	// Unit is the unit of the rule a card about this step offers: the
 	// agent's rule_unit in the person's file, command unless it says verb.
