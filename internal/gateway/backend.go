@@ -151,6 +151,9 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 		}
 		_ = json.Unmarshal(r.Detail, &d)
 		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary}
+		if r.Kind == store.KindCardExpired {
+			e.Decision = Missed // the missed tray: the filter decision=missed
+		}
 		if len(d.Diagnostic.Classes) > 0 {
 			e.Class = d.Diagnostic.Classes[0]
 		}
@@ -165,6 +168,17 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// Missed is the decision the ledger gives a card that stopped waiting
+// unanswered: the page's filter for its missed tray.
+const Missed = "missed"
+
+// MissedCards lists the cards that stopped waiting unanswered, newest
+// first, with how each ended (store.MissedTimeout, MissedLeft,
+// MissedStopped) and why: the page's missed tray.
+func (b *Backend) MissedCards(ctx context.Context, limit int) ([]store.Missed, error) {
+	return b.DB.MissedCards(ctx, limit)
 }
 
 func contains(ss []string, s string) bool {

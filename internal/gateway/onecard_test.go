@@ -157,3 +157,28 @@ func TestHandedOverCardNobodyTakes(t *testing.T) {
 		t.Error("a card that ended was taken on again")
 	}
 }
+
+// The page finds the missed cards two ways: the ledger filtered by the
+// decision "missed", and the backend's list with each one's cause.
+func TestThePageListsMissedCards(t *testing.T) {
+	f := startGateway(t, 0)
+	conn := f.openHook("s-tray", "git push origin tray/x")
+	c := f.waitCard("git push origin tray/x")
+	conn.Close()
+	f.gone(c)
+	b := &gateway.Backend{DB: f.db, Waiting: f.g.Cards}
+	rows, err := b.Ledger(context.Background(), web.LedgerFilter{Decision: gateway.Missed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Kind != store.KindCardExpired || !strings.Contains(rows[0].Summary, "tray/x") {
+		t.Errorf("ledger rows decided %q = %+v, want the one card", gateway.Missed, rows)
+	}
+	missed, err := b.MissedCards(context.Background(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missed) != 1 || missed[0].Card != c.ID || missed[0].Cause != store.MissedLeft {
+		t.Errorf("missed = %+v", missed)
+	}
+}
