@@ -167,7 +167,8 @@ func group(agent string, ev eventDef, command string) map[string]any {
 // Install writes agent's hook definitions into the client's settings,
 // keeping everything else in the file, with a backup of what was there,
 // and records the pins. Installing again replaces what the last install
-// of the same agent and scope added.
+// of the same agent into the same settings file added; the pins of every
+// other settings file are kept.
 func Install(t Target, store PinStore) ([]Pin, error) {
 	if !filepath.IsAbs(t.Binary) {
 		return nil, fmt.Errorf("install %s: binary path %q is not absolute", t.Agent, t.Binary)
@@ -182,7 +183,7 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 	}
 	var old, keep []Pin
 	for _, p := range all {
-		if p.Agent == t.Agent && p.Scope == t.Scope {
+		if p.ownedBy(t.Agent, t.Scope, path) {
 			old = append(old, p)
 		} else {
 			keep = append(keep, p)
@@ -266,6 +267,9 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 			return nil, fmt.Errorf("install %s: %w", t.Agent, err)
 		}
 		pins = append(pins, cp)
+	}
+	for i := range pins {
+		pins[i].Settings = path
 	}
 	if err := store.Save(append(keep, pins...)); err != nil {
 		return nil, fmt.Errorf("install %s: %w", t.Agent, err)

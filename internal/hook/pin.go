@@ -43,6 +43,24 @@ type Pin struct {
 	Inode   uint64 `json:"inode,omitempty"`
 	Change  int64  `json:"change,omitempty"`
 	Created bool   `json:"created,omitempty"` // install made the file
+	// Settings is the client's settings file the install that made this
+	// pin wrote: pins are kept per settings file, so installing in a
+	// second place never forgets the first.
+	Settings string `json:"settings,omitempty"`
+}
+
+// ownedBy reports whether p was made by an install of agent into the
+// settings file path (in scope, for pins older than their Settings).
+func (p Pin) ownedBy(agent, scope, path string) bool {
+	switch {
+	case p.Agent != agent:
+		return false
+	case p.Settings != "":
+		return p.Settings == path
+	case p.Kind == PinDefinition:
+		return p.Path == path
+	}
+	return p.Scope == scope
 }
 
 // PinStore keeps the pins. The store package will keep them in the
