@@ -9,7 +9,10 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
+	"time"
+	"unsafe"
 )
 
 // insideArg marks the launcher's second stage: the process the first
@@ -98,8 +101,22 @@ func outside(a Args, args []string) (int, error) {
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	}
-	// The second stage gets the client's stdin, stdout and stderr as
-	// they are, and the report pipe on 3; nothing else.
+	// The second stage gets the client's stdin, stdout and stderr, and
+	// the report pipe on 3; nothing else. A terminal among them is never
+	// handed in (terminals): what is typed into it later was never decided
+	// on.
+	std, relays, err := terminals()
+	if err != nil {
+		syscall.Close(pipe[1])
+		return 0, err
+	}
+	defer func() {
+		for _, f := range std {
+			if f > 2 {
+				syscall.Close(int(f))
+			}
+		}
+	}()
 	argv := append([]string{"sayso-wall", insideArg, ns, bash}, args...)
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
@@ -108,12 +125,30 @@ func outside(a Args, args []string) (int, error) {
 	runtime.LockOSThread()
 	pid, err := syscall.ForkExec("/proc/self/exe", argv, &syscall.ProcAttr{
 		Env:   os.Environ(),
-		Files: []uintptr{0, 1, 2, uintptr(pipe[1])},
+		Files: []uintptr{std[0], std[1], std[2], uintptr(pipe[1])},
 		Sys:   attr,
 	})
 	syscall.Close(pipe[1])
+	// The step's ends of the relays are its own now.
+	for fd, f := range std {
+		if f > 2 {
+			syscall.Close(int(f))
+			std[fd] = uintptr(fd)
+		}
+	}
+	var relayed sync.WaitGroup
+	for _, r := range relays {
+		relayed.Add(1)
+		go func() {
+			defer relayed.Done()
+			r.copy()
+		}()
+	}
 	if err != nil {
 		runtime.UnlockOSThread()
+		for _, r := range relays {
+			r.from.Close()
+		}
 		return 0, fmt.Errorf("enter the wall's namespaces: %w", err)
 	}
 	go func() {
@@ -137,6 +172,12 @@ func outside(a Args, args []string) (int, error) {
 		}
 	}
 	runtime.UnlockOSThread()
+	// What the shell wrote before it ended reaches the terminal; a
+	// process it left running does not keep the client waiting.
+	for _, r := range relays {
+		r.from.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	}
+	relayed.Wait()
 	if err != nil {
 		return 0, fmt.Errorf("wait for the wall: %w", err)
 	}
@@ -290,4 +331,89 @@ func namespaces() (string, error) {
 		return "", fmt.Errorf("read mount namespace: %w", err)
 	}
 	return user + " " + mnt, nil
+}
+
+// terminals returns the descriptors the walled step gets as its stdin,
+// stdout and stderr. A client that runs a step in a terminal (Codex's
+// exec_command with a tty) lets the agent type into it later, with no
+// hook in between: a pager's "!command", an editor's shell escape, a
+// shell the step starts would run what it types. So no terminal is
+// handed in: stdin on a terminal becomes /dev/null, and stdout and stderr
+// on a terminal become pipes whose output the launcher copies to it
+// (less reads its keys from stderr; a descriptor of the terminal, even
+// write-only, reopens readable through /proc/self/fd). The wall's own
+// session has no controlling terminal and its own /dev/pts
+// (ownTerminals), so no path reaches the client's terminal either.
+func terminals() ([3]uintptr, []*relay, error) {
+	std := [3]uintptr{0, 1, 2}
+	var relays []*relay
+	fail := func(err error) ([3]uintptr, []*relay, error) {
+		for _, f := range std {
+			if f > 2 {
+				syscall.Close(int(f))
+			}
+		}
+		for _, r := range relays {
+			r.from.Close()
+		}
+		return std, nil, err
+	}
+	for fd := range 3 {
+		if !isTerminal(fd) {
+			continue
+		}
+		if fd == 0 {
+			nfd, err := syscall.Open("/dev/null", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+			if err != nil {
+				return fail(fmt.Errorf("open /dev/null for the step's stdin: %w", err))
+			}
+			std[0] = uintptr(nfd)
+			continue
+		}
+		var p [2]int
+		if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+			return fail(fmt.Errorf("make a pipe for the step's output: %w", err))
+		}
+		std[fd] = uintptr(p[1])
+		if err := syscall.SetNonblock(p[0], true); err != nil {
+			syscall.Close(p[0])
+			return fail(err)
+		}
+		relays = append(relays, &relay{from: os.NewFile(uintptr(p[0]), "step output"), to: fd})
+	}
+	return std, relays, nil
+}
+
+// relay copies the walled step's output from a pipe to the terminal.
+type relay struct {
+	from *os.File
+	to   int
+}
+
+func (r *relay) copy() {
+	defer r.from.Close()
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := r.from.Read(buf)
+		for b := buf[:max(n, 0)]; len(b) > 0; {
+			m, werr := syscall.Write(r.to, b)
+			if werr == syscall.EINTR || werr == syscall.EAGAIN {
+				continue
+			}
+			if werr != nil || m <= 0 {
+				return
+			}
+			b = b[m:]
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// isTerminal reports whether fd is a terminal.
+func isTerminal(fd int) bool {
+	var t syscall.Termios
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+	return e == 0
 }

@@ -53,6 +53,28 @@ func mountAll(p Profile) error {
 			return err
 		}
 	}
+	return ownTerminals()
+}
+
+// ownTerminals puts a new instance of the terminals' file system on
+// /dev/pts, and its ptmx on /dev/ptmx: a walled step can make terminals of
+// its own, but cannot open the client's by its path (/dev/pts/N, what
+// ttyname finds: less reads its keys there), and the rights the wall
+// grants /dev/pts are the new instance's only, so the client's terminal
+// is not reached through /proc/self/fd either. What the agent types into
+// the client's terminal after the decision is never read as commands.
+func ownTerminals() error {
+	if fi, err := os.Stat("/dev/pts"); err != nil || !fi.IsDir() {
+		return nil // no terminals to reach
+	}
+	if err := unix.Mount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err != nil {
+		return fmt.Errorf("mount a terminal file system of the wall's own on /dev/pts: %w", err)
+	}
+	if _, err := os.Lstat("/dev/ptmx"); err == nil {
+		if err := unix.Mount("/dev/pts/ptmx", "/dev/ptmx", "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("bind the wall's own /dev/pts/ptmx on /dev/ptmx: %w", err)
+		}
+	}
 	return nil
 }
 
