@@ -251,8 +251,9 @@ func TestLeasePushOnce(t *testing.T) {
 // TestClaudeCodeTaskWords: the person types a prompt in Claude Code's
 // terminal, then the model starts a sub-agent. SubagentStart creates the
 // task from its parent with a frozen copy of the person's words, each
-// marked from_parent; the task's own prompt is stored as delegated, and
-// the sub-agent's step is decided in the task's session.
+// marked from_parent; the task's own prompt is stored as delegated, the
+// sub-agent's step is decided in the task's session, and SubagentStop
+// ends the task.
 func TestClaudeCodeTaskWords(t *testing.T) {
 	for _, g := range gateways {
 		t.Run(g.name, func(t *testing.T) {
@@ -284,6 +285,11 @@ func TestClaudeCodeTaskWords(t *testing.T) {
 			log := string(w.sayso(t, "log", "--session", task.ID))
 			if !strings.Contains(log, "allow ls") {
 				t.Errorf("the sub-agent's step is not in the ledger under task %s:\n%s", task.ID, log)
+			}
+			// SubagentStop ends the task: it no longer counts against
+			// max_parallel (seed 004 §1).
+			if !strings.Contains(log, "task "+task.ID+" ended") {
+				t.Errorf("the client's SubagentStop did not end task %s:\n%s", task.ID, log)
 			}
 			resultHas(t, f.Results(), "e2e-readme.txt")
 			if t.Failed() {
