@@ -40,6 +40,7 @@ func (a *API) routes() {
 	m.HandleFunc("POST /api/v1/steps", a.host(a.submitStep))
 	m.HandleFunc("POST /api/v1/messages", a.host(a.submitMessage))
 	m.HandleFunc("POST /api/v1/tasks", a.host(a.submitTask))
+	m.HandleFunc("POST /api/v1/tasks/end", a.host(a.endTask))
 	m.HandleFunc("GET /api/v1/cards/{id}", a.host(a.card))
 	m.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusNotFound, "no such route: see docs/api.md")
