@@ -86,6 +86,14 @@ func controlEpochCodexTUI(t *testing.T, serve bool) {
 	if _, err := os.Stat(made); err != nil {
 		t.Errorf("the step of the session the person typed in did not run: %v\nresults: %q", err, f.Results())
 	}
+	// Seed 002 §6: the terminal UI wrote its own tables into config.toml
+	// on its first start; sayso's pin of its trust entries still holds.
+	if b, err := os.ReadFile(filepath.Join(w.home, ".codex", "config.toml")); err != nil || !strings.Contains(string(b), "[tui]") {
+		t.Logf("the terminal UI wrote no [tui] table this time (%v)", err)
+	}
+	if out, err := w.cli("doctor"); err != nil {
+		t.Errorf("doctor after Codex's terminal UI ran: %v\n%s", err, out)
+	}
 	tuiSession := w.conversation(t)
 	if ws := w.words(t, tuiSession.ID); len(ws) != 1 || ws[0].Text != said {
 		t.Errorf("owner words of the terminal's session = %+v, want the typed prompt", ws)

@@ -60,7 +60,7 @@ func (c codexTrust) key() string {
 func (c codexTrust) hash() string {
 	ident := map[string]any{
 		"event_name": snake(c.ev.name),
-		"hooks":      []any{map[string]any{"type": "command", "command": c.command, "timeout": c.ev.timeout(), "async": false}},
+		"hooks":      []any{map[string]any{"type": "command", "command": c.command, "timeout": c.ev.timeout("codex"), "async": false}},
 	}
 	if c.ev.matcher != "" {
 		ident["matcher"] = c.ev.matcher

@@ -66,13 +66,24 @@ type eventDef struct {
 	decides       bool
 }
 
-// timeout is the timeout, in seconds, install writes for the event.
-func (e eventDef) timeout() int {
+// timeout is the timeout, in seconds, install writes for the event in
+// agent's settings.
+func (e eventDef) timeout(agent string) int {
 	if e.decides {
 		return DecideTimeout
 	}
+	if agent == "codex" && e.name == "SessionEnd" {
+		// Codex 0.169 clamps a SessionEnd hook's timeout to 3 seconds and
+		// trusts the hook by the clamped definition: written longer, its
+		// terminal UI stops at start for a review of a "changed" hook.
+		return codexSessionEndMax
+	}
 	return HookTimeout
 }
+
+// codexSessionEndMax is the longest timeout Codex lets a SessionEnd hook
+// have.
+const codexSessionEndMax = 3
 
 var clientEvents = map[string][]eventDef{
 	"claude": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
@@ -157,7 +168,7 @@ func handler(agent, command string, timeout int) map[string]any {
 }
 
 func group(agent string, ev eventDef, command string) map[string]any {
-	g := map[string]any{"hooks": []any{handler(agent, command, ev.timeout())}}
+	g := map[string]any{"hooks": []any{handler(agent, command, ev.timeout(agent))}}
 	if ev.matcher != "" {
 		g["matcher"] = ev.matcher
 	}
