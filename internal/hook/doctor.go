@@ -57,13 +57,15 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 	return Report{Problems: out, Warnings: Sandboxes(agents, t, dirs)}
 }
 
-func readJSON(path string) map[string]any {
+// readJSON reads agent's settings file at path as its client reads it:
+// Gemini's with its comments.
+func readJSON(agent, path string) map[string]any {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil
 	}
 	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
+	if json.Unmarshal(settingsJSON(agent, b), &m) != nil {
 		return map[string]any{"\x00invalid": true}
 	}
 	return m
@@ -87,7 +89,7 @@ func claudeOff(t Target, managed bool) []Problem {
 	t.Agent = "claude"
 	var out []Problem
 	for _, f := range claudeFiles(t) {
-		m := readJSON(f)
+		m := readJSON("claude", f)
 		if m["\x00invalid"] == true {
 			out = append(out, Problem{"claude", f + " is not valid JSON: Claude Code ignores the whole file in -p runs", "fix the JSON in " + f})
 		}
@@ -97,7 +99,7 @@ func claudeOff(t Target, managed bool) []Problem {
 	}
 	t.Scope = "managed"
 	mp, _ := SettingsPath(t)
-	if m := readJSON(mp); m["allowManagedHooksOnly"] == true && !managed {
+	if m := readJSON("claude", mp); m["allowManagedHooksOnly"] == true && !managed {
 		out = append(out, Problem{"claude", mp + " allows managed hooks only: sayso's hooks do not run", "sayso install claude --scope managed"})
 	}
 	return out
@@ -123,7 +125,7 @@ func geminiOff(t Target) []Problem {
 		if err != nil {
 			continue
 		}
-		m := readJSON(f)
+		m := readJSON("gemini", f)
 		hc, _ := m["hooksConfig"].(map[string]any)
 		if hc["enabled"] == false {
 			out = append(out, Problem{"gemini", f + " sets hooksConfig.enabled to false: sayso's hooks do not run", "remove hooksConfig.enabled from " + f})
@@ -172,7 +174,7 @@ func planted(t Target, pins []Pin) []Problem {
 	files := settingsFiles(t)
 	for _, agent := range []string{"claude", "codex", "gemini"} {
 		for _, f := range files[agent] {
-			m := readJSON(f)
+			m := readJSON(agent, f)
 			if m == nil {
 				continue
 			}

@@ -200,7 +200,7 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 			keep = append(keep, p)
 		}
 	}
-	settings, orig, created, err := readSettings(path)
+	settings, orig, created, err := readSettings(t.Agent, path)
 	if err != nil {
 		return nil, fmt.Errorf("install %s: %w", t.Agent, err)
 	}
@@ -255,7 +255,7 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 			return nil, fmt.Errorf("install %s: backup: %w", t.Agent, err)
 		}
 	}
-	if err := writeSettings(path, settings); err != nil {
+	if err := writeSettings(t.Agent, path, orig, settings); err != nil {
 		return nil, fmt.Errorf("install %s: %w", t.Agent, err)
 	}
 	if t.Agent == "codex" {
@@ -304,10 +304,11 @@ func binaryPin(t Target, path string) (Pin, error) {
 	return Pin{Agent: t.Agent, Scope: t.Scope, Kind: PinBinary, Path: path, SHA256: h, Size: fi.Size(), ModTime: fi.ModTime(), Inode: ino, Change: change}, nil
 }
 
-// readSettings reads a client's JSON settings: nil orig and created when
-// the file does not exist yet. A file that is not a JSON object is an
-// error: sayso does not overwrite what it cannot read.
-func readSettings(path string) (settings map[string]any, orig []byte, created bool, err error) {
+// readSettings reads agent's client's JSON settings, as the client reads
+// them (Gemini's with comments): nil orig and created when the file does
+// not exist yet. A file that is not a JSON object is an error: sayso does
+// not overwrite what it cannot read.
+func readSettings(agent, path string) (settings map[string]any, orig []byte, created bool, err error) {
 	orig, err = os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]any{}, nil, true, nil
@@ -318,7 +319,7 @@ func readSettings(path string) (settings map[string]any, orig []byte, created bo
 	if len(bytes.TrimSpace(orig)) == 0 {
 		return map[string]any{}, orig, false, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(orig))
+	dec := json.NewDecoder(bytes.NewReader(settingsJSON(agent, orig)))
 	dec.UseNumber()
 	if err := dec.Decode(&settings); err != nil || settings == nil {
 		return nil, nil, false, fmt.Errorf("%s is not a JSON object; fix it or move it away first", path)
@@ -326,17 +327,27 @@ func readSettings(path string) (settings map[string]any, orig []byte, created bo
 	return settings, orig, false, nil
 }
 
-func writeSettings(path string, settings map[string]any) error {
+// writeSettings writes settings over path, whose text was orig. A file
+// with comments its client reads keeps them: only its "hooks" is
+// rewritten.
+func writeSettings(agent, path string, orig []byte, settings map[string]any) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if hasComments(agent, orig) {
+		b, err := withHooks(orig, settings["hooks"])
+		if err != nil {
+			return fmt.Errorf("%s: keep its comments: %w", path, err)
+		}
+		return writeAtomic(path, b, mode)
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(settings); err != nil {
 		return err
-	}
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
 	}
 	return writeAtomic(path, buf.Bytes(), mode)
 }
@@ -443,7 +454,7 @@ func Uninstall(agent string, store PinStore) (removed []Pin, missing []Pin, err 
 		}
 	}
 	for _, path := range order {
-		settings, orig, _, err := readSettings(path)
+		settings, orig, _, err := readSettings(byPath[path][0].Agent, path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("uninstall: %w", err)
 		}
@@ -468,7 +479,7 @@ func Uninstall(agent string, store PinStore) (removed []Pin, missing []Pin, err 
 		if err := writeAtomic(path+".sayso-backup", orig, 0o600); err != nil {
 			return nil, nil, fmt.Errorf("uninstall: backup: %w", err)
 		}
-		if err := writeSettings(path, settings); err != nil {
+		if err := writeSettings(byPath[path][0].Agent, path, orig, settings); err != nil {
 			return nil, nil, fmt.Errorf("uninstall: %w", err)
 		}
 	}

@@ -264,7 +264,7 @@ func checkBinary(p Pin) string {
 // group under its event, unchanged.
 func hasDefinition(b []byte, p Pin) bool {
 	var settings map[string]any
-	if json.Unmarshal(b, &settings) != nil {
+	if json.Unmarshal(settingsJSON(p.Agent, b), &settings) != nil {
 		return false
 	}
 	for _, g := range groups(settings, p.Event) {

@@ -72,7 +72,7 @@ func claudeWall(t Target) clientSandbox {
 		off: "Claude Code's sandbox is off (no \"sandbox\": {\"enabled\": true} in its settings)",
 		fix: "set \"sandbox\": {\"enabled\": true} in " + files[0]}
 	for _, f := range files {
-		sb, _ := readJSON(f)["sandbox"].(map[string]any)
+		sb, _ := readJSON("claude", f)["sandbox"].(map[string]any)
 		if on, ok := sb["enabled"].(bool); ok {
 			w.on = on
 		}
@@ -175,7 +175,7 @@ func geminiWall(t Target) clientSandbox {
 		if w.fix == "" {
 			w.fix = "set \"tools\": {\"sandbox\": true} in " + f + " (or run gemini --sandbox)"
 		}
-		m := readJSON(f)
+		m := readJSON("gemini", f)
 		tools, _ := m["tools"].(map[string]any)
 		for _, v := range []any{m["sandbox"], tools["sandbox"]} {
 			if v != nil {
