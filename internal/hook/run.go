@@ -77,11 +77,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		if d == policy.Ask && reach == policy.ReachNone {
 			reach = policy.ReachWide // what the person lets through still runs walled
 		}
-		var unlock []string
-		if reach == policy.ReachWide {
-			unlock = approvedWrites(diag.Assessment)
-		}
-		if cmd, ok := walls.wrap(*q.Step, reach, reachesDaemons(diag.Assessment.Script), unlock); ok {
+		if cmd, ok := walls.wrap(*q.Step, reach, accessOf(&diag, reach)); ok {
 			q.Step.Walled = cmd
 		}
 	}

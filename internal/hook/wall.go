@@ -59,13 +59,45 @@ func (w Walls) State() policy.Wall {
 // writing as far as reach lets it; false when there is nothing to wrap or
 // no wall to wrap it in.
 func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
-	return w.wrap(s, reach, false, nil)
+	return w.wrap(s, reach, access{})
 }
 
-// wrap is Wrap; daemons lets the step reach the machine's daemons (the
-// container engines, systemd, the buses); unlock are the protected paths
-// the person's say-so lets a wide step write.
-func (w Walls) wrap(s Step, reach policy.Reach, daemons bool, unlock []string) (string, bool) {
+// access is what a wall lets a step reach beyond its reach.
+type access struct {
+	daemons   bool     // the machine's daemons: the container engines, systemd, the buses
+	gitConfig bool     // the project's repository configuration
+	unlock    []string // the protected paths the person's say-so lets a wide step write
+}
+
+// accessOf is what the decided step may reach beyond its reach: the
+// daemons when it is made only of their clients; the repository's
+// configuration when it is made only of git commands that write their own
+// keys there; what the person approved it to write when it runs wide.
+func accessOf(diag *policy.Diagnostic, reach policy.Reach) access {
+	a := access{daemons: reachesDaemons(diag.Assessment.Script)}
+	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
+	if reach == policy.ReachWide {
+		a.unlock = approvedWrites(diag.Assessment)
+	}
+	return a
+}
+
+// onlyGit reports whether every segment of the step is git, seen whole.
+func onlyGit(script *shell.Script) bool {
+	if script == nil || len(script.Segments) == 0 {
+		return false
+	}
+	for i := range script.Segments {
+		seg := &script.Segments[i]
+		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || seg.Name() != "git" || len(seg.Assigns) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// wrap is Wrap, with what the step may reach beyond its reach.
+func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	if s.Kind != KindShell || s.Command == "" || reach == policy.ReachNone || !w.State().On {
 		return "", false
 	}
@@ -73,7 +105,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, daemons bool, unlock []string) (
 	if reach == policy.ReachWide {
 		scope = wall.Approved
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: daemons, Unlock: unlock})
+	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig, Unlock: x.unlock})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

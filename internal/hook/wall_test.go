@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -142,6 +143,36 @@ func TestDaemons(t *testing.T) {
 	} {
 		if got := reachesDaemons(shell.Parse(tt.command)); got != tt.want {
 			t.Errorf("reachesDaemons(%q) = %v, want %v", tt.command, got, tt.want)
+		}
+	}
+}
+
+// TestGitConfigAccess: only a step made wholly of git commands that write
+// their own keys may write the repository's configuration; anything else
+// beside them, an editor, or an assignment keeps it read-only.
+func TestGitConfigAccess(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		want    bool
+	}{
+		{"git branch -m old new", true},
+		{"git push -u origin feature", true},
+		{"git switch -c feature origin/feature", true},
+		{"git remote add upstream https://example.com/x.git", true},
+		{"git config user.name someone", true},
+		{"git add -A && git commit -m x && git push --set-upstream origin feature", true},
+		{"git status", false},
+		{"git commit -m x", false},
+		{"git config --edit", false},
+		{"git config --file .git/config user.name x", false},
+		{"GIT_EDITOR=ed git config user.name x", false},
+		{"git branch -m old new && python3 tools/x.py", false},
+		{"bash -c 'git branch -m old new'", false},
+	} {
+		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
+		_, diag := policy.Evaluate(req)
+		if got := accessOf(&diag, policy.ReachProject).gitConfig; got != tt.want {
+			t.Errorf("%q: gitConfig = %v, want %v", tt.command, got, tt.want)
 		}
 	}
 }

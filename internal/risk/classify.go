@@ -96,10 +96,14 @@ type Assessment struct {
 	// Compose are the compose files, or the folders compose searches from,
 	// a compose step uses: the caller reads them (policy.Resolve) into
 	// Context.Compose, and the step is judged again.
-	Compose  []PathUse
-	Script   *shell.Script
-	segments []Set      // the classes of each segment
-	folders  [][]string // the folders each segment acts in (Folders)
+	Compose []PathUse
+	// GitConfig are the folders whose repository configuration git itself
+	// writes with its own keys (a branch's upstream, a remote, user.name):
+	// a step made only of git may be let write it (hook.Walls).
+	GitConfig []PathUse
+	Script    *shell.Script
+	segments  []Set      // the classes of each segment
+	folders   [][]string // the folders each segment acts in (Folders)
 }
 
 // SegmentClasses returns the classes found in segment i.

@@ -165,7 +165,37 @@ func git(c *cmd) {
 		c.add(Opaque, "git "+name+" is not a git command sayso knows (an alias or a git-"+name+" program)")
 		return
 	}
+	if name != "config" && gitWritesConfig(name, g) {
+		g.gitConfigWrite()
+	}
 	fn(g)
+}
+
+// gitWritesConfig reports a git command that may write the repository's
+// configuration with git's own keys: a branch's upstream, a rename's
+// section, a remote, a submodule's entry. It may say so of a command that
+// in the end writes none.
+func gitWritesConfig(name string, g *cmd) bool {
+	switch name {
+	case "branch", "checkout", "switch", "submodule":
+		return true
+	case "push", "pull", "fetch":
+		return g.has("-u", "--set-upstream")
+	case "remote":
+		switch g.words(1)[0] {
+		case "add", "rename", "rm", "remove", "set-url", "set-branches", "set-head":
+			return true
+		}
+	}
+	return false
+}
+
+// gitConfigWrite records that git, not the step's own code, writes the
+// configuration of the repository it finds from the folders it runs in.
+func (c *cmd) gitConfigWrite() {
+	for _, d := range c.a.cwds {
+		c.a.out.GitConfig = append(c.a.out.GitConfig, PathUse{Op: OpWrite, Path: d, Raw: ".", Segment: c.i})
+	}
 }
 
 // gitLongs are the long options of the git commands whose classifiers
@@ -476,7 +506,7 @@ func gitRemote(c *cmd) {
 
 func gitConfig(c *cmd) {
 	vals := c.vals()
-	write := false
+	write, edit, file := false, false, false
 	var key string
 	var pos []string
 	for i := 0; i < len(vals); i++ {
@@ -485,9 +515,10 @@ func gitConfig(c *cmd) {
 		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--get-urlmatch":
 		case v == "--unset" || v == "--unset-all" || v == "--add" || v == "--replace-all" || v == "--rename-section" || v == "--remove-section" || v == "-e" || v == "--edit":
 			write = true
+			edit = edit || v == "-e" || v == "--edit"
 		case v == "--file" || v == "-f" || v == "--blob" || v == "--type" || v == "--default":
 			if v == "--file" || v == "-f" {
-				write = true
+				write, file = true, true
 				if i+1 < len(c.args) {
 					c.path(OpWrite, c.args[i+1])
 				}
@@ -503,6 +534,7 @@ func gitConfig(c *cmd) {
 		case v == "set" || v == "unset" || v == "edit" || v == "rename-section" || v == "remove-section":
 			if len(pos) == 0 {
 				write = true
+				edit = edit || v == "edit"
 				continue
 			}
 			pos = append(pos, v)
@@ -521,6 +553,9 @@ func gitConfig(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, "git config changes a setting")
+	if key != "" && !edit && !file {
+		c.gitConfigWrite()
+	}
 	if why := gitConfigRuns(key); why != "" {
 		c.add(InstructionPatch, "git config "+key+" "+why+" later")
 		c.add(Opaque, "git config "+key+" "+why)

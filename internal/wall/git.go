@@ -13,11 +13,14 @@ import (
 // repository, of each worktree and of each submodule; for a worktree or
 // submodule whose .git is a file naming its repository elsewhere, that
 // file too; and the hooks folder core.hooksPath names (.husky …).
-func gitPaths(root, home string) (readOnly, mk []string) {
+//
+// configs are the configuration files among readOnly of the project's own
+// repository and its worktrees and modules.
+func gitPaths(root, home string) (readOnly, configs, mk []string) {
 	link := filepath.Join(root, ".git")
 	fi, err := os.Lstat(link)
 	if err != nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var dirs []string // git folders whose hooks and configuration count
 	switch {
@@ -40,15 +43,16 @@ func gitPaths(root, home string) (readOnly, mk []string) {
 			dirs = append(dirs, filepath.Clean(common))
 		}
 	}
-	configs := []string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config")}
 	for _, d := range dirs {
 		// A git folder without hooks gets an empty hooks folder, bound
 		// read-only like any other, rather than one a step can plant.
 		mk = append(mk, filepath.Join(d, "hooks"))
-		readOnly = append(readOnly, filepath.Join(d, "hooks"), filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
-		configs = append(configs, filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
+		readOnly = append(readOnly, filepath.Join(d, "hooks"))
+		own := []string{filepath.Join(d, "config"), filepath.Join(d, "config.worktree")}
+		readOnly = append(readOnly, own...)
+		configs = append(configs, own...)
 	}
-	for _, c := range configs {
+	for _, c := range append([]string{filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config")}, configs...) {
 		h := hooksPath(c)
 		switch {
 		case h == "":
@@ -64,7 +68,7 @@ func gitPaths(root, home string) (readOnly, mk []string) {
 			mk = append(mk, h)
 		}
 	}
-	return readOnly, mk
+	return readOnly, configs, mk
 }
 
 // gitdirOf is the folder a .git file names, or "".

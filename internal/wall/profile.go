@@ -71,6 +71,12 @@ type Inputs struct {
 	// each of them runs what it is asked outside the wall. Approved steps
 	// reach them always.
 	Daemons bool
+	// GitConfig lets the step write the configuration of the project's
+	// repository (its worktrees' and modules' too), which is otherwise
+	// read-only: set for a step made only of git commands that write their
+	// own keys there (a branch's upstream, a remote, user.name). The hooks
+	// stay read-only.
+	GitConfig bool
 	// Unlock are the paths an Approved step was approved to write that
 	// the wall would keep read-only (an instruction file, a client's
 	// settings): the person's say-so named them. Hidden paths stay hidden.
@@ -272,7 +278,10 @@ func For(in Inputs) Profile {
 		for _, r := range projectReadOnly {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
 		}
-		ro, mk := gitPaths(root, home)
+		ro, configs, mk := gitPaths(root, home)
+		if in.GitConfig {
+			ro = unlocked(ro, configs)
+		}
 		p.ReadOnly = append(p.ReadOnly, ro...)
 		if made {
 			p.Make = append(p.Make, mk...)

@@ -390,3 +390,48 @@ func TestWallHooksPath(t *testing.T) {
 		t.Errorf(".husky: %v, %v; want an empty folder", ents, err)
 	}
 }
+
+// TestWallGitConfig: a step let write the repository's configuration
+// (GitConfig, for git's own commands) renames a branch and sets its
+// upstream as git does, through config.lock; its hooks stay read-only.
+// Without it the configuration cannot be changed.
+func TestWallGitConfig(t *testing.T) {
+	need(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is not installed")
+	}
+	w := newWorld(t)
+	os.RemoveAll(w.root + "/.git")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.email=a@b", "-c", "user.name=a", "-C", w.root}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+w.home)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	git("commit", "-q", "--allow-empty", "-m", "init")
+	git("branch", "feat")
+
+	closed := w.profile(Local)
+	if r := w.run(t, closed, w.root, "git config user.name someone"); r.code == 0 {
+		t.Errorf("the configuration was written without GitConfig: %s", r.stderr)
+	}
+	open := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, GitConfig: true})
+	for _, cmd := range []string{
+		"git branch -m feat feat2",
+		"git branch -u main feat2",
+		"git config user.name someone",
+	} {
+		if r := w.run(t, open, w.root, cmd); r.code != 0 {
+			t.Errorf("%q: exit %d: %s", cmd, r.code, r.stderr)
+		}
+	}
+	if b, _ := os.ReadFile(w.root + "/.git/config"); !strings.Contains(string(b), `[branch "feat2"]`) {
+		t.Errorf("the upstream was not kept:\n%s", b)
+	}
+	if r := w.run(t, open, w.root, "echo x > .git/hooks/pre-commit"); r.code == 0 {
+		t.Errorf("GitConfig let a hook be planted")
+	}
+}
