@@ -28,7 +28,10 @@ const restoreUsage = `usage: sayso restore --preview FILE
 --preview names everything restoring FILE would change in what sayso
 trusts — the environment note (auto-environment: its first words), each
 rule (auto-never-asks: run …), modes, autonomy rows and allow entries of
-the policy file — and each rule sayso would refuse today. --apply does
+the policy file, and each deny or ask entry and row of today's policy
+file that would vanish (lost-deny, lost-ask, lost-autonomy) — and each
+rule sayso would refuse today. --apply keeps the replaced policy file as
+policy.toml.sayso-backup. --apply does
 it: every rule is validated again, refused ones are named and dropped,
 and rules not in FILE are forgotten. Leases, epochs and sessions are
 never restored.
@@ -165,6 +168,12 @@ func runRestore(env *Env, args []string) error {
 		if err := paths.Private(filepath.Dir(p)); err != nil {
 			return err
 		}
+		if cur.Policy != nil {
+			if err := writeFileAtomic(p+".sayso-backup", []byte(*cur.Policy), 0o600); err != nil {
+				return err
+			}
+			defer fmt.Fprintf(env.Stdout, "the replaced policy file is kept as %s\n", p+".sayso-backup")
+		}
 		if err := writeFileAtomic(p, []byte(*next.Policy), 0o600); err != nil {
 			return err
 		}
@@ -220,6 +229,18 @@ func policyChanges(cur, next *string) []store.Change {
 			out = append(out, store.Change{Kind: "autonomy", Text: fmt.Sprintf("[autonomy.%s] %q = %s", r.Agent, r.Pattern, r.Value)})
 		}
 	}
+	// What the person holds back and the backup does not: each deny and
+	// ask entry, each deny and require_approval row, that would vanish.
+	for _, e := range c.Entries {
+		if e.Effect != policy.Allow && !hasEntry(n.Entries, e) {
+			out = append(out, store.Change{Kind: "lost-" + e.Effect.String(), Text: entryText(e) + " (" + e.Source.String() + ")"})
+		}
+	}
+	for _, r := range c.Autonomy {
+		if r.Value != policy.AutoApprove && !hasRow(n.Autonomy, r) {
+			out = append(out, store.Change{Kind: "lost-autonomy", Text: fmt.Sprintf("[autonomy.%s] %q = %s (%s)", r.Agent, r.Pattern, r.Value, r.Source)})
+		}
+	}
 	for _, e := range n.Entries {
 		if e.Effect == policy.Allow && !hasEntry(c.Entries, e) {
 			what := e.Command
@@ -233,6 +254,21 @@ func policyChanges(cur, next *string) []store.Change {
 		}
 	}
 	return out
+}
+
+// entryText is an entry as the policy file says it.
+func entryText(e policy.Entry) string {
+	parts := []string{"[[" + e.Effect.String() + "]]"}
+	if e.Tool != "" {
+		parts = append(parts, fmt.Sprintf("tool = %q", e.Tool))
+	}
+	if e.Command != "" {
+		parts = append(parts, fmt.Sprintf("command = %q", e.Command))
+	}
+	if e.ByClass {
+		parts = append(parts, "class = "+e.Class.String())
+	}
+	return strings.Join(parts, " ")
 }
 
 func hasRow(rows []policy.Row, r policy.Row) bool {
