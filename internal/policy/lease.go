@@ -16,7 +16,8 @@ var Leasable = risk.Leasable()
 // action: every ceiling of the step must be its category and, for a shell
 // step, lie in one segment, which must act only in the lease's folder (the
 // folders Assessment.Folders gives, translated into the container) and
-// write nothing outside it. The lease must be bound to this session, turn,
+// name no path outside it (what it reads included: the manifest it
+// applies, the package it publishes). The lease must be bound to this session, turn,
 // epoch and the step's exact cwd, unexpired and unconsumed.
 func coveringLease(req *Request, w *where, a *risk.Assessment, ceilings risk.Set) (int, string) {
 	if ceilings.Empty() || ceilings.Len() != 1 || ceilings&Leasable != ceilings {
@@ -98,7 +99,7 @@ func actsOutside(a *risk.Assessment, seg int, dir string) string {
 	}
 	for _, p := range a.Paths {
 		switch {
-		case p.Segment != seg || p.Op == risk.OpRead:
+		case p.Segment != seg:
 		case p.Path == "":
 			out = append(out, p.Op.String()+"s "+p.Raw+", which sayso cannot know")
 		case !within(p.Path, dir):

@@ -65,6 +65,12 @@ type Program struct {
 	// ProgOpts are the options whose value is a program, a command line or
 	// a file of commands it runs (--pager, --pre, --exec, -x).
 	ProgOpts []string
+	// WorkOpts are the options whose value is where the program works
+	// instead of its working folder: a folder or a file in it (npm
+	// --prefix, cargo --manifest-path, kubectl -f). RepoOpts name another
+	// repository instead (gh --repo). A lease binds to neither.
+	WorkOpts []string
+	RepoOpts []string
 }
 
 // Lookup returns what the registry knows of the program called name (no
@@ -128,7 +134,25 @@ func RunsVerb(words []string) (string, bool) {
 // of the options of the program called name that name a program or a
 // command line; value is the attached value, if any.
 func ProgOpt(name, v string) (opt, value string, ok bool) {
-	for _, o := range registry[name].ProgOpts {
+	return matchOpt(registry[name].ProgOpts, v)
+}
+
+// WorkOpt reports whether v is one of the options of the program called
+// name that aim it elsewhere than its working folder; repo reports that
+// its value names another repository rather than a folder or a file.
+func WorkOpt(name, v string) (opt, value string, repo, ok bool) {
+	p := registry[name]
+	if opt, value, ok = matchOpt(p.WorkOpts, v); ok {
+		return opt, value, false, true
+	}
+	opt, value, ok = matchOpt(p.RepoOpts, v)
+	return opt, value, ok, ok
+}
+
+// matchOpt finds v among opts: the option alone, a long one with "=value",
+// a short one with its value attached.
+func matchOpt(opts []string, v string) (opt, value string, ok bool) {
+	for _, o := range opts {
 		if v == o {
 			return o, "", true
 		}

@@ -31,6 +31,21 @@ func progOpts(name string, opts ...string) {
 	registry[name] = p
 }
 
+// workOpts records the options of name whose value is the folder or file
+// it works on instead of its working folder; repoOpts, those naming
+// another repository.
+func workOpts(name string, opts ...string) {
+	p := registry[name]
+	p.WorkOpts = append(p.WorkOpts, opts...)
+	registry[name] = p
+}
+
+func repoOpts(name string, opts ...string) {
+	p := registry[name]
+	p.RepoOpts = append(p.RepoOpts, opts...)
+	registry[name] = p
+}
+
 func init() {
 	// Wrappers run the command that follows their options; package shell
 	// peels each of them.
@@ -131,6 +146,16 @@ func init() {
 	progOpts("gmake", "--eval", "-E")
 	progOpts("ssh", "-o")
 	progOpts("less", "--lesskey-src", "--lesskey-file")
+
+	// Options that aim a program at another folder, file or repository
+	// than the one it runs in: a lease for a folder does not cover them.
+	workOpts("npm", "--prefix", "-C", "--workspace", "-w")
+	workOpts("pnpm", "--dir", "-C", "--prefix", "--filter", "-F")
+	workOpts("yarn", "--cwd")
+	workOpts("cargo", "--manifest-path")
+	workOpts("kubectl", "-f", "--filename", "-k", "--kustomize")
+	workOpts("helm", "--values", "-f")
+	repoOpts("gh", "-R", "--repo")
 
 	// Programs that reach other hosts.
 	add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet

@@ -244,6 +244,7 @@ func (a *assessor) segment(i int) {
 	c.optionFiles()
 	c.known()
 	c.recipes()
+	c.workOpts()
 	if a.is(i, roleFetch) {
 		for _, r := range seg.Redirs {
 			if r.Writes() && !quietDevice(r.Target) {
@@ -258,6 +259,53 @@ func (a *assessor) segment(i int) {
 		// The code it runs is classified in the segments that follow.
 		return
 	}
+}
+
+// workOpts records, for a segment that does a ceiling's work, what its
+// options aim the program at instead of its working folder (the
+// registry's WorkOpts and RepoOpts): a folder or file is a path it reads,
+// another repository a folder sayso cannot know. A lease binds to neither.
+func (c *cmd) workOpts() {
+	p, ok := program.Lookup(c.name)
+	if !ok || len(p.WorkOpts)+len(p.RepoOpts) == 0 || noCeiling(c.a.segClasses(c.i)) {
+		return
+	}
+	for j := 0; j < len(c.args); j++ {
+		w := c.args[j]
+		if !w.Literal {
+			continue
+		}
+		if w.Value == "--" {
+			return
+		}
+		opt, val, repo, ok := program.WorkOpt(c.name, w.Value)
+		if !ok {
+			continue
+		}
+		v := shell.Word{Raw: val, Value: val, Literal: true, Tilde: strings.HasPrefix(val, "~")}
+		if val == "" && w.Value == opt {
+			if j+1 >= len(c.args) {
+				return
+			}
+			j++
+			v = c.args[j]
+		}
+		if repo {
+			c.a.actsIn(c.i, "") // another repository: no folder of the step's
+			continue
+		}
+		c.path(OpRead, v)
+	}
+}
+
+// noCeiling reports whether s holds no ceiling.
+func noCeiling(s Set) bool {
+	for _, cl := range s.Classes() {
+		if cl.Ceiling() {
+			return false
+		}
+	}
+	return true
 }
 
 // program checks the program's own path: one given by a path outside the
