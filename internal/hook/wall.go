@@ -138,11 +138,12 @@ func reachesDaemons(script *shell.Script) bool {
 }
 
 // approvedWrites are the paths a step that touches the person's
-// instruction files or settings writes: only the person's say-so lets
-// such a step through (instruction-patch is a ceiling no mode lifts), so
+// instruction files or settings (instruction-patch), or what the system
+// or ssh start (privilege: ~/.ssh/config), writes: only the person's
+// say-so lets such a step through (both are ceilings no mode lifts), so
 // the wall lets it write exactly those.
 func approvedWrites(a risk.Assessment) []string {
-	if !a.Classes.Has(risk.InstructionPatch) {
+	if !a.Classes.Has(risk.InstructionPatch) && !a.Classes.Has(risk.Privilege) {
 		return nil
 	}
 	var out []string

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,6 +174,31 @@ func TestGitConfigAccess(t *testing.T) {
 		_, diag := policy.Evaluate(req)
 		if got := accessOf(&diag, policy.ReachProject).gitConfig; got != tt.want {
 			t.Errorf("%q: gitConfig = %v, want %v", tt.command, got, tt.want)
+		}
+	}
+}
+
+// TestApprovedWrites: a step the person approved that writes a file the
+// wall keeps read-only — an instruction file, ~/.gitconfig, ~/.ssh/config
+// — may write exactly the files it names; a step of another class, or one
+// run by a mode, unlocks nothing.
+func TestApprovedWrites(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		reach   policy.Reach
+		want    string
+	}{
+		{"git config --global user.email a@b", policy.ReachWide, "/home/user/.gitconfig"},
+		{`echo "Host x" >> ~/.ssh/config`, policy.ReachWide, "/home/user/.ssh/config"},
+		{"echo hi >> CLAUDE.md", policy.ReachWide, "/home/user/project/CLAUDE.md"},
+		{"echo hi >> CLAUDE.md", policy.ReachProject, ""},
+		{"echo hi > notes.txt", policy.ReachWide, ""},
+	} {
+		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
+		_, diag := policy.Evaluate(req)
+		got := accessOf(&diag, tt.reach).unlock
+		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
+			t.Errorf("%q at %v: unlock = %v, want %q", tt.command, tt.reach, got, tt.want)
 		}
 	}
 }

@@ -553,7 +553,15 @@ func gitConfig(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, "git config changes a setting")
-	if key != "" && !edit && !file {
+	switch {
+	case c.has("--global"):
+		// git writes ~/.gitconfig, or the XDG file when only it exists.
+		for _, f := range []string{"~/.gitconfig", "~/.config/git/config"} {
+			c.path(OpWrite, shell.Word{Raw: f, Value: f, Literal: true, Tilde: true})
+		}
+	case c.has("--system"):
+		c.path(OpWrite, shell.Word{Raw: "/etc/gitconfig", Value: "/etc/gitconfig", Literal: true})
+	case key != "" && !edit && !file:
 		c.gitConfigWrite()
 	}
 	if why := gitConfigRuns(key); why != "" {
