@@ -65,3 +65,10 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkParse reads the 500-entry file, as every step does.
+func BenchmarkParse(b *testing.B) {
+	for b.Loop() {
+		bigPolicy(b)
+	}
+}

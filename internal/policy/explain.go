@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
@@ -100,7 +102,12 @@ func (p *Policy) never(i int) (string, string) {
 	}
 	// Held against itself as a step, a pattern that does not match is
 	// one no step can match: a wrapper sayso peels, shell syntax, quotes
-	// or an assignment.
+	// or an assignment. Plain words of a program that is no wrapper read
+	// as themselves: the file is read for every step, so they are not
+	// parsed again here.
+	if !strings.ContainsAny(e.Command, ";&|<>()$`'\"\\{}=#~") && !program.Is(path.Base(words[0]), program.Wrapper) {
+		return "", ""
+	}
 	if p.commandMatches(i, e.Command) {
 		return "", ""
 	}

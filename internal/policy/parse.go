@@ -58,13 +58,27 @@ func (p *Policy) add(name string, data []byte, project bool) {
 	for f.parser.NextExpression() {
 		f.expression(f.parser.Expression())
 	}
-	broken := f.parser.Error()
-	if broken != nil {
+	if broken := f.parser.Error(); broken != nil {
 		f.broken(broken)
-		return
+	} else {
+		f.apply()
+		p.Prepare()
 	}
-	f.apply()
-	p.Prepare()
+	f.checkEntries()
+}
+
+// checkEntries reports the file's entries that can never match as
+// written and their own examples that do not hold; they are kept.
+func (f *fileParser) checkEntries() {
+	p := f.pol
+	for i := f.entries; i < len(p.Entries); i++ {
+		if why, _ := p.never(i); why != "" {
+			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: "entry can never match: " + why})
+		}
+		for _, why := range p.failedExamples(i) {
+			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: why})
+		}
+	}
 }
 
 // line is the line of offset.
@@ -325,15 +339,6 @@ func (f *fileParser) apply() {
 		kept = append(kept, e)
 	}
 	p.Entries = kept
-	p.Prepare()
-	for i := f.entries; i < len(p.Entries); i++ {
-		if why, _ := p.never(i); why != "" {
-			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: "entry can never match: " + why})
-		}
-		for _, why := range p.failedExamples(i) {
-			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: why})
-		}
-	}
 	rows := p.Autonomy[:f.rows]
 	for _, r := range p.Autonomy[f.rows:] {
 		if f.project && r.Value == AutoApprove {
@@ -445,15 +450,6 @@ func (f *fileParser) broken(err error) {
 		}
 	}
 	p.Entries = kept
-	p.Prepare()
-	for i := f.entries; i < len(p.Entries); i++ {
-		if why, _ := p.never(i); why != "" {
-			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: "entry can never match: " + why})
-		}
-		for _, why := range p.failedExamples(i) {
-			p.Problems = append(p.Problems, Problem{Source: p.Entries[i].Source, Text: why})
-		}
-	}
 	rows := p.Autonomy[:f.rows]
 	for _, r := range p.Autonomy[f.rows:] {
 		if r.Value != AutoApprove {
