@@ -74,8 +74,17 @@ func (p *Policy) matchEntries(eff Decision, st *step) []int {
 	}
 	if st.shell && st.script != nil {
 		for si := range st.script.Segments {
-			name := st.script.Segments[si].Name()
-			for _, i := range ix.byProgram[name] {
+			seg := &st.script.Segments[si]
+			if len(seg.Args) > 0 && !seg.Args[0].Literal {
+				// A program named at run time may be any entry's.
+				for _, is := range ix.byProgram {
+					for _, i := range is {
+						try(i)
+					}
+				}
+				continue
+			}
+			for _, i := range ix.byProgram[seg.Name()] {
 				try(i)
 			}
 		}
@@ -114,7 +123,14 @@ func (p *Policy) entryMatches(i int, ix *entryIndex, st *step) bool {
 		}
 	}
 	for si := range st.reads {
-		if readingMatch(&ix.reads[i], &st.reads[si]) {
+		r := &st.reads[si]
+		if r.Program == "\x00" {
+			// Named at run time, the program may be the pattern's: its
+			// words are read as that program reads them.
+			as := risk.ReadCommandAs(&st.script.Segments[si], ix.reads[i].Program)
+			r = &as
+		}
+		if readingMatch(&ix.reads[i], r) {
 			return true
 		}
 	}

@@ -19,7 +19,7 @@ import (
 // that a pattern matched against it never misses a reading the program
 // may take.
 type Reading struct {
-	Program  string
+	Program  string // "\x00" when it is named at run time
 	Options  []Option
 	Operands []Operand
 	Known    bool // sayso knows how the program reads its options: the reading is not loose
@@ -50,7 +50,22 @@ func ReadCommand(s *shell.Segment) Reading {
 	if len(s.Args) == 0 {
 		return Reading{}
 	}
+	if !s.Args[0].Literal {
+		// The program is named at run time: it may be any program.
+		r := readArgs("", s.Args[1:])
+		r.Program = "\x00"
+		return r
+	}
 	return readArgs(s.Name(), s.Args[1:])
+}
+
+// ReadCommandAs reads a segment whose program is named at run time as
+// the program called name would read its words.
+func ReadCommandAs(s *shell.Segment, name string) Reading {
+	if len(s.Args) == 0 {
+		return Reading{}
+	}
+	return readArgs(name, s.Args[1:])
 }
 
 // ReadPattern reads a pattern's words (a program and its arguments, each a
