@@ -144,7 +144,6 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}, stages: stagesOf(s)}
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
-	a.out.folders = make([][]string, len(s.Segments))
 	for _, o := range s.Opaque {
 		a.add(-1, Opaque, o.Why+" (at "+o.Pos.String()+")")
 	}
@@ -230,8 +229,11 @@ func (a *assessor) add(seg int, c Class, why string) {
 
 // actsIn records folders segment seg acts in ("" for one not known).
 func (a *assessor) actsIn(seg int, dirs ...string) {
-	if seg < 0 || seg >= len(a.out.folders) {
+	if seg < 0 || seg >= len(a.script.Segments) {
 		return
+	}
+	if a.out.folders == nil {
+		a.out.folders = make([][]string, len(a.script.Segments)) // only a step with a ceiling pays
 	}
 	for _, d := range dirs {
 		if !containsString(a.out.folders[seg], d) {
