@@ -223,7 +223,11 @@ func (e *evaluation) run() {
 	// 5. Lease. A lease is for the action it names: a step that also
 	// hides what it runs (opaque) is not that action alone.
 	leaseAt, leaseWhy := coveringLease(req, e.w, &e.d.Assessment, ceilings)
-	if i := leaseAt; i >= 0 && heldWhy == "" && !classes.Has(risk.Opaque) {
+	restWhy := ""
+	if leaseAt >= 0 {
+		restWhy = e.leaseRest(req.Leases[leaseAt].Category, classes)
+	}
+	if i := leaseAt; i >= 0 && heldWhy == "" && !classes.Has(risk.Opaque) && restWhy == "" {
 		l := req.Leases[i]
 		e.match(TierLease, MatchLease, "lease "+l.ID, "one "+l.Category.String()+" step in "+l.Cwd)
 		if !e.decided {
@@ -232,6 +236,8 @@ func (e *evaluation) run() {
 		e.tier(TierLease, ReasonLease, &allow, "a lease the person granted covers this "+l.Category.String()+" step; it is consumed")
 	} else if i >= 0 && classes.Has(risk.Opaque) {
 		e.tier(TierLease, ReasonNoLease, nil, "a lease covers "+ceilings.String()+", not what this step hides (opaque)")
+	} else if i >= 0 && restWhy != "" && heldWhy == "" {
+		e.tier(TierLease, ReasonNoLease, nil, "a lease covers "+ceilings.String()+", not the rest of this step: "+restWhy)
 	} else if !ceilings.Empty() {
 		if leaseAt >= 0 {
 			leaseWhy = "the session is held: no lease is spent"
@@ -332,7 +338,16 @@ func (e *evaluation) run() {
 	if e.st.shell && e.decision != Deny {
 		// A tier before the mode decided: the person's own say-so, or a
 		// question only the person answers.
-		if e.d.Decided().ID != TierMode {
+		switch e.d.Decided().ID {
+		case TierMode:
+		case TierLease:
+			// The lease lifts its one action; the rest of the step is what
+			// the mode lets through, and runs as far as the mode reaches.
+			reach = ReachProject
+			if mode == ModeAutopilot {
+				reach = ReachWide
+			}
+		default:
 			reach = ReachWide
 		}
 		e.d.Reach = reach
@@ -379,6 +394,32 @@ func rulesName(rules []string, out []risk.PathUse) bool {
 		}
 	}
 	return true
+}
+
+// leaseRest says why the rest of a step a lease of category cat covers —
+// every class but cat, every path it writes — is more than the mode lets
+// through by itself, or "": a lease lifts one action, never what rides
+// along with it (project code run wide, a fetch, a write elsewhere).
+func (e *evaluation) leaseRest(cat risk.Class, classes risk.Set) string {
+	rest := classes.Without(cat)
+	mode := e.req.Mode
+	switch {
+	case mode == ModeAsk && !rest.Without(risk.Read).Empty():
+		return "ask mode asks about " + rest.Without(risk.Read).String()
+	case mode == ModeAuto && !risk.Safe(rest):
+		return "auto asks about " + rest.Without(risk.Read).Without(risk.LocalWrite).String()
+	case mode != ModeAutopilot && e.st.shell && !e.req.Wall.On && !e.pol.AutoWithoutWall && !rest.Without(risk.Read).Empty():
+		return "there is no wall to run its " + rest.Without(risk.Read).String() + " in"
+	}
+	if mode == ModeAutopilot {
+		return ""
+	}
+	for _, p := range e.d.Assessment.Paths {
+		if p.Op != risk.OpRead && p.Path != "" && !e.w.ctx.InScope(p.Path) && !e.w.container {
+			return p.Op.String() + "s " + p.Path + ", outside " + e.w.ctx.Root
+		}
+	}
+	return ""
 }
 
 // scope holds the step's paths against the root and reports the tier.

@@ -79,3 +79,40 @@ func TestLeaseFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaseRest holds seed 002 §4 the other way: a lease lifts its one
+// action and nothing that rides along — the rest of the step is what the
+// mode lets through by itself, and runs as far as the mode reaches.
+func TestLeaseRest(t *testing.T) {
+	sess := Session{ID: "s1", Turn: "t1", Epoch: 7}
+	leases := []Lease{{ID: "l1", Category: risk.RemoteWrite, Session: "s1", Turn: "t1", Epoch: 7, Cwd: testContext.Root, Expires: now.Add(time.Minute)}}
+	tests := []struct {
+		command string
+		mode    Mode
+		wall    bool
+		want    Decision
+		reach   Reach
+	}{
+		{"git push origin main", ModeAuto, true, Allow, ReachProject},
+		{"git add -A && git commit -m x && git push origin main", ModeAuto, true, Allow, ReachProject},
+		{"git push origin main && python3 tools/x.py", ModeAuto, true, Allow, ReachProject},
+		{"git push origin main && curl https://example.org/x", ModeAuto, true, Ask, ReachWide},
+		{"git push origin main && cp notes.txt /srv/elsewhere/", ModeAuto, true, Ask, ReachWide},
+		{"git add -A && git commit -m x && git push origin main", ModeAuto, false, Ask, ReachWide},
+		{"git status && git push origin main", ModeAuto, false, Allow, ReachProject},
+		{"git status && git push origin main", ModeAsk, true, Allow, ReachProject},
+		{"git add -A && git commit -m x && git push origin main", ModeAsk, true, Ask, ReachWide},
+		{"git push origin main && curl https://example.org/x", ModeAutopilot, true, Allow, ReachWide},
+	}
+	for _, tt := range tests {
+		req := Request{Command: tt.command, Mode: tt.mode, Context: testContext, Session: sess, Leases: leases, Now: now, Wall: Wall{On: tt.wall, Why: "off"}}
+		got, diag := Evaluate(req)
+		if got != tt.want || got == Allow && diag.Decided().ID != TierLease {
+			t.Errorf("Evaluate(%q) in %v, wall %v = %v by %v, want %v by the lease\n%s", tt.command, tt.mode, tt.wall, got, diag.Decided().ID, tt.want, strings.Join(diag.Reasons, "\n"))
+			continue
+		}
+		if got == Allow && diag.Reach != tt.reach {
+			t.Errorf("Evaluate(%q) in %v: reach %v, want %v", tt.command, tt.mode, diag.Reach, tt.reach)
+		}
+	}
+}
