@@ -203,6 +203,7 @@ func runDoctor(env *Env, args []string) error {
 	}
 	rep := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs)
 	rep.Problems = append(rep.Problems, wallProblems(home, store)...)
+	rep.Problems = append(rep.Problems, policyProblems(paths.ProjectRoot(cwd))...)
 	if *asJSON {
 		if rep.Problems == nil {
 			rep.Problems = []hook.Problem{}
@@ -230,6 +231,22 @@ func runDoctor(env *Env, args []string) error {
 		return fmt.Errorf("doctor: %d problem(s)", len(rep.Problems))
 	}
 	return nil
+}
+
+// policyProblems reports what the person's policy file and the project's
+// break or ignore: a file sayso cannot read gives none of its settings and
+// allow entries, and an entry it ignores does not do what it says.
+func policyProblems(root string) []hook.Problem {
+	config, err := paths.ConfigDir()
+	if err != nil {
+		return nil
+	}
+	var out []hook.Problem
+	for _, p := range policy.Load(policy.Files{Person: filepath.Join(config, "policy.toml"), Root: root, ReadFile: os.ReadFile}).Problems {
+		out = append(out, hook.Problem{Agent: "sayso", What: "policy: " + p.String(),
+			Fix: "fix " + p.Source.File + " ('sayso policy check' explains each entry)"})
+	}
+	return out
 }
 
 // wallProblems reports a machine where sayso's wall cannot be applied, and

@@ -21,6 +21,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/review"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
@@ -120,6 +121,11 @@ func runServe(env *Env, args []string) error {
 	if w := d.Walls.State(); !w.On {
 		fmt.Fprintf(env.Stderr, "sayso: warning: no wall: %s; auto and autopilot ask about every shell step but a read\n", w.Why)
 		fmt.Fprintln(env.Stderr, "sayso: hint: go install ./cmd/sayso ./cmd/sayso-hook ./cmd/sayso-wall, then run sayso serve from there")
+	}
+	// A policy file sayso cannot read gives none of its settings and
+	// allow entries: the person hears it when the gateway starts.
+	for _, p := range policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), ReadFile: os.ReadFile}).Problems {
+		fmt.Fprintf(env.Stderr, "sayso: warning: policy: %s\n", p)
 	}
 	d.Forwarders = &gateway.Forwarders{Pins: pins}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout,
