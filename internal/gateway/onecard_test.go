@@ -182,3 +182,33 @@ func TestThePageListsMissedCards(t *testing.T) {
 		t.Errorf("missed = %+v", missed)
 	}
 }
+
+// Codex's approval prompt shows only once its PermissionRequest hook has
+// answered: a person who allows the step on its card is not asked again.
+func TestCodexPermissionRequestTakesThePagesAnswer(t *testing.T) {
+	f := startGateway(t, 0)
+	const step = "git push origin codex/x"
+	in, _ := json.Marshal(map[string]any{
+		"session_id": "s-codex", "turn_id": "turn-1", "transcript_path": "/t.jsonl", "cwd": f.project,
+		"hook_event_name": "PermissionRequest", "model": "fake-model", "permission_mode": "default",
+		"tool_name": "Bash", "tool_input": map[string]string{"command": step, "description": "push"},
+	})
+	conn, err := net.Dial("unix", f.socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := json.NewEncoder(conn).Encode(gateway.Request{Agent: "codex", Input: in}); err != nil {
+		t.Fatal(err)
+	}
+	c := f.waitCard(step)
+	if life := c.Expires.Sub(c.Created); life > 30*time.Second {
+		t.Errorf("a Codex PermissionRequest card lives %v: it holds Codex's own prompt back", life)
+	}
+	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AllowOnce); err != nil {
+		t.Fatal(err)
+	}
+	if got := readReply(t, conn, 5*time.Second); !strings.Contains(got, `"behavior":"allow"`) {
+		t.Errorf("PermissionRequest = %s, want allow", got)
+	}
+}

@@ -108,6 +108,15 @@ func (Codex) Answer(in Input, d policy.Decision, reason string) Result {
 			},
 		})
 	case "PermissionRequest":
+		if d == policy.Allow && in.Step != nil && in.Step.Answered {
+			// The person allowed the step on its card: Codex's own
+			// prompt need not ask again.
+			r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+				"hookEventName": "PermissionRequest",
+				"decision":      map[string]any{"behavior": "allow"},
+			}})
+			return r
+		}
 		if d != policy.Deny {
 			return r // Codex asks the person in its own prompt
 		}

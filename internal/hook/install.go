@@ -87,7 +87,11 @@ const codexSessionEndMax = 3
 
 var clientEvents = map[string][]eventDef{
 	"claude": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
-	"codex":  {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
+	// Codex shows its own approval prompt only once its PermissionRequest
+	// hook has answered (observed with codex 0.169's terminal: "Running
+	// hook" until then): a card there would hold the prompt back, so it
+	// waits no longer than the others.
+	"codex":  {{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
 	"gemini": {{"BeforeTool", "*", true}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
 }
 
