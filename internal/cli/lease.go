@@ -33,12 +33,21 @@ func runLease(env *Env, args []string) error {
 		return usagef("lease: no verb given (grant, list or revoke)")
 	}
 	verb, args := args[0], args[1:]
+	// Each verb defines only its own flags: another verb's is refused.
 	fs := verbFlags("lease " + verb)
-	session := fs.String("session", "", "")
-	cwd := fs.String("cwd", "", "")
-	ttl := fs.Duration("ttl", store.MaxLeaseTTL, "")
-	all := fs.Bool("all", false, "")
-	asJSON := fs.Bool("json", false, "")
+	session, cwd, all, asJSON := new(string), new(string), new(bool), new(bool)
+	ttl := new(time.Duration)
+	*ttl = store.MaxLeaseTTL
+	switch verb {
+	case "grant":
+		fs.StringVar(session, "session", "", "")
+		fs.StringVar(cwd, "cwd", "", "")
+		fs.DurationVar(ttl, "ttl", store.MaxLeaseTTL, "")
+		fs.BoolVar(asJSON, "json", false, "")
+	case "list":
+		fs.BoolVar(all, "all", false, "")
+		fs.BoolVar(asJSON, "json", false, "")
+	}
 	switch verb {
 	case "help", "-h", "--help":
 		fmt.Fprint(env.Stdout, leaseUsage)

@@ -99,9 +99,15 @@ func runSession(env *Env, args []string) error {
 		fmt.Fprint(env.Stdout, sessionUsage)
 		return nil
 	}
+	// Each verb defines only its own flags: another verb's is refused.
 	fs := verbFlags("session " + verb)
-	asJSON := fs.Bool("json", false, "")
-	why := fs.String("why", "", "")
+	asJSON, why := new(bool), new(string)
+	switch verb {
+	case "list", "show":
+		fs.BoolVar(asJSON, "json", false, "")
+	case "hold":
+		fs.StringVar(why, "why", "", "")
+	}
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usagef("session %s: %v", verb, err)
