@@ -2,7 +2,11 @@
 
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
 
 // words returns the literal operands that are plain words, in order, up to
 // n of them: the subcommand path of a CLI (gh pr create, kubectl get pods).
@@ -34,6 +38,27 @@ func (c *cmd) words(n int) []string {
 		out = append(out, "")
 	}
 	return out
+}
+
+// word returns the n-th word (from 0) that is not an option or an
+// option's value, as words counts them.
+func (c *cmd) word(n int) (shell.Word, bool) {
+	skip := false
+	for _, w := range c.args {
+		if skip {
+			skip = false
+			continue
+		}
+		if w.Literal && strings.HasPrefix(w.Value, "-") {
+			skip = c.optTakesArg(w.Value)
+			continue
+		}
+		if n == 0 {
+			return w, true
+		}
+		n--
+	}
+	return shell.Word{}, false
 }
 
 // optTakesArg knows the global options of the CLIs below that take a value

@@ -30,6 +30,13 @@ func npm(c *cmd) {
 			return
 		}
 		c.add(Publish, n+" publishes to the registry")
+		at := 1
+		if ws[0] != v {
+			at = 2 // yarn npm publish
+		}
+		if w, ok := c.word(at); ok && v == "publish" {
+			c.path(OpRead, w) // the folder or tarball it publishes
+		}
 	case "star", "unstar":
 		c.add(RemoteWrite, n+" changes the registry")
 	case "login", "adduser", "add-user", "token", "logout", "profile":
