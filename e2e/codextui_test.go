@@ -82,6 +82,13 @@ func controlEpochCodexTUI(t *testing.T, serve bool) {
 	case <-time.After(90 * time.Second):
 		t.Fatalf("the turn did not end in 90s:\n%s", tui.screen())
 	}
+	// Codex's side requests can end a turn of the fake before the step's
+	// result: wait for the result.
+	for end := time.Now().Add(30 * time.Second); len(f.Results()) == 0 || !strings.Contains(strings.Join(f.Results(), "\n"), "Chunk ID") && !strings.Contains(strings.Join(f.Results(), "\n"), "sayso"); time.Sleep(250 * time.Millisecond) {
+		if time.Now().After(end) {
+			break
+		}
+	}
 	time.Sleep(500 * time.Millisecond)
 	if _, err := os.Stat(made); err != nil {
 		t.Errorf("the step of the session the person typed in did not run: %v\nresults: %q", err, f.Results())

@@ -17,7 +17,16 @@ import (
 // one of the model's two pushes through, and the second is asked about,
 // with sayso's reason, where the person refuses it.
 func TestSeed002LeaseLineClaudeCodeTUI(t *testing.T) {
+	for _, g := range gateways {
+		t.Run(g.name, func(t *testing.T) { leaseLineClaudeCodeTUI(t, g.serve) })
+	}
+}
+
+func leaseLineClaudeCodeTUI(t *testing.T, serve bool) {
 	w := newWorld(t)
+	if serve {
+		w.serve(t)
+	}
 	push := Call{Command: "git push origin feature/x"}
 	f := NewFake(push, push)
 	defer f.Close()
@@ -79,16 +88,27 @@ func isClosed(c <-chan struct{}) bool {
 // The lease lets one of the model's two pushes through; Codex cannot ask,
 // so the second is denied with sayso's reason.
 func TestSeed002LeaseLineCodexTUI(t *testing.T) {
+	for _, g := range gateways {
+		t.Run(g.name, func(t *testing.T) { leaseLineCodexTUI(t, g.serve) })
+	}
+}
+
+func leaseLineCodexTUI(t *testing.T, serve bool) {
 	w := newWorld(t)
+	if serve {
+		w.serve(t)
+	}
 	push := Call{Command: "git push origin feature/x"}
 	f := NewFake(push, push)
 	defer f.Close()
 	tui := w.startCodexTUI(t, f)
 	tui.typeLine(" /sayso lease remote-write")
-	select {
-	case <-f.Done():
-	case <-time.After(90 * time.Second):
-		t.Fatalf("the turn did not end in 90s:\n%s", tui.screen())
+	// Codex's side requests can end a turn of the fake before the second
+	// push is answered: wait for both pushes' results.
+	for end := time.Now().Add(90 * time.Second); pushResults(f.Results()) < 2; time.Sleep(250 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("two pushes were not answered in 90s:\n%s", tui.screen())
+		}
 	}
 	time.Sleep(500 * time.Millisecond)
 	if got := w.pushes(); len(got) != 1 {
@@ -106,4 +126,16 @@ func TestSeed002LeaseLineCodexTUI(t *testing.T) {
 	if t.Failed() {
 		t.Logf("screen:\n%s\nresults: %q\nledger:\n%s", tui.screen(), f.Results(), w.sayso(t, "log"))
 	}
+}
+
+// pushResults counts the results of the model's pushes: the push that
+// ran, and sayso's answers.
+func pushResults(results []string) int {
+	n := 0
+	for _, r := range results {
+		if strings.Contains(r, "pushed") || strings.Contains(r, "sayso") {
+			n++
+		}
+	}
+	return n
 }
