@@ -37,7 +37,7 @@ var rules = map[string]struct {
 	"internal/shell":   {pure, []string{"internal/program"}},
 	"internal/risk":    {pure, []string{"internal/program", "internal/shell"}},
 	"internal/rule":    {pure, []string{"internal/program", "internal/shell", "internal/risk"}},
-	"internal/policy":  {pure, []string{"internal/program", "internal/shell", "internal/risk"}},
+	"internal/policy":  {pure, []string{"internal/program", "internal/shell", "internal/risk", "internal/rule"}},
 	"internal/wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",

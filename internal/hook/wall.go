@@ -6,6 +6,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 	"github.com/sayso-dev/sayso/internal/wall"
@@ -66,6 +67,7 @@ func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
 type access struct {
 	daemons   bool     // the machine's daemons: the container engines, systemd, the buses
 	gitConfig bool     // the project's repository configuration
+	state     []string // the folders of the home the step's tools keep their own state in
 	unlock    []string // the protected paths the person's say-so lets a wide step write
 }
 
@@ -76,10 +78,38 @@ type access struct {
 func accessOf(diag *policy.Diagnostic, reach policy.Reach) access {
 	a := access{daemons: reachesDaemons(diag.Assessment.Script)}
 	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
+	a.state = toolState(diag.Assessment.Script)
 	if reach == policy.ReachWide {
 		a.unlock = approvedWrites(diag.Assessment)
 	}
 	return a
+}
+
+// toolState are the folders of the home where the tools of a step keep
+// their own state (gcloud's logs and token cache), when the step is made
+// only of such tools and of programs that only read, seen whole, with no
+// assignment: gcloud fails without them, and none of these runs code of
+// the project's or of the step's that could write there instead.
+func toolState(script *shell.Script) []string {
+	if script == nil || len(script.Segments) == 0 {
+		return nil
+	}
+	var out []string
+	for i := range script.Segments {
+		seg := &script.Segments[i]
+		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || len(seg.Assigns) > 0 {
+			return nil
+		}
+		name := seg.Name()
+		switch st := program.State(name); {
+		case len(st) > 0:
+			out = append(out, st...)
+		case program.Is(name, program.Looks):
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // onlyGit reports whether every segment of the step is git, seen whole.
@@ -105,7 +135,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	if reach == policy.ReachWide {
 		scope = wall.Approved
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig, Unlock: x.unlock})
+	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig, State: x.state, Unlock: x.unlock})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

@@ -202,3 +202,29 @@ func TestApprovedWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestToolState: a step made only of a cloud or forge CLI and programs
+// that only read may write the folders that CLI keeps its own state in;
+// anything that could run other code beside it, or an assignment, keeps
+// them read-only.
+func TestToolState(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		want    string
+	}{
+		{"gcloud compute instances list", ".config/gcloud"},
+		{"gcloud compute instances list --format=json | jq '.[].name' | head -5", ".config/gcloud"},
+		{"gh pr view 12", ".config/gh"},
+		{"kubectl get pods -A", ".kube/cache"},
+		{"git status", ""},
+		{"gcloud info && python3 tools/x.py", ""},
+		{"CLOUDSDK_PYTHON=./x gcloud info", ""},
+		{"bash -c 'gcloud info'", ""},
+		{"sudo gcloud info", ""},
+	} {
+		got := toolState(shell.Parse(tt.command))
+		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
+			t.Errorf("toolState(%q) = %v, want %q", tt.command, got, tt.want)
+		}
+	}
+}

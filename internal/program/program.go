@@ -71,7 +71,17 @@ type Program struct {
 	// repository instead (gh --repo). A lease binds to neither.
 	WorkOpts []string
 	RepoOpts []string
+	// State are the folders of the home (relative to it) where the program
+	// keeps what it writes for itself on every run — logs, token caches,
+	// its own settings — and without which it fails: gcloud's
+	// .config/gcloud. Only programs that run no code of the project's or
+	// of the step's have them.
+	State []string
 }
+
+// State returns the folders, relative to the home, where the program
+// called name keeps its own state.
+func State(name string) []string { return registry[name].State }
 
 // Lookup returns what the registry knows of the program called name (no
 // folder), and whether it knows it at all.

@@ -40,6 +40,13 @@ func workOpts(name string, opts ...string) {
 	registry[name] = p
 }
 
+// state records the folders of the home where name keeps its own state.
+func state(name string, dirs ...string) {
+	p := registry[name]
+	p.State = append(p.State, dirs...)
+	registry[name] = p
+}
+
 func repoOpts(name string, opts ...string) {
 	p := registry[name]
 	p.RepoOpts = append(p.RepoOpts, opts...)
@@ -156,6 +163,15 @@ func init() {
 	workOpts("kubectl", "-f", "--filename", "-k", "--kustomize")
 	workOpts("helm", "--values", "-f")
 	repoOpts("gh", "-R", "--repo")
+
+	// The clouds' and forges' command lines that keep logs, token caches
+	// and their own settings in the home, and fail without them.
+	state("gcloud", ".config/gcloud")
+	state("gsutil", ".config/gcloud", ".gsutil")
+	state("az", ".azure")
+	state("aws", ".aws/cli/cache", ".aws/sso/cache")
+	state("kubectl", ".kube/cache", ".kube/http-cache")
+	state("gh", ".config/gh", ".local/state/gh")
 
 	// Programs that reach other hosts.
 	add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet

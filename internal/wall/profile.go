@@ -71,6 +71,11 @@ type Inputs struct {
 	// each of them runs what it is asked outside the wall. Approved steps
 	// reach them always.
 	Daemons bool
+	// State are folders of the home (relative to it) where the step's
+	// tools keep what they write for themselves (gcloud's .config/gcloud):
+	// writable in Read and Local, made first when missing. Set for a step
+	// made only of such tools and programs that only read.
+	State []string
 	// GitConfig lets the step write the configuration of the project's
 	// repository (its worktrees' and modules' too), which is otherwise
 	// read-only: set for a step made only of git commands that write their
@@ -254,6 +259,14 @@ func For(in Inputs) Profile {
 		}
 	case Approved:
 		p.Write = []string{"/"}
+	}
+	if in.Scope != Approved && home != "" {
+		for _, d := range in.State {
+			if d = filepath.Clean(d); d != "." && !filepath.IsAbs(d) && !strings.HasPrefix(d, "..") {
+				p.Write = append(p.Write, filepath.Join(home, d))
+				p.Make = append(p.Make, filepath.Join(home, d))
+			}
+		}
 	}
 
 	p.ReadOnly = append(p.ReadOnly, systemReadOnly...)

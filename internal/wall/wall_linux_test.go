@@ -435,3 +435,20 @@ func TestWallGitConfig(t *testing.T) {
 		t.Errorf("GitConfig let a hook be planted")
 	}
 }
+
+// TestWallToolState: the folders a step's tools keep their own state in
+// are writable, and made when missing; the rest of the home is not.
+func TestWallToolState(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Read, State: []string{".config/tool", "../escape", "/etc"}})
+	os.MkdirAll(w.home+"/.config", 0o755)
+	if r := w.run(t, p, w.root, `mkdir -p ~/.config/tool/logs && echo x > ~/.config/tool/logs/1.log`); r.code != 0 {
+		t.Errorf("the tool's state folder: exit %d: %s", r.code, r.stderr)
+	}
+	for _, cmd := range []string{`echo x > ~/.config/other`, `echo x > ` + w.base + `/escape`, `echo x > /etc/sayso-test`} {
+		if r := w.run(t, p, w.root, cmd); r.code == 0 {
+			t.Errorf("%q: written outside the tool's state", cmd)
+		}
+	}
+}
