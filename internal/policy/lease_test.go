@@ -63,6 +63,8 @@ func TestLeaseFolder(t *testing.T) {
 		{"git push origin a && gh pr create --fill", risk.RemoteWrite, testContext, nil, Ask},
 		{"git push origin a; git push origin b", risk.RemoteWrite, testContext, nil, Ask},
 		{"bash -c 'git push origin a && git push origin b'", risk.RemoteWrite, testContext, nil, Ask},
+		{"watch git push origin main", risk.RemoteWrite, testContext, nil, Ask},
+		{"hyperfine 'git push origin main'", risk.RemoteWrite, testContext, nil, Ask},
 		// in a container the lease's folder is translated as the cwd is
 		{"git push origin main", risk.RemoteWrite, host, inContainer(), Allow},
 		{"git -C /work push origin main", risk.RemoteWrite, host, inContainer(), Allow},

@@ -55,6 +55,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 			seg.Chdir = extra.chdir
 		}
 		seg.Many = seg.Many || extra.many
+		seg.Loop = seg.Loop || extra.repeats
 		if extra.code != "" || extra.codeWord != nil {
 			// su -c, watch: the rest is a command string.
 			seg.Args = nil
@@ -335,6 +336,7 @@ func execVerb(args []Word, x bool) int {
 func inside(seg Segment, c ctx) ctx {
 	c.via = append(append([]string(nil), c.via...), seg.Via...)
 	c.many = c.many || seg.Many
+	c.loop = c.loop || seg.Loop
 	return c
 }
 

@@ -89,7 +89,7 @@ var parseTests = []struct{ in, want string }{
 	{"flock /tmp/l git push", "[flock]git push"},
 	{"flock -c 'rm -rf /' /tmp/l", "[flock] ; {flock}rm -rf /"},
 	{"su -c 'rm -rf /' root", "[su] ; {su}rm -rf /"},
-	{"watch -n1 git push", "[watch] ; {watch}git push"},
+	{"watch -n1 git push", "[watch] *loop ; {watch}git push *loop"},
 	{"parallel rm ::: a b", "[parallel] *many ; {parallel}rm a b *many"},
 	{"parallel bash -c ::: 'rm -rf /'", "[parallel] *many ; {parallel}bash -c rm -rf / *many ; {parallel,bash -c}rm -rf / *many"},
 	{"parallel {} ::: 'git push'", "[parallel] *many !parallel: the command is each input item"},

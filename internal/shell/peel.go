@@ -10,6 +10,7 @@ type peeled struct {
 	assigns  []Assign // env NAME=VALUE
 	chdir    *Word    // env -C DIR, sudo -D DIR
 	many     bool     // runs the command once per input item
+	repeats  bool     // runs the command again and again (watch, entr): a loop
 	keep     bool     // with a nil rest: the wrapper runs nothing (command -v, sudo -l)
 	code     string   // a command string the wrapper runs through a shell
 	codeWord *Word
@@ -554,7 +555,7 @@ func peelWatch(args []Word) ([]Word, peeled, string) {
 		return nil, peeled{}, why
 	}
 	if has(opts, "-x", "--exec") != nil {
-		return rest, peeled{}, ""
+		return rest, peeled{repeats: true}, ""
 	}
 	parts := make([]string, len(rest))
 	for i, w := range rest {
@@ -563,7 +564,7 @@ func peelWatch(args []Word) ([]Word, peeled, string) {
 		}
 		parts[i] = w.Value
 	}
-	return nil, peeled{code: strings.Join(parts, " ")}, ""
+	return nil, peeled{code: strings.Join(parts, " "), repeats: true}, ""
 }
 
 func peelFlock(args []Word) ([]Word, peeled, string) {

@@ -67,9 +67,9 @@ func peelEntr(args []Word) ([]Word, peeled, string) {
 	}
 	if has(opts, "-s") != nil {
 		w := rest[0]
-		return nil, peeled{codeWord: &w}, ""
+		return nil, peeled{codeWord: &w, repeats: true}, ""
 	}
-	return rest, peeled{}, ""
+	return rest, peeled{repeats: true}, ""
 }
 
 // peelDtach: dtach -c|-A|-n SOCKET [options] COMMAND.
@@ -99,10 +99,13 @@ func (p *parser) runsArgs(seg Segment, at syntax.Pos, c ctx) bool {
 	case "git", "npx", "npm", "pnpm", "yarn":
 		return p.runner(seg, at, c)
 	case "watchexec":
+		seg.Loop = true // it runs the command again on every change
 		return p.watchexec(seg, args, at, c)
 	case "nodemon":
+		seg.Loop = true
 		return p.nodemon(seg, args, at, c)
 	case "hyperfine":
+		seg.Loop = true // it runs the command many times to time it
 		return p.hyperfine(seg, args, at, c)
 	case "concurrently":
 		return p.concurrently(seg, args, at, c)
