@@ -44,7 +44,11 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 		// person's only when the witness finds Codex's terminal UI behind
 		// the hook and Codex's own record of the turn says it was typed.
 		e.Source, e.Why = SourcePerson, "typed in Codex's terminal UI"
-		if c.TurnID == nil || *c.TurnID == "" {
+		switch {
+		case c.AgentID != "":
+			// A sub-agent's prompt comes with its parent's session.
+			e.Source, e.Why = SourceDelegated, "a sub-agent's prompt"
+		case c.TurnID == nil || *c.TurnID == "":
 			e.Source, e.Why = SourceSystem, "a prompt without its turn"
 		}
 		q.Events = append(q.Events, e)
