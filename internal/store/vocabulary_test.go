@@ -27,7 +27,7 @@ func TestVocabularyIsPolicys(t *testing.T) {
 			t.Errorf("store decision %q: policy reads %v (%v)", tt.store, d, err)
 		}
 	}
-	if MaxNote != policy.MaxNote || MaxLeaseTTL != policy.MaxLeaseTTL {
-		t.Errorf("limits: note %d lease %v", MaxNote, MaxLeaseTTL)
+	if MaxNote != policy.MaxNote || MaxLeaseTTL != policy.MaxLeaseTTL || DefaultBreakerWindow != policy.DefaultBreaker.Window {
+		t.Errorf("limits: note %d lease %v breaker window %v", MaxNote, MaxLeaseTTL, DefaultBreakerWindow)
 	}
 }
