@@ -2,9 +2,11 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/shell"
 )
 
 // Leasable are the categories a lease may be granted for: risk's table of
@@ -88,7 +90,7 @@ func actsOutside(a *risk.Assessment, seg int, dir string) string {
 	if seg < 0 {
 		return ""
 	}
-	var out []string
+	out := namesElsewhere(a, seg, dir)
 	for _, f := range a.Folders(seg) {
 		switch {
 		case f == "":
@@ -107,4 +109,91 @@ func actsOutside(a *risk.Assessment, seg int, dir string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// namesElsewhere says how segment seg may act outside dir in ways the
+// folders sayso follows do not show: it runs once per item, inside a
+// runner that may change folder (find -execdir, tmux -c, watchexec
+// --workdir), with variables the step sets (GIT_DIR, TF_DATA_DIR,
+// GH_REPO), or names a path outside dir among its words (npm --prefix,
+// yarn --cwd=, cargo --manifest-path, terraform -state=, gh --repo) or a word built at
+// run time where a path may stand. A lease is one action in one folder:
+// what sayso cannot bind to that folder it does not cover.
+func namesElsewhere(a *risk.Assessment, seg int, dir string) []string {
+	s := &a.Script.Segments[seg]
+	var out []string
+	if s.Many {
+		out = append(out, "runs once per item")
+	}
+	for _, v := range s.Via {
+		if !plainVia(v) {
+			out = append(out, "runs inside "+v+", whose folder sayso does not follow")
+		}
+	}
+	for i := range a.Script.Segments {
+		x := &a.Script.Segments[i]
+		if len(x.Assigns) > 0 || x.Name() == "export" || x.Name() == "declare" || x.Name() == "typeset" || x.Name() == "readonly" || x.Name() == "local" {
+			out = append(out, "runs with variables the step sets")
+			break
+		}
+	}
+	if len(s.Args) < 2 {
+		return out
+	}
+	for i, w := range s.Args[1:] {
+		after := s.Args[i] // the word before w
+		optionValue := after.Literal && strings.HasPrefix(after.Value, "-")
+		if !w.Literal {
+			if strings.ContainsAny(w.Raw, "/~") || strings.Contains(w.Raw, "HOME") || strings.Contains(w.Raw, "PWD") ||
+				optionValue || strings.HasPrefix(w.Raw, "-") {
+				out = append(out, "names "+w.Raw+", which sayso cannot know")
+			}
+			continue
+		}
+		v := w.Value
+		if s.Name() == "gh" && (v == "-R" || v == "--repo" || strings.HasPrefix(v, "-R") || strings.HasPrefix(v, "--repo=")) {
+			// gh acts on the repository named, not the folder's.
+			out = append(out, "names another repository ("+v+")")
+			continue
+		}
+		if strings.HasPrefix(v, "-") {
+			_, val, ok := strings.Cut(v, "=")
+			if !ok {
+				continue
+			}
+			v = val
+		}
+		if p, ok := pathOf(v, dir); ok && !within(p, dir) {
+			out = append(out, "names "+p)
+		}
+	}
+	return out
+}
+
+// plainVia reports whether a segment inside via runs where the step does:
+// a shell's -c, eval, a substitution, a here-doc, a function.
+func plainVia(via string) bool {
+	switch {
+	case via == "eval" || via == "here-doc" || strings.HasPrefix(via, "$") || strings.HasPrefix(via, "`") ||
+		strings.HasPrefix(via, "<(") || strings.HasPrefix(via, ">(") || strings.HasPrefix(via, "function "):
+		return true
+	case strings.HasSuffix(via, " -c"):
+		return shell.IsShell(strings.TrimSuffix(via, " -c"))
+	}
+	return false
+}
+
+// pathOf returns the absolute path a word names when it reads as a path
+// leaving the folder it is used in: absolute, from the home (~), or
+// climbing (..). Other words are not taken for paths.
+func pathOf(v, dir string) (string, bool) {
+	switch {
+	case strings.HasPrefix(v, "/"):
+		return path.Clean(v), true
+	case v == "~" || strings.HasPrefix(v, "~"):
+		return "~", true // the home, or another person's: outside a project
+	case v == ".." || strings.HasPrefix(v, "../") || strings.Contains(v, "/../") || strings.HasSuffix(v, "/.."):
+		return path.Join(dir, v), true
+	}
+	return "", false
 }
