@@ -3,6 +3,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/shell"
@@ -444,4 +445,56 @@ func sqitch(c *cmd) {
 	default:
 		c.add(LocalWrite, "sqitch "+v)
 	}
+}
+
+// migrationUndo are, per migration tool and framework, the commands that
+// drop a database, empty it or undo its migrations: each loses data.
+var migrationUndo = map[string][]string{
+	"goose":        {"reset", "down", "down-to"},
+	"migrate":      {"drop", "down"},
+	"atlas":        {"clean", "down"},
+	"alembic":      {"downgrade"},
+	"knex":         {"migrate:rollback", "migrate:down"},
+	"sequelize":    {"db:drop", "db:migrate:undo", "db:migrate:undo:all", "db:seed:undo", "db:seed:undo:all"},
+	"typeorm":      {"schema:drop", "migration:revert"},
+	"diesel":       {"reset", "revert", "redo"},
+	"sqlx":         {"drop", "reset", "revert"},
+	"drizzle-kit":  {"drop"},
+	"manage.py":    {"flush", "reset_db"},
+	"django-admin": {"flush", "reset_db"},
+	"artisan":      {"migrate:fresh", "migrate:reset", "migrate:rollback", "migrate:refresh", "db:wipe"},
+	"rails":        {"db:drop", "db:reset", "db:rollback", "db:purge", "db:truncate_all", "db:schema:load", "db:structure:load", "db:migrate:reset", "db:migrate:redo", "db:migrate:down", "db:seed:replant", "db:drop:all", "db:purge:all"},
+}
+
+// migrationTool classifies a migration tool: a command of migrationUndo
+// is destructive, anything else changes the database the project names,
+// which is the project's own work.
+func migrationTool(c *cmd) {
+	if undoesMigrations(c, c.name) {
+		return
+	}
+	c.add(LocalWrite, c.name+" changes the project's database")
+	c.cwdWrite()
+}
+
+// undoesMigrations adds destructive when an operand of c is one of the
+// commands of tool that lose data ("migrate APP zero" of Django too).
+func undoesMigrations(c *cmd, tool string) bool {
+	undo := migrationUndo[tool]
+	ops := c.operands()
+	for i, w := range ops {
+		v := w.Value
+		if tool == "rails" {
+			v, _, _ = strings.Cut(v, "[") // rake's task arguments
+		}
+		if slices.Contains(undo, v) {
+			c.add(Destructive, tool+" "+v+" loses the database's data")
+			return true
+		}
+		if (tool == "manage.py" || tool == "django-admin") && v == "migrate" && i+2 < len(ops) && ops[i+2].Value == "zero" {
+			c.add(Destructive, tool+" migrate "+ops[i+1].Value+" zero undoes every migration")
+			return true
+		}
+	}
+	return false
 }

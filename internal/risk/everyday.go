@@ -77,6 +77,9 @@ func pm2(c *cmd) {
 }
 
 func rails(c *cmd) {
+	if undoesMigrations(c, "rails") {
+		return
+	}
 	v := c.verb()
 	switch {
 	case v == "runner" || v == "r" || v == "console" || v == "c" || v == "dbconsole" || v == "db":

@@ -31,6 +31,9 @@ func (c *cmd) runScript(w shell.Word) {
 			return
 		}
 		c.namedTask(path.Base(p))
+		if _, ok := migrationUndo[path.Base(p)]; ok && undoesMigrations(c, path.Base(p)) {
+			return // python manage.py flush, php artisan db:wipe
+		}
 	}
 	c.add(LocalWrite, c.name+" runs the project's own code: "+w.Raw)
 	c.cwdWrite()
@@ -298,6 +301,9 @@ func (c *cmd) recipe(target string) {
 }
 
 func runner(c *cmd) {
+	if c.name == "rake" && undoesMigrations(c, "rails") {
+		return
+	}
 	for _, w := range c.operands() {
 		c.namedTask(w.Value)
 	}
