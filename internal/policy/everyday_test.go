@@ -13,7 +13,9 @@ import (
 // and CI workflows, each with the file it came from. Left out when the file
 // was gathered: prose and output caught in code blocks, machine set-up as
 // root or through system package managers, pushes, releases and
-// deployments, and CI plumbing on CI-only variables and folders. A gate that
+// deployments, and CI plumbing on CI-only variables and folders; installs
+// for the whole machine (go install, cargo install, npm -g …) are in
+// setup.jsonl, where TestSetupAsks wants each asked. A gate that
 // asks about everyday work gets switched off: at most 3% may ask, and none
 // may be denied.
 func TestEverydayInAuto(t *testing.T) {

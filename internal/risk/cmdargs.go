@@ -77,3 +77,30 @@ func (c *cmd) optTakesArg(v string) bool {
 	}
 	return false
 }
+
+// optValue is the value of option name ("--root" or "-i") as written:
+// "--root DIR", "--root=DIR", or "-iDIR" for a short one; the last one
+// given wins, as with most programs. A value built at run time is "\x00".
+func (c *cmd) optValue(name string) (string, bool) {
+	val, found := "", false
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case v == name && i+1 < len(c.args):
+			val, found = c.args[i+1].Value, true
+			if !c.args[i+1].Literal {
+				val = "\x00"
+			}
+		case strings.HasPrefix(v, name+"=") && strings.HasPrefix(name, "--"):
+			val, found = v[len(name)+1:], true
+		case len(name) == 2 && strings.HasPrefix(v, name) && len(v) > 2 && !strings.HasPrefix(v, "--"):
+			val, found = v[2:], true
+		default:
+			continue
+		}
+		if !w.Literal {
+			val = "\x00"
+		}
+	}
+	return val, found
+}

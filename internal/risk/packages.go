@@ -76,6 +76,9 @@ func npm(c *cmd) {
 		c.add(LocalWrite, n+" changes the project's packages")
 		c.cwdWrite()
 		c.remotePackages()
+		if c.has("-g", "--global", "--location=global") || v == "link" && len(c.operands()) <= 1 && c.name != "yarn" {
+			c.installsForMachine("")
+		}
 		if v == "install-test" || v == "it" || v == "install-ci-test" {
 			c.scriptBody("test") // installs, then runs the test script
 		}
@@ -92,6 +95,19 @@ func npm(c *cmd) {
 		}
 		c.scriptBody(script)
 		c.cwdWrite()
+	case "global":
+		if c.name == "yarn" {
+			switch ws[1] {
+			case "list", "bin", "dir":
+				c.add(Read, n+" "+ws[1])
+			default:
+				c.add(LocalWrite, n+" "+ws[1]+" changes the global packages")
+				c.installsForMachine("")
+				c.remotePackages()
+			}
+			return
+		}
+		fallthrough
 	default:
 		// pnpm and yarn run a script given by name.
 		c.add(LocalWrite, n+" runs a script of the project")
@@ -99,6 +115,35 @@ func npm(c *cmd) {
 		c.scriptBody(v)
 		c.cwdWrite()
 	}
+}
+
+// installsForMachine records the writes of an install for the whole
+// machine — a global package, a tool, a binary — outside the project,
+// where the person's programs live: each folder named (relative to the
+// home with ~), or a write sayso cannot name when it is "" (npm's global
+// prefix is the person's setting). A later step, or the person, runs what
+// lands there.
+func (c *cmd) installsForMachine(dirs ...string) {
+	for _, d := range dirs {
+		if d == "" {
+			c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: OpWrite, Raw: c.name + "'s global packages folder", Segment: c.i})
+			continue
+		}
+		c.path(OpWrite, shell.Word{Raw: d, Value: d, Literal: !strings.HasPrefix(d, "\x00"), Tilde: strings.HasPrefix(d, "~")})
+	}
+}
+
+// envDir is the folder a variable set in the step names, with sub below
+// it, or def when the step does not set it.
+func (c *cmd) envDir(name, sub, def string) string {
+	v, ok := c.a.env[name]
+	if !ok {
+		return def
+	}
+	if sub != "" {
+		return v + "/" + sub
+	}
+	return v
 }
 
 // remotePackages: installing from a URL or a git repository runs code
@@ -196,6 +241,9 @@ func pip(c *cmd) {
 			}
 		}
 		c.cwdWrite()
+		if v == "install" && c.has("--user") {
+			c.installsForMachine("~/.local")
+		}
 	case "list", "show", "freeze", "check", "search", "help", "index", "inspect", "debug", "hash", "--version", "-V", "":
 		c.add(Read, c.name+" "+v)
 	case "config", "cache":
@@ -218,6 +266,10 @@ func uv(c *cmd) {
 			return
 		}
 		c.add(LocalWrite, "uv tool "+ws[1])
+		switch ws[1] {
+		case "install", "upgrade", "uninstall", "update-shell":
+			c.installsForMachine(c.envDir("UV_TOOL_DIR", "", "~/.local/share/uv/tools"), c.envDir("UV_TOOL_BIN_DIR", "", "~/.local/bin"))
+		}
 	case "--version", "version", "tree", "help":
 		c.add(Read, "uv "+ws[0])
 	default:
@@ -230,6 +282,10 @@ func uv(c *cmd) {
 func pipx(c *cmd) {
 	c.add(LocalWrite, "pipx installs or runs a tool")
 	c.remotePackages()
+	switch c.words(1)[0] {
+	case "install", "install-all", "upgrade", "upgrade-all", "uninstall", "uninstall-all", "reinstall", "reinstall-all", "inject", "uninject", "pin", "unpin", "ensurepath":
+		c.installsForMachine(c.envDir("PIPX_HOME", "", "~/.local/share/pipx"), c.envDir("PIPX_BIN_DIR", "", "~/.local/bin"))
+	}
 }
 
 func poetry(c *cmd) {
@@ -273,12 +329,17 @@ func cargo(c *cmd) {
 	default:
 		c.add(LocalWrite, "cargo "+v+" builds or runs the project")
 		c.cwdWrite()
-		if v == "install" {
+		if v == "install" || v == "uninstall" {
 			for _, w := range c.args {
 				if w.Value == "--git" {
 					c.add(LocalWrite, "cargo install --git builds a crate from a repository")
 				}
 			}
+			root := c.envDir("CARGO_INSTALL_ROOT", "bin", c.envDir("CARGO_HOME", "bin", "~/.cargo/bin"))
+			if r, ok := c.optValue("--root"); ok {
+				root = r + "/bin"
+			}
+			c.installsForMachine(root)
 		}
 	}
 }
@@ -303,6 +364,9 @@ func goCmd(c *cmd) {
 		c.add(LocalWrite, "go "+v+" builds or runs the project")
 		c.cwdWrite()
 		c.outputs(goOutputFlags, nil)
+		if v == "install" {
+			c.installsForMachine(c.envDir("GOBIN", "", c.envDir("GOPATH", "bin", "~/go/bin")))
+		}
 	}
 }
 
@@ -316,6 +380,15 @@ func gem(c *cmd) {
 		c.add(Secret, "gem "+v)
 	default:
 		c.add(LocalWrite, "gem "+v)
+		if v == "install" || v == "uninstall" || v == "update" {
+			if d, ok := c.optValue("--install-dir"); ok {
+				c.installsForMachine(d)
+			} else if d, ok := c.optValue("-i"); ok {
+				c.installsForMachine(d)
+			} else {
+				c.installsForMachine("") // the gem path the person's ruby sets
+			}
+		}
 	}
 }
 

@@ -179,6 +179,9 @@ func bun(c *cmd) {
 		c.namedTask(v)
 		switch v {
 		case "test", "install", "i", "add", "remove", "update", "build", "init", "create", "link", "pm", "upgrade", "outdated", "audit":
+			if c.has("-g", "--global") || v == "link" && len(c.operands()) <= 1 {
+				c.installsForMachine("")
+			}
 		default:
 			c.scriptBody(v) // bun runs a package.json script by its name
 		}
