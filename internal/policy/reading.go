@@ -12,7 +12,8 @@ import (
 // option of the pattern given in the segment, in any order, clustered or
 // apart, with the same value; the pattern's operands matching the
 // segment's first operands in order, each with * standing for any run of
-// characters, and the segment may go on after them. A last operand of
+// characters, and the segment may go on after them; the items xargs reads
+// from its input may be any operands after the segment's own. A last operand of
 // "*" alone also matches nothing at all. Where a reading is loose, every
 // way of reading it counts, so the match errs on the side of the entry.
 func readingMatch(p, s *risk.Reading) bool {
@@ -55,7 +56,7 @@ func operandsStep(p, s *risk.Reading, pi, si int, memo []int8) bool {
 		return true
 	}
 	if si == len(s.Operands) {
-		return false
+		return s.Open // what xargs reads may be the rest
 	}
 	// The segment's word may be the value of the option before it.
 	if s.Operands[si].Of >= 0 && operandsFrom(p, s, pi, si+1, memo) {

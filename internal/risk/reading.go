@@ -6,6 +6,7 @@ package risk
 import (
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -23,6 +24,9 @@ type Reading struct {
 	Options  []Option
 	Operands []Operand
 	Known    bool // sayso knows how the program reads its options: the reading is not loose
+	// Open: more operands follow that sayso cannot see: xargs or
+	// parallel adds the items it reads from its input.
+	Open bool
 }
 
 // Option is one option of a Reading.
@@ -50,13 +54,27 @@ func ReadCommand(s *shell.Segment) Reading {
 	if len(s.Args) == 0 {
 		return Reading{}
 	}
+	var r Reading
 	if !s.Args[0].Literal {
 		// The program is named at run time: it may be any program.
-		r := readArgs("", s.Args[1:])
+		r = readArgs("", s.Args[1:])
 		r.Program = "\x00"
-		return r
+	} else {
+		r = readArgs(s.Name(), s.Args[1:])
 	}
-	return readArgs(s.Name(), s.Args[1:])
+	r.Open = stdinArgs(s)
+	return r
+}
+
+// stdinArgs reports whether a wrapper of s adds arguments it reads from
+// its input (xargs, parallel).
+func stdinArgs(s *shell.Segment) bool {
+	for _, w := range s.Wrappers {
+		if program.Is(w, program.StdinArgs) {
+			return true
+		}
+	}
+	return false
 }
 
 // ReadCommandAs reads a segment whose program is named at run time as
@@ -65,7 +83,9 @@ func ReadCommandAs(s *shell.Segment, name string) Reading {
 	if len(s.Args) == 0 {
 		return Reading{}
 	}
-	return readArgs(name, s.Args[1:])
+	r := readArgs(name, s.Args[1:])
+	r.Open = stdinArgs(s)
+	return r
 }
 
 // ReadPattern reads a pattern's words (a program and its arguments, each a
@@ -181,6 +201,7 @@ func (r *Reading) strict(args []shell.Word, spec optSpec) {
 
 // loose reads args keeping every reading a program may take.
 func (r *Reading) loose(args []shell.Word) {
+	same := looseSame[r.Program]
 	pending := -1
 	for i, w := range args {
 		switch {
@@ -196,7 +217,14 @@ func (r *Reading) loose(args []shell.Word) {
 		case w.Literal && len(w.Value) > 1 && w.Value[0] == '-':
 			n, v, has := strings.Cut(w.Value, "=")
 			single := !strings.HasPrefix(n, "--")
+			if long, ok := same[n]; ok {
+				n = "--" + long
+			}
 			r.Options = append(r.Options, Option{Name: n, Value: v, HasValue: has, Cluster: single && len(n) > 2})
+			if long, ok := same[n[:min(2, len(n))]]; ok && single && len(n) > 2 && !has {
+				// -nprod: the short option with its value attached.
+				r.Options = append(r.Options, Option{Name: "--" + long, Value: n[2:], HasValue: true})
+			}
 			pending = -1
 			if !has {
 				pending = len(r.Options) - 1
@@ -206,6 +234,16 @@ func (r *Reading) loose(args []shell.Word) {
 		r.Operands = append(r.Operands, Operand{Value: wordValue(w), Of: pending})
 		pending = -1
 	}
+}
+
+// looseSame are the short options that are other names of long ones, for
+// programs whose options sayso reads loosely; each takes a value.
+var looseSame = map[string]map[string]string{
+	"kubectl": {"-n": "namespace", "-f": "filename", "-l": "selector", "-c": "container", "-o": "output"},
+	"helm":    {"-n": "namespace", "-f": "values"},
+	"gh":      {"-R": "repo", "-b": "body", "-t": "title"},
+	"docker":  {"-v": "volume", "-e": "env", "-p": "publish", "-u": "user", "-w": "workdir"},
+	"podman":  {"-v": "volume", "-e": "env", "-p": "publish", "-u": "user", "-w": "workdir"},
 }
 
 func wordValue(w shell.Word) string {
