@@ -147,10 +147,11 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 			Decision   string `json:"decision"`
 			Diagnostic struct {
 				Classes []string `json:"classes"`
+				Reasons []string `json:"reasons"`
 			} `json:"diagnostic"`
 		}
 		_ = json.Unmarshal(r.Detail, &d)
-		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary}
+		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary, Reasons: d.Diagnostic.Reasons}
 		if r.Kind == store.KindCardExpired {
 			e.Decision = Missed // the missed tray: the filter decision=missed
 		}

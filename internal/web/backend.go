@@ -201,6 +201,7 @@ type Entry struct {
 	Class    string // the step's class, for a decision or an answer
 	Decision string // allow, ask or deny, for a decision
 	Summary  string
+	Reasons  []string // the decision's reasons, from its diagnostic, when it has one
 }
 
 // LedgerFilter selects ledger rows. The zero value selects the newest rows.

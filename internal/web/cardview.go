@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -74,7 +75,7 @@ func newCardView(c Card, started time.Time) cardView {
 	v.Name = sessionName(c.Agent, c.Cwd, started)
 	if d := c.Diagnostic; d != nil {
 		for _, t := range d.Tiers {
-			v.Tiers = append(v.Tiers, tierView{N: int(t.ID), Name: t.ID.String(), Decided: t.Decided, Why: unquote(t.Why)})
+			v.Tiers = append(v.Tiers, tierView{N: int(t.ID), Name: t.ID.String(), Decided: t.Decided, Why: tierWhy(t, d)})
 		}
 	}
 	if len(c.Offer) > 0 {
@@ -217,4 +218,88 @@ func capital(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// tierWhy says what a tier found, for the page, from the tier's reason
+// and the diagnostic's fields; a reason it has no words for keeps the
+// tier's own sentence.
+func tierWhy(t policy.Tier, d *policy.Diagnostic) string {
+	var asking []string
+	for _, c := range d.Assessment.Classes.Classes() {
+		if k := c.Kind(); k != risk.KindSafe && k != risk.KindLocal {
+			asking = append(asking, c.String())
+		}
+	}
+	classes := strings.Join(asking, ", ")
+	switch t.Reason {
+	case policy.ReasonNone:
+		switch t.ID {
+		case policy.TierNever:
+			return "nothing of sayso's own is touched"
+		case policy.TierHeld:
+			return "the session is not held"
+		case policy.TierExplicitDeny:
+			return "no deny entry of your policy file matches"
+		case policy.TierExplicitAsk:
+			return "no ask entry of your policy file matches"
+		case policy.TierLease:
+			return "no lease is needed"
+		case policy.TierCeiling:
+			return "no class here is a ceiling"
+		case policy.TierScope:
+			return "every path is inside the project"
+		}
+	case policy.ReasonProtected:
+		return "it touches sayso's own files or settings: nothing lets that through"
+	case policy.ReasonHeld:
+		return "the session is held: only reading goes on until you release it"
+	case policy.ReasonController:
+		return "another session holds your newest message: this one may only read"
+	case policy.ReasonBreaker:
+		if d.Trip != nil {
+			return d.Trip.String()
+		}
+		return "the circuit breaker tripped"
+	case policy.ReasonReadsOnly:
+		return "the session is held, but this step only reads"
+	case policy.ReasonDenyEntry, policy.ReasonDenyRow:
+		return "your policy file denies it"
+	case policy.ReasonAskEntry, policy.ReasonAskRow:
+		return "your policy file asks about it"
+	case policy.ReasonLease:
+		return "a lease you granted covers it"
+	case policy.ReasonNoLease:
+		return "no lease you granted covers " + classes
+	case policy.ReasonCeiling:
+		return classes + ": no mode lets this through by itself; only you can, one step at a time"
+	case policy.ReasonRule:
+		return "a rule you kept covers it"
+	case policy.ReasonAllowEntry:
+		return "an allow entry of your policy file covers it"
+	case policy.ReasonReviewer:
+		return "the reviewer found that you asked for it"
+	case policy.ReasonOutOfScope:
+		var paths []string
+		for _, p := range d.OutOfScope {
+			w := p.Raw
+			if w == "" {
+				w = p.Path
+			}
+			paths = append(paths, p.Op.String()+" "+w)
+		}
+		return "it acts outside the project: " + strings.Join(paths, ", ")
+	case policy.ReasonUnscoped:
+		return "autopilot holds no path of it to the project"
+	case policy.ReasonUnwalled:
+		return "the mode would let it through, but there is no wall to run it in"
+	case policy.ReasonAutopilot:
+		return "autopilot lets it through"
+	case policy.ReasonWildcard:
+		return "autopilot, by the autonomy wildcard, lets it through"
+	case policy.ReasonApproveRow:
+		return "an auto_approve row of the project lets it through"
+	case policy.ReasonPerson:
+		return "you decide"
+	}
+	return unquote(t.Why)
 }

@@ -41,6 +41,15 @@ func TestCardReadsFromTheDiagnostic(t *testing.T) {
 		if len(v.Tiers) == 0 {
 			t.Errorf("%s: no tier to disclose", tc.cmd)
 		}
+		if tc.cmd == "rm -rf ~/work" {
+			found := false
+			for _, tier := range v.Tiers {
+				found = found || tier.Why == "it acts outside the project: delete ~/work"
+			}
+			if !found {
+				t.Errorf("%s: the tiers do not say what lies outside the project: %+v", tc.cmd, v.Tiers)
+			}
+		}
 	}
 }
 

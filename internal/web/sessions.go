@@ -20,9 +20,16 @@ func (s *Server) sessionsPage(w http.ResponseWriter, r *http.Request, session st
 		s.backendFail(w, r, session, err)
 		return
 	}
+	cwd := map[string]string{}
 	for _, c := range cards {
 		if !c.Answered {
 			waiting[c.Session]++
+			cwd[c.Session] = c.Cwd
+		}
+	}
+	for i := range list {
+		if list[i].Cwd == "" {
+			list[i].Cwd = cwd[list[i].ID] // the folder its waiting card runs in
 		}
 	}
 	s.render(w, r, http.StatusOK, "sessions", session, view{Title: "Sessions", Nav: "sessions", Sessions: list, Modes: modes, Waiting: waiting})

@@ -148,7 +148,7 @@ func (b *Browser) Open(what, url string) {
 func (b *Browser) Submit(what, cond string, steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	b.Do(what, steps...)
-	b.WaitFor(what, ready+` && !document.documentElement.dataset.pending && (`+cond+`)`)
+	b.WaitFor(what, ready+` && !document.documentElement.dataset.pending && !document.documentElement.dataset.busy && (`+cond+`)`)
 }
 
 // Content is the text of sel, hidden parts included.

@@ -91,7 +91,17 @@
   // a same-origin referrer policy and carries the real Origin.
   // post sends body, read from the form before its buttons were disabled
   // (a disabled button sends nothing).
+  let inFlight = 0;
   async function post(form, body, keepalive) {
+    inFlight++;
+    root.dataset.busy = "1";
+    try {
+      return await send(form, body, keepalive);
+    } finally {
+      if (--inFlight === 0) delete root.dataset.busy;
+    }
+  }
+  async function send(form, body, keepalive) {
     try {
       const res = await fetch(form.action, { method: "POST", body, headers: withTab(), credentials: "same-origin", referrerPolicy: "same-origin", redirect: "follow", keepalive: !!keepalive });
       if (res.ok) return { ok: true, res };
@@ -377,13 +387,24 @@
     const left = expiresIn(card);
     const expired = left !== null && left <= 1;
     const why = expired ? "Missed: the agent stopped waiting, so the step was not run." : "Gone: answered elsewhere, or its agent stopped waiting.";
+    const hadFocus = card.contains(document.activeElement);
     card.style.height = card.offsetHeight + "px";
     card.classList.add("gone");
     card.removeAttribute("tabindex");
     for (const b of card.querySelectorAll("button")) b.disabled = true;
+    if (hadFocus) {
+      const next = liveCards()[0];
+      if (next) focusCard(next);
+    }
     const note = document.createElement("p");
     note.className = "gone-note";
-    note.textContent = why;
+    note.textContent = why + " ";
+    const dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "quiet";
+    dismiss.textContent = "Dismiss";
+    dismiss.addEventListener("click", collapseGone);
+    note.append(dismiss);
     const head = card.querySelector(".card-head");
     if (head) head.after(note); else card.prepend(note);
     const missed = document.getElementById("missed");
@@ -618,8 +639,6 @@
       setCount(document.querySelectorAll("#cards article.card").length);
     }
     finder();
-    const cards = document.getElementById("cards");
-    if (cards) cards.addEventListener("mouseleave", collapseGone);
   }
   function bindPage() {
     tick();

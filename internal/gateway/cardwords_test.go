@@ -1,0 +1,39 @@
+package gateway_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// A card carries what the page renders it from: the decision's
+// diagnostic, the agent's own description of the step and the person's
+// words that opened its turn.
+func TestCardCarriesItsContext(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	// The person typed this turn's words (how a prompt becomes the
+	// person's is the hook's business, tested there).
+	if _, err := f.db.AddMessage(context.Background(), store.NewSession{ID: "s-words", Agent: "claude"},
+		store.NewMessage{Source: store.SourcePerson, Turn: "turn-1", Text: "push main, the release is ready"}); err != nil {
+		t.Fatal(err)
+	}
+	p := f.block("s-words", "git push origin main")
+	if p.card.Words != "push main, the release is ready" {
+		t.Errorf("the card's words are %q", p.card.Words)
+	}
+	if p.card.Described != "x" {
+		t.Errorf("the agent's description is %q, want x", p.card.Described)
+	}
+	if d := p.card.Diagnostic; d == nil || len(d.Tiers) == 0 || len(d.Assessment.Findings) == 0 {
+		t.Errorf("the card carries no diagnostic: %+v", d)
+	}
+	if _, err := f.g.Cards.Answer(context.Background(), p.card.ID, web.Deny); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.result(t); got != "deny" {
+		t.Errorf("after deny the hook returned %q", got)
+	}
+}
