@@ -116,7 +116,7 @@ func actsOutside(a *risk.Assessment, seg int, dir string) string {
 // runner that may change folder (find -execdir, tmux -c, watchexec
 // --workdir), with variables the step sets (GIT_DIR, TF_DATA_DIR,
 // GH_REPO), or names a path outside dir among its words (npm --prefix,
-// yarn --cwd=, cargo --manifest-path, terraform -state=, gh --repo) or a word built at
+// yarn --cwd=, cargo --manifest-path, terraform -state=) or a word built at
 // run time where a path may stand. A lease is one action in one folder:
 // what sayso cannot bind to that folder it does not cover.
 func namesElsewhere(a *risk.Assessment, seg int, dir string) []string {
@@ -151,11 +151,8 @@ func namesElsewhere(a *risk.Assessment, seg int, dir string) []string {
 			continue
 		}
 		v := w.Value
-		if s.Name() == "gh" && (v == "-R" || v == "--repo" || strings.HasPrefix(v, "-R") || strings.HasPrefix(v, "--repo=")) {
-			// gh acts on the repository named, not the folder's.
-			out = append(out, "names another repository ("+v+")")
-			continue
-		}
+		// Another repository (gh --repo) is the registry's RepoOpts, which
+		// risk records as a folder sayso cannot know.
 		if strings.HasPrefix(v, "-") {
 			_, val, ok := strings.Cut(v, "=")
 			if !ok {
