@@ -42,6 +42,15 @@ func readCompose(path string) risk.Compose {
 	} else {
 		files = []string{path}
 	}
+	dirs := []string{filepath.Dir(files[0])}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() && path != dirs[0] {
+		dirs = append(dirs, path)
+	}
+	for _, d := range dirs {
+		if why := composeDotEnv(d); why != "" {
+			return risk.Compose{Files: files, Unread: why}
+		}
+	}
 	out := risk.Compose{Files: files}
 	for _, f := range files {
 		args, err := composeArgs(f)
@@ -292,4 +301,37 @@ func (r *composeReader) volume(what string, x *yaml.Node) {
 		return // an anonymous or named volume
 	}
 	r.args = append(r.args, "-v", r.abs(src)+":"+rest)
+}
+
+// composeDotEnv says why the .env file of compose's project folder dir
+// leaves the step unread, or "". Compose takes its own settings from it:
+// COMPOSE_FILE picks other compose files than the ones sayso read,
+// COMPOSE_ENV_FILES other files still, DOCKER_HOST another daemon. A
+// .env that sets any COMPOSE_ or DOCKER_ variable, or that sayso cannot
+// read, is not followed.
+func composeDotEnv(dir string) string {
+	p := filepath.Join(dir, ".env")
+	fi, err := os.Stat(p)
+	switch {
+	case os.IsNotExist(err):
+		return ""
+	case err != nil:
+		return fmt.Sprintf("cannot read %s, where compose takes its settings: %v", p, err)
+	case !fi.Mode().IsRegular() || fi.Size() > maxCompose:
+		return p + ", where compose takes its settings, is not a file sayso reads"
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Sprintf("cannot read %s, where compose takes its settings: %v", p, err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		line = strings.TrimSpace(strings.TrimPrefix(line, "export "))
+		name, _, _ := strings.Cut(line, "=")
+		name = strings.TrimSpace(name)
+		if strings.HasPrefix(name, "COMPOSE_") || strings.HasPrefix(name, "DOCKER_") {
+			return p + " sets " + name + " for compose itself: the files, daemon or settings it uses are not the ones sayso read"
+		}
+	}
+	return ""
 }
