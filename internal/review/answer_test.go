@@ -74,6 +74,11 @@ func TestHold(t *testing.T) {
 		{Text: "then push my branch to origin"},
 		{Text: "I then pushed it"},
 	}
+	// Words the agent echoes beside the push name nothing it does.
+	echoed := &Input{OwnerWords: words, Step: Step{Tool: "Bash", Command: "git push origin main && echo fix the flaky test"}, Classes: risk.Of(risk.RemoteWrite)}
+	if got := hold(Verdict{Answer: Allow, Reason: "r", Quote: "fix the flaky test"}, echoed); got.Answer != Ask {
+		t.Errorf("a quote named only by words the step echoes = %+v, want ask", got)
+	}
 	for _, c := range []struct {
 		v          Verdict
 		want       Answer

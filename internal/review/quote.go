@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
@@ -119,7 +120,18 @@ func stepNames(in *Input) map[string]bool {
 		}
 	}
 	if in.Step.Command != "" {
-		for _, seg := range shell.Parse(in.Step.Command).Segments {
+		// A program that only looks or prints (echo, cat, grep) names
+		// nothing the step does: words the agent echoes beside a push do
+		// not make it the push the person asked for.
+		segs := shell.Parse(in.Step.Command).Segments
+		acts := false
+		for _, seg := range segs {
+			acts = acts || !program.Is(seg.Name(), program.Looks)
+		}
+		for _, seg := range segs {
+			if acts && program.Is(seg.Name(), program.Looks) {
+				continue
+			}
 			for _, a := range seg.Args {
 				if a.Literal {
 					add(a.Value)
