@@ -58,9 +58,13 @@ func (c codexTrust) key() string {
 // hash is Codex 0.169's trust hash of a one-handler group: SHA-256 of the
 // compact, key-sorted JSON of its identity.
 func (c codexTrust) hash() string {
+	handler := map[string]any{"type": "command", "command": c.command, "timeout": c.ev.timeout("codex"), "async": false}
+	if msg := c.ev.status("codex"); msg != "" {
+		handler["statusMessage"] = msg // in the identity only when set
+	}
 	ident := map[string]any{
 		"event_name": snake(c.ev.name),
-		"hooks":      []any{map[string]any{"type": "command", "command": c.command, "timeout": c.ev.timeout("codex"), "async": false}},
+		"hooks":      []any{handler},
 	}
 	if c.ev.matcher != "" {
 		ident["matcher"] = c.ev.matcher

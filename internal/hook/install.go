@@ -81,6 +81,20 @@ func (e eventDef) timeout(agent string) int {
 	return HookTimeout
 }
 
+// WaitMessage is what Claude Code and Codex show in the person's
+// terminal while a hook that decides a step runs (their statusMessage):
+// when a card waits for the person, the terminal says where.
+const WaitMessage = "sayso: a question may wait for you on sayso's page (sayso status prints its address)"
+
+// status is the statusMessage install writes for the event in agent's
+// settings; "" for none.
+func (e eventDef) status(agent string) string {
+	if e.decides && (agent == "claude" || agent == "codex") {
+		return WaitMessage
+	}
+	return ""
+}
+
 // codexSessionEndMax is the longest timeout Codex lets a SessionEnd hook
 // have.
 const codexSessionEndMax = 3
@@ -158,21 +172,27 @@ func shellWord(s string) string {
 
 // handler is one hook handler in the client's own shape, with every
 // fail-closed option the client has.
-func handler(agent, command string, timeout int) map[string]any {
+func handler(agent, command string, timeout int, status string) map[string]any {
+	var h map[string]any
 	switch agent {
 	case "claude":
 		// onFailure "block": a crash, a timeout or a dead hook blocks the
 		// step instead of falling through to the client's own rules.
-		return map[string]any{"type": "command", "command": command, "timeout": timeout, "onFailure": "block"}
+		h = map[string]any{"type": "command", "command": command, "timeout": timeout, "onFailure": "block"}
 	case "gemini":
 		// Gemini counts its timeout in milliseconds.
-		return map[string]any{"type": "command", "name": "sayso", "command": command, "timeout": timeout * 1000}
+		h = map[string]any{"type": "command", "name": "sayso", "command": command, "timeout": timeout * 1000}
+	default:
+		h = map[string]any{"type": "command", "command": command, "timeout": timeout}
 	}
-	return map[string]any{"type": "command", "command": command, "timeout": timeout}
+	if status != "" {
+		h["statusMessage"] = status
+	}
+	return h
 }
 
 func group(agent string, ev eventDef, command string) map[string]any {
-	g := map[string]any{"hooks": []any{handler(agent, command, ev.timeout(agent))}}
+	g := map[string]any{"hooks": []any{handler(agent, command, ev.timeout(agent), ev.status(agent))}}
 	if ev.matcher != "" {
 		g["matcher"] = ev.matcher
 	}
