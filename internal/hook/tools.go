@@ -41,7 +41,8 @@ func readTool(s *Step, home string) error {
 		if len(cmd) == 0 && in.Cmd != "" {
 			cmd, _ = json.Marshal(in.Cmd) // Codex's exec_command says cmd
 		}
-		return shellStep(s, cmd, first(in.Workdir, in.DirPath))
+		_, dir, _ := risk.ToolCommand(s.Tool, s.Input) // the folder field the tool reads
+		return shellStep(s, cmd, dir)
 	case risk.ToolWrite, risk.ToolMultiEdit:
 		return fileStep(s, KindWrite, risk.OpWrite, first(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
 	case risk.ToolRead:

@@ -454,3 +454,19 @@ func TestTierJSON(t *testing.T) {
 		t.Errorf("read back %+v, %v, want %+v", back, err, in)
 	}
 }
+
+// TestShellFolderIsTheTools: a shell step is judged in the folder its own
+// tool runs it in: Gemini's dir_path, not a workdir set beside it.
+func TestShellFolderIsTheTools(t *testing.T) {
+	out := `{"command":"touch x","workdir":"` + testContext.Root + `","dir_path":"/srv"}`
+	in := `{"command":"touch x","workdir":"/srv","dir_path":"` + testContext.Root + `"}`
+	for _, tt := range []struct {
+		input string
+		want  Decision
+	}{{out, Ask}, {in, Allow}} {
+		got, _, diag := decided(Request{Agent: "gemini", Tool: "run_shell_command", Input: []byte(tt.input), Command: "touch x", Mode: ModeAuto})
+		if got != tt.want {
+			t.Errorf("run_shell_command %s = %v, want %v: %v", tt.input, got, tt.want, diag.Reasons)
+		}
+	}
+}

@@ -114,7 +114,7 @@ func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
 	if err := json.Unmarshal(input, &in); err != nil {
 		return "", "", false
 	}
-	dir = firstNonEmpty(in.Workdir, in.DirPath, in.Directory)
+	dir = shellDir(name, &in)
 	if in.Cmd != "" {
 		return in.Cmd, dir, true
 	}
@@ -136,6 +136,17 @@ func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
 		return strings.Join(quoted, " "), dir, true
 	}
 	return "", dir, false
+}
+
+// shellDir is the folder a shell tool's input names, in the one field
+// that tool reads: Gemini's run_shell_command runs in dir_path (directory
+// in older releases), every other shell in workdir. A field the tool does
+// not read is not where the step runs.
+func shellDir(name string, in *toolInput) string {
+	if name == "run_shell_command" {
+		return firstNonEmpty(in.DirPath, in.Directory)
+	}
+	return in.Workdir
 }
 
 func shellQuote(s string) string {
