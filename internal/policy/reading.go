@@ -102,7 +102,7 @@ func optionGiven(o *risk.Option, s *risk.Reading) bool {
 // time.
 func nameGiven(name string, s *risk.Reading) bool {
 	for _, x := range s.Options {
-		if x.Dyn || x.Name == name || x.Cluster && len(name) == 2 && name[0] == '-' && strings.IndexByte(x.Name[1:], name[1]) >= 0 {
+		if x.Dyn || sameName(x.Name, name) || x.Cluster && len(name) == 2 && name[0] == '-' && strings.IndexByte(x.Name[1:], name[1]) >= 0 {
 			return true
 		}
 	}
@@ -117,11 +117,11 @@ func valueGiven(name, v string, s *risk.Reading) bool {
 		switch {
 		case x.Dyn:
 			return true
-		case x.Name == name && x.HasValue && operandMatch(v, x.Value):
+		case sameName(x.Name, name) && x.HasValue && operandMatch(v, x.Value):
 			return true
 		case x.Cluster && !x.HasValue && len(name) == 2 && strings.HasPrefix(x.Name, name) && operandMatch(v, x.Name[2:]):
 			return true
-		case x.Name == name:
+		case sameName(x.Name, name):
 			for _, op := range s.Operands {
 				if op.Of == j && operandMatch(v, op.Value) {
 					return true
@@ -130,4 +130,17 @@ func valueGiven(name, v string, s *risk.Reading) bool {
 		}
 	}
 	return false
+}
+
+// sameName reports whether two option names are one: equal, or one with
+// one dash and the other with two where a name of several letters has
+// one dash (Go's flag package takes -auto-approve and --auto-approve
+// alike, and a loose reading does not know which reads it).
+func sameName(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ta, tb := strings.TrimPrefix(a, "-"), strings.TrimPrefix(b, "-")
+	return len(ta) > 1 && len(tb) > 1 && (ta == strings.TrimPrefix(tb, "-") || tb == strings.TrimPrefix(ta, "-")) &&
+		(!strings.HasPrefix(ta, "-") || !strings.HasPrefix(tb, "-"))
 }
