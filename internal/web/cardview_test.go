@@ -95,3 +95,26 @@ func TestSessionName(t *testing.T) {
 		t.Errorf("sessionName = %q, want %q", got, want)
 	}
 }
+
+// A lease granted from a card or a session comes with its session, its
+// folder and its category filled in; the form chooses no category by
+// itself.
+func TestLeaseFormFilledIn(t *testing.T) {
+	f := newFixture(t, nil)
+	f.seed()
+	person, _ := f.login()
+	body, _ := f.get(person, "/leases?session=s1&cwd=/home/p/proj&category=remote-write", nil)
+	for _, want := range []string{`<option value="s1" data-cwd="" selected>`, `<option selected>remote-write</option>`, `value="/home/p/proj"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the lease form lacks %s", want)
+		}
+	}
+	body, _ = f.get(person, "/leases", nil)
+	if strings.Contains(body, "<option selected>") {
+		t.Error("the lease form chooses a category by itself")
+	}
+	cards, _ := f.get(person, "/cards", nil)
+	if !strings.Contains(cards, `/leases?session=s1&amp;cwd=%2fhome%2fp%2fproj&amp;category=remote-write`) {
+		t.Error("the card offers no lease for its folder")
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -25,22 +26,25 @@ func main() {
 	every := flag.Duration("card", 0, "add a card this often (0: never)")
 	flag.Parse()
 	mem := web.NewMemory(nil)
-	mem.AddSession(web.Session{ID: "s1", Agent: "claude", Mode: policy.ModeAuto, Turns: 3, Tasks: []web.Task{{ID: "s1-t1", Agent: "claude", Mode: policy.ModeAuto}}})
-	mem.AddSession(web.Session{ID: "s2", Agent: "codex", Mode: policy.ModeAsk, Held: true, HeldWhy: "the circuit breaker tripped: 3 cards declined within 10m0s"})
-	card := func(n int) {
-		mem.AddCard(web.Card{
-			Session: "s1", Agent: "claude", Tool: "Bash", Step: fmt.Sprintf("git push origin feature/login-%d", n), Cwd: "/home/you/proj",
-			Mode: policy.ModeAuto, Classes: []string{"remote-write"}, Reason: "remote-write is a ceiling: no mode lets it through by itself",
-			Offer:   []rule.Rule{{Tool: "Bash", Pattern: "git push origin feature/*", Cwd: "/home/you/proj"}},
-			Expires: time.Now().Add(2 * time.Minute),
-		})
+	mem.AddSession(web.Session{ID: "s1", Agent: "claude", Cwd: "/home/you/proj", Mode: policy.ModeAuto, Turns: 3, Tasks: []web.Task{{ID: "s1-t1", Agent: "claude", Mode: policy.ModeAuto}}})
+	mem.AddSession(web.Session{ID: "s2", Agent: "codex", Cwd: "/home/you/infra", Mode: policy.ModeAsk, Held: true, HeldWhy: "the circuit breaker tripped: 3 cards declined within 10 min"})
+	// step posts a card as the gateway would: decided by the policy, with
+	// its diagnostic and its offer.
+	step := func(cmd string) {
+		rc := risk.Context{Root: "/home/you/proj", Cwd: "/home/you/proj", Home: "/home/you"}
+		_, diag := policy.Evaluate(policy.Request{Command: cmd, Mode: policy.ModeAuto, Context: rc, Wall: policy.Wall{On: true}})
+		c := web.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: cmd, Cwd: "/home/you/proj", Mode: policy.ModeAuto,
+			Diagnostic: &diag, Words: "ship the login work", Described: "Run " + cmd, Expires: time.Now().Add(2 * time.Minute)}
+		for _, cl := range diag.Assessment.Classes.Classes() {
+			c.Classes = append(c.Classes, cl.String())
+		}
+		c.Offer, c.NoOffer = rule.Offer(rule.Step{Tool: "Bash", Command: cmd, Assessment: diag.Assessment, Cwd: "/home/you/proj"}, rule.UnitCommand)
+		mem.AddCard(c)
 	}
+	card := func(n int) { step(fmt.Sprintf("git push origin feature/login-%d", n)) }
 	card(0)
-	mem.AddCard(web.Card{
-		Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push --force origin main", Cwd: "/home/you/proj",
-		Mode: policy.ModeAuto, Classes: []string{"force-remote"}, Reason: "force-remote is severe: it rewrites what others see",
-		NoOffer: `force-remote is severe: no "always" is ever offered for it`, Expires: time.Now().Add(2 * time.Minute),
-	})
+	step("git push --force origin main")
+	step("rm -rf ~/work")
 	srv, err := web.New(mem, web.Options{Addr: *addr})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "devserve:", err)
