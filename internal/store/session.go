@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 // Modes a session can be in. The store keeps them as text; an unknown or
@@ -17,23 +19,17 @@ const (
 	ModeAutopilot = "autopilot"
 )
 
+// modeRank orders modes as policy does, ask lowest; an unknown mode is
+// ask.
 func modeRank(m string) int {
-	switch m {
-	case ModeAuto:
-		return 1
-	case ModeAutopilot:
-		return 2
-	}
-	return 0
+	pm, _ := policy.ParseMode(m)
+	return int(pm)
 }
 
-// CheckMode reports an error unless m is ask, auto or autopilot.
+// CheckMode reports an error unless m is a mode policy knows.
 func CheckMode(m string) error {
-	switch m {
-	case ModeAsk, ModeAuto, ModeAutopilot:
-		return nil
-	}
-	return fmt.Errorf("unknown mode %q (want ask, auto or autopilot)", m)
+	_, err := policy.ParseMode(m)
+	return err
 }
 
 // Session is one agent conversation or task, as listings show it: never
