@@ -162,6 +162,9 @@ func read(name string, args []shell.Word) Reading {
 		return r
 	}
 	if spec, ok := gnuLongs[name]; ok {
+		if name == "tar" {
+			args = tarOldStyle(args, spec)
+		}
 		r.strict(args, spec)
 		return r
 	}
@@ -251,4 +254,29 @@ func wordValue(w shell.Word) string {
 		return "\x00"
 	}
 	return w.Value
+}
+
+// tarOldStyle writes tar's old-style first word (tar xvzf a.tgz: letters
+// without a dash, the values of those that take one in the words that
+// follow, in order) as the options it stands for.
+func tarOldStyle(args []shell.Word, spec optSpec) []shell.Word {
+	if len(args) == 0 || !args[0].Literal || args[0].Value == "" || strings.HasPrefix(args[0].Value, "-") {
+		return args
+	}
+	for _, r := range args[0].Value {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return args
+		}
+	}
+	var out []shell.Word
+	rest := args[1:]
+	for _, r := range args[0].Value {
+		o := "-" + string(r)
+		out = append(out, shell.Word{Raw: o, Value: o, Literal: true})
+		if strings.ContainsRune(spec.short, r) && len(rest) > 0 {
+			out = append(out, rest[0])
+			rest = rest[1:]
+		}
+	}
+	return append(out, rest...)
 }
