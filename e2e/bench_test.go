@@ -129,8 +129,11 @@ func BenchmarkHookLatency(b *testing.B) {
 		t.Logf("%-24s median %7.2fms  p99 %7.2fms  median/hello %.2f  p99/median %.2f",
 			v.name, ms(m), ms(p), float64(m)/float64(floor), float64(p)/float64(m))
 	}
+	// Every hook run keeps a row; the refused round-trips keep none: the
+	// gateway answers a caller whose binary it does not know without
+	// deciding.
 	rows := countRows(t, served) + countRows(t, alone)
-	if want := 5*runs + 80; rows < want {
+	if want := 4*runs + 80; rows < want {
 		t.Errorf("ledger rows = %d, want at least %d: a decision was not kept", rows, want)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
-func openTestStore(t *testing.T) *store.DB {
+func openTestStore(t testing.TB) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), store.FileName))
 	if err != nil {
