@@ -25,6 +25,13 @@
 // build step, no fonts or scripts from elsewhere. The page needs
 // JavaScript.
 //
+// The page holds a lasting change ("Always allow", "Deny and hold", a
+// mode, Forget) for five seconds in the tab, with an undo, before it
+// sends it: an undone change never reaches the server, and the server's
+// checks are the same for a change sent late. The favicon's count
+// (/icon/N) is drawn from the number the script already holds, so it
+// needs no session.
+//
 // "Always allow" keeps exactly the offer the card carries, and only when
 // it carries one: nothing else from the form is read. There is no route
 // that adds a rule, and settings are shown, never changed, here.

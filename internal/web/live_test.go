@@ -177,6 +177,14 @@ func TestBrowserDisconnected(t *testing.T) {
 	if !b.Eval(`document.title.startsWith("(1) ")`) {
 		t.Errorf("after recovery the title is %q", b.String(`document.title`))
 	}
+
+	// Without a press, the page finds its way back by itself.
+	r.stop()
+	b.WaitFor("the disconnected banner again", `!document.getElementById("conn").hidden`)
+	started = time.Now()
+	r.start()
+	b.WaitFor("recovery by itself", `document.getElementById("conn").hidden && document.documentElement.dataset.live === "on"`)
+	t.Logf("recovered by itself %v after the gateway started", time.Since(started).Round(time.Millisecond))
 	b.Clean()
 }
 
