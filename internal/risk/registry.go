@@ -130,7 +130,7 @@ func programVar(name, value string, literal bool) (Class, string) {
 		strings.HasPrefix(name, "CARGO_TARGET_") && strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LAUNCHER") ||
 		name == "CC" || name == "CXX" || name == "LD" || name == "AR" || name == "CPP" || name == "FC" || name == "MAKE" || name == "SHELL" ||
 		name == "PERL5LIB" || name == "RUBYLIB" || name == "NODE_PATH" || name == "GEM_HOME" && !literal || name == "PYTHONHOME" ||
-		name == "XDG_CONFIG_HOME" || name == "ZDOTDIR" || name == "INPUTRC" || name == "HOME" && !literal || name == "GIT_DIR" && !literal ||
+		name == "XDG_CONFIG_HOME" || name == "ZDOTDIR" || name == "INPUTRC" || name == "GIT_DIR" && !literal ||
 		name == "npm_config_script_shell" || name == "NPM_CONFIG_SCRIPT_SHELL" || name == "NPM_CONFIG_USERCONFIG" || name == "NPM_CONFIG_GLOBALCONFIG" ||
 		name == "PIP_CONFIG_FILE" || name == "CARGO_HOME" && !literal || name == "DOCKER_CONFIG" || name == "KUBECONFIG" && !literal:
 		if literal && (name == "CC" || name == "CXX" || name == "LD" || name == "AR" || name == "CPP" || name == "FC") && compilerName(value) {

@@ -475,6 +475,14 @@ func (c *cmd) assigns() {
 			}
 		case strings.HasPrefix(name, "GIT_CONFIG"):
 			c.add(Opaque, "injects git configuration through "+name)
+		case name == "HOME":
+			// Programs read their settings from the home: git's
+			// ~/.gitconfig (core.fsmonitor, a pager), npm's ~/.npmrc
+			// (script-shell), a shell's rc files. Another home holds what
+			// the agent wrote there.
+			if !as.Value.Literal || as.Value.Value != c.a.ctx.Home || c.a.ctx.Home == "" {
+				c.add(Opaque, "sets HOME, so programs read their settings from "+as.Value.Raw+", which may run other programs")
+			}
 		case name == "SAYSO_CONFIG_DIR" || name == "SAYSO_STATE_DIR":
 			c.add(Protected, "points sayso at other settings: "+name)
 		default:
