@@ -29,7 +29,11 @@ command = "kubectl delete -n prod"
 		"sudo -u root rm -rf /", "env -i rm -rf /", "bash -c 'rm -rf /'", "sh -c \"rm -fr /\"",
 		"echo / | xargs rm -rf", "true && rm -rf /", "(rm -rf /)", "$(rm -rf /)", "x=$(rm -rf /)",
 		`"$(command -v rm)" -fr /`, "$RM -rf /", "rm $FLAGS /",
-		"terraform -chdir=infra destroy", "terraform destroy -auto-approve",
+		"find . -exec rm -rf / \\;", "watch rm -rf /", "timeout -s 9 5 rm -rf /", "doas rm -rf /", "run0 rm -rf /",
+		"busybox rm -rf /", "ionice -c3 rm -rf /", "stdbuf -o0 rm -rf /", "time rm -rf /", "eval 'rm -rf /'",
+		"env -S 'rm -rf /'", "setsid rm -rf /", "flock /tmp/l rm -rf /", "chronic rm -rf /", "if true; then rm -rf /; fi",
+		"for x in 1; do rm -rf /; done", "f() { rm -rf /; }; f", "cat <(rm -rf /)", "rm -rf / 2>/dev/null",
+		"terraform -chdir=infra destroy", "terraform destroy -auto-approve", "terraform apply -destroy", "terraform -chdir=x apply --destroy -auto-approve",
 		"git push -f origin main", "git -C . push --force", "git push --forc origin main", "git push origin main --force",
 		"kubectl -n prod delete pod web", "kubectl delete pod web --namespace=prod", "kubectl delete pod web -nprod",
 	}

@@ -62,7 +62,8 @@ func operandsStep(p, s *risk.Reading, pi, si int, memo []int8) bool {
 	if s.Operands[si].Of >= 0 && operandsFrom(p, s, pi, si+1, memo) {
 		return true
 	}
-	return operandMatch(po.Value, s.Operands[si].Value) && operandsFrom(p, s, pi+1, si+1, memo)
+	so := s.Operands[si]
+	return (operandMatch(po.Value, so.Value) || so.Also != "" && operandMatch(po.Value, so.Also)) && operandsFrom(p, s, pi+1, si+1, memo)
 }
 
 // operandMatch matches one operand: * as any run of characters, and two

@@ -44,6 +44,7 @@ type Option struct {
 // Operand is one operand of a Reading.
 type Operand struct {
 	Value string // "\x00" when built at run time
+	Also  string // another name the program reads it by, or ""
 	// Of is the index in Options of the option whose value this word may
 	// be instead of an operand, or -1.
 	Of int
@@ -180,7 +181,29 @@ func read(name string, args []shell.Word) Reading {
 			}
 		}
 	}
+	if name == "terraform" || name == "tofu" {
+		// terraform apply -destroy is terraform destroy (terraform(1)).
+		for i, op := range r.Operands {
+			if op.Of < 0 {
+				if op.Value == "apply" && r.hasOption("-destroy") {
+					r.Operands[i].Also = "destroy"
+				}
+				break
+			}
+		}
+	}
 	return r
+}
+
+// hasOption reports whether the reading gives an option called name,
+// with one dash or two.
+func (r *Reading) hasOption(name string) bool {
+	for _, o := range r.Options {
+		if o.Name == name || o.Name == "-"+name {
+			return true
+		}
+	}
+	return false
 }
 
 // strict reads args with the program's own option spec.
