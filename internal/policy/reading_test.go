@@ -66,3 +66,23 @@ func TestReadingMatch(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadingMatch: no pattern and no command makes the matcher panic.
+func FuzzReadingMatch(f *testing.F) {
+	for _, s := range [][2]string{{"rm -rf /", "rm -fr /"}, {"terraform destroy", "terraform -chdir=x apply -destroy"}, {"kubectl delete -n prod", "kubectl -nprod delete"}, {"git push --force", "echo x | xargs git push -f"}, {"x -abc=d -- e", "$X -abc --d=e"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, cmd string) {
+		if len(pattern) > 200 || len(cmd) > 400 {
+			return
+		}
+		p := risk.ReadPattern(strings.Fields(pattern))
+		s := shell.Parse(cmd)
+		for i := range s.Segments {
+			r := risk.ReadCommand(&s.Segments[i])
+			readingMatch(&p, &r)
+			as := risk.ReadCommandAs(&s.Segments[i], p.Program)
+			readingMatch(&p, &as)
+		}
+	})
+}
