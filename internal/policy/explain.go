@@ -133,7 +133,7 @@ func (p *Policy) never(i int) (string, string) {
 }
 
 func shellTool(pattern string) bool {
-	for _, t := range []string{"shell", "Bash", "run_shell_command", "exec_command", "local_shell"} {
+	for _, t := range risk.ToolNames(risk.ToolShell) {
 		if toolMatch(pattern, t) {
 			return true
 		}

@@ -109,15 +109,20 @@ func effects(c Card) []effect {
 	return out
 }
 
+// verbOf is what the card says the step does, by what risk's table of
+// the agents' tools says the tool is.
 func verbOf(tool string) string {
-	switch tool {
-	case "", "Bash", "shell", "run_shell_command", "exec_command":
+	if tool == "" {
 		return "run"
-	case "Write", "Edit", "MultiEdit", "write_file", "replace", "apply_patch":
+	}
+	switch risk.KindOfTool(tool) {
+	case risk.ToolShell:
+		return "run"
+	case risk.ToolWrite, risk.ToolMultiEdit, risk.ToolPatch:
 		return "write"
-	case "Read", "read_file":
+	case risk.ToolRead:
 		return "read"
-	case "WebFetch", "web_fetch":
+	case risk.ToolFetch:
 		return "fetch"
 	}
 	return "use " + tool + ":"
