@@ -88,7 +88,7 @@ func instructionPath(p, home string) string {
 	switch {
 	case base == "claude.md" || base == "claude.local.md" || base == "agents.md" || base == "agents.override.md" || base == "gemini.md" || base == ".cursorrules" || base == ".windsurfrules" || base == "copilot-instructions.md":
 		return "an agent's instructions"
-	case containsDir(p, ".claude") || containsDir(p, ".codex") || containsDir(p, ".gemini") || containsDir(p, ".cursor") || base == ".claude.json" || base == ".mcp.json" ||
+	case containsDir(p, ".claude") || containsDir(p, ".codex") || containsDir(p, ".gemini") || containsDir(p, ".cursor") || containsDir(p, ".agents") || base == ".claude.json" || base == ".mcp.json" ||
 		strings.HasPrefix(p, "/etc/claude-code/") || strings.HasPrefix(p, "/etc/gemini-cli/") || strings.HasPrefix(p, "/etc/codex/") ||
 		strings.HasPrefix(p, "/library/application support/claudecode/"):
 		return "an agent's settings"

@@ -142,7 +142,7 @@ var caches = []string{
 // userReadOnly are the clients' settings, git's configuration and the
 // places a program is started from later, relative to the home.
 var userReadOnly = []string{
-	".claude", ".claude.json", ".codex", ".gemini",
+	".claude", ".claude.json", ".codex", ".gemini", ".agents",
 	".gitconfig", ".config/git",
 	".config/systemd", ".config/autostart",
 	".ssh/authorized_keys", ".ssh/config", ".ssh/rc",
@@ -193,9 +193,9 @@ func daemons(uid int) []string {
 }
 
 // clientDirs are the project folders the clients read settings, hooks,
-// commands and agents from, and sayso's project policy folder; made when
+// commands, agents and skills from (Codex's .agents/skills), and sayso's project policy folder; made when
 // missing, so that a step cannot plant them.
-var clientDirs = []string{".claude", ".codex", ".gemini", ".sayso"}
+var clientDirs = []string{".claude", ".codex", ".gemini", ".agents", ".sayso"}
 
 // projectReadOnly are the project's instruction files; git's hooks and
 // configuration are found by gitPaths. (The project's sayso policy folder is among
