@@ -141,8 +141,25 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 	}
 	text := strings.ToLower(f.Text)
 	var out []web.Entry
+	// outcomes are the answers and expiries met so far, newest first, by
+	// session and step: the ask that came before each takes it.
+	type key struct{ session, step string }
+	outcomes := map[key][2]string{}
 	for i := len(rows) - 1; i >= 0 && len(out) < limit; i-- {
 		r := rows[i]
+		var o struct {
+			Answer string `json:"answer"`
+			Step   string `json:"step"`
+			Why    string `json:"why"`
+		}
+		_ = json.Unmarshal(r.Detail, &o)
+		k := key{r.Session, store.Cap(o.Step)}
+		switch r.Kind {
+		case store.KindAnswer:
+			outcomes[k] = [2]string{o.Answer, "the person answered " + o.Answer}
+		case store.KindCardExpired:
+			outcomes[k] = [2]string{Missed, o.Why}
+		}
 		var d struct {
 			Decision   string `json:"decision"`
 			Diagnostic struct {
@@ -154,6 +171,12 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary, Reasons: d.Diagnostic.Reasons}
 		if r.Kind == store.KindCardExpired {
 			e.Decision = Missed // the missed tray: the filter decision=missed
+		}
+		if r.Kind == store.KindDecision && d.Decision == "ask" {
+			if oc, ok := outcomes[k]; ok {
+				e.Outcome, e.OutcomeWhy = oc[0], oc[1]
+				delete(outcomes, k)
+			}
 		}
 		if len(d.Diagnostic.Classes) > 0 {
 			e.Class = d.Diagnostic.Classes[0]

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -35,5 +36,30 @@ func TestCardCarriesItsContext(t *testing.T) {
 	}
 	if got := p.result(t); got != "deny" {
 		t.Errorf("after deny the hook returned %q", got)
+	}
+
+	// The ledger shows the ask with what became of it.
+	b := &gateway.Backend{DB: f.db, Waiting: f.g.Cards}
+	rows, err := b.Ledger(context.Background(), web.LedgerFilter{Decision: "ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Outcome != "deny" {
+		t.Errorf("the ask's ledger rows: %+v, want one answered deny", rows)
+	}
+}
+
+// An ask nobody answered shows in the ledger as missed, with why.
+func TestLedgerAskMissed(t *testing.T) {
+	f := startGateway(t, 2*time.Second)
+	p := f.block("s-missed", "git push origin main")
+	p.result(t)
+	b := &gateway.Backend{DB: f.db, Waiting: f.g.Cards}
+	rows, err := b.Ledger(context.Background(), web.LedgerFilter{Decision: "ask"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Outcome != gateway.Missed || rows[0].OutcomeWhy == "" {
+		t.Errorf("the ask's ledger rows: %+v, want one missed, with why", rows)
 	}
 }

@@ -202,6 +202,10 @@ type Entry struct {
 	Decision string // allow, ask or deny, for a decision
 	Summary  string
 	Reasons  []string // the decision's reasons, from its diagnostic, when it has one
+	// Outcome is what became of an ask: the person's answer ("deny",
+	// "allow-once"…) or "missed", and Why in words; "" when not known.
+	Outcome    string
+	OutcomeWhy string
 }
 
 // LedgerFilter selects ledger rows. The zero value selects the newest rows.

@@ -375,6 +375,7 @@ func TestBrowserEveryPage(t *testing.T) {
 	pages := []struct{ name, path string }{
 		{"cards", "/"}, {"sessions", "/sessions"}, {"rules", "/rules"}, {"leases", "/leases"},
 		{"note", "/note"}, {"ledger", "/ledger"}, {"settings", "/settings"}, {"search", "/search?q=git"},
+		{"login-used", "/login?token=spent"},
 	}
 	for _, dark := range []bool{false, true} {
 		scheme := map[bool]string{false: "light", true: "dark"}[dark]
@@ -470,5 +471,9 @@ func richFixture(f *fixture) {
 		f.mem.AddEntry(Entry{At: now.Add(-time.Duration(i) * 7 * time.Minute), Kind: "decision", Session: sess, Class: []string{"read", "remote-write", "destructive"}[i%3],
 			Decision: d, Summary: fmt.Sprintf("%s: git log --oneline --graph --decorate --all -- internal/web/templates/cards.html (%d)", d, i)})
 	}
+	f.mem.AddEntry(Entry{Kind: "decision", Session: sess, Class: "remote-write", Decision: "ask", Outcome: "deny", OutcomeWhy: "the person answered deny",
+		Summary: "ask git push origin main: a ceiling", Reasons: []string{"ask (tier 6, ceiling): `remote-write` is a ceiling"}})
+	f.mem.AddEntry(Entry{Kind: "decision", Session: sess, Class: "destructive", Decision: "ask", Outcome: "missed", OutcomeWhy: "the person did not answer within 10m0s",
+		Summary: "ask rm -rf ~/work: a ceiling"})
 	f.mem.SetSettings(Settings{Files: []string{"/home/p/.config/sayso/policy.toml", "/home/p/work/shop/.sayso.toml"}})
 }
