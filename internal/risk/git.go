@@ -312,7 +312,13 @@ func gitConfigRuns(k string) string {
 		k == "core.worktree" || k == "protocol.ext.allow" || k == "protocol.allow" || k == "\x00parameters" ||
 		strings.HasPrefix(k, "trailer.") && (strings.HasSuffix(k, ".cmd") || strings.HasSuffix(k, ".command")) ||
 		k == "init.templatedir" || k == "gpg.ssh.program" || k == "gpg.ssh.defaultkeycommand" ||
-		k == "sendemail.tocmd" || k == "sendemail.cccmd" || k == "sendemail.smtpserver":
+		k == "sendemail.tocmd" || k == "sendemail.cccmd" || k == "sendemail.smtpserver" || k == "sendemail.sendmailcmd" ||
+		k == "core.alternaterefscommand" || k == "interactive.difffilter" || k == "imap.tunnel" ||
+		strings.HasPrefix(k, "submodule.") && strings.HasSuffix(k, ".update") ||
+		strings.HasPrefix(k, "man.") && (strings.HasSuffix(k, ".cmd") || strings.HasSuffix(k, ".path")) ||
+		strings.HasPrefix(k, "tar.") && strings.HasSuffix(k, ".command") || strings.HasPrefix(k, "hook.") ||
+		strings.HasPrefix(k, "guitool.") || strings.HasPrefix(k, "lfs.customtransfer.") || k == "lfs.standalonetransferagent" ||
+		strings.HasPrefix(k, "remote.") && strings.HasSuffix(k, ".vcs"):
 		return runsProgram
 	case strings.HasPrefix(k, "url.") || strings.HasPrefix(k, "remote.") && (strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl")) ||
 		k == "remote.pushdefault" || strings.HasPrefix(k, "branch.") && (strings.HasSuffix(k, ".pushremote") || strings.HasSuffix(k, ".remote")):
@@ -506,7 +512,7 @@ func gitRemote(c *cmd) {
 
 func gitConfig(c *cmd) {
 	vals := c.vals()
-	write, edit, file := false, false, false
+	write, edit, file, renames := false, false, false, false
 	var key string
 	var pos []string
 	for i := 0; i < len(vals); i++ {
@@ -515,8 +521,9 @@ func gitConfig(c *cmd) {
 		case v == "--get" || v == "--get-all" || v == "--get-regexp" || v == "-l" || v == "--list" || v == "--get-urlmatch":
 		case v == "--unset" || v == "--unset-all" || v == "--add" || v == "--replace-all" || v == "--rename-section" || v == "--remove-section" || v == "-e" || v == "--edit":
 			write = true
+			renames = renames || v == "--rename-section"
 			edit = edit || v == "-e" || v == "--edit"
-		case v == "--file" || v == "-f" || v == "--blob" || v == "--type" || v == "--default":
+		case v == "--file" || v == "-f" || v == "--blob" || v == "--type" || v == "--default" || v == "--comment" || v == "--value" || v == "--url":
 			if v == "--file" || v == "-f" {
 				write, file = true, true
 				if i+1 < len(c.args) {
@@ -535,6 +542,7 @@ func gitConfig(c *cmd) {
 			if len(pos) == 0 {
 				write = true
 				edit = edit || v == "edit"
+				renames = renames || v == "rename-section"
 				continue
 			}
 			pos = append(pos, v)
@@ -567,6 +575,11 @@ func gitConfig(c *cmd) {
 	if why := gitConfigRuns(key); why != "" {
 		c.add(InstructionPatch, "git config "+key+" "+why+" later")
 		c.add(Opaque, "git config "+key+" "+why)
+	} else if renames {
+		c.add(InstructionPatch, "git config renames a section: the keys it holds become keys of another, which may run programs later")
+		c.add(Opaque, "git config renames a section into one sayso does not read")
+	} else if key != "" && !inertGitConfig(key) {
+		c.add(InstructionPatch, "git config "+key+" is not a setting sayso knows to run nothing later")
 	}
 	if strings.HasPrefix(key, "alias.") {
 		c.add(InstructionPatch, "git config "+key+" defines what a later git command runs")
@@ -859,4 +872,45 @@ func gitSVN(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, c.name)
+}
+
+// inertGitConfig reports a repository setting (lower case) that runs no
+// program and sends nothing elsewhere, whatever its value: the settings a
+// step writes day to day. Any other key may, or may in a later git (a
+// hook set in configuration, a git-lfs transfer agent), so writing it is
+// the person's to approve.
+func inertGitConfig(k string) bool {
+	if inertGitKeys[k] {
+		return true
+	}
+	section, rest, _ := strings.Cut(k, ".")
+	sub, name := "", rest
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		sub, name = rest[:i], rest[i+1:]
+	}
+	switch section {
+	case "user", "color", "advice", "column", "i18n", "status", "log", "blame", "rerere", "format", "versionsort":
+		return sub == "" || section == "color"
+	case "branch":
+		return sub != "" && (name == "merge" || name == "rebase" || name == "description")
+	}
+	return false
+}
+
+var inertGitKeys = map[string]bool{
+	"core.autocrlf": true, "core.eol": true, "core.filemode": true, "core.ignorecase": true, "core.safecrlf": true,
+	"core.quotepath": true, "core.longpaths": true, "core.symlinks": true, "core.whitespace": true,
+	"core.precomposeunicode": true, "core.logallrefupdates": true, "core.abbrev": true, "core.compression": true,
+	"core.untrackedcache": true, "core.preloadindex": true, "core.commentchar": true, "core.commentstring": true,
+	"init.defaultbranch": true, "pull.rebase": true, "pull.ff": true, "pull.twohead": true,
+	"push.default": true, "push.autosetupremote": true, "push.followtags": true, "push.gpgsign": true,
+	"fetch.prune": true, "fetch.prunetags": true, "fetch.parallel": true, "fetch.writecommitgraph": true,
+	"rebase.autostash": true, "rebase.autosquash": true, "rebase.updaterefs": true, "rebase.stat": true,
+	"merge.ff": true, "merge.conflictstyle": true, "merge.log": true, "merge.autostash": true,
+	"diff.algorithm": true, "diff.colormoved": true, "diff.renames": true, "diff.mnemonicprefix": true, "diff.noprefix": true,
+	"diff.submodule": true, "status.submodulesummary": true, "submodule.recurse": true, "checkout.defaultremote": true,
+	"commit.gpgsign": true, "commit.verbose": true, "commit.cleanup": true, "tag.gpgsign": true, "tag.sort": true,
+	"gpg.format": true, "gc.auto": true, "maintenance.auto": true,
+	"branch.autosetupmerge": true, "branch.autosetuprebase": true, "branch.sort": true, "feature.manyfiles": true,
+	"index.version": true, "pack.threads": true, "http.postbuffer": true, "http.version": true, "protocol.version": true,
 }
