@@ -159,6 +159,21 @@ func settingsFiles(t Target) map[string][]string {
 	return files
 }
 
+// pinnedProjects are the project folders of the pins of scope project:
+// the folder above the client's settings folder (.claude, .gemini).
+func pinnedProjects(pins []Pin) []string {
+	var out []string
+	for _, p := range pins {
+		if p.Kind != PinDefinition || p.Scope != "project" {
+			continue
+		}
+		if root := filepath.Dir(filepath.Dir(p.Path)); !slices.Contains(out, root) {
+			out = append(out, root)
+		}
+	}
+	return out
+}
+
 // planted finds what an agent could write into a client's settings to
 // loosen sayso: an env block that moves sayso's folders (SAYSO_*, XDG_*,
 // HOME), Claude Code's sandbox.allowUnsandboxedCommands, and a hook that
@@ -172,6 +187,22 @@ func planted(t Target, pins []Pin) []Problem {
 	}
 	var out []Problem
 	files := settingsFiles(t)
+	// Every project sayso was installed in is looked at, not only the
+	// one doctor runs in: a hook planted beside a pinned one is found.
+	for _, root := range pinnedProjects(pins) {
+		if root == t.Project {
+			continue
+		}
+		o := t
+		o.Project = root
+		for agent, list := range settingsFiles(o) {
+			for _, f := range list {
+				if !slices.Contains(files[agent], f) {
+					files[agent] = append(files[agent], f)
+				}
+			}
+		}
+	}
 	for _, agent := range []string{"claude", "codex", "gemini"} {
 		for _, f := range files[agent] {
 			m := readJSON(agent, f)
