@@ -23,14 +23,22 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 	for _, tt := range []struct {
 		command string
 		lease   bool
+		review  bool
 		want    policy.Decision
 		walled  bool
 	}{
-		{"ls", false, policy.Allow, true},
-		{"sudo apt-get install -y jq", false, policy.Ask, false},
-		{"sudo apt-get install -y jq && python3 tools/x.py", false, policy.Ask, false},
-		{"sudo apt-get install -y jq", true, policy.Allow, false},
-		{"sudo apt-get install -y jq && python3 tools/x.py", true, policy.Allow, true},
+		{"ls", false, false, policy.Allow, true},
+		{"sudo apt-get install -y jq", false, false, policy.Ask, false},
+		{"sudo apt-get install -y jq && python3 tools/x.py", false, false, policy.Ask, false},
+		{"sudo apt-get install -y jq", true, false, policy.Allow, false},
+		{"sudo apt-get install -y jq && python3 tools/x.py", true, false, policy.Allow, true},
+		{"sudo apt-get install -y $(python3 tools/x.py)", true, false, policy.Ask, false},
+		{"sudo echo '[core] fsmonitor = /tmp/e' >> .git/config", true, false, policy.Ask, false},
+		{"sudo echo 'x' > .git/hooks/pre-commit", true, false, policy.Ask, false},
+		{"sudo echo 'x' > .husky/pre-commit", true, false, policy.Ask, false},
+		{"sudo echo 'x' > .envrc", true, false, policy.Ask, false},
+		// The reviewer is not the person: what it waives runs walled.
+		{"sudo apt-get install -y jq", false, true, policy.Allow, true},
 	} {
 		tt := tt
 		decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
@@ -41,6 +49,9 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 			}
 			if tt.lease {
 				req.Leases = []policy.Lease{lease}
+			}
+			if tt.review {
+				req.Review = policy.Review{Asked: true, Allow: true, Why: "the person asked to install jq"}
 			}
 			d, diag := policy.Evaluate(req)
 			return d, diag, nil

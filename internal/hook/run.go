@@ -91,13 +91,16 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 // command alone. It runs as approved, outside the wall: inside,
 // no_new_privs and the user namespace make every setuid program fail, so
 // the wall would turn the person's yes into an error. Anything else in a
-// leased step keeps the whole step walled.
+// leased step keeps the whole step walled, and so does the reviewer's
+// waiver.
 func outsideWall(d policy.Decision, diag *policy.Diagnostic) bool {
 	a := &diag.Assessment
 	if !a.Classes.Has(risk.Privilege) || a.Script == nil {
 		return false
 	}
-	return d == policy.Ask || d == policy.Allow && (diag.Answered || len(a.Script.Segments) == 1)
+	// The reviewer waiving the ceiling is not the person's say-so: what it
+	// lets through runs walled, where sudo fails.
+	return d == policy.Ask || d == policy.Allow && (diag.Answered || diag.Lease != "" && len(a.Script.Segments) == 1)
 }
 
 // decideWithin runs decide under the hook's timeout, turning a panic into
