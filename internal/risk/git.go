@@ -347,7 +347,7 @@ func init() {
 		"fast-import": lw, "bundle": gitBundle, "rerere": lw, "checkout-index": gitCheckoutIndex, "merge-file": lw, "unpack-objects": lw,
 		"status": read, "log": gitDiffOutput, "show": gitDiffOutput, "diff": gitDiffOutput, "blame": read, "annotate": read, "rev-parse": read,
 		"rev-list": read, "ls-files": read, "ls-tree": read, "ls-remote": read, "cat-file": read, "describe": read,
-		"shortlog": read, "grep": read, "whatchanged": gitDiffOutput, "name-rev": read, "merge-base": read, "for-each-ref": read,
+		"shortlog": read, "grep": gitGrep, "whatchanged": gitDiffOutput, "name-rev": read, "merge-base": read, "for-each-ref": read,
 		"show-ref": read, "symbolic-ref": gitSymbolicRef, "count-objects": read, "fsck": read, "version": read,
 		"help": read, "check-ignore": read, "check-attr": read, "check-mailmap": read, "var": read, "cherry": read,
 		"range-diff": gitDiffOutput, "diff-tree": gitDiffOutput, "diff-index": gitDiffOutput, "diff-files": gitDiffOutput, "verify-commit": read,

@@ -315,3 +315,36 @@ func gitUpdateIndex(c *cmd) {
 		c.unknownWrite("git update-index --index-info: the entries on its input")
 	}
 }
+
+// gitGrep reads, unless -O/--open-files-in-pager names a program: git runs
+// it through the shell on the files that match.
+func gitGrep(c *cmd) {
+	for _, w := range c.args {
+		v := w.Value
+		switch {
+		case !w.Literal && strings.HasPrefix(w.Raw, "-"):
+			c.add(Opaque, "git grep: an option built at run time may name a program to run: "+w.Raw)
+			return
+		case v == "--":
+			c.add(Read, "git grep only reads the repository")
+			return
+		case strings.HasPrefix(v, "--"):
+			name, _, hasVal := strings.Cut(v[2:], "=")
+			if hasVal && len(name) >= 2 && strings.HasPrefix("open-files-in-pager", name) {
+				c.add(Opaque, "git grep "+v+" runs a program on the files that match")
+				return
+			}
+		case strings.HasPrefix(v, "-"):
+			for i := 1; i < len(v); i++ {
+				if strings.IndexByte("efABCm", v[i]) >= 0 {
+					break // the rest is this option's value
+				}
+				if v[i] == 'O' && i+1 < len(v) {
+					c.add(Opaque, "git grep "+v+" runs a program on the files that match")
+					return
+				}
+			}
+		}
+	}
+	c.add(Read, "git grep only reads the repository")
+}
