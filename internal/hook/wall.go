@@ -135,7 +135,13 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	if reach == policy.ReachWide {
 		scope = wall.Approved
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: paths.ProjectRoot(s.Project()), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig, State: x.state, Unlock: x.unlock})
+	root := paths.ProjectRoot(s.Project())
+	if x.gitConfig && wall.RunsHooks(root, w.Home) {
+		// A hook runs the project's code, which would then write the
+		// configuration git reads at the person's next command.
+		x.gitConfig = false
+	}
+	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig, State: x.state, Unlock: x.unlock})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

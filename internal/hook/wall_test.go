@@ -2,6 +2,8 @@ package hook
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
+	"github.com/sayso-dev/sayso/internal/wall"
 )
 
 // TestWalledAnswers: a shell step let through is handed back to each
@@ -226,5 +229,72 @@ func TestToolState(t *testing.T) {
 		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
 			t.Errorf("toolState(%q) = %v, want %q", tt.command, got, tt.want)
 		}
+	}
+}
+
+// TestGitConfigHooks: a git step may write the repository's configuration
+// only where no hook can run: a hook (a person's .git/hooks/pre-commit,
+// husky's hooksPath) runs code of the project's, which the agent writes,
+// and would plant core.fsmonitor there for the person's next git command.
+func TestGitConfigHooks(t *testing.T) {
+	home := t.TempDir()
+	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
+	configWritable := func(root string) bool {
+		t.Helper()
+		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: "git commit -m x && git branch -m a b"}, policy.ReachProject, access{gitConfig: true})
+		if !ok {
+			t.Fatal("not wrapped")
+		}
+		args, ok := launcherArgs(line, walls.Launcher)
+		if !ok {
+			t.Fatalf("no launcher in %q", line)
+		}
+		a, err := wall.ParseArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !slices.Contains(a.Profile.ReadOnly, filepath.Join(root, ".git", "config"))
+	}
+	repo := func(files map[string]string) string {
+		root := filepath.Join(t.TempDir(), "project")
+		for name, body := range files {
+			p := filepath.Join(root, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return root
+	}
+	bare := map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n\tbare = false\n", ".git/hooks/pre-commit.sample": "#!/bin/sh\n"}
+	if !configWritable(repo(bare)) {
+		t.Errorf("a repository without hooks: the configuration stays read-only")
+	}
+	with := func(name, body string) map[string]string {
+		m := map[string]string{name: body}
+		for k, v := range bare {
+			if k != name {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	for name, files := range map[string]map[string]string{
+		"a hook":        with(".git/hooks/pre-commit", "#!/bin/sh\nsh scripts/check.sh\n"),
+		"husky":         with(".git/config", "[core]\n\thooksPath = .husky/_\n"),
+		"an include":    with(".git/config", "[include]\n\tpath = ../shared.gitconfig\n"),
+		"a config hook": with(".git/config", "[hook \"lint\"]\n\tcommand = make lint\n\tevent = pre-commit\n"),
+	} {
+		if configWritable(repo(files)) {
+			t.Errorf("%s: the configuration is writable", name)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[core]\n\thooksPath = ~/.githooks\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if configWritable(repo(bare)) {
+		t.Errorf("the person's hooksPath: the configuration is writable")
 	}
 }

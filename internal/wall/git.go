@@ -1,6 +1,8 @@
 package wall
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,4 +139,53 @@ func hooksPath(config string) string {
 		out = strings.Trim(strings.TrimSpace(value), `"`)
 	}
 	return out
+}
+
+// RunsHooks reports whether a git command in the repository at root may
+// run a hook: a git folder's hooks hold something other than git's
+// samples, or a configuration git reads names a hooks folder, a hook
+// (hook.<name>.command) or another file to include, which sayso does not
+// follow. A hook runs whatever it runs — often the project's own scripts
+// — so a step let write the repository's configuration must run none.
+// Unreadable counts as a hook.
+func RunsHooks(root, home string) bool {
+	_, configs, _ := gitPaths(clean(root), clean(home))
+	files := []string{"/etc/gitconfig"}
+	if home := clean(home); home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+	}
+	for _, c := range append(files, configs...) {
+		b, err := os.ReadFile(c)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		s := strings.ToLower(string(b))
+		if strings.Contains(s, "hookspath") || strings.Contains(s, "include") || strings.Contains(s, "[hook") {
+			return true
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range configs {
+		dir := filepath.Join(filepath.Dir(c), "hooks")
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		ents, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		for _, e := range ents {
+			if !strings.HasSuffix(e.Name(), ".sample") {
+				return true
+			}
+		}
+	}
+	return false
 }
