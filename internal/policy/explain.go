@@ -87,6 +87,15 @@ func (p *Policy) never(i int) (string, string) {
 	if e.invalid != "" {
 		return e.invalid, ""
 	}
+	if e.Tool != "" && !strings.Contains(e.Tool, "*") && !shellName(e.Tool) && risk.KindOfTool(e.Tool) == risk.ToolUnknown {
+		for k := risk.ToolShell; k <= risk.ToolMemory; k++ {
+			for _, n := range risk.ToolNames(k) {
+				if strings.EqualFold(n, e.Tool) {
+					return "tool " + strconv.Quote(e.Tool) + " is no agent's tool: names are matched exactly, case included", "tool = " + strconv.Quote(n)
+				}
+			}
+		}
+	}
 	if e.Tool != "" && e.Command != "" && !shellTool(e.Tool) {
 		return "a command is only held against shell steps, and tool " + strconv.Quote(e.Tool) + " matches no shell tool", "drop the tool key, or the command"
 	}
