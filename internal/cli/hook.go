@@ -100,7 +100,9 @@ func answerHook(agent string, in []byte) hook.Result {
 		return hook.Run(context.Background(), a, in, env, hook.Guard(hook.FilePins{}, agent, failing(err)), hook.Walls{})
 	}
 	defer cancel()
-	defer db.Close()
+	// The process exits after this answer: Leave spares it the checkpoint
+	// Close runs, while the write-ahead log is small.
+	defer db.Leave()
 	d, pins, err := newDecider(db)
 	if err != nil {
 		res := hook.Run(ctx, a, in, env, failing(err), hook.Walls{})

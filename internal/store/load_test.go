@@ -20,7 +20,7 @@ import (
 
 // The load, crash and cost tests run testdata/decider as separate
 // processes, as hooks run: each opens the database, decides, writes its
-// ledger row and closes.
+// ledger row and leaves it (DB.Leave).
 
 var helpers struct {
 	once   sync.Once
@@ -243,7 +243,7 @@ func TestCrashKill9(t *testing.T) {
 
 // BenchmarkHookCost measures what a hook process pays without the gateway
 // — start, open the database, decide one step, write the ledger row,
-// close — against a Go program that only prints a fixed answer, in the
+// leave — against a Go program that only prints a fixed answer, in the
 // same run, interleaved. start-only is the same binary exiting at once:
 // what linking the SQLite driver alone costs.
 //
@@ -281,4 +281,50 @@ func BenchmarkHookCost(b *testing.B) {
 	b.ReportMetric(pct(hook, 0.99), "hook-p99-ms")
 	b.ReportMetric(pct(hook, 0.5)/pct(floor, 0.5), "ratio")
 	b.ReportMetric(0, "ns/op")
+}
+
+// TestLeaveBoundsTheLog: a process that leaves the database keeps its
+// rows in the write-ahead log, which the next process reads back; once the
+// log passes leaveLimit the process that leaves closes, and the log is
+// copied in and removed.
+func TestLeaveBoundsTheLog(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), FileName)
+	bin := helper(t, "decider")
+	decide := func(steps int) {
+		t.Helper()
+		if out, err := exec.Command(bin, "-db", path, "-steps", strconv.Itoa(steps)).CombinedOutput(); err != nil {
+			t.Fatalf("decider: %v: %s", err, out)
+		}
+	}
+	walSize := func() int64 {
+		fi, err := os.Stat(path + "-wal")
+		if err != nil {
+			return -1
+		}
+		return fi.Size()
+	}
+	decide(1)
+	decide(1)
+	if n := walSize(); n <= 0 || n >= leaveLimit {
+		t.Fatalf("after two processes left, the log is %d bytes, want it kept and under %d", n, leaveLimit)
+	}
+	// Enough steps in one process to pass the limit: it closes.
+	decide(400)
+	if n := walSize(); n != -1 {
+		t.Fatalf("after the log passed %d bytes, it is still there (%d bytes): the last process did not close", leaveLimit, n)
+	}
+	decide(1)
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var check string
+	if err := db.db.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Fatalf("integrity_check = %q, %v", check, err)
+	}
+	if got := countKind(t, db, KindDecision); got != 403 {
+		t.Errorf("%d decisions in the ledger, want 403", got)
+	}
 }

@@ -1,6 +1,7 @@
 // Command decider is what a hook process pays for a decision without the
 // gateway: open the database, decide one step, write the ledger row,
-// close. The load, crash and cost tests run many of it at once.
+// leave (DB.Leave, as the hook does). The load, crash and cost tests run
+// many of it at once.
 //
 // With -steps N it decides N steps in a row, printing the ledger row of
 // each as soon as it is committed, so a test that kills it knows which
@@ -35,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	defer db.Close()
+	defer db.Leave()
 	step := store.Step{Session: store.NewSession{ID: *session, Agent: "load"}, Cwd: *cwd, Tool: "Bash", Summary: "git push origin main"}
 	for range *steps {
 		out, err := db.Decide(ctx, step, func(s *store.State) store.Outcome {
