@@ -164,7 +164,13 @@ func (c *cmd) simple(cl Class) {
 			}
 		case (c.name == "less" || c.name == "more" || c.name == "most") && c.hasPrefixArg("+"):
 			c.add(Opaque, c.name+" runs start-up commands, which can run a shell")
+		case c.name == "less":
+			c.logFiles()
+			c.readOperands()
 		case metaOnly[c.name]:
+			if c.name == "tree" {
+				c.logFiles()
+			}
 			for _, w := range c.operands() {
 				for _, p := range c.a.resolve(w) {
 					if c.a.protected(p) {
@@ -259,4 +265,59 @@ func (c *cmd) cwdWrite() {
 func localWrite(c *cmd) {
 	c.add(LocalWrite, c.name+" changes files in the project")
 	c.cwdWrite()
+}
+
+// logFiles records the files less copies what it shows into (-o, -O,
+// --log-file and --LOG-FILE, abbreviated or in a cluster) and the file
+// tree -o writes its listing to.
+func (c *cmd) logFiles() {
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		var file *shell.Word
+		next := func() {
+			if i+1 < len(c.args) {
+				i++
+				file = &c.args[i]
+			}
+		}
+		switch {
+		case !w.Literal && strings.HasPrefix(w.Raw, "-"):
+			c.unknownWrite(c.name + " " + w.Raw)
+			continue
+		case v == "--":
+			return
+		case c.name == "tree" && v == "-o":
+			next()
+		case c.name == "tree":
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			if len(name) < 2 || !strings.HasPrefix("log-file", name) && !strings.HasPrefix("LOG-FILE", name) {
+				continue
+			}
+			if hasVal {
+				file = &shell.Word{Raw: val, Value: val, Literal: true, Tilde: strings.HasPrefix(val, "~")}
+			} else {
+				next()
+			}
+		case strings.HasPrefix(v, "-"):
+			for j := 1; j < len(v); j++ {
+				if strings.IndexByte("bhjkpPtTxyz#D", v[j]) >= 0 {
+					break // the rest is this option's value
+				}
+				if v[j] == 'o' || v[j] == 'O' {
+					if rest := v[j+1:]; rest != "" {
+						file = &shell.Word{Raw: rest, Value: rest, Literal: true, Tilde: strings.HasPrefix(rest, "~")}
+					} else {
+						next()
+					}
+					break
+				}
+			}
+		}
+		if file != nil {
+			c.add(LocalWrite, c.name+" writes "+file.Raw)
+			c.write(*file)
+		}
+	}
 }
