@@ -17,6 +17,11 @@ func (c *cmd) del(w shell.Word, recursive bool) {
 		c.add(Destructive, "deletes "+w.Raw+", a target that cannot be known before it runs")
 		return
 	}
+	if c.a.partial {
+		// The values sayso knows are judged below; the rest may be
+		// anything (f=a; read f; rm -rf "$f").
+		c.add(Destructive, "deletes "+w.Raw+", which may hold a target that cannot be known before it runs")
+	}
 	for _, p := range ps {
 		clean := p
 		if w.Glob {
