@@ -44,6 +44,7 @@ func terraform(c *cmd) {
 			return
 		}
 		c.add(Deploy, n+" changes infrastructure")
+		c.worksOn(1, "-var", "-var-file", "-target", "-replace", "-parallelism", "-lock-timeout", "-state", "-state-out", "-backup") // the plan it applies
 	case "state":
 		switch w[1] {
 		case "list", "show", "pull":
@@ -333,6 +334,11 @@ func fly(c *cmd) {
 		case "list", "ls", "show", "status", "":
 			if v == "deploy" || v == "launch" || v == "restart" || v == "scale" {
 				c.add(Deploy, c.name+" "+v)
+				if v == "deploy" {
+					c.worksOn(1, "-i", "--image", "--dockerfile", "--strategy", "--build-arg", "--build-secret", "--label", "--vm-size",
+						"--wait-timeout", "--build-target", "--primary-region", "--image-label", "--file-local", "--file-literal",
+						"--file-secret", "--vm-cpus", "--vm-memory") // the folder it builds and deploys
+				}
 				return
 			}
 			if v == "ssh" || v == "console" || v == "proxy" {
@@ -358,6 +364,11 @@ func fly(c *cmd) {
 	}
 }
 
+// vercelTakes are the options of vercel's deploy that take a value as the
+// next word.
+var vercelTakes = []string{"-A", "--local-config", "-b", "--build-env", "-e", "--env", "-m", "--meta", "-S", "--scope",
+	"-t", "--token", "-Q", "--global-config", "--regions", "--target", "--archive", "--cwd"}
+
 func vercel(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
@@ -379,6 +390,12 @@ func vercel(c *cmd) {
 		c.add(LocalWrite, "vercel "+v)
 	default:
 		c.add(Deploy, "vercel deploys")
+		switch v {
+		case "deploy":
+			c.worksOn(1, vercelTakes...) // the folder it deploys
+		case "":
+			c.worksOn(0, vercelTakes...)
+		}
 	}
 }
 

@@ -2,7 +2,11 @@
 
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
 
 func kubectl(c *cmd) {
 	w := c.words(3)
@@ -81,12 +85,51 @@ func helm(c *cmd) {
 			return
 		}
 		c.add(Deploy, "helm "+v+" changes a release in the cluster")
+		if v != "rollback" {
+			c.worksOn(1, helmTakes...) // the release and the chart it installs
+			c.setFiles()
+		}
 	case "uninstall", "delete", "del", "un":
 		c.add(Destructive, "helm "+v+" removes a release")
 	case "push":
 		c.add(Publish, "helm push publishes a chart")
+		c.worksOn(1, helmTakes...) // the chart package and where it goes
 	default:
 		c.add(Deploy, "helm "+v)
+	}
+}
+
+// helmTakes are the options of helm's install, upgrade and push that take
+// a value as the next word.
+var helmTakes = []string{"--set", "--set-string", "--set-file", "--set-json", "--set-literal", "--values", "--version",
+	"--kube-context", "--timeout", "--post-renderer", "--post-renderer-args", "--description", "--repo", "--username",
+	"--password", "--ca-file", "--cert-file", "--key-file", "--history-max", "--name-template", "--labels", "--keyring",
+	"--registry-config", "--repository-config", "--repository-cache", "--kube-apiserver", "--kube-token", "--kube-ca-file",
+	"--kube-as-user", "--kube-as-group", "--burst-limit", "--qps", "--wait-for", "--hide-secret"}
+
+// setFiles records the files helm --set-file reads into the values
+// (key=path, several joined by commas).
+func (c *cmd) setFiles() {
+	for j, w := range c.args {
+		val, ok := strings.CutPrefix(w.Value, "--set-file=")
+		switch {
+		case !w.Literal:
+			continue
+		case w.Value == "--set-file" && j+1 < len(c.args):
+			if !c.args[j+1].Literal {
+				c.path(OpRead, c.args[j+1])
+				continue
+			}
+			val, ok = c.args[j+1].Value, true
+		}
+		if !ok {
+			continue
+		}
+		for _, kv := range strings.Split(val, ",") {
+			if _, f, found := strings.Cut(kv, "="); found {
+				c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: true, Tilde: strings.HasPrefix(f, "~")})
+			}
+		}
 	}
 }
 

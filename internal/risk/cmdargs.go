@@ -3,6 +3,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/shell"
@@ -103,4 +104,32 @@ func (c *cmd) optValue(name string) (string, bool) {
 		}
 	}
 	return val, found
+}
+
+// worksOn records the words from the n-th on (as word counts them, with
+// takes naming the program's own options that take a value) as paths the
+// segment reads: what a ceiling acts on when it is given to it — the chart
+// helm installs, the files twine uploads, the assets gh release attaches.
+// A lease for one folder covers none of them outside it, and one built at
+// run time is a path sayso cannot know.
+func (c *cmd) worksOn(n int, takes ...string) {
+	skip, dash := false, false
+	for _, w := range c.args {
+		switch {
+		case skip:
+			skip = false
+			continue
+		case !dash && w.Literal && w.Value == "--":
+			dash = true
+			continue
+		case !dash && w.Literal && strings.HasPrefix(w.Value, "-") && w.Value != "-":
+			skip = c.optTakesArg(w.Value) || !strings.Contains(w.Value, "=") && slices.Contains(takes, w.Value)
+			continue
+		}
+		if n > 0 {
+			n--
+			continue
+		}
+		c.path(OpRead, w)
+	}
 }

@@ -54,6 +54,7 @@ func gh(c *cmd) {
 		switch verb {
 		case "create", "upload":
 			c.add(Publish, "gh release "+verb+" publishes a release")
+			c.worksOn(3, "--notes", "--notes-file", "-F", "--target", "--discussion-category", "--notes-start-tag") // the files it attaches
 		case "delete", "delete-asset":
 			c.add(Destructive, "gh release "+verb+" deletes a published release")
 		case "edit":

@@ -260,6 +260,8 @@ func uv(c *cmd) {
 		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "uv pip", args: c.args[1:]})
 	case "publish":
 		c.add(Publish, "uv publish")
+		c.worksOn(1, "--index", "--publish-url", "-u", "--username", "-p", "--password", "--token", "--trusted-publishing",
+			"--check-url", "--keyring-provider", "--cache-dir", "--directory", "--python", "--allow-insecure-host") // the files it uploads
 	case "tool":
 		if ws[1] == "run" {
 			npx(c)
@@ -309,6 +311,8 @@ func twine(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "upload", "register":
 		c.add(Publish, "twine "+v+" publishes to the package index")
+		c.worksOn(1, "-r", "--repository", "--repository-url", "--sign-with", "-i", "--identity", "-u", "--username",
+			"-p", "--password", "--comment", "--config-file", "--cert", "--client-cert") // the files it uploads
 	default:
 		c.add(Read, "twine "+v)
 	}
@@ -374,6 +378,9 @@ func gem(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "push", "yank", "owner":
 		c.add(Publish, "gem "+v+" changes the gem registry")
+		if v == "push" {
+			c.worksOn(1, "--host", "-k", "--key", "--otp", "-p", "--http-proxy") // the gem it pushes
+		}
 	case "list", "search", "info", "env", "contents", "which", "specification", "query", "outdated", "help", "--version":
 		c.add(Read, "gem "+v)
 	case "signin", "signout":
@@ -446,6 +453,7 @@ func dotnet(c *cmd) {
 	ws := c.words(2)
 	if ws[0] == "nuget" && ws[1] == "push" {
 		c.add(Publish, "dotnet nuget push publishes a package")
+		c.worksOn(2, "-k", "--api-key", "-ss", "--symbol-source", "-sk", "--symbol-api-key", "--timeout") // the package it pushes
 		return
 	}
 	if ws[0] == "--version" || ws[0] == "--info" || ws[0] == "--list-sdks" {
