@@ -3,6 +3,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/shell"
@@ -188,8 +189,15 @@ func gcloud(c *cmd) {
 		}
 	}
 	if len(ws) > 0 && ws[0] == "config" {
+		if contains(ws, "virtualenv") && !contains(ws, "describe") && !contains(ws, "is-enabled") {
+			c.add(InstructionPatch, "gcloud config virtualenv changes the python every later gcloud runs")
+			return
+		}
 		if contains(ws, "set") || contains(ws, "unset") || contains(ws, "configurations") && contains(ws, "activate") {
 			c.add(LocalWrite, "gcloud config changes local settings")
+			if i := slices.Index(ws, "set"); i >= 0 && (i+1 >= len(ws) || !inertGcloudProperty(ws[i+1])) {
+				c.add(InstructionPatch, "gcloud config set of a property that may name a program, a proxy or an endpoint the person's next gcloud uses")
+			}
 			return
 		}
 		c.add(Read, "gcloud config")
@@ -583,4 +591,22 @@ func s3cmd(c *cmd) {
 	default:
 		c.add(Exfil, "s3cmd "+v+" sends files to a bucket")
 	}
+}
+
+// inertGcloudProperty reports a gcloud property (section/name, core's
+// without its section) that names no program, proxy, endpoint or file
+// gcloud trusts: the project, account and regions a step sets day to day.
+func inertGcloudProperty(p string) bool {
+	if !strings.Contains(p, "/") {
+		p = "core/" + p
+	}
+	switch p {
+	case "core/project", "core/account", "core/disable_usage_reporting", "core/verbosity", "core/disable_prompts",
+		"core/user_output_enabled", "core/disable_color", "survey/disable_prompts", "accessibility/screen_reader",
+		"compute/region", "compute/zone", "run/region", "run/platform", "functions/region", "container/cluster",
+		"artifacts/location", "artifacts/repository", "dataproc/region", "deploy/region", "workflows/location",
+		"billing/quota_project", "ai/region", "dataflow/disable_public_ips", "app/promote_by_default":
+		return true
+	}
+	return false
 }

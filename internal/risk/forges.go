@@ -30,6 +30,12 @@ func gh(c *cmd) {
 	w := c.words(3)
 	group, verb := w[0], w[1]
 	switch group {
+	case "ext", "extensions":
+		group = "extension"
+	case "cs":
+		group = "codespace"
+	}
+	switch group {
 	case "pr":
 		switch verb {
 		case "merge":
@@ -155,12 +161,23 @@ func gh(c *cmd) {
 		default:
 			if group == "extension" || group == "alias" || group == "config" {
 				c.add(LocalWrite, "gh "+group+" "+verb)
+				ops := c.operands()
+				switch {
+				case group == "alias":
+					c.add(InstructionPatch, "gh alias "+verb+" defines what a later gh command runs")
+				case group == "config" && (len(ops) < 3 || !inertGhConfig[ops[2].Value]):
+					c.add(InstructionPatch, "gh config "+verb+" of a setting that may name a program gh runs later (editor, pager, browser)")
+				}
 			} else {
 				c.add(RemoteWrite, "gh "+group+" "+verb)
 			}
 		}
-	default:
+	case "status", "search", "browse", "org", "attestation", "preview", "completion", "help", "version", "--version", "--help", "-h", "accessibility", "licenses", "":
 		c.add(Read, "gh "+group+" reads")
+	default:
+		// An alias (a shell one too) or an extension: the person's
+		// configuration or a program of the home, not gh's own.
+		c.add(Opaque, "gh "+group+" is not a gh command sayso knows (an alias or an extension)")
 	}
 }
 
@@ -458,4 +475,12 @@ func publishVerb(c *cmd) {
 	default:
 		c.add(LocalWrite, c.name+" "+v)
 	}
+}
+
+// inertGhConfig are gh's settings that name no program and send nothing
+// elsewhere: gh config set of any other (editor, pager, browser,
+// http_unix_socket) plants what the person's next gh command runs.
+var inertGhConfig = map[string]bool{
+	"git_protocol": true, "prompt": true, "prefer_editor_prompt": true, "spinner": true,
+	"color_labels": true, "accessible_colors": true, "accessible_prompter": true,
 }
