@@ -107,70 +107,63 @@ const (
 	KindNever               // nothing lifts it
 )
 
-// Kind returns how far c may go.
+// Kind returns how far c may go; a class past the table is a ceiling.
 func (c Class) Kind() Kind {
-	switch c {
-	case Read:
-		return KindSafe
-	case LocalWrite:
-		return KindLocal
-	case Network, Opaque, Count:
-		return KindRisky
-	case ForceRemote, NewRemote, Deploy, Publish:
-		return KindSevere
-	case Protected:
-		return KindNever
+	if c >= numClasses {
+		return KindCeiling
 	}
-	return KindCeiling
+	return classTable[c].kind
 }
 
 // Ceiling reports whether no mode approves c by itself.
 func (c Class) Ceiling() bool { k := c.Kind(); return k == KindCeiling || k == KindSevere }
 
-// gates are what may let a class through besides the person's answer: the
-// one table every package reads them from.
-type gates struct {
+// classTraits are how far a class goes by itself and what may let it
+// through besides the person's answer: the one table every package reads
+// them from (its severity is its place in bySeverity).
+type classTraits struct {
+	kind     Kind
 	liftable bool // a kept rule or an allow entry may cover it
 	waivable bool // the reviewer may waive it, from the person's own words
 	leasable bool // a lease may be granted for it
 }
 
-var classGates = [numClasses]gates{
-	Opaque:           {liftable: true, waivable: true},
-	Read:             {liftable: true, waivable: true},
-	LocalWrite:       {liftable: true, waivable: true},
-	Network:          {liftable: true, waivable: true},
-	RemoteWrite:      {liftable: true, waivable: true, leasable: true},
-	Merge:            {liftable: true, waivable: true, leasable: true},
-	ForceRemote:      {waivable: true, leasable: true},
-	NewRemote:        {waivable: true, leasable: true},
-	Publish:          {waivable: true, leasable: true},
-	Deploy:           {waivable: true, leasable: true},
-	Destructive:      {liftable: true, waivable: true, leasable: true},
-	ContainerRemove:  {liftable: true, waivable: true, leasable: true},
-	Privilege:        {waivable: true, leasable: true},
-	InstructionPatch: {liftable: true, waivable: true},
-	Parallelize:      {liftable: true, waivable: true},
-	DownloadExec:     {waivable: true},
-	Secret:           {},
-	Exfil:            {waivable: true},
-	Money:            {},
-	Browser:          {},
-	Count:            {},
-	Protected:        {},
+var classTable = [numClasses]classTraits{
+	Opaque:           {kind: KindRisky, liftable: true, waivable: true},
+	Read:             {kind: KindSafe, liftable: true, waivable: true},
+	LocalWrite:       {kind: KindLocal, liftable: true, waivable: true},
+	Network:          {kind: KindRisky, liftable: true, waivable: true},
+	RemoteWrite:      {kind: KindCeiling, liftable: true, waivable: true, leasable: true},
+	Merge:            {kind: KindCeiling, liftable: true, waivable: true, leasable: true},
+	ForceRemote:      {kind: KindSevere, waivable: true, leasable: true},
+	NewRemote:        {kind: KindSevere, waivable: true, leasable: true},
+	Publish:          {kind: KindSevere, waivable: true, leasable: true},
+	Deploy:           {kind: KindSevere, waivable: true, leasable: true},
+	Destructive:      {kind: KindCeiling, liftable: true, waivable: true, leasable: true},
+	ContainerRemove:  {kind: KindCeiling, liftable: true, waivable: true, leasable: true},
+	Privilege:        {kind: KindCeiling, waivable: true, leasable: true},
+	InstructionPatch: {kind: KindCeiling, liftable: true, waivable: true},
+	Parallelize:      {kind: KindCeiling, liftable: true, waivable: true},
+	DownloadExec:     {kind: KindCeiling, waivable: true},
+	Secret:           {kind: KindCeiling},
+	Exfil:            {kind: KindCeiling, waivable: true},
+	Money:            {kind: KindCeiling},
+	Browser:          {kind: KindCeiling},
+	Count:            {kind: KindRisky},
+	Protected:        {kind: KindNever},
 }
 
 // Liftable reports whether a kept rule or an allow entry may cover a step
 // of class c: never a severe or never class, count, privilege, secret,
 // money, browser, download-exec or exfil.
-func (c Class) Liftable() bool { return c < numClasses && classGates[c].liftable }
+func (c Class) Liftable() bool { return c < numClasses && classTable[c].liftable }
 
 // Waivable reports whether the reviewer may waive a step of class c:
 // never secret, money, browser, count or a never class.
-func (c Class) Waivable() bool { return c < numClasses && classGates[c].waivable }
+func (c Class) Waivable() bool { return c < numClasses && classTable[c].waivable }
 
 // Leasable reports whether a lease may be granted for class c.
-func (c Class) Leasable() bool { return c < numClasses && classGates[c].leasable }
+func (c Class) Leasable() bool { return c < numClasses && classTable[c].leasable }
 
 // Leasable is every class a lease may be granted for.
 func Leasable() Set {

@@ -45,6 +45,21 @@ func TestClassGates(t *testing.T) {
 			t.Errorf("{read, %s}: liftable %v waivable %v", tt.c, s.Liftable(), s.Waivable())
 		}
 	}
+	// Kinds as DESIGN §4 states them.
+	kinds := map[Class]Kind{Read: KindSafe, LocalWrite: KindLocal, Network: KindRisky, Opaque: KindRisky, Count: KindRisky,
+		ForceRemote: KindSevere, NewRemote: KindSevere, Deploy: KindSevere, Publish: KindSevere, Protected: KindNever}
+	for c := Class(0); c < numClasses; c++ {
+		want, ok := kinds[c]
+		if !ok {
+			want = KindCeiling
+		}
+		if c.Kind() != want {
+			t.Errorf("%s: kind %d, want %d", c, c.Kind(), want)
+		}
+	}
+	if numClasses.Kind() != KindCeiling {
+		t.Error("a class past the table is not a ceiling")
+	}
 	if !(Set(0)).Liftable() || !(Set(0)).Waivable() {
 		t.Error("the empty set is gated")
 	}
