@@ -47,6 +47,10 @@ func npm(c *cmd) {
 	case "config", "get", "set":
 		if v == "set" || ws[1] == "set" || ws[1] == "delete" || ws[1] == "edit" {
 			c.add(LocalWrite, n+" changes settings")
+			if (c.name == "npm" || c.name == "pnpm") && !projectLocation(c.args) {
+				// the person's ~/.npmrc: script-shell, registry, node-options
+				c.add(InstructionPatch, n+" changes the person's settings, which can run programs in every later install or script")
+			}
 			return
 		}
 		c.add(Read, n)
@@ -354,6 +358,7 @@ func goCmd(c *cmd) {
 	case "version", "env", "list", "doc", "help", "":
 		if v == "env" && c.has("-w", "-u") {
 			c.add(LocalWrite, "go env -w changes go settings")
+			c.add(InstructionPatch, "go env -w changes the person's go settings, which every later build reads (GOFLAGS=-toolexec runs a program)")
 			return
 		}
 		c.add(Read, "go "+v)
@@ -616,4 +621,18 @@ func NpmCommand(v string) string {
 		}
 		found = a
 	}
+}
+
+// projectLocation reports whether npm's --location (-L) names the
+// project's own .npmrc.
+func projectLocation(args []shell.Word) bool {
+	for i, w := range args {
+		switch {
+		case w.Value == "--location=project" || w.Value == "-L=project":
+			return true
+		case (w.Value == "--location" || w.Value == "-L") && i+1 < len(args) && args[i+1].Value == "project":
+			return true
+		}
+	}
+	return false
 }

@@ -106,6 +106,11 @@ func instructionPath(p, home string) string {
 		return "scheduled or start-up jobs"
 	case strings.HasSuffix(p, "/.vscode/tasks.json") || strings.HasSuffix(p, "/.vscode/settings.json"):
 		return "editor tasks that run on open"
+	case rel == "~/.npmrc" || rel == "~/.yarnrc" || rel == "~/.yarnrc.yml" || rel == "~/.bunfig.toml" || rel == "~/.config/go/env" ||
+		rel == "~/.cargo/config" || rel == "~/.cargo/config.toml" || rel == "~/.config/pip/pip.conf" || rel == "~/.pip/pip.conf" ||
+		rel == "~/.m2/settings.xml" || rel == "~/.gradle/gradle.properties" || strings.HasPrefix(rel, "~/.gradle/init.") ||
+		p == "/etc/npmrc" || p == "/etc/pip.conf":
+		return "a package tool's settings, which can run programs in every later build or install"
 	}
 	return ""
 }
