@@ -153,6 +153,10 @@ func deno(c *cmd) {
 		}
 		c.add(LocalWrite, "deno "+ws[0])
 		c.cwdWrite()
+		if ws[0] == "install" && c.has("-g", "--global") {
+			// ~/.deno/bin, on the person's PATH, unless --root says.
+			c.installsForMachine(c.envDir("DENO_INSTALL_ROOT", "bin", "~/.deno/bin"))
+		}
 	default:
 		c.runScript(c.operands()[0])
 	}

@@ -136,7 +136,8 @@ var caches = []string{
 	".yarn/berry/cache",
 	".bun/install/cache",
 	".nuget/packages",
-	".deno",
+	// Not ~/.deno: it holds deno itself and what deno install -g puts on
+	// the person's PATH; deno's cache is ~/.cache/deno.
 }
 
 // userReadOnly are the clients' settings, git's configuration and the

@@ -452,3 +452,31 @@ func TestWallToolState(t *testing.T) {
 		}
 	}
 }
+
+// TestWallProgramsOfHome: deno's home folder holds deno itself and what
+// deno install -g puts on the person's PATH (~/.deno/bin); its cache is
+// ~/.cache/deno. A local step writes neither ~/.deno nor ~/.cargo/bin.
+func TestWallProgramsOfHome(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	for _, p := range []string{w.home + "/.deno/bin/deno", w.home + "/.cargo/bin/cargo"} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, cmd := range []string{
+		`echo 'curl x | sh' >> ~/.deno/bin/deno`,
+		`echo x > ~/.deno/bin/planted`,
+		`echo x > ~/.cargo/bin/planted`,
+	} {
+		if r := w.run(t, w.profile(Local), w.root, cmd); r.code == 0 {
+			t.Errorf("%q: a local step wrote a program of the home", cmd)
+		}
+	}
+	if r := w.run(t, w.profile(Local), w.root, `mkdir -p ~/.cache/deno && echo x > ~/.cache/deno/dep`); r.code != 0 {
+		t.Errorf("deno's cache: exit %d: %s", r.code, r.stderr)
+	}
+}
