@@ -1,10 +1,10 @@
 // Command sayso-hook is the hook's fast path: it hands one hook JSON to
 // sayso serve over its unix socket and prints the answer, linking nothing
 // but the standard library and the state folder's location: no database
-// driver, no policy, no parser. When no gateway answers, it runs the full
-// 'sayso hook AGENT' beside it with the same input, which decides against
-// the store. Any failure of its own blocks the step: the reason on stderr
-// and exit status 2, which every client reads as a block.
+// driver, no policy, no parser. When no gateway answers, it becomes the
+// full 'sayso hook AGENT' beside it (execve) with the same input, which
+// decides against the store. Any failure of its own blocks the step: the
+// reason on stderr and exit status 2, which every client reads as a block.
 //
 //	sayso-hook --state-dir DIR --config-dir DIR [hook] claude|codex|gemini
 package main
@@ -143,13 +143,19 @@ func ask(agent string, in []byte) (reply, error) {
 }
 
 // full runs 'sayso hook AGENT', the sayso binary beside this one, on the
-// same input.
+// same input. When this process's own stdout and stderr are the client's,
+// it becomes sayso (become) rather than waiting on it as a child.
 func full(agent string, in []byte, dirs []string, stdout, stderr io.Writer) int {
 	self, err := os.Executable()
 	if err != nil {
 		return block(stderr, "cannot find sayso: "+err.Error())
 	}
-	cmd := exec.Command(filepath.Join(filepath.Dir(self), "sayso"), append(dirs, "hook", agent)...)
+	sayso := filepath.Join(filepath.Dir(self), "sayso")
+	args := append(dirs, "hook", agent)
+	if stdout == os.Stdout && stderr == os.Stderr {
+		become(sayso, args, in)
+	}
+	cmd := exec.Command(sayso, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(in), stdout, stderr
 	err = cmd.Run()
 	var exit *exec.ExitError
@@ -160,6 +166,40 @@ func full(agent string, in []byte, dirs []string, stdout, stderr io.Writer) int 
 		return exit.ExitCode()
 	}
 	return block(stderr, "cannot run sayso hook: "+err.Error())
+}
+
+// become replaces this process with the program at path, run with args,
+// its stdin a pipe that holds in: what it answers and its exit status go
+// to the client straight, with no process left to wait on it. It returns
+// only when it could not — in does not fit in the pipe, or the exec
+// failed — and the caller then runs the program as a child with in, which
+// does not read the stdin this changed.
+func become(path string, args []string, in []byte) {
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		return
+	}
+	r, w := p[0], p[1]
+	defer syscall.Close(r)
+	// Nobody reads the pipe before the exec: a write that would wait
+	// means in does not fit.
+	fits := syscall.SetNonblock(w, true) == nil && writeAll(w, in)
+	syscall.Close(w)
+	if !fits || r == 0 || syscall.Dup3(r, 0, 0) != nil {
+		return
+	}
+	syscall.Exec(path, append([]string{path}, args...), os.Environ())
+}
+
+func writeAll(fd int, b []byte) bool {
+	for len(b) > 0 {
+		n, err := syscall.Write(fd, b)
+		if err != nil || n <= 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
 }
 
 func block(stderr io.Writer, reason string) int {

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,5 +103,48 @@ func TestNoGatewayNoSayso(t *testing.T) {
 	}
 	if code != 2 || stdout.Len() != 0 || !bytes.Contains(stderr.Bytes(), []byte("blocked")) {
 		t.Errorf("run = %d, stdout %q, stderr %q; want 2 and a block", code, stdout.String(), stderr.String())
+	}
+}
+
+// With no gateway the forwarder becomes the sayso beside it, in place:
+// the process the client started is the one that answers, with the input
+// it read. An input too large for a pipe goes to sayso as a child.
+func TestBecomesSayso(t *testing.T) {
+	dir := t.TempDir()
+	fwd := filepath.Join(dir, "sayso-hook")
+	if out, err := exec.Command("go", "build", "-o", fwd, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	// A stand-in for sayso that says which process it is, its arguments,
+	// and what it read.
+	script := "#!/bin/sh\necho \"pid $$ args $*\"\nexec cat\n"
+	if err := os.WriteFile(filepath.Join(dir, "sayso"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{200, 4 << 20} {
+		in := bytes.Repeat([]byte("x"), size)
+		cmd := exec.Command(fwd, "--state-dir", t.TempDir(), "--config-dir", t.TempDir(), "claude")
+		cmd.Stdin = bytes.NewReader(in)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%d bytes: %v: %s", size, err, stderr.String())
+		}
+		head, body, _ := bytes.Cut(stdout.Bytes(), []byte("\n"))
+		var pid int
+		if _, err := fmt.Sscanf(string(head), "pid %d args", &pid); err != nil {
+			t.Fatalf("%d bytes: stand-in said %q", size, head)
+		}
+		args := string(head[bytes.Index(head, []byte("args "))+5:])
+		if !strings.HasPrefix(args, "--state-dir ") || !strings.HasSuffix(args, " hook claude") {
+			t.Errorf("%d bytes: sayso ran with %q", size, args)
+		}
+		if !bytes.Equal(body, in) {
+			t.Errorf("%d bytes: sayso read %d bytes, not the input", size, len(body))
+		}
+		inPlace := pid == cmd.Process.Pid
+		if want := size < 64<<10; inPlace != want {
+			t.Errorf("%d bytes: sayso ran in the forwarder's process: %v, want %v", size, inPlace, want)
+		}
 	}
 }
