@@ -54,6 +54,12 @@ func (d *Decider) record(ctx context.Context, e hook.Event) error {
 			return nil // a sub-agent sayso never saw start holds no place
 		}
 		return err
+	case hook.EventSpawnEnd:
+		err := d.DB.EndSpawn(ctx, e.Session)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil // a session sayso never saw holds no place
+		}
+		return err
 	case hook.EventSessionEnd:
 		err := d.DB.EndSession(ctx, e.Session)
 		if errors.Is(err, store.ErrNotFound) {

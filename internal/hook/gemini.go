@@ -1,7 +1,10 @@
 package hook
 
 import (
+	"encoding/json"
+
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // Gemini is the Gemini CLI adapter.
@@ -9,7 +12,10 @@ import (
 // BeforeTool answers {"decision":"allow"} or {"decision":"deny","reason"}.
 // Gemini's ask hangs a headless run in yolo mode and cannot be told apart
 // from an attended one, so ask is answered as a deny with the reason.
-// BeforeAgent (a prompt) and SessionStart are recorded.
+// BeforeAgent (a prompt) and SessionStart are recorded. Gemini reports no
+// sub-agent's start or end: the AfterTool of its sub-agent tool
+// (invoke_agent), which comes when the sub-agent has answered, is that
+// sub-agent's end.
 type Gemini struct{}
 
 // Name implements Adapter.
@@ -36,6 +42,21 @@ func (Gemini) Read(in []byte, env Env) (Input, error) {
 		e := c.event("gemini", EventMessage)
 		e.Text = *c.Prompt
 		e.Why = "Gemini CLI does not say whether a person typed it"
+		q.Events = append(q.Events, e)
+	case "AfterTool":
+		if c.SessionID == "" || c.ToolName == "" {
+			return q, errorf("AfterTool without session_id or tool_name")
+		}
+		if risk.KindOfTool(c.ToolName) != risk.ToolAgent {
+			return q, nil // only a sub-agent's end is kept
+		}
+		e := c.event("gemini", EventSpawnEnd)
+		var in struct {
+			Agent string `json:"agent_name"`
+		}
+		_ = json.Unmarshal(c.ToolInput, &in) // the name is for the ledger only
+		e.Text = in.Agent
+		e.Why = c.ToolName + " ended"
 		q.Events = append(q.Events, e)
 	case "SessionStart":
 		if c.SessionID == "" {

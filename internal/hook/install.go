@@ -105,8 +105,9 @@ var clientEvents = map[string][]eventDef{
 	// hook has answered (observed with codex 0.169's terminal: "Running
 	// hook" until then): a card there would hold the prompt back, so it
 	// waits no longer than the others.
-	"codex":  {{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
-	"gemini": {{"BeforeTool", "*", true}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
+	"codex": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
+	// Gemini's AfterTool of its sub-agent tool is the sub-agent's end.
+	"gemini": {{"BeforeTool", "*", true}, {"AfterTool", "invoke_agent|delegate_to_agent", false}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
 }
 
 // SettingsPath is the file an agent's hooks go in for a scope.

@@ -114,6 +114,7 @@ const (
 	EventTask       EventKind = "task"               // a sub-agent started
 	EventTaskEnd    EventKind = "task-end"           // a sub-agent stopped
 	EventSessionEnd EventKind = "session-end"        // the conversation ended: its sub-agents with it
+	EventSpawnEnd   EventKind = "spawn-end"          // a sub-agent the session spawned ended; the client names no task
 	EventPermission EventKind = "permission-request" // the client is about to ask the person
 )
 

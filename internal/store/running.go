@@ -83,6 +83,39 @@ func (db *DB) EndTask(ctx context.Context, id string) error {
 	return nil
 }
 
+// EndSpawn records that a sub-agent a spawn of session started has ended,
+// for a client that names no task (Gemini CLI reports only the spawning
+// tool's end): the oldest spawn of the session's tree that still holds a
+// place frees it. With none open, nothing changes.
+func (db *DB) EndSpawn(ctx context.Context, session string) error {
+	err := db.update(ctx, func(tx *tx) error {
+		s, err := tx.session(ctx, session)
+		if err != nil {
+			return err
+		}
+		root, err := tx.root(ctx, s)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `
+			UPDATE spawns SET claimed_at = ? WHERE id = (
+				SELECT id FROM spawns WHERE session = ? AND claimed_at = 0 AND created_at > ? ORDER BY id LIMIT 1)`,
+			nanos(tx.now), root, nanos(tx.now.Add(-SpawnLapse)))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		_, err = tx.appendLedger(ctx, KindTaskEnded, session, "a sub-agent of session "+session+" ended", map[string]any{"parent": root})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("end a sub-agent of %s: %w", session, err)
+	}
+	return nil
+}
+
 // EndSession records that a conversation ended: every task of it ends, and
 // the spawns it holds places for free them. The session itself may be
 // resumed; its own state is kept.

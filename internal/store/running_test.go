@@ -73,6 +73,49 @@ func TestRunning(t *testing.T) {
 	}
 }
 
+// TestEndSpawn holds seed 004 §1 for a client that reports no sub-agent's
+// start or end, only the spawning tool's end (Gemini CLI's AfterTool): that
+// end frees one place at once, not after SpawnLapse.
+func TestEndSpawn(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	clock := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return clock }
+	spawn := func() int {
+		t.Helper()
+		var n int
+		if _, err := db.Decide(ctx, Step{Session: NewSession{ID: "g", Agent: "gemini"}, Cwd: "/p", Tool: "invoke_agent", Summary: "invoke_agent", Spawn: true}, func(st *State) Outcome {
+			n = st.Running
+			return Outcome{Decision: DecisionAllow}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	spawn()
+	if n := spawn(); n != 1 {
+		t.Fatalf("a spawn let through holds no place: %d", n)
+	}
+	clock = clock.Add(time.Second)
+	if err := db.EndSpawn(ctx, "g"); err != nil {
+		t.Fatal(err)
+	}
+	if n := spawn(); n != 1 {
+		t.Errorf("after one of two sub-agents ended: %d running, want 1", n)
+	}
+	for range 3 {
+		if err := db.EndSpawn(ctx, "g"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := spawn(); n != 0 {
+		t.Errorf("after every sub-agent ended: %d running, want 0", n)
+	}
+	if err := db.EndSpawn(ctx, "nobody"); err == nil {
+		t.Error("ending a sub-agent of a session sayso never saw: no error")
+	}
+}
+
 // TestSpawnsRace: spawns decided at once each see the places the others
 // took; exactly max of them find room.
 func TestSpawnsRace(t *testing.T) {
