@@ -1,7 +1,10 @@
 package gateway
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,8 +96,14 @@ func composeArgs(file string) ([]string, error) {
 		return nil, fmt.Errorf("%s is larger than sayso reads", file)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s is not YAML sayso reads: %v", file, err)
+	}
+	// Compose merges every document of the file into the first.
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s holds several YAML documents, which compose merges and sayso does not read", file)
 	}
 	if len(doc.Content) == 0 {
 		return nil, nil
@@ -123,9 +132,9 @@ func each(n *yaml.Node, f func(key string, v *yaml.Node)) {
 		return
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Tag == "!!merge" { // <<: *anchor
-			each(deref(v), f)
+		k, v := deref(n.Content[i]), n.Content[i+1]
+		if k.Tag == "!!merge" { // <<: *anchor, or <<: [*a, *b]
+			list(deref(v), func(m *yaml.Node) { each(m, f) })
 			continue
 		}
 		f(k.Value, deref(v))
@@ -240,6 +249,11 @@ func (r *composeReader) service(name string, s *yaml.Node) {
 					r.args = append(r.args, flag, val)
 				}
 			})
+		case "device_cgroup_rules", "volumes_from":
+			// Devices the container may make (the host's disk); another
+			// container's mounts, which this file does not show.
+			flag := map[string]string{"device_cgroup_rules": "--device-cgroup-rule", "volumes_from": "--volumes-from"}[key]
+			list(v, func(x *yaml.Node) { r.args = append(r.args, flag, x.Value) })
 		case "pid", "userns_mode":
 			if x, ok := r.scalar(what, v); ok && x == "host" {
 				r.args = append(r.args, map[string]string{"pid": "--pid=host", "userns_mode": "--userns=host"}[key])

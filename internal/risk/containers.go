@@ -153,14 +153,14 @@ func dockerRunFlags(c *cmd) {
 		v := w.Value
 		switch {
 		case v == "--privileged", v == "--pid=host", v == "--userns=host",
-			strings.HasPrefix(v, "--cap-add") && (strings.Contains(v, "ALL") || strings.Contains(v, "SYS_ADMIN")),
+			strings.HasPrefix(v, "--cap-add=") && hostCap(v[len("--cap-add="):]),
 			strings.HasPrefix(v, "--security-opt") && strings.Contains(v, "unconfined"),
-			strings.HasPrefix(v, "--device"):
+			strings.HasPrefix(v, "--device"), v == "--volumes-from" || strings.HasPrefix(v, "--volumes-from="):
 			c.add(Privilege, c.name+" "+v+" gives the container the host")
 		case v == "--cap-add" || v == "--security-opt" || v == "--pid" || v == "--userns":
 			if i+1 < len(c.args) {
 				n := c.args[i+1].Value
-				if n == "ALL" || n == "SYS_ADMIN" || strings.Contains(n, "unconfined") || n == "host" {
+				if v == "--cap-add" && hostCap(n) || strings.Contains(n, "unconfined") || n == "host" {
 					c.add(Privilege, c.name+" "+v+" "+n+" gives the container the host")
 				}
 			}
@@ -369,4 +369,15 @@ func skopeo(c *cmd) {
 	default:
 		c.add(Read, "skopeo "+v)
 	}
+}
+
+// hostCap reports a capability, named as docker reads it (case blind,
+// with or without CAP_), that lets a container reach the host: load a
+// module, read any file by handle, mount, raw I/O, eBPF.
+func hostCap(name string) bool {
+	switch strings.TrimPrefix(strings.ToUpper(name), "CAP_") {
+	case "ALL", "SYS_ADMIN", "SYS_MODULE", "DAC_READ_SEARCH", "SYS_RAWIO", "BPF", "PERFMON", "MAC_ADMIN", "MAC_OVERRIDE", "SYS_BOOT":
+		return true
+	}
+	return false
 }
