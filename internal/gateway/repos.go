@@ -1,10 +1,12 @@
 package gateway
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -93,6 +95,9 @@ func findGitDir(dir string) string {
 				return gd
 			}
 		}
+		if d != dir && isGitDir(d) {
+			return d // a bare repository git finds walking up
+		}
 		if d == "/" || d == "." {
 			return ""
 		}
@@ -178,6 +183,7 @@ func configKeys(f string) []string {
 	}
 	var out []string
 	section := ""
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // git skips a byte-order mark
 	for _, line := range strings.Split(string(b), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || line[0] == '#' || line[0] == ';' {
@@ -189,7 +195,13 @@ func configKeys(f string) []string {
 				return append(out, "a section git may read otherwise ("+line+")")
 			}
 			head := line[1:end]
-			name, sub, hasSub := strings.Cut(head, " ")
+			// git reads any blank between the name and its subsection.
+			name, sub, hasSub := strings.Cut(strings.Map(func(r rune) rune {
+				if unicode.IsSpace(r) {
+					return ' '
+				}
+				return r
+			}, head), " ")
 			section = strings.ToLower(name)
 			if hasSub {
 				section += "." + strings.ToLower(strings.Trim(strings.TrimSpace(sub), `"`))
