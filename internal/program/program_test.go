@@ -45,3 +45,10 @@ func TestLookup(t *testing.T) {
 		t.Errorf("ProgOpt(rg --pre=) = %q %q %v", o, v, ok)
 	}
 }
+
+// TestRegistrySize: the registry is made at its size, and still fits.
+func TestRegistrySize(t *testing.T) {
+	if n := len(registry); n > registrySize {
+		t.Errorf("the registry holds %d programs, more than registrySize (%d): raise it", n, registrySize)
+	}
+}
