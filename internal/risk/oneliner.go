@@ -3,20 +3,23 @@ package risk
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A Python one-liner that only imports modules and prints names, their
 // attributes and literals: python -c 'import django; print(django.VERSION)'.
 // Importing runs the module's own code, as python -m does; nothing else
 // runs, nothing is written or sent, and nothing that holds the environment
-// is printed.
-var (
-	pyImport     = regexp.MustCompile(`^import\s+[A-Za-z_][\w.]*(\s+as\s+\w+)?(\s*,\s*[A-Za-z_][\w.]*(\s+as\s+\w+)?)*$`)
-	pyFromImport = regexp.MustCompile(`^from\s+[A-Za-z_.][\w.]*\s+import\s+(\*|\w+(\s+as\s+\w+)?(\s*,\s*\w+(\s+as\s+\w+)?)*)$`)
-	pyPrint      = regexp.MustCompile(`^print\(\s*([A-Za-z_][\w.]*|'[^'\\{}]*'|"[^"\\{}]*"|[0-9.]+)(\s*,\s*([A-Za-z_][\w.]*|'[^'\\{}]*'|"[^"\\{}]*"|[0-9.]+))*\s*\)$`)
-	pyPass       = regexp.MustCompile(`^(pass|None)$`)
-	pyDunder     = regexp.MustCompile(`__\w+__`)
-)
+// is printed. The patterns are compiled the first time a one-liner is
+// read, not at every start of a hook process.
+var pyPatterns = sync.OnceValue(func() (p struct{ imports, fromImports, prints, pass, dunder *regexp.Regexp }) {
+	p.imports = regexp.MustCompile(`^import\s+[A-Za-z_][\w.]*(\s+as\s+\w+)?(\s*,\s*[A-Za-z_][\w.]*(\s+as\s+\w+)?)*$`)
+	p.fromImports = regexp.MustCompile(`^from\s+[A-Za-z_.][\w.]*\s+import\s+(\*|\w+(\s+as\s+\w+)?(\s*,\s*\w+(\s+as\s+\w+)?)*)$`)
+	p.prints = regexp.MustCompile(`^print\(\s*([A-Za-z_][\w.]*|'[^'\\{}]*'|"[^"\\{}]*"|[0-9.]+)(\s*,\s*([A-Za-z_][\w.]*|'[^'\\{}]*'|"[^"\\{}]*"|[0-9.]+))*\s*\)$`)
+	p.pass = regexp.MustCompile(`^(pass|None)$`)
+	p.dunder = regexp.MustCompile(`__\w+__`)
+	return p
+})
 
 // pyForbidden are names whose value or call reads secrets, runs programs,
 // touches files or the network.
@@ -35,7 +38,8 @@ func importsAndPrints(code string) bool {
 			return false
 		}
 	}
-	for _, d := range pyDunder.FindAllString(code, -1) {
+	py := pyPatterns()
+	for _, d := range py.dunder.FindAllString(code, -1) {
 		switch d {
 		case "__version__", "__file__", "__path__", "__name__", "__doc__":
 		default:
@@ -48,7 +52,7 @@ func importsAndPrints(code string) bool {
 		if st == "" {
 			continue
 		}
-		if !pyImport.MatchString(st) && !pyFromImport.MatchString(st) && !pyPrint.MatchString(st) && !pyPass.MatchString(st) {
+		if !py.imports.MatchString(st) && !py.fromImports.MatchString(st) && !py.prints.MatchString(st) && !py.pass.MatchString(st) {
 			return false
 		}
 		n++
