@@ -475,6 +475,24 @@ func (c *cmd) assigns() {
 			}
 		case strings.HasPrefix(name, "GIT_CONFIG"):
 			c.add(Opaque, "injects git configuration through "+name)
+		case name == "PYTHONPATH" && as.Value.Literal:
+			// Python imports from these folders before the project's
+			// own: code outside the project runs as if it were the
+			// project's.
+			for _, d := range strings.Split(as.Value.Value, ":") {
+				if d == "" {
+					continue
+				}
+				ps := c.a.resolve(shell.Word{Raw: d, Value: d, Literal: true, Tilde: strings.HasPrefix(d, "~")})
+				out := ps == nil
+				for _, p := range ps {
+					out = out || !c.a.ctx.InScope(p)
+				}
+				if out {
+					c.add(Opaque, "sets PYTHONPATH to "+d+", outside the project: python runs code from there")
+					break
+				}
+			}
 		case name == "HOME":
 			// Programs read their settings from the home: git's
 			// ~/.gitconfig (core.fsmonitor, a pager), npm's ~/.npmrc
