@@ -512,7 +512,7 @@ func gitRemote(c *cmd) {
 
 func gitConfig(c *cmd) {
 	vals := c.vals()
-	write, edit, file, renames := false, false, false, false
+	write, edit, file, renames, reads := false, false, false, false, false
 	var key string
 	var pos []string
 	for i := 0; i < len(vals); i++ {
@@ -532,12 +532,8 @@ func gitConfig(c *cmd) {
 			}
 			i++
 		case strings.HasPrefix(v, "-"):
-		case v == "get" || v == "list":
-			if len(pos) == 0 {
-				pos = append(pos, v)
-				continue
-			}
-			pos = append(pos, v)
+		case (v == "get" || v == "list") && len(pos) == 0 && !write:
+			reads = true // git config get|list: the subcommand, not a key
 		case v == "set" || v == "unset" || v == "edit" || v == "rename-section" || v == "remove-section":
 			if len(pos) == 0 {
 				write = true
@@ -553,10 +549,10 @@ func gitConfig(c *cmd) {
 	if len(pos) > 0 {
 		key = strings.ToLower(pos[0])
 	}
-	if len(pos) >= 2 {
+	if len(pos) >= 2 && !reads {
 		write = true
 	}
-	if !write {
+	if !write || reads {
 		c.add(Read, "git config reads a setting")
 		return
 	}
