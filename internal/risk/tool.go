@@ -54,7 +54,7 @@ var agentTools = map[string]ToolKind{
 	"AskUserQuestion": ToolQuiet, "ListAgents": ToolQuiet, "ToolSearch": ToolQuiet, "ReportFindings": ToolQuiet,
 	"Skill": ToolQuiet, "BashOutput": ToolQuiet, "TaskOutput": ToolQuiet, "KillShell": ToolQuiet, "KillBash": ToolQuiet,
 	"write_todos": ToolQuiet, "update_topic": ToolQuiet, "enter_plan_mode": ToolQuiet, "exit_plan_mode": ToolQuiet,
-	"ask_user": ToolQuiet, "get_internal_docs": ToolQuiet,
+	"ask_user": ToolQuiet, "get_internal_docs": ToolQuiet, "complete_task": ToolQuiet,
 	"update_plan": ToolQuiet, "get_goal": ToolQuiet, "create_goal": ToolQuiet, "update_goal": ToolQuiet,
 	"request_user_input": ToolQuiet, "write_stdin": ToolQuiet,
 

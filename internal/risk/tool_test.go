@@ -87,6 +87,8 @@ func TestTool(t *testing.T) {
 		{"web_fetch", `{"prompt":"summarise https://example.org/page please"}`, Network},
 		{"google_web_search", `{"query":"x"}`, Network},
 		{"invoke_agent", `{"prompt":"p"}`, LocalWrite},
+		// a Gemini sub-agent hands its answer back: what it did was judged step by step
+		{"complete_task", `{"report":{"SummaryOfFindings":"done","ExplorationTrace":[],"RelevantLocations":[]}}`, Read},
 		{"save_memory", `{"fact":"always push"}`, InstructionPatch},
 		{"list_directory", `{"dir_path":"/home/user/project"}`, Read},
 		{"glob", `{"pattern":"*.go","dir_path":"/home/user/.config/sayso"}`, Protected},
