@@ -198,6 +198,21 @@ func CheckPins(store PinStore, agent string) []Problem {
 		}
 		return b, err
 	}
+	// A client's settings file holds one pinned definition per event:
+	// it is parsed once, not once for each.
+	parsed := map[string]map[string]any{}
+	settings := func(p Pin, b []byte) map[string]any {
+		key := p.Agent + "\x00" + p.Path
+		if s, ok := parsed[key]; ok {
+			return s
+		}
+		var s map[string]any
+		if json.Unmarshal(settingsJSON(p.Agent, b), &s) != nil {
+			s = nil
+		}
+		parsed[key] = s
+		return s
+	}
 	for _, p := range pins {
 		if agent != "" && p.Agent != agent {
 			continue
@@ -214,7 +229,7 @@ func CheckPins(store PinStore, agent string) []Problem {
 				out = append(out, Problem{p.Agent, fmt.Sprintf("the %s hook file %s cannot be read: %v", p.Event, p.Path, errors.Unwrap(err)), fix})
 				continue
 			}
-			if !hasDefinition(b, p) {
+			if !hasDefinition(settings(p, b), p) {
 				out = append(out, Problem{p.Agent, fmt.Sprintf("sayso's %s hook in %s was changed or removed", p.Event, p.Path), fix})
 			}
 		case PinTrust:
@@ -260,13 +275,9 @@ func checkBinary(p Pin) string {
 	return ""
 }
 
-// hasDefinition reports whether the settings in b still hold the pinned
-// group under its event, unchanged.
-func hasDefinition(b []byte, p Pin) bool {
-	var settings map[string]any
-	if json.Unmarshal(settingsJSON(p.Agent, b), &settings) != nil {
-		return false
-	}
+// hasDefinition reports whether the parsed settings still hold the
+// pinned group under its event, unchanged; nil settings hold none.
+func hasDefinition(settings map[string]any, p Pin) bool {
 	for _, g := range groups(settings, p.Event) {
 		if sum(canonical(g)) == p.SHA256 {
 			return true
