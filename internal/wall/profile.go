@@ -140,11 +140,15 @@ var caches = []string{
 	// the person's PATH; deno's cache is ~/.cache/deno.
 }
 
-// userReadOnly are the clients' settings, git's configuration and the
-// places a program is started from later, relative to the home.
+// userReadOnly are the clients' settings, git's configuration, the
+// package tools' settings (a script shell, GOFLAGS=-toolexec, a cargo
+// runner, an index to install from) and the places a program is started
+// from later, relative to the home.
 var userReadOnly = []string{
 	".claude", ".claude.json", ".codex", ".gemini", ".agents",
 	".gitconfig", ".config/git",
+	".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".config/go/env", ".cargo/config", ".cargo/config.toml",
+	".config/pip", ".pip", ".pydistutils.cfg",
 	".config/systemd", ".config/autostart",
 	".ssh/authorized_keys", ".ssh/config", ".ssh/rc",
 }

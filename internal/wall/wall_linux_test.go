@@ -480,3 +480,29 @@ func TestWallProgramsOfHome(t *testing.T) {
 		t.Errorf("deno's cache: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestWallToolSettings: the package tools' settings in the home, which can
+// name a program every later install or build runs, stay read-only even in
+// a step the person approved wide, unless it named them.
+func TestWallToolSettings(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	for _, f := range []string{".npmrc", ".config/go/env", ".cargo/config.toml"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(w.home, f)), 0o755)
+		os.WriteFile(filepath.Join(w.home, f), []byte("# the person's\n"), 0o644)
+	}
+	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved})
+	for _, cmd := range []string{
+		`echo script-shell=/tmp/x >> ~/.npmrc`,
+		`echo GOFLAGS=-toolexec=/tmp/x >> ~/.config/go/env`,
+		`printf '[target.x86_64-unknown-linux-gnu]\nrunner = "/tmp/x"\n' >> ~/.cargo/config.toml`,
+	} {
+		if r := w.run(t, p, w.root, cmd); r.code == 0 {
+			t.Errorf("%q succeeded in an approved step that did not name it", cmd)
+		}
+	}
+	unlocked := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Unlock: []string{filepath.Join(w.home, ".npmrc")}})
+	if r := w.run(t, unlocked, w.root, `echo registry=https://registry.npmjs.org/ >> ~/.npmrc`); r.code != 0 {
+		t.Errorf("the approved write to ~/.npmrc failed: %s", r.stderr)
+	}
+}
