@@ -37,6 +37,17 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 		{"sudo echo 'x' > .git/hooks/pre-commit", true, false, policy.Ask, false},
 		{"sudo echo 'x' > .husky/pre-commit", true, false, policy.Ask, false},
 		{"sudo echo 'x' > .envrc", true, false, policy.Ask, false},
+		// The project's code beside the leased command, in the same
+		// segment, keeps the whole step walled.
+		{"sudo apt-get install -y jq < <(python3 tools/x.py)", true, false, policy.Allow, true},
+		{"sudo tee /etc/x.conf <<< \"$(python3 tools/x.py)\"", true, false, policy.Ask, false},
+		{"sudo apt-get install -y `python3 tools/x.py`", true, false, policy.Ask, false},
+		{"sudo apt-get install -y jq 2> >(python3 tools/x.py)", true, false, policy.Allow, true},
+		// sudo looked up in a PATH the step sets is the project's program.
+		{"PATH=./bin:$PATH sudo apt-get install -y jq", true, false, policy.Ask, false},
+		{"./bin/sudo apt-get install -y jq", true, false, policy.Allow, true},
+		{"~/bin/sudo apt-get install -y jq", true, false, policy.Allow, true},
+		{"/usr/bin/sudo apt-get install -y jq", true, false, policy.Allow, false},
 		// The reviewer is not the person: what it waives runs walled.
 		{"sudo apt-get install -y jq", false, true, policy.Allow, true},
 	} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/shell"
 )
 
 // MaxInput bounds the hook JSON read from stdin: a Write of a large file
@@ -100,7 +101,33 @@ func outsideWall(d policy.Decision, diag *policy.Diagnostic) bool {
 	}
 	// The reviewer waiving the ceiling is not the person's say-so: what it
 	// lets through runs walled, where sudo fails.
-	return d == policy.Ask || d == policy.Allow && (diag.Answered || diag.Lease != "" && len(a.Script.Segments) == 1)
+	return d == policy.Ask || d == policy.Allow && (diag.Answered || diag.Lease != "" && len(a.Script.Segments) == 1 && systemWrappers(&a.Script.Segments[0]))
+}
+
+// systemWrappers reports whether every wrapper of seg (sudo, doas) is
+// named as the system's: by its bare name or from a system folder. A
+// sudo named by another path (./bin/sudo, ~/bin/sudo) is a program the
+// agent could have written; a lease for privilege does not carry it
+// outside the wall.
+func systemWrappers(seg *shell.Segment) bool {
+	if len(seg.WrapperWords) != len(seg.Wrappers) {
+		return false
+	}
+	for _, w := range seg.WrapperWords {
+		if !strings.Contains(w, "/") {
+			continue
+		}
+		ok := false
+		for _, d := range []string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/usr/local/sbin/", "/run/wrappers/bin/"} {
+			if strings.HasPrefix(w, d) && !strings.Contains(w[len(d):], "/") && !strings.Contains(w, "/../") {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // decideWithin runs decide under the hook's timeout, turning a panic into

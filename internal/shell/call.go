@@ -50,6 +50,7 @@ func (p *parser) run(seg Segment, at syntax.Pos, c ctx) {
 			break // describes or lists; runs nothing
 		}
 		seg.Wrappers = append(seg.Wrappers, name)
+		seg.WrapperWords = append(seg.WrapperWords, seg.Args[0].Value)
 		seg.Assigns = append(seg.Assigns, extra.assigns...)
 		if extra.chdir != nil {
 			seg.Chdir = extra.chdir

@@ -113,6 +113,9 @@ type Segment struct {
 	Stage    int      // its index in that pipeline
 	Opaque   []Opaque // what hides, in this segment, what runs
 	Pos      Pos
+	// WrapperWords are the Wrappers as written, with any directory:
+	// ./bin/sudo is peeled as sudo, but it is a program of the project's.
+	WrapperWords []string
 }
 
 // Name is the program the segment runs, without its directory, or "" when
