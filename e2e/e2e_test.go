@@ -291,3 +291,39 @@ func TestGemini(t *testing.T) {
 		})
 	}
 }
+
+// TestGeminiSubagents holds seed 004 §1 (parallelize) with the real Gemini
+// CLI, which reports no sub-agent's start or end: with max_parallel = 1 the
+// model starts one sub-agent, then another once the first has answered.
+// The AfterTool of invoke_agent frees the first one's place, so the second
+// is not refused as a second sub-agent running at once; and the sub-agent's
+// complete_task, which ends it, passes in auto.
+func TestGeminiSubagents(t *testing.T) {
+	w := newWorld(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
+	must(t, os.WriteFile(filepath.Join(w.home, ".config", "sayso", "policy.toml"), []byte("max_parallel = 1\n"), 0o600))
+	f := NewFake(Call{Task: SubagentMark + ": look around"}, Call{Task: SubagentMark + ": look again"})
+	defer f.Close()
+	out := w.drive(t, "gemini", f, "look around twice")
+	log := string(w.sayso(t, "log"))
+	if n := strings.Count(log, "allow invoke_agent"); n != 2 {
+		t.Errorf("%d sub-agents let through, want 2 one after the other", n)
+	}
+	if strings.Contains(log, "parallelize") {
+		t.Errorf("the second sub-agent counted the first, which had ended, as running")
+	}
+	if n := strings.Count(log, "sub-agent of session"); n != 2 {
+		t.Errorf("%d sub-agents' ends recorded, want 2", n)
+	}
+	if strings.Contains(log, "ask complete_task") || strings.Contains(log, "deny complete_task") {
+		t.Errorf("a sub-agent's complete_task did not pass")
+	}
+	for _, r := range f.Results() {
+		if strings.Contains(r, "blocked") {
+			t.Errorf("a tool was blocked: %s", r)
+		}
+	}
+	if t.Failed() {
+		t.Logf("gemini output:\n%s\nledger:\n%s", out, log)
+	}
+}

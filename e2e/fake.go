@@ -246,6 +246,22 @@ func anthropicResults(body map[string]any) (last string, n int) {
 	return last, n
 }
 
+// geminiSub reports whether the conversation is a Gemini sub-agent's: it
+// is offered complete_task, the tool that ends it.
+func geminiSub(body map[string]any) bool {
+	tools, _ := body["tools"].([]any)
+	for _, t := range tools {
+		tm, _ := t.(map[string]any)
+		fds, _ := tm["functionDeclarations"].([]any)
+		for _, fd := range fds {
+			if fm, _ := fd.(map[string]any); fm["name"] == "complete_task" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // anthropicSub reports whether the conversation is a sub-agent's: its
 // first user message holds SubagentMark.
 func anthropicSub(body map[string]any) bool {
@@ -311,9 +327,16 @@ func (f *Fake) gemini(w http.ResponseWriter, body map[string]any) {
 	if n > 0 {
 		f.got(result)
 	}
+	sub := geminiSub(body)
 	var part map[string]any
-	if call, more := f.next(n, false); !more {
+	if call, more := f.next(n, sub); !more && sub {
+		// A Gemini sub-agent ends by handing its report back.
+		part = map[string]any{"functionCall": map[string]any{"name": "complete_task", "args": map[string]any{"report": map[string]any{
+			"SummaryOfFindings": "SUB-DONE", "ExplorationTrace": []any{}, "RelevantLocations": []any{}}}}}
+	} else if !more {
 		part = map[string]any{"text": "DONE"}
+	} else if call.Task != "" {
+		part = map[string]any{"functionCall": map[string]any{"name": "invoke_agent", "args": map[string]any{"agent_name": "codebase_investigator", "prompt": call.Task}}}
 	} else if call.Path != "" {
 		part = map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": call.Path, "content": call.Content}}}
 	} else {
