@@ -174,12 +174,13 @@ func reachesDaemons(script *shell.Script) bool {
 }
 
 // approvedWrites are the paths a step that touches the person's
-// instruction files or settings (instruction-patch), or what the system
-// or ssh start (privilege: ~/.ssh/config), writes: only the person's
-// say-so lets such a step through (both are ceilings no mode lifts), so
-// the wall lets it write exactly those.
+// instruction files or settings (instruction-patch), what the system or
+// ssh start (privilege: ~/.ssh/config), or the person's credentials
+// (secret: npm login's ~/.npmrc) writes: only the person's say-so lets
+// such a step through (each is a ceiling no mode lifts), so the wall lets
+// it write exactly those.
 func approvedWrites(a risk.Assessment) []string {
-	if !a.Classes.Has(risk.InstructionPatch) && !a.Classes.Has(risk.Privilege) {
+	if !a.Classes.Has(risk.InstructionPatch) && !a.Classes.Has(risk.Privilege) && !a.Classes.Has(risk.Secret) {
 		return nil
 	}
 	var out []string

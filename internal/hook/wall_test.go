@@ -298,3 +298,20 @@ func TestGitConfigHooks(t *testing.T) {
 		t.Errorf("the person's hooksPath: the configuration is writable")
 	}
 }
+
+// TestApprovedToolSettings: the person's yes to a step that changes a
+// package tool's settings or logs in lets it write exactly the file the
+// tool writes, which the wall otherwise keeps read-only.
+func TestApprovedToolSettings(t *testing.T) {
+	for _, tt := range []struct{ command, want string }{
+		{"npm config set registry https://registry.example", "/home/user/.npmrc"},
+		{"npm login", "/home/user/.npmrc"},
+		{"go env -w GOPRIVATE=example.com", "/home/user/.config/go/env"},
+		{"yarn config set npmRegistryServer https://registry.example", "/home/user/.yarnrc.yml"},
+	} {
+		_, diag := policy.Evaluate(policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}})
+		if got := accessOf(&diag, policy.ReachWide).unlock; !slices.Contains(got, tt.want) {
+			t.Errorf("%q: unlock = %v, want %s", tt.command, got, tt.want)
+		}
+	}
+}

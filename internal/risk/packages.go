@@ -41,6 +41,9 @@ func npm(c *cmd) {
 		c.add(RemoteWrite, n+" changes the registry")
 	case "login", "adduser", "add-user", "token", "logout", "profile":
 		c.add(Secret, n+" handles registry credentials")
+		if v == "login" || v == "adduser" || v == "add-user" || v == "logout" {
+			c.installsForMachine(npmrc(c.args)) // the token lands in the person's .npmrc
+		}
 	case "ls", "list", "view", "info", "show", "outdated", "why", "explain", "search", "help", "doctor", "whoami", "ping",
 		"prefix", "root", "bin", "fund", "licenses", "docs", "repo", "bugs", "query", "-v", "--version", "-h", "--help":
 		c.add(Read, n+" reads")
@@ -50,6 +53,10 @@ func npm(c *cmd) {
 			if (c.name == "npm" || c.name == "pnpm") && !projectLocation(c.args) {
 				// the person's ~/.npmrc: script-shell, registry, node-options
 				c.add(InstructionPatch, n+" changes the person's settings, which can run programs in every later install or script")
+				c.installsForMachine(npmrc(c.args))
+			}
+			if c.name == "yarn" && !c.has("--home") {
+				c.installsForMachine("~/.yarnrc.yml", "~/.yarnrc")
 			}
 			return
 		}
@@ -359,6 +366,7 @@ func goCmd(c *cmd) {
 		if v == "env" && c.has("-w", "-u") {
 			c.add(LocalWrite, "go env -w changes go settings")
 			c.add(InstructionPatch, "go env -w changes the person's go settings, which every later build reads (GOFLAGS=-toolexec runs a program)")
+			c.installsForMachine(c.envDir("GOENV", "", "~/.config/go/env"))
 			return
 		}
 		c.add(Read, "go "+v)
@@ -621,6 +629,27 @@ func NpmCommand(v string) string {
 		}
 		found = a
 	}
+}
+
+// npmrc is the settings file npm config set and npm login write: the
+// person's ~/.npmrc, the one --userconfig names, or, for --location
+// global, one under npm's prefix that sayso cannot name ("").
+func npmrc(args []shell.Word) string {
+	for i, w := range args {
+		switch {
+		case w.Value == "--location=global" || w.Value == "-g" || w.Value == "--global" ||
+			(w.Value == "--location" || w.Value == "-L") && i+1 < len(args) && args[i+1].Value == "global":
+			return ""
+		case strings.HasPrefix(w.Value, "--userconfig="):
+			return strings.TrimPrefix(w.Value, "--userconfig=")
+		case w.Value == "--userconfig" && i+1 < len(args):
+			if !args[i+1].Literal {
+				return ""
+			}
+			return args[i+1].Value
+		}
+	}
+	return "~/.npmrc"
 }
 
 // projectLocation reports whether npm's --location (-L) names the
