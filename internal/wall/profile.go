@@ -268,8 +268,14 @@ func For(in Inputs) Profile {
 	if in.Scope != Approved && home != "" {
 		for _, d := range in.State {
 			if d = filepath.Clean(d); d != "." && !filepath.IsAbs(d) && !strings.HasPrefix(d, "..") {
+				ro, mk, ok := stateKept(home, d)
+				if !ok {
+					continue
+				}
 				p.Write = append(p.Write, filepath.Join(home, d))
 				p.Make = append(p.Make, filepath.Join(home, d))
+				p.Make = append(p.Make, mk...)
+				p.ReadOnly = append(p.ReadOnly, ro...)
 			}
 		}
 	}
@@ -352,4 +358,43 @@ func unlocked(list, approved []string) []string {
 		}
 	}
 	return out
+}
+
+// keptState are, in a tool's state folder, what names a program, an
+// extension or a setting the tool runs or trusts at the person's next
+// command: read-only in the wall. Folders are made when missing; a
+// missing file is one the step could create, so its folder is then not
+// granted at all.
+var keptState = map[string]struct{ files, dirs []string }{
+	".config/gh":     {files: []string{"config.yml", "hosts.yml"}},
+	".azure":         {files: []string{"config"}, dirs: []string{"cliextensions"}},
+	".config/gcloud": {files: []string{"active_config"}, dirs: []string{"configurations", "virtenv"}},
+}
+
+// stateKept is what of state folder d (relative to home) stays read-only
+// and which folders are made for it; false when d is not to be granted.
+func stateKept(home, d string) (ro, mk []string, ok bool) {
+	k := keptState[d]
+	for _, f := range k.files {
+		p := filepath.Join(home, d, f)
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			return nil, nil, false
+		}
+		ro = append(ro, p)
+	}
+	for _, f := range k.dirs {
+		p := filepath.Join(home, d, f)
+		ro = append(ro, p)
+		mk = append(mk, p)
+	}
+	// gcloud keeps legacy settings beside its configurations.
+	if p := filepath.Join(home, d, "properties"); d == ".config/gcloud" && isRegular(p) {
+		ro = append(ro, p)
+	}
+	return ro, mk, true
+}
+
+func isRegular(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

@@ -506,3 +506,49 @@ func TestWallToolSettings(t *testing.T) {
 		t.Errorf("the approved write to ~/.npmrc failed: %s", r.stderr)
 	}
 }
+
+// TestWallToolStateKept: in a tool's state folder, the files that name
+// what the tool runs later — gh's config.yml (pager, aliases) and
+// hosts.yml, az's config and extensions, gcloud's configurations and
+// virtual environment — stay read-only: a step of that tool alone (gh
+// release download -O, az rest --output-file) would plant them for the
+// person's next command. A missing one the step could create: then the
+// folder is not granted at all.
+func TestWallToolStateKept(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	for p, c := range map[string]string{
+		"/.config/gh/config.yml": "aliases: {}", "/.config/gh/hosts.yml": "github.com: {}",
+		"/.azure/config": "[core]",
+		"/.config/gcloud/active_config": "default", "/.config/gcloud/configurations/config_default": "[core]",
+	} {
+		os.MkdirAll(filepath.Dir(w.home+p), 0o755)
+		if err := os.WriteFile(w.home+p, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, State: []string{".config/gh", ".azure", ".config/gcloud"}})
+	for _, cmd := range []string{
+		`echo 'pager: sh /tmp/e' >> ~/.config/gh/config.yml`,
+		`echo 'pager: sh /tmp/e' >> ~/.config/gh/hosts.yml`,
+		`echo '[extension]' >> ~/.azure/config`,
+		`mkdir -p ~/.azure/cliextensions/x`,
+		`echo x > ~/.config/gcloud/configurations/config_default`,
+		`echo x > ~/.config/gcloud/active_config`,
+		`mkdir -p ~/.config/gcloud/virtenv/bin`,
+	} {
+		if r := w.run(t, p, w.root, cmd); r.code == 0 {
+			t.Errorf("%q: a kept file of a tool's state was written", cmd)
+		}
+	}
+	for _, cmd := range []string{`mkdir -p ~/.config/gcloud/logs && echo x > ~/.config/gcloud/logs/1.log`, `echo x > ~/.azure/az.sess`, `echo x > ~/.config/gh/state.tmp`} {
+		if r := w.run(t, p, w.root, cmd); r.code != 0 {
+			t.Errorf("%q: exit %d: %s", cmd, r.code, r.stderr)
+		}
+	}
+	os.Remove(w.home + "/.config/gh/hosts.yml")
+	p = For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, State: []string{".config/gh"}})
+	if r := w.run(t, p, w.root, `echo 'github.com: {pager: sh /tmp/e}' > ~/.config/gh/hosts.yml`); r.code == 0 {
+		t.Errorf("a missing kept file was created")
+	}
+}
