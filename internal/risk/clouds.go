@@ -214,6 +214,11 @@ func gcloud(c *cmd) {
 	for _, w := range ws {
 		if w == "deploy" {
 			c.add(Deploy, "gcloud deploy")
+			if len(ws) > 1 && ws[0] == "app" && ws[1] == "deploy" {
+				c.worksOn(2, "-v", "--version", "--bucket", "--image-url", "--appyaml", "--service-account", "--ignore-file",
+					"--verbosity", "--impersonate-service-account", "--configuration", "--billing-project", "--flags-file",
+					"--trace-token") // the app.yaml files it deploys
+			}
 			return
 		}
 	}
@@ -451,6 +456,15 @@ func deployCLI(c *cmd) {
 		c.add(Destructive, c.name+" "+v)
 	default:
 		c.add(Deploy, c.name+" "+v)
+		switch {
+		case c.name == "wrangler" && (v == "deploy" || v == "publish"):
+			c.worksOn(1, "--name", "--compatibility-date", "--compatibility-flags", "--assets", "--site", "--var", "--define",
+				"--routes", "--route", "--outdir", "--tsconfig", "--dispatch-namespace", "--site-include", "--site-exclude",
+				"--jsx-factory", "--jsx-fragment", "--upload-source-maps", "--alias", "--triggers", "--schedule",
+				"--schedules") // the script it deploys
+		case c.name == "railway" && v == "up":
+			c.worksOn(1, "-s", "--service", "--environment") // the folder it deploys
+		}
 	}
 }
 
@@ -471,6 +485,12 @@ func ansible(c *cmd) {
 		return
 	}
 	c.add(Deploy, c.name+" changes the hosts it runs against")
+	if c.name == "ansible-playbook" {
+		c.worksOn(0, "-i", "--inventory", "--inventory-file", "-e", "--extra-vars", "-l", "--limit", "-u", "--user", "--tags",
+			"--skip-tags", "-f", "--forks", "--vault-password-file", "--vault-id", "-M", "--module-path", "--private-key",
+			"--key-file", "--connection", "-T", "--timeout", "--become-user", "--become-method", "--start-at-task",
+			"--ssh-common-args", "--ssh-extra-args", "--scp-extra-args", "--sftp-extra-args", "-k", "-K") // the playbooks it runs
+	}
 }
 
 func vault(c *cmd) {
