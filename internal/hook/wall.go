@@ -79,7 +79,8 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach) access {
 	a := access{daemons: reachesDaemons(diag.Assessment.Script)}
 	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
 	a.state = toolState(diag.Assessment.Script)
-	if reach == policy.ReachWide {
+	if reach == policy.ReachWide && (diag.Answered || diag.Decided().Reason != policy.ReasonReviewer) {
+		// The reviewer reading the person's words is not their say-so.
 		a.unlock = approvedWrites(diag.Assessment)
 	}
 	return a

@@ -204,6 +204,19 @@ func TestApprovedWrites(t *testing.T) {
 			t.Errorf("%q at %v: unlock = %v, want %q", tt.command, tt.reach, got, tt.want)
 		}
 	}
+	// The reviewer waiving the ceiling is not the person: it unlocks
+	// nothing, though the step runs wide.
+	for _, command := range []string{`echo "Host *" >> ~/.ssh/config`, "echo hi >> CLAUDE.md"} {
+		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"},
+			Review: policy.Review{Asked: true, Allow: true, Why: "the person asked for it"}}
+		d, diag := policy.Evaluate(req)
+		if d != policy.Allow || diag.Reach != policy.ReachWide {
+			t.Fatalf("%q: %v at %v, want allowed wide by the reviewer", command, d, diag.Reach)
+		}
+		if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
+			t.Errorf("%q allowed by the reviewer: unlock = %v, want none", command, got)
+		}
+	}
 }
 
 // TestToolState: a step made only of a cloud or forge CLI and programs
