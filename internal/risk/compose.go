@@ -38,7 +38,7 @@ var composeOptsWithValue = map[string]bool{
 func compose(c *cmd) {
 	var files []shell.Word
 	var dir *shell.Word
-	seen := false
+	seen, envFile := false, false
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		v := w.Value
@@ -62,12 +62,23 @@ func compose(c *cmd) {
 			word = c.args[i]
 		}
 		switch name {
+		case "--env-file":
+			envFile = true
 		case "-f", "--file":
 			files = append(files, word)
 		case "--project-directory":
 			d := word
 			dir = &d
 		}
+	}
+	if _, ok := c.a.env["COMPOSE_ENV_FILES"]; ok {
+		envFile = true
+	}
+	if _, ok := c.a.env["COMPOSE_FILE"]; len(files) == 0 && !ok && envFile {
+		// Compose takes COMPOSE_FILE from the env files it is given, as
+		// from the project's .env: the files it uses are not known here.
+		c.add(Opaque, c.name+" compose takes its settings from another env file, which may name other compose files")
+		return
 	}
 	if len(files) == 0 {
 		if v, ok := c.a.env["COMPOSE_FILE"]; ok {
