@@ -140,6 +140,14 @@ var caches = []string{
 	// the person's PATH; deno's cache is ~/.cache/deno.
 }
 
+// runCaches are the folders of the caches whose programs run again
+// without a check, outside the wall, at the person's next command of the
+// same name (npx reuses what it installed in ~/.npm/_npx), by the cache
+// they sit in: read-only in local, made when missing in a project; a
+// cache whose one is missing elsewhere is not written. An approved step
+// writes them.
+var runCaches = map[string]string{".npm": ".npm/_npx"}
+
 // userReadOnly are the clients' settings, git's configuration, the
 // package tools' settings (a script shell, GOFLAGS=-toolexec, a cargo
 // runner, an index to install from) and the places a program is started
@@ -258,7 +266,18 @@ func For(in Inputs) Profile {
 			p.Write = append(p.Write, root)
 		}
 		if home != "" {
+			made := isProject(root, home)
 			for _, c := range caches {
+				if rc, ok := runCaches[c]; ok {
+					d := filepath.Join(home, rc)
+					if _, err := os.Lstat(d); err != nil && !made {
+						continue // missing, and not made here: the step could plant it
+					}
+					p.ReadOnly = append(p.ReadOnly, d)
+					if made {
+						p.Make = append(p.Make, d)
+					}
+				}
 				p.Write = append(p.Write, filepath.Join(home, c))
 			}
 		}

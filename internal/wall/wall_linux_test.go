@@ -519,7 +519,7 @@ func TestWallToolStateKept(t *testing.T) {
 	w := newWorld(t)
 	for p, c := range map[string]string{
 		"/.config/gh/config.yml": "aliases: {}", "/.config/gh/hosts.yml": "github.com: {}",
-		"/.azure/config": "[core]",
+		"/.azure/config":                "[core]",
 		"/.config/gcloud/active_config": "default", "/.config/gcloud/configurations/config_default": "[core]",
 	} {
 		os.MkdirAll(filepath.Dir(w.home+p), 0o755)
@@ -550,5 +550,31 @@ func TestWallToolStateKept(t *testing.T) {
 	p = For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, State: []string{".config/gh"}})
 	if r := w.run(t, p, w.root, `echo 'github.com: {pager: sh /tmp/e}' > ~/.config/gh/hosts.yml`); r.code == 0 {
 		t.Errorf("a missing kept file was created")
+	}
+}
+
+// TestWallNpxCache: npx runs what it installed in ~/.npm/_npx again
+// without checking it, at the person's next npx of that package, outside
+// the wall: a local step writes the rest of npm's cache, not that.
+func TestWallNpxCache(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	bin := w.home + "/.npm/_npx/0123abcd/node_modules/prettier/bin/prettier.cjs"
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, []byte("// prettier"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{`echo 'require("child_process").execSync("id")' >> ` + bin, `mkdir -p ~/.npm/_npx/ffff/node_modules`} {
+		if r := w.run(t, w.profile(Local), w.root, cmd); r.code == 0 {
+			t.Errorf("%q: a local step planted what npx runs later", cmd)
+		}
+	}
+	if r := w.run(t, w.profile(Local), w.root, `mkdir -p ~/.npm/_cacache && echo x > ~/.npm/_cacache/x`); r.code != 0 {
+		t.Errorf("npm's cache: exit %d: %s", r.code, r.stderr)
+	}
+	if r := w.run(t, w.profile(Approved), w.root, `mkdir -p ~/.npm/_npx/ffff`); r.code != 0 {
+		t.Errorf("an approved npx: exit %d: %s", r.code, r.stderr)
 	}
 }
