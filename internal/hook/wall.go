@@ -174,16 +174,12 @@ func reachesDaemons(script *shell.Script) bool {
 	return true
 }
 
-// approvedWrites are the paths a step that touches the person's
-// instruction files or settings (instruction-patch), what the system or
-// ssh start (privilege: ~/.ssh/config), or the person's credentials
-// (secret: npm login's ~/.npmrc) writes: only the person's say-so lets
-// such a step through (each is a ceiling no mode lifts), so the wall lets
-// it write exactly those.
+// approvedWrites are the paths a step let through wide by the person's
+// say-so names as written — their instruction files or settings, what the
+// system or ssh start (~/.ssh/config), their credentials (npm login's
+// ~/.npmrc), a tool's settings (gcloud's configurations): the person saw
+// them, so the wall lets the step write exactly those.
 func approvedWrites(a risk.Assessment) []string {
-	if !a.Classes.Has(risk.InstructionPatch) && !a.Classes.Has(risk.Privilege) && !a.Classes.Has(risk.Secret) {
-		return nil
-	}
 	var out []string
 	for _, p := range a.Paths {
 		if p.Op != risk.OpRead && p.Path != "" {

@@ -183,8 +183,8 @@ func TestGitConfigAccess(t *testing.T) {
 
 // TestApprovedWrites: a step the person approved that writes a file the
 // wall keeps read-only — an instruction file, ~/.gitconfig, ~/.ssh/config
-// — may write exactly the files it names; a step of another class, or one
-// run by a mode, unlocks nothing.
+// — may write exactly the files it names; one run by a mode unlocks
+// nothing.
 func TestApprovedWrites(t *testing.T) {
 	for _, tt := range []struct {
 		command string
@@ -195,7 +195,8 @@ func TestApprovedWrites(t *testing.T) {
 		{`echo "Host x" >> ~/.ssh/config`, policy.ReachWide, "/home/user/.ssh/config"},
 		{"echo hi >> CLAUDE.md", policy.ReachWide, "/home/user/project/CLAUDE.md"},
 		{"echo hi >> CLAUDE.md", policy.ReachProject, ""},
-		{"echo hi > notes.txt", policy.ReachWide, ""},
+		{"echo hi > notes.txt", policy.ReachWide, "/home/user/project/notes.txt"},
+		{"echo hi > notes.txt", policy.ReachProject, ""},
 	} {
 		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
 		_, diag := policy.Evaluate(req)
@@ -321,6 +322,7 @@ func TestApprovedToolSettings(t *testing.T) {
 		{"npm login", "/home/user/.npmrc"},
 		{"go env -w GOPRIVATE=example.com", "/home/user/.config/go/env"},
 		{"yarn config set npmRegistryServer https://registry.example", "/home/user/.yarnrc.yml"},
+		{"gcloud config set project my-project", "/home/user/.config/gcloud/configurations"},
 	} {
 		_, diag := policy.Evaluate(policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}})
 		if got := accessOf(&diag, policy.ReachWide).unlock; !slices.Contains(got, tt.want) {

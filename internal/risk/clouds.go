@@ -193,8 +193,11 @@ func gcloud(c *cmd) {
 			c.add(InstructionPatch, "gcloud config virtualenv changes the python every later gcloud runs")
 			return
 		}
-		if contains(ws, "set") || contains(ws, "unset") || contains(ws, "configurations") && contains(ws, "activate") {
+		if contains(ws, "set") || contains(ws, "unset") || contains(ws, "configurations") && (contains(ws, "activate") || contains(ws, "create") || contains(ws, "delete") || contains(ws, "rename")) {
 			c.add(LocalWrite, "gcloud config changes local settings")
+			// the person's configuration: which project, account and region
+			// their next gcloud acts on
+			c.installsForMachine(c.envDir("CLOUDSDK_CONFIG", "configurations", "~/.config/gcloud/configurations"), c.envDir("CLOUDSDK_CONFIG", "active_config", "~/.config/gcloud/active_config"))
 			if i := slices.Index(ws, "set"); i >= 0 && (i+1 >= len(ws) || !inertGcloudProperty(ws[i+1])) {
 				c.add(InstructionPatch, "gcloud config set of a property that may name a program, a proxy or an endpoint the person's next gcloud uses")
 			}
