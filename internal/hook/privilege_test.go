@@ -67,11 +67,13 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 			d, diag := policy.Evaluate(req)
 			return d, diag, nil
 		}
+		// Claude Code's attended terminal, where an ask is the person's
+		// dialog.
 		in, _ := json.Marshal(map[string]any{
-			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project",
+			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": "default",
 			"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command},
 		})
-		res := Run(context.Background(), Claude{}, in, Env{Getenv: func(string) string { return "" }, Home: "/home/user"}, decide, walls)
+		res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
 		out := string(res.Stdout)
 		if want := `"permissionDecision":"` + tt.want.String() + `"`; !strings.Contains(out, want) {
 			t.Errorf("%q (lease %v): want %s, got %s", tt.command, tt.lease, want, out)
@@ -79,7 +81,27 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 		if got := strings.Contains(out, launcher); got != tt.walled {
 			t.Errorf("%q (lease %v): walled = %v, want %v: %s", tt.command, tt.lease, got, tt.walled, out)
 		}
+		// Where the client answers an ask without the person's dialog —
+		// bypassPermissions, its classifier, a terminal nobody attends —
+		// an asked step that gains root stays walled.
+		for _, mode := range []string{"bypassPermissions", "auto", "dontAsk"} {
+			in, _ := json.Marshal(map[string]any{
+				"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": mode,
+				"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command},
+			})
+			res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
+			if out := string(res.Stdout); tt.want == policy.Ask && !strings.Contains(out, launcher) {
+				t.Errorf("%q in %s: an ask without the person's dialog ran outside the wall: %s", tt.command, mode, out)
+			}
+		}
 	}
+}
+
+func attended(k string) string {
+	if k == "CLAUDE_CODE_SESSION_ATTENDED" {
+		return "1"
+	}
+	return ""
 }
 
 // TestPrivilegeAnsweredOnPage: the person allowed the card of a step that

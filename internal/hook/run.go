@@ -73,7 +73,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		return r
 	}
 	q.Step.Answered = diag.Answered
-	if d != policy.Deny && !outsideWall(d, &diag) {
+	if d != policy.Deny && !outsideWall(d, &diag, q.Step.Dialog) {
 		reach := diag.Reach
 		if d == policy.Ask && reach == policy.ReachNone {
 			reach = policy.ReachWide // what the person lets through still runs walled
@@ -86,22 +86,23 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 }
 
 // outsideWall reports a step that gains root privilege (sudo, doas, a
-// setuid program) on the person's say-so for exactly it: asked (in the
-// client, or on the page, where the person allowed it), the person
-// answers this command; let through by a lease or rule, it is that one
-// command alone. It runs as approved, outside the wall: inside,
+// setuid program) on the person's say-so for exactly it: asked where the
+// client's own dialog shows the person this command (dialog: Claude Code's
+// attended terminal in a mode that asks, not bypass or its classifier), or
+// allowed by the person on the page; let through by a lease, it is that
+// one command alone. It runs as approved, outside the wall: inside,
 // no_new_privs and the user namespace make every setuid program fail, so
 // the wall would turn the person's yes into an error. Anything else in a
 // leased step keeps the whole step walled, and so does the reviewer's
 // waiver.
-func outsideWall(d policy.Decision, diag *policy.Diagnostic) bool {
+func outsideWall(d policy.Decision, diag *policy.Diagnostic, dialog bool) bool {
 	a := &diag.Assessment
 	if !a.Classes.Has(risk.Privilege) || a.Script == nil {
 		return false
 	}
 	// The reviewer waiving the ceiling is not the person's say-so: what it
 	// lets through runs walled, where sudo fails.
-	return d == policy.Ask || d == policy.Allow && (diag.Answered || diag.Lease != "" && len(a.Script.Segments) == 1 && systemWrappers(&a.Script.Segments[0]))
+	return d == policy.Ask && dialog || d == policy.Allow && (diag.Answered || diag.Lease != "" && len(a.Script.Segments) == 1 && systemWrappers(&a.Script.Segments[0]))
 }
 
 // systemWrappers reports whether every wrapper of seg (sudo, doas) is
