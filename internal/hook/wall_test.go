@@ -330,3 +330,23 @@ func TestApprovedToolSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestModeUnlocksNothing: a step a mode lets through wide — autopilot, the
+// autonomy wildcard, an allow entry — was seen by no one: it may not write
+// the files the wall keeps read-only, though it names them as written.
+func TestModeUnlocksNothing(t *testing.T) {
+	for _, command := range []string{
+		"echo x > ~/.config/gcloud/configurations/config_default",
+		"echo 'aliases: {co: \"!sh -c id\"}' > ~/.config/gh/config.yml",
+		"gcloud config set core/project x",
+	} {
+		req := policy.Request{Command: command, Mode: policy.ModeAutopilot, Wall: policy.Wall{On: true}, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
+		d, diag := policy.Evaluate(req)
+		if d != policy.Allow || diag.Reach != policy.ReachWide {
+			t.Fatalf("%q: %v at %v, want allowed wide by autopilot", command, d, diag.Reach)
+		}
+		if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
+			t.Errorf("%q allowed by autopilot: unlock = %v, want none", command, got)
+		}
+	}
+}
