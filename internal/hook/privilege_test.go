@@ -43,6 +43,12 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 		{"sudo tee /etc/x.conf <<< \"$(python3 tools/x.py)\"", true, false, policy.Ask, false},
 		{"sudo apt-get install -y `python3 tools/x.py`", true, false, policy.Ask, false},
 		{"sudo apt-get install -y jq 2> >(python3 tools/x.py)", true, false, policy.Allow, true},
+		// The leased command running the project's code — a script, a
+		// build — runs walled: the lease lifts sudo, not the wall.
+		{"sudo ./tools/x.sh", true, false, policy.Allow, true},
+		{"sudo python3 tools/x.py", true, false, policy.Allow, true},
+		{"sudo -u user bash tools/x.sh", true, false, policy.Allow, true},
+		{"sudo make install", true, false, policy.Allow, true},
 		// sudo looked up in a PATH the step sets is the project's program.
 		{"PATH=./bin:$PATH sudo apt-get install -y jq", true, false, policy.Ask, false},
 		{"./bin/sudo apt-get install -y jq", true, false, policy.Allow, true},

@@ -102,7 +102,15 @@ func outsideWall(d policy.Decision, diag *policy.Diagnostic, dialog bool) bool {
 	}
 	// The reviewer waiving the ceiling is not the person's say-so: what it
 	// lets through runs walled, where sudo fails.
-	return d == policy.Ask && dialog || d == policy.Allow && (diag.Answered || diag.Lease != "" && len(a.Script.Segments) == 1 && systemWrappers(&a.Script.Segments[0]))
+	return d == policy.Ask && dialog || d == policy.Allow && (diag.Answered || diag.Lease != "" && leasedAlone(a))
+}
+
+// leasedAlone reports a leased step that is one command run through the
+// system's sudo and nothing of the project's: a script, a build or
+// anything else the engine finds writing (local-write) or cannot see
+// (opaque) is what the mode lets through, and it runs walled.
+func leasedAlone(a *risk.Assessment) bool {
+	return len(a.Script.Segments) == 1 && systemWrappers(&a.Script.Segments[0]) && !a.Classes.Has(risk.LocalWrite) && !a.Classes.Has(risk.Opaque)
 }
 
 // systemWrappers reports whether every wrapper of seg (sudo, doas) is
