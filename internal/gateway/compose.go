@@ -191,6 +191,11 @@ func (r *composeReader) top(n *yaml.Node) {
 	}
 	each(n, func(key string, v *yaml.Node) {
 		switch key {
+		case "name", "version", "networks":
+		default:
+			if !strings.HasPrefix(key, "x-") {
+				r.fail("%q is not a key sayso knows at the top of a compose file", key)
+			}
 		case "include":
 			r.fail("includes other compose files, which sayso does not read")
 		case "services":
@@ -228,6 +233,30 @@ func (r *composeReader) service(name string, s *yaml.Node) {
 	each(s, func(key string, v *yaml.Node) {
 		what := "service " + name + " " + key
 		switch key {
+		default:
+			if !inertServiceKeys[key] && !strings.HasPrefix(key, "x-") {
+				r.fail("%s is not a key sayso knows in a service: what it hands the container is not read", what)
+			}
+		case "use_api_socket":
+			if x, ok := r.scalar(what, v); ok && x != "false" {
+				r.args = append(r.args, "-v", "/var/run/docker.sock:/var/run/docker.sock")
+			}
+		case "build":
+			if v.Kind == yaml.MappingNode {
+				each(v, func(k string, _ *yaml.Node) {
+					if !inertBuildKeys[k] {
+						r.fail("%s %s hands the build what the file does not show (the host's ssh agent, secrets, entitlements, other folders)", what, k)
+					}
+				})
+			}
+		case "post_start", "pre_stop":
+			list(v, func(x *yaml.Node) {
+				each(x, func(k string, _ *yaml.Node) {
+					if k != "command" && k != "user" && k != "working_dir" && k != "environment" {
+						r.fail("%s %s runs a command the file does not show whole", what, k)
+					}
+				})
+			})
 		case "extends":
 			each(v, func(k string, _ *yaml.Node) {
 				if k == "file" {
@@ -278,6 +307,33 @@ func (r *composeReader) service(name string, s *yaml.Node) {
 			list(v, func(x *yaml.Node) { r.volume(what, x) })
 		}
 	})
+}
+
+// inertServiceKeys are the keys of a compose service that hand its
+// container nothing of the host's beyond what docker run's judge reads
+// elsewhere: a key not here, nor read above, leaves the file unread.
+var inertServiceKeys = map[string]bool{
+	"annotations": true, "attach": true, "blkio_config": true, "cgroup_parent": true, "command": true,
+	"container_name": true, "cpu_count": true, "cpu_percent": true, "cpu_shares": true, "cpu_period": true,
+	"cpu_quota": true, "cpu_rt_runtime": true, "cpu_rt_period": true, "cpus": true, "cpuset": true,
+	"depends_on": true, "deploy": true, "develop": true, "dns": true, "dns_opt": true, "dns_search": true,
+	"domainname": true, "entrypoint": true, "environment": true, "expose": true, "external_links": true,
+	"extra_hosts": true, "gpus": true, "group_add": true, "healthcheck": true, "hostname": true, "image": true,
+	"init": true, "ipc": true, "isolation": true, "labels": true, "links": true, "logging": true,
+	"mac_address": true, "mem_limit": true, "mem_reservation": true, "mem_swappiness": true, "memswap_limit": true,
+	"networks": true, "network_mode": true, "oom_kill_disable": true, "oom_score_adj": true, "pids_limit": true,
+	"platform": true, "ports": true, "profiles": true, "pull_policy": true, "read_only": true, "restart": true,
+	"scale": true, "secrets": true, "configs": true, "shm_size": true, "stdin_open": true, "stop_grace_period": true,
+	"stop_signal": true, "storage_opt": true, "sysctls": true, "tmpfs": true, "tty": true, "ulimits": true,
+	"uts": true, "user": true, "working_dir": true,
+}
+
+// inertBuildKeys are the keys of a service's build that hand the build
+// nothing beyond its context.
+var inertBuildKeys = map[string]bool{
+	"context": true, "dockerfile": true, "dockerfile_inline": true, "args": true, "target": true,
+	"cache_from": true, "cache_to": true, "labels": true, "network": true, "shm_size": true, "tags": true,
+	"platforms": true, "pull": true, "no_cache": true, "extra_hosts": true, "isolation": true, "ulimits": true,
 }
 
 // volume reads one of a service's volumes: a bind of a host path is a
