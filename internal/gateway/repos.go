@@ -11,6 +11,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/wall"
 )
 
 // Disk is how a request for a step in the project at root reads the
@@ -59,15 +60,8 @@ func ownGitDirs(root string) []string {
 	var dirs []string
 	if fi.IsDir() {
 		dirs = append(dirs, link)
-	} else if gd := gitdirOf(link); gd != "" {
-		dirs = append(dirs, gd)
-		if c, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
-			common := strings.TrimSpace(string(c))
-			if !filepath.IsAbs(common) {
-				common = filepath.Join(gd, common)
-			}
-			dirs = append(dirs, filepath.Clean(common))
-		}
+	} else {
+		dirs = wall.LinkedGitDirs(link)
 	}
 	var out []string
 	for _, d := range dirs {
@@ -91,7 +85,7 @@ func findGitDir(dir string) string {
 			if fi.IsDir() {
 				return link
 			}
-			if gd := gitdirOf(link); gd != "" {
+			if gd := wall.GitDirOf(link); gd != "" {
 				return gd
 			}
 		}
@@ -113,23 +107,6 @@ func isGitDir(dir string) bool {
 	_, err1 := os.Stat(filepath.Join(dir, "config"))
 	_, err2 := os.Stat(filepath.Join(dir, "objects"))
 	return err1 == nil || err2 == nil
-}
-
-// gitdirOf is the folder a .git file names, or "".
-func gitdirOf(link string) string {
-	b, err := os.ReadFile(link)
-	if err != nil || len(b) > 4096 {
-		return ""
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(link), dir)
-	}
-	return filepath.Clean(dir)
 }
 
 // runs says what git folder gd's configuration and hooks run, or "".

@@ -32,18 +32,7 @@ func gitPaths(root, home string) (readOnly, configs, mk []string) {
 		dirs = append(dirs, subGitDirs(filepath.Join(link, "modules"), 4)...)
 	case fi.Mode().IsRegular():
 		readOnly = append(readOnly, link)
-		dir := gitdirOf(link)
-		if dir == "" {
-			break
-		}
-		dirs = append(dirs, dir)
-		if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
-			common := strings.TrimSpace(string(c))
-			if !filepath.IsAbs(common) {
-				common = filepath.Join(dir, common)
-			}
-			dirs = append(dirs, filepath.Clean(common))
-		}
+		dirs = append(dirs, LinkedGitDirs(link)...)
 	}
 	for _, d := range dirs {
 		// A git folder without hooks gets an empty hooks folder, bound
@@ -73,10 +62,11 @@ func gitPaths(root, home string) (readOnly, configs, mk []string) {
 	return readOnly, configs, mk
 }
 
-// gitdirOf is the folder a .git file names, or "".
-func gitdirOf(link string) string {
+// GitDirOf is the folder a .git file (a worktree's, a submodule's)
+// names, or "".
+func GitDirOf(link string) string {
 	b, err := os.ReadFile(link)
-	if err != nil {
+	if err != nil || len(b) > 4096 {
 		return ""
 	}
 	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
@@ -88,6 +78,25 @@ func gitdirOf(link string) string {
 		dir = filepath.Join(filepath.Dir(link), dir)
 	}
 	return filepath.Clean(dir)
+}
+
+// LinkedGitDirs are the git folders a .git file leads to: the one it
+// names and, for a worktree, the common folder that one names; nil when
+// it names none.
+func LinkedGitDirs(link string) []string {
+	dir := GitDirOf(link)
+	if dir == "" {
+		return nil
+	}
+	dirs := []string{dir}
+	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		dirs = append(dirs, filepath.Clean(common))
+	}
+	return dirs
 }
 
 // subGitDirs are the git folders below dir (a repository's worktrees or
