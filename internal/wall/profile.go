@@ -339,7 +339,7 @@ func For(in Inputs) Profile {
 		}
 	}
 	if in.Scope == Approved && len(in.Unlock) > 0 {
-		p.ReadOnly, p.Make = unlocked(p.ReadOnly, in.Unlock), unlocked(p.Make, in.Unlock)
+		p.ReadOnly, p.Make = approvedOnly(p.ReadOnly, in.Unlock), approvedOnly(p.Make, in.Unlock)
 	}
 	p.Write = uniq(p.Write)
 	p.ReadOnly = uniq(p.ReadOnly)
@@ -369,6 +369,28 @@ func unlocked(list, approved []string) []string {
 		keep := true
 		for _, a := range approved {
 			if a = clean(a); a != "" && (a == x || strings.HasPrefix(a, x+"/")) {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// approvedOnly is list without the entries that are a path the person
+// approved writing, or lie inside one. A read-only folder that holds an
+// approved path stays read-only: the rest of it (a client's agents and
+// commands beside its CLAUDE.md, other units beside one) is not what the
+// person approved, and the wall binds no file writable inside a read-only
+// folder, so that write fails.
+func approvedOnly(list, approved []string) []string {
+	var out []string
+	for _, x := range list {
+		keep := true
+		for _, a := range approved {
+			if a = clean(a); a != "" && (a == x || strings.HasPrefix(x, a+"/")) {
 				keep = false
 			}
 		}

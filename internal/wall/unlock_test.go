@@ -28,3 +28,18 @@ func TestUnlock(t *testing.T) {
 		t.Error("a local step unlocked an instruction file")
 	}
 }
+
+// TestUnlockHolder: approving a file inside a read-only folder (~/.claude's
+// CLAUDE.md, a unit in ~/.config/systemd) does not open the folder: the
+// rest of it — the client's agents, commands, plugins, other units —
+// stays read-only, and the approved file with it (the wall cannot bind one
+// file writable inside a read-only folder), so the step fails closed.
+func TestUnlockHolder(t *testing.T) {
+	p := For(Inputs{Home: "/home/u", Root: "/home/u/app", Scope: Approved,
+		Unlock: []string{"/home/u/.claude/CLAUDE.md", "/home/u/.config/systemd/user/x.service", "/home/u/app/.claude/commands/x.md"}})
+	for _, want := range []string{"/home/u/.claude", "/home/u/.config/systemd", "/home/u/app/.claude"} {
+		if !slices.Contains(p.ReadOnly, want) {
+			t.Errorf("%s is no longer read-only", want)
+		}
+	}
+}
