@@ -143,11 +143,12 @@ func runs(gd, root string) string {
 		return ""
 	}
 	return "git here uses the repository " + show(gd) + ", not the project's, and the wall does not keep it: " +
-		strings.Join(found, "; ") + ", which runs a program at this git command"
+		strings.Join(found, "; ") + ", which may run a program at this git command"
 }
 
-// configKeys are the keys of git configuration file f that make git run a
-// program, read as git reads the common case: sections and subsections,
+// configKeys are the keys of git configuration file f that may make git
+// run a program — every key sayso does not know to run nothing
+// (risk.GitConfigKnownInert) — read as git reads the common case: sections and subsections,
 // keys case blind, values maybe quoted. A file too big or unreadable as
 // such is one key of its own: what it sets is not known.
 func configKeys(f string) []string {
@@ -193,7 +194,7 @@ func configKeys(f string) []string {
 		key, value, _ := strings.Cut(line, "=")
 		key = strings.ToLower(strings.TrimSpace(key))
 		value = strings.Trim(strings.TrimSpace(value), `"`)
-		if k := section + "." + key; risk.GitConfigRuns(k, value) && !slices.Contains(out, k) {
+		if k := section + "." + key; !risk.GitConfigKnownInert(k, value) && !slices.Contains(out, k) {
 			out = append(out, k)
 		}
 	}

@@ -34,6 +34,8 @@ func TestRepoRuns(t *testing.T) {
 	write("b/.git/hooks/post-checkout", "#!/bin/sh\n", 0o644) // not executable: git skips it
 	write("c/.git/HEAD", "ref: refs/heads/main\n", 0o644)
 	write("c/.git/config", "[alias]\n\tst = !sh -c x\n[diff \"x\"]\n\ttextconv = cat\n", 0o644)
+	write("d/.git/HEAD", "ref: refs/heads/main\n", 0o644)
+	write("d/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote \"origin\"]\n\turl = https://example.com/x\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\n[newfeature]\n\tprogram = ./x\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n", 0o644)
 	runs := repoRuns(root)
 	for dir, want := range map[string]string{
 		".":      "", // the project's own: the wall keeps it
@@ -44,6 +46,9 @@ func TestRepoRuns(t *testing.T) {
 		"b":      "",
 		"c":      "c/.git/config sets diff.x.textconv",
 		"a/.git": "a/.git/config sets filter.lfs.clean", // --git-dir
+		// a key sayso does not know to run nothing, as a later git
+		// may read it: closed by default
+		"d": "d/.git/config sets newfeature.program",
 	} {
 		got := runs(filepath.Join(root, dir))
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {

@@ -287,13 +287,6 @@ func (c *cmd) repos(gitDirs []shell.Word) {
 	}
 }
 
-// GitConfigRuns says whether git configuration key k (lower case,
-// "section.sub.key") set to v makes git run a program: a configuration
-// file that sets one runs that program at the git commands that read it.
-func GitConfigRuns(k, v string) bool {
-	return gitConfigRuns(k) == runsProgram && !harmlessGitConfig(k, v)
-}
-
 const runsProgram = "makes git run a program"
 
 // gitConfigRuns says how a configuration key makes git run a program or
@@ -868,6 +861,38 @@ func gitSVN(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, c.name)
+}
+
+// GitConfigKnownInert reports a key of a repository's configuration
+// (lower case) set to v that sayso knows to run nothing: a setting a step
+// writes day to day, what a clone or init writes (the format, a remote's
+// address and refspec, a branch's upstream, extensions, a submodule's
+// address), or a program setting whose value is harmless (core.pager =
+// less). Any other key may make a later git run a program.
+func GitConfigKnownInert(k, v string) bool {
+	if inertGitConfig(k) || gitConfigRuns(k) == runsProgram && harmlessGitConfig(k, v) {
+		return true
+	}
+	switch k {
+	case "core.repositoryformatversion", "core.bare", "lfs.repositoryformatversion":
+		return true
+	}
+	section, rest, _ := strings.Cut(k, ".")
+	sub, name := "", rest
+	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
+		sub, name = rest[:i], rest[i+1:]
+	}
+	switch section {
+	case "extensions":
+		return sub == ""
+	case "remote":
+		return sub != "" && (name == "url" || name == "fetch" || name == "pushurl" || name == "tagopt" || name == "prune")
+	case "branch":
+		return sub != "" && name == "remote"
+	case "submodule":
+		return sub != "" && (name == "url" || name == "active" || name == "branch")
+	}
+	return false
 }
 
 // inertGitConfig reports a repository setting (lower case) that runs no
