@@ -79,10 +79,11 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach) access {
 	a := access{daemons: reachesDaemons(diag.Assessment.Script)}
 	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
 	a.state = toolState(diag.Assessment.Script)
-	if reach == policy.ReachWide && (diag.Answered || diag.Decided().ID != policy.TierMode && diag.Decided().Reason != policy.ReasonReviewer) {
+	if id := diag.Decided().ID; reach == policy.ReachWide && (diag.Answered || id != policy.TierMode && id != policy.TierLease && diag.Decided().Reason != policy.ReasonReviewer) {
 		// What the mode lets through — autopilot, the autonomy wildcard,
 		// an allow entry, a kept rule, the reviewer reading the person's
-		// words — no one saw: only their answer unlocks.
+		// words — or a lease for one action beside it, no one saw: only
+		// their answer unlocks.
 		a.unlock = approvedWrites(diag.Assessment)
 	}
 	return a

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -348,5 +349,24 @@ func TestModeUnlocksNothing(t *testing.T) {
 		if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
 			t.Errorf("%q allowed by autopilot: unlock = %v, want none", command, got)
 		}
+	}
+}
+
+// TestLeaseUnlocksNothing: a lease lifts its one action; in autopilot the
+// step runs wide, but what else it names as written no one saw.
+func TestLeaseUnlocksNothing(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	lease := policy.Lease{ID: "1", Category: risk.Privilege, Session: "s1", Turn: "t1", Epoch: 1, Cwd: "/home/user/project", Expires: now.Add(time.Hour)}
+	command := "sudo apt-get install -y jq; echo x > ~/.config/gh/config.yml"
+	d, diag := policy.Evaluate(policy.Request{
+		Command: command, Mode: policy.ModeAutopilot, Now: now, Wall: policy.Wall{On: true},
+		Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
+		Session: policy.Session{ID: "s1", Turn: "t1", Epoch: 1, Current: true}, Leases: []policy.Lease{lease},
+	})
+	if d != policy.Allow || diag.Lease == "" || diag.Reach != policy.ReachWide {
+		t.Fatalf("%q: %v at %v (lease %q), want allowed wide by the lease", command, d, diag.Reach, diag.Lease)
+	}
+	if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
+		t.Errorf("%q let through by a lease: unlock = %v, want none", command, got)
 	}
 }
