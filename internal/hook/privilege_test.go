@@ -49,6 +49,14 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 		{"sudo python3 tools/x.py", true, false, policy.Allow, true},
 		{"sudo -u user bash tools/x.sh", true, false, policy.Allow, true},
 		{"sudo make install", true, false, policy.Allow, true},
+		// A package tool handed a program, a configuration or a package
+		// file runs the project's code as root: walled.
+		{"sudo apt-get -o APT::Update::Pre-Invoke::=./evil update", true, false, policy.Allow, true},
+		{"sudo apt-get -c ./apt.conf install -y jq", true, false, policy.Allow, true},
+		{"sudo apt-get install -y ./build/x.deb", true, false, policy.Allow, true},
+		{"sudo dpkg -i x.deb", true, false, policy.Allow, true},
+		{"sudo dnf --setopt=pluginpath=./p install -y jq", true, false, policy.Allow, true},
+		{"sudo apt-get install -y --no-install-recommends jq", true, false, policy.Allow, false},
 		// sudo looked up in a PATH the step sets is the project's program.
 		{"PATH=./bin:$PATH sudo apt-get install -y jq", true, false, policy.Ask, false},
 		{"./bin/sudo apt-get install -y jq", true, false, policy.Allow, true},

@@ -492,7 +492,44 @@ func apt(c *cmd) {
 			return
 		}
 		c.add(Privilege, c.name+" "+v+" changes the system's packages")
+		if why := aptRuns(c); why != "" {
+			c.add(LocalWrite, why)
+		}
 	}
+}
+
+// aptPlainOptions are the system package tools' options that hand them
+// no program, configuration or package file.
+var aptPlainOptions = map[string]bool{
+	"-y": true, "--yes": true, "--assume-yes": true, "-q": true, "-qq": true, "--quiet": true,
+	"--no-install-recommends": true, "--install-recommends": true, "--no-install-suggests": true,
+	"-f": true, "--fix-broken": true, "--fix-missing": true, "--reinstall": true, "--only-upgrade": true,
+	"--purge": true, "--autoremove": true, "--no-upgrade": true, "--allow-downgrades": true,
+	"--noconfirm": true, "--needed": true, "-S": true, "-Sy": true, "-Syu": true, "-R": true, "-Rs": true,
+	"--non-interactive": true, "-n": true, "--no-cache": true, "--update": true,
+}
+
+// aptRuns says why a system package step runs what the project has: a
+// package file (its maintainer scripts), or an option sayso does not know
+// to hand it nothing (apt's -o and -c name programs and configurations
+// that name programs); "" for packages by name with plain options.
+func aptRuns(c *cmd) string {
+	if c.name == "dpkg" {
+		return "dpkg runs the maintainer scripts of the package files it installs"
+	}
+	for _, w := range c.args {
+		switch v := w.Value; {
+		case !w.Literal:
+			return c.name + " is handed a word sayso cannot read"
+		case strings.HasPrefix(v, "-"):
+			if !aptPlainOptions[v] {
+				return c.name + " " + v + " may hand it a program or a configuration that names one"
+			}
+		case strings.Contains(v, "/") || strings.HasSuffix(v, ".deb") || strings.HasSuffix(v, ".rpm") || strings.HasSuffix(v, ".apk") || strings.Contains(v, ".pkg.tar"):
+			return c.name + " installs the package file " + v + ": its scripts are the project's code"
+		}
+	}
+	return ""
 }
 
 func brew(c *cmd) {
