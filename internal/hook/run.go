@@ -78,7 +78,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		if d == policy.Ask && reach == policy.ReachNone {
 			reach = policy.ReachWide // what the person lets through still runs walled
 		}
-		if cmd, ok := walls.wrap(*q.Step, reach, accessOf(&diag, reach)); ok {
+		if cmd, ok := walls.wrap(*q.Step, reach, accessOf(&diag, reach, d == policy.Ask && q.Step.Dialog)); ok {
 			q.Step.Walled = cmd
 		}
 	}

@@ -71,19 +71,21 @@ type access struct {
 	unlock    []string // the protected paths the person's say-so lets a wide step write
 }
 
-// accessOf is what the decided step may reach beyond its reach: the
+// accessOf is what the decided step may reach beyond its reach (shown:
+// the client's own dialog shows the person this step): the
 // daemons when it is made only of their clients; the repository's
 // configuration when it is made only of git commands that write their own
 // keys there; what the person approved it to write when it runs wide.
-func accessOf(diag *policy.Diagnostic, reach policy.Reach) access {
+func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 	a := access{daemons: reachesDaemons(diag.Assessment.Script)}
 	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
 	a.state = toolState(diag.Assessment.Script)
-	if id := diag.Decided().ID; reach == policy.ReachWide && (diag.Answered || id != policy.TierMode && id != policy.TierLease && diag.Decided().Reason != policy.ReasonReviewer) {
-		// What the mode lets through — autopilot, the autonomy wildcard,
-		// an allow entry, a kept rule, the reviewer reading the person's
-		// words — or a lease for one action beside it, no one saw: only
-		// their answer unlocks.
+	if reach == policy.ReachWide && (diag.Answered || shown) {
+		// Only the person's answer to this step unlocks: what the mode
+		// lets through (autopilot, the autonomy wildcard, an allow entry,
+		// a kept rule, the reviewer), a lease for one action beside it,
+		// or an ask the client answers without them (bypassPermissions,
+		// its classifier), no one saw.
 		a.unlock = approvedWrites(diag.Assessment)
 	}
 	return a

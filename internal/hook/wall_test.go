@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -176,7 +177,7 @@ func TestGitConfigAccess(t *testing.T) {
 	} {
 		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
 		_, diag := policy.Evaluate(req)
-		if got := accessOf(&diag, policy.ReachProject).gitConfig; got != tt.want {
+		if got := accessOf(&diag, policy.ReachProject, false).gitConfig; got != tt.want {
 			t.Errorf("%q: gitConfig = %v, want %v", tt.command, got, tt.want)
 		}
 	}
@@ -201,7 +202,7 @@ func TestApprovedWrites(t *testing.T) {
 	} {
 		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
 		_, diag := policy.Evaluate(req)
-		got := accessOf(&diag, tt.reach).unlock
+		got := accessOf(&diag, tt.reach, true).unlock
 		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
 			t.Errorf("%q at %v: unlock = %v, want %q", tt.command, tt.reach, got, tt.want)
 		}
@@ -215,7 +216,7 @@ func TestApprovedWrites(t *testing.T) {
 		if d != policy.Allow || diag.Reach != policy.ReachWide {
 			t.Fatalf("%q: %v at %v, want allowed wide by the reviewer", command, d, diag.Reach)
 		}
-		if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
+		if got := accessOf(&diag, diag.Reach, false).unlock; len(got) > 0 {
 			t.Errorf("%q allowed by the reviewer: unlock = %v, want none", command, got)
 		}
 	}
@@ -326,7 +327,7 @@ func TestApprovedToolSettings(t *testing.T) {
 		{"gcloud config set project my-project", "/home/user/.config/gcloud/configurations"},
 	} {
 		_, diag := policy.Evaluate(policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}})
-		if got := accessOf(&diag, policy.ReachWide).unlock; !slices.Contains(got, tt.want) {
+		if got := accessOf(&diag, policy.ReachWide, true).unlock; !slices.Contains(got, tt.want) {
 			t.Errorf("%q: unlock = %v, want %s", tt.command, got, tt.want)
 		}
 	}
@@ -346,7 +347,7 @@ func TestModeUnlocksNothing(t *testing.T) {
 		if d != policy.Allow || diag.Reach != policy.ReachWide {
 			t.Fatalf("%q: %v at %v, want allowed wide by autopilot", command, d, diag.Reach)
 		}
-		if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
+		if got := accessOf(&diag, diag.Reach, false).unlock; len(got) > 0 {
 			t.Errorf("%q allowed by autopilot: unlock = %v, want none", command, got)
 		}
 	}
@@ -366,7 +367,38 @@ func TestLeaseUnlocksNothing(t *testing.T) {
 	if d != policy.Allow || diag.Lease == "" || diag.Reach != policy.ReachWide {
 		t.Fatalf("%q: %v at %v (lease %q), want allowed wide by the lease", command, d, diag.Reach, diag.Lease)
 	}
-	if got := accessOf(&diag, diag.Reach).unlock; len(got) > 0 {
+	if got := accessOf(&diag, diag.Reach, false).unlock; len(got) > 0 {
 		t.Errorf("%q let through by a lease: unlock = %v, want none", command, got)
+	}
+}
+
+// TestAskWithoutDialogUnlocksNothing: an ask the client answers without
+// showing the person — Claude Code in bypassPermissions or auto, or an
+// unattended terminal — unlocks no read-only path, through the real Run.
+func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
+	const launcher = "/opt/sayso/sayso-wall"
+	walls := Walls{Launcher: launcher, Home: "/home/user"}
+	decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
+		d, diag := policy.Evaluate(policy.Request{Command: s.Command, Mode: policy.ModeAuto, Wall: walls.State(),
+			Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"}})
+		return d, diag, nil
+	}
+	for _, tt := range []struct {
+		mode     string
+		unlocked bool
+	}{{"default", true}, {"bypassPermissions", false}, {"auto", false}} {
+		in, _ := json.Marshal(map[string]any{
+			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": tt.mode,
+			"tool_name": "Bash", "tool_input": map[string]string{"command": "echo hi >> CLAUDE.md"},
+		})
+		res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
+		out := string(res.Stdout)
+		if !strings.Contains(out, `"permissionDecision":"ask"`) || !strings.Contains(out, launcher) {
+			t.Fatalf("%s: want a walled ask: %s", tt.mode, out)
+		}
+		// the line unlocks CLAUDE.md by leaving it out of --ro
+		if got := !strings.Contains(out, "--ro /home/user/project/CLAUDE.md"); got != tt.unlocked {
+			t.Errorf("%s: CLAUDE.md unlocked = %v, want %v", tt.mode, got, tt.unlocked)
+		}
 	}
 }
