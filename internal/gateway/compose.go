@@ -192,10 +192,6 @@ func (r *composeReader) top(n *yaml.Node) {
 	each(n, func(key string, v *yaml.Node) {
 		switch key {
 		case "name", "version", "networks":
-		default:
-			if !strings.HasPrefix(key, "x-") {
-				r.fail("%q is not a key sayso knows at the top of a compose file", key)
-			}
 		case "include":
 			r.fail("includes other compose files, which sayso does not read")
 		case "services":
@@ -225,6 +221,10 @@ func (r *composeReader) top(n *yaml.Node) {
 					}
 				})
 			})
+		default:
+			if !strings.HasPrefix(key, "x-") {
+				r.fail("%q is not a key sayso knows at the top of a compose file", key)
+			}
 		}
 	})
 }
@@ -233,10 +233,6 @@ func (r *composeReader) service(name string, s *yaml.Node) {
 	each(s, func(key string, v *yaml.Node) {
 		what := "service " + name + " " + key
 		switch key {
-		default:
-			if !inertServiceKeys[key] && !strings.HasPrefix(key, "x-") {
-				r.fail("%s is not a key sayso knows in a service: what it hands the container is not read", what)
-			}
 		case "use_api_socket":
 			if x, ok := r.scalar(what, v); ok && x != "false" {
 				r.args = append(r.args, "-v", "/var/run/docker.sock:/var/run/docker.sock")
@@ -305,6 +301,10 @@ func (r *composeReader) service(name string, s *yaml.Node) {
 			})
 		case "volumes":
 			list(v, func(x *yaml.Node) { r.volume(what, x) })
+		default:
+			if !inertServiceKeys[key] && !strings.HasPrefix(key, "x-") {
+				r.fail("%s is not a key sayso knows in a service: what it hands the container is not read", what)
+			}
 		}
 	})
 }
