@@ -24,13 +24,15 @@ type API struct {
 	Decider *Decider
 	Addr    string // 127.0.0.1:PORT: the only Host it answers to
 
-	// base ends the decisions that outlive their request when the
-	// gateway stops; nil is never.
-	base  context.Context
-	once  sync.Once
-	mux   *http.ServeMux
-	mu    sync.Mutex
-	steps map[string]*hostStep // by card id
+	// base is done once the gateway stops; nil is never.
+	base context.Context
+	// deciding counts the decisions under way, which outlive their
+	// requests; the gateway's shutdown refuses new ones and waits.
+	deciding inflight
+	once     sync.Once
+	mux      *http.ServeMux
+	mu       sync.Mutex
+	steps    map[string]*hostStep // by card id
 }
 
 const maxAPIBody = 1 << 20
@@ -87,6 +89,10 @@ func (a *API) host(h func(w http.ResponseWriter, r *http.Request, host store.Hos
 		if errors.Is(err, store.ErrNotFound) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sayso", error="invalid_token"`)
 			apiError(w, http.StatusUnauthorized, "refused: this token names no host; it may have been removed")
+			return
+		}
+		if err != nil && a.base != nil && a.base.Err() != nil {
+			apiError(w, http.StatusServiceUnavailable, "refused: sayso serve is stopping; send the request again once it runs")
 			return
 		}
 		if err != nil {

@@ -100,20 +100,22 @@ func (a *API) submitStep(w http.ResponseWriter, r *http.Request, host store.Host
 		wait = min(time.Duration(*q.Wait*float64(time.Second)), timeout)
 	}
 
+	if !a.deciding.enter() {
+		apiError(w, http.StatusServiceUnavailable, "refused: sayso serve is stopping, so this step was not decided; send it again once sayso serve runs")
+		return
+	}
 	hs := &hostStep{host: host.Name, done: make(chan struct{})}
 	cardc := make(chan string, 1)
 	// The decision outlives the request: a card the host polls waits its
-	// full time even when the host stops waiting for this answer.
-	base := a.base
-	if base == nil {
-		base = context.WithoutCancel(r.Context())
-	}
-	ctx, cancel := context.WithTimeout(base, timeout+2*time.Second)
+	// full time even when the host stops waiting for this answer. The
+	// gateway stopping ends its card (Cards.stop), not the decision.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), timeout+2*time.Second)
 	ctx = context.WithValue(ctx, postedKey{}, func(id string) {
 		a.keep(id, hs)
 		cardc <- id
 	})
 	go func() {
+		defer a.deciding.exit()
 		defer cancel()
 		dec, diag, err := a.Decider.DecideIn(ctx, s, q.Container)
 		a.settle(hs, dec, &diag, err)
@@ -130,12 +132,27 @@ func (a *API) submitStep(w http.ResponseWriter, r *http.Request, host store.Host
 			apiJSON(w, http.StatusAccepted, a.waiting(id, hs))
 			return
 		case <-r.Context().Done():
-			return
+			if !a.stopped(hs) {
+				return
+			}
 		}
 	case <-r.Context().Done():
-		return
+		if !a.stopped(hs) {
+			return
+		}
 	}
 	apiJSON(w, http.StatusOK, a.settledReply(hs))
+}
+
+// stopped says, for a step whose request ended before its decision,
+// whether the gateway is stopping; the decision then comes at once (its
+// card ends) and stopped waits for it, so the host is told.
+func (a *API) stopped(hs *hostStep) bool {
+	if a.base == nil || a.base.Err() == nil {
+		return false // the host stopped waiting
+	}
+	<-hs.done
+	return true
 }
 
 // hostStepOf is the hook's step for a host's request, in a session of the

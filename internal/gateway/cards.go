@@ -45,9 +45,10 @@ type Cards struct {
 	Now    func() time.Time // nil is the wall clock
 	Notify func(web.Card)   // told of each new card, when set
 
-	waiting sync.WaitGroup // the Waits under way
+	waiting inflight // the Waits under way, and the cards handed over
 
 	mu       sync.Mutex
+	stopped  chan struct{} // closed by stop; made on first use
 	byID     map[string]*pending
 	order    []string
 	watchers map[chan struct{}]struct{}
@@ -132,9 +133,14 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 	if timeout <= 0 {
 		return dec, diag, nil
 	}
+	if !c.waiting.enter() {
+		diag.Reasons = append([]string{ReasonStopping}, diag.Reasons...)
+		return policy.Deny, diag, nil
+	}
 	key := stepKey(s, step)
 	if s.Event == "PermissionRequest" {
 		if p := c.join(key, timeout); p != nil {
+			defer c.waiting.exit()
 			return c.await(ctx, p, timeout, dec, diag)
 		}
 	}
@@ -142,7 +148,7 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 	p.key = key
 	posted(ctx, p.card.ID)
 	if s.Dialog && s.Event == "PreToolUse" {
-		c.handOver(p)
+		c.handOver(p) // the card, not this Wait, now counts as under way
 		where := "in this terminal"
 		if c.Page != "" {
 			where += " or on " + c.Page
@@ -150,8 +156,13 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 		diag.Reasons = append(diag.Reasons, "answer "+where)
 		return dec, diag, nil
 	}
+	defer c.waiting.exit()
 	return c.await(ctx, p, timeout, dec, diag)
 }
+
+// ReasonStopping is why a step that would wait for the person while sayso
+// serve stops is denied: no card can be shown, so none is posted.
+const ReasonStopping = "deny: sayso serve is stopping, so this step could not be put to the person; run it again once sayso serve runs"
 
 // stepKey names a step across its client's events.
 func stepKey(s hook.Step, step store.Step) string {
@@ -160,10 +171,19 @@ func stepKey(s hook.Step, step store.Step) string {
 
 // handOver leaves p waiting, without a hook, for Handover: a
 // PermissionRequest of the same step takes it on, or it ends. An answer
-// given meanwhile waits for the hook that takes it, or is refused.
+// given meanwhile waits for the hook that takes it, or is refused. The
+// Wait that posted p has entered c.waiting; p keeps that count until it
+// is taken on or ends.
 func (c *Cards) handOver(p *pending) {
-	c.waiting.Add(1)
 	c.mu.Lock()
+	select {
+	case <-c.stopChan():
+		c.mu.Unlock()
+		c.leave(p, errStopped)
+		c.waiting.exit()
+		return
+	default:
+	}
 	p.handed = true
 	p.grace = time.AfterFunc(Handover, func() {
 		c.mu.Lock()
@@ -172,7 +192,7 @@ func (c *Cards) handOver(p *pending) {
 		c.mu.Unlock()
 		if !taken {
 			c.leave(p, errNotTaken)
-			c.waiting.Done()
+			c.waiting.exit()
 		}
 	})
 	c.mu.Unlock()
@@ -197,7 +217,7 @@ func (c *Cards) join(key string, timeout time.Duration) *pending {
 	p.grace.Stop()
 	p.card.Expires = c.now().Add(timeout)
 	c.mu.Unlock()
-	c.waiting.Done() // the joining Wait counts itself
+	c.waiting.exit() // the joining Wait counts itself
 	c.changed()
 	return p
 }
@@ -205,8 +225,6 @@ func (c *Cards) join(key string, timeout time.Duration) *pending {
 // await waits on p for the person's answer, the card's timeout, or the
 // hook going away.
 func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
-	c.waiting.Add(1)
-	defer c.waiting.Done()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	select {
@@ -230,6 +248,10 @@ func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, de
 		return settle(card, h.answer, diag)
 	case <-t.C:
 		why := c.leave(p, context.DeadlineExceeded)
+		diag.Reasons = append(diag.Reasons, why)
+		return dec, diag, nil
+	case <-c.stopping():
+		why := c.leave(p, errStopped)
 		diag.Reasons = append(diag.Reasons, why)
 		return dec, diag, nil
 	case <-ctx.Done():
@@ -439,7 +461,7 @@ func (c *Cards) leave(p *pending, ended error) string {
 	case errors.Is(ended, errNotTaken):
 		m.Cause = store.MissedLeft
 		m.Why = "the agent stopped waiting: its client showed no dialog for the step (the client's permission mode, or the turn ended)"
-	default:
+	default: // errStopped, or the gateway's cancellation
 		m.Cause = store.MissedStopped
 		m.Why = "sayso serve stopped while the card waited"
 	}
@@ -473,11 +495,37 @@ func (c *Cards) remove(p *pending) {
 	c.changed()
 }
 
-// drain waits, at most d, for the cards still waiting to end and record
-// how they ended: the hook that waited on one may have been answered
-// already, its decision cut short.
-func (c *Cards) drain(d time.Duration) {
+// errStopped ends the cards still waiting when sayso serve stops.
+var errStopped = errors.New("sayso serve stopped")
+
+// stopChan is closed once stop has begun; c.mu is held.
+func (c *Cards) stopChan() chan struct{} {
+	if c.stopped == nil {
+		c.stopped = make(chan struct{})
+	}
+	return c.stopped
+}
+
+func (c *Cards) stopping() <-chan struct{} {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopChan()
+}
+
+// stop refuses the steps that come to wait from now on and ends the cards
+// still waiting, each recording that sayso serve stopped: the hook that
+// waited on one is told so, and its decision is kept while the store is
+// still open. It returns a channel closed once every card has ended.
+func (c *Cards) stop() <-chan struct{} {
+	idle := c.waiting.close()
+	c.mu.Lock()
+	select {
+	case <-c.stopChan():
+		c.mu.Unlock()
+		return idle
+	default:
+		close(c.stopped)
+	}
 	var handed []*pending
 	for _, p := range c.byID {
 		if p.handed && p.grace.Stop() {
@@ -487,15 +535,10 @@ func (c *Cards) drain(d time.Duration) {
 	}
 	c.mu.Unlock()
 	for _, p := range handed {
-		c.leave(p, context.Canceled)
-		c.waiting.Done()
+		c.leave(p, errStopped)
+		c.waiting.exit()
 	}
-	done := make(chan struct{})
-	go func() { c.waiting.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-	}
+	return idle
 }
 
 // List returns the cards waiting, oldest first.

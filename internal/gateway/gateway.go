@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -114,12 +115,22 @@ func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
 	}
 	cancel()
 	g.Page.Close()
+	// The steps waiting for the person end now, each told that sayso
+	// serve stopped; a step that comes to wait from now on is denied
+	// with that reason. The decisions under way finish, and are kept
+	// while the store is still open.
+	cardsDone := g.Cards.stop()
 	shut, stop := context.WithTimeout(context.Background(), 5*time.Second)
 	defer stop()
 	_ = srv.Shutdown(shut)
 	socket.Close()
-	<-hooksDone                    // the hooks answered
-	g.Cards.drain(5 * time.Second) // their cards' expiry recorded
+	<-hooksDone // the hooks answered
+	if !wait(g.API.deciding.close(), 5*time.Second) {
+		slog.Warn("hosts' steps still being decided as sayso serve stopped")
+	}
+	if !wait(cardsDone, 5*time.Second) {
+		slog.Warn("cards still waiting as sayso serve stopped")
+	}
 	if ls.Person != nil {
 		ls.Person.Close()
 	}

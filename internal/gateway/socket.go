@@ -92,16 +92,22 @@ func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
 	}
 	// The hook sends one request and then only waits: its connection
 	// closing (the client timed it out, killed it, or it gave up) ends
-	// the request, and with it any card it waits on.
-	ctx, cancel := context.WithCancelCause(context.WithValue(ctx, arrivedKey{}, time.Now()))
+	// the request, and with it any card it waits on. The gateway
+	// stopping does not: the decision under way finishes and is kept,
+	// and a card it waits on ends as the gateway stopping (Cards.stop).
+	stopping := ctx
+	ctx, cancel := context.WithCancelCause(context.WithValue(context.WithoutCancel(ctx), arrivedKey{}, time.Now()))
 	defer cancel(nil)
 	go func() {
-		defer cancel(errHookLeft)
 		var b [64]byte
 		for {
 			n, err := conn.Read(b[:])
+			if errors.Is(err, os.ErrDeadlineExceeded) && stopping.Err() != nil {
+				return // the gateway stops, not the hook
+			}
 			if err != nil || len(bytes.TrimSpace(b[:n])) > 0 {
-				return // gone, or speaking out of turn
+				cancel(errHookLeft) // gone, or speaking out of turn
+				return
 			}
 		}
 	}()
