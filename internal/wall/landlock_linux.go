@@ -2,9 +2,6 @@ package wall
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -67,21 +64,9 @@ func restrict(p Profile) error {
 func rulesFor(p Profile) ([]landlock.Rule, error) {
 	rules := []landlock.Rule{landlock.PathAccess(readDir, "/")}
 
-	// A hidden file's cover is an empty file of mode 0: reading it fails
-	// for anyone but root, who reads it empty. For root the file's name
-	// is carved out of the read rights too, so that the read fails.
-	var hidden []string
-	for _, h := range p.Hidden {
-		if real, fi, ok := resolve(h); ok && !fi.IsDir() && os.Geteuid() == 0 {
-			hidden = append(hidden, real)
-		}
-	}
-	var readable []string
-	if err := carve("/", hidden, &readable); err != nil {
-		return nil, err
-	}
-	// An entry that went away since the listing needs no rule.
-	rules = append(rules, landlock.PathAccess(readFile, readable...).IgnoreIfMissing())
+	// Everything is readable but what the mounts hide: a hidden file's
+	// cover is a socket inode, which no one opens (root included).
+	rules = append(rules, landlock.PathAccess(readFile, "/"))
 
 	var dirs, files []string
 	for _, w := range p.Write {
@@ -102,51 +87,4 @@ func rulesFor(p Profile) ([]landlock.Rule, error) {
 		rules = append(rules, landlock.PathAccess(writeFile|readFile, files...))
 	}
 	return rules, nil
-}
-
-// maxCarve is the most entries of one folder carve lists: one rule each.
-const maxCarve = 256
-
-// carve appends to out the paths that together hold everything below
-// dir except the excluded paths: dir itself when no excluded path is
-// below it, else each of its entries, carved in turn. Links are left
-// out: reaching through one needs no right on the link itself.
-func carve(dir string, exclude []string, out *[]string) error {
-	below := false
-	for _, x := range exclude {
-		if x == dir {
-			return nil
-		}
-		if dir == "/" || strings.HasPrefix(x, dir+"/") {
-			below = true
-		}
-	}
-	if !below {
-		*out = append(*out, dir)
-		return nil
-	}
-	f, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("list %s: %w", dir, err)
-	}
-	ents, err := f.ReadDir(maxCarve + 1)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("list %s: %w", dir, err)
-	}
-	if len(ents) > maxCarve {
-		// Too many rules to carve one name out: the hidden file's empty
-		// cover alone keeps its content from a read here.
-		*out = append(*out, dir)
-		return nil
-	}
-	for _, e := range ents {
-		if e.Type()&os.ModeSymlink != 0 {
-			continue
-		}
-		if err := carve(filepath.Join(dir, e.Name()), exclude, out); err != nil {
-			return err
-		}
-	}
-	return nil
 }

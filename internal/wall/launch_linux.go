@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // insideArg marks the launcher's second stage: the process the first
@@ -100,6 +102,11 @@ func outside(a Args, args []string) (int, error) {
 	} else {
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		// A user other than root is not root in its own namespace: its
+		// capabilities there would be gone at the second stage's exec.
+		// CAP_SYS_ADMIN, ambient, survives it for the mounts; the
+		// second stage drops it before the shell (dropCaps).
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
 	}
 	// The second stage gets the client's stdin, stdout and stderr, and
 	// the report pipe on 3; nothing else. A terminal among them is never
@@ -294,6 +301,9 @@ func inside(args []string, stderr io.Writer) int {
 	if err := restrict(a.Profile); err != nil {
 		return fail(err)
 	}
+	if err := dropCaps(); err != nil {
+		return fail(err)
+	}
 	if a.Check {
 		return 0
 	}
@@ -316,6 +326,27 @@ func inside(args []string, stderr io.Writer) int {
 	}
 	err = syscall.Exec(bash, argv, env)
 	return fail(fmt.Errorf("run bash: %w", err))
+}
+
+// dropCaps leaves the walled shell no capability that the walled user
+// would not have: a user other than root enters the wall with
+// CAP_SYS_ADMIN in its own user namespace as an ambient capability, to
+// make the mounts after the second stage's exec, and the shell must not
+// keep it. Root in the wall's namespace gets its capabilities there back
+// at exec, as root in a user namespace does.
+func dropCaps() error {
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clear ambient capabilities: %w", err)
+	}
+	if os.Getuid() == 0 {
+		return nil
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &none[0]); err != nil {
+		return fmt.Errorf("drop capabilities: %w", err)
+	}
+	return nil
 }
 
 // namespaces names this process's user and mount namespaces. The

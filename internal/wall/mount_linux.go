@@ -22,7 +22,8 @@ const (
 	pin      mountKind = iota // bound over itself: cannot be moved or removed
 	readOnly                  // bound over itself read-only
 	hideDir                   // covered by an empty read-only folder
-	hideFile                  // covered by an empty read-only file
+	hideFile                  // covered by a socket inode: opening it fails for anyone
+	keep                      // bound over itself read-only, with the writable trees inside it bound again
 )
 
 // mountAll makes the profile's mounts in this process's own mount
@@ -36,6 +37,12 @@ func mountAll(p Profile) error {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
 	ms := plan(p)
+	var writable []string
+	for _, w := range p.Write {
+		if real, _, ok := resolve(w); ok {
+			writable = append(writable, real)
+		}
+	}
 	var void int = -1
 	for _, m := range ms {
 		if m.kind == hideDir || m.kind == hideFile {
@@ -49,6 +56,12 @@ func mountAll(p Profile) error {
 		}
 	}
 	for _, m := range ms {
+		if m.kind == keep {
+			if err := keepTree(m.path, writable); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := m.apply(void); err != nil {
 			return err
 		}
@@ -100,6 +113,14 @@ func plan(p Profile) []mount {
 			continue
 		}
 		ms = append(ms, mount{real, readOnly})
+		protected = append(protected, real)
+	}
+	for _, k := range p.Kept {
+		real, fi, ok := resolve(k)
+		if !ok || !fi.IsDir() {
+			continue
+		}
+		ms = append(ms, mount{real, keep})
 		protected = append(protected, real)
 	}
 	var writable []string
@@ -154,20 +175,13 @@ type resolution struct {
 
 var resolved = map[string]resolution{}
 
-// under reports whether path is one of roots or below one.
-func under(path string, roots []string) bool {
-	for _, r := range roots {
-		if r == "/" || path == r || strings.HasPrefix(path, r+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 func depth(p string) int { return strings.Count(p, "/") }
 
-// makeVoid mounts a detached read-only tmpfs holding an empty folder "d"
-// and an empty file "f", both mode 0, and returns its descriptor.
+// makeVoid mounts a detached read-only tmpfs holding an empty folder "d",
+// an empty file "f" and a socket inode "s" no process listens on, all
+// mode 0, and returns its descriptor. A hidden file is covered by the
+// socket inode: opening it fails for every user, root included (ENXIO),
+// where root would read an empty file of mode 0.
 func makeVoid() (int, error) {
 	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
 	if err != nil {
@@ -194,6 +208,10 @@ func makeVoid() (int, error) {
 		return -1, fmt.Errorf("make empty file: %w", err)
 	}
 	unix.Close(f)
+	if err := unix.Mknodat(mfd, "s", unix.S_IFSOCK, 0); err != nil {
+		unix.Close(mfd)
+		return -1, fmt.Errorf("make socket inode: %w", err)
+	}
 	if err := unix.Fchmodat(mfd, ".", 0o555, 0); err != nil {
 		unix.Close(mfd)
 		return -1, fmt.Errorf("chmod tmpfs: %w", err)
@@ -212,7 +230,7 @@ func (m mount) apply(void int) error {
 	case hideDir:
 		tree, err = unix.OpenTree(void, "d", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
 	case hideFile:
-		tree, err = unix.OpenTree(void, "f", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+		tree, err = unix.OpenTree(void, "s", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
 	default:
 		tree, err = unix.OpenTree(unix.AT_FDCWD, m.path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
 	}
@@ -228,6 +246,45 @@ func (m mount) apply(void int) error {
 	}
 	if err := unix.MoveMount(tree, "", unix.AT_FDCWD, m.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
 		return fmt.Errorf("mount over %s: %w", m.path, err)
+	}
+	return nil
+}
+
+// keepTree binds the tree at path read-only over itself, then binds each
+// writable tree inside it over itself again as it was: a home, or a
+// project a Read step only reads, that lies under a tree the scope
+// writes (a home under /tmp) stays as the scope says, since Landlock
+// cannot take a right away below a tree that has it.
+func keepTree(path string, writable []string) error {
+	type inner struct {
+		path string
+		tree int
+	}
+	var ins []inner
+	defer func() {
+		for _, in := range ins {
+			unix.Close(in.tree)
+		}
+	}()
+	for _, w := range writable {
+		if !strings.HasPrefix(w, path+"/") {
+			continue
+		}
+		t, err := unix.OpenTree(unix.AT_FDCWD, w, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE)
+		if err != nil {
+			return fmt.Errorf("clone mount for %s: %w", w, err)
+		}
+		ins = append(ins, inner{w, t})
+	}
+	if err := (mount{path, readOnly}).apply(-1); err != nil {
+		return err
+	}
+	// Outermost first: a tree inside another lands on top of it.
+	slices.SortStableFunc(ins, func(a, b inner) int { return depth(a.path) - depth(b.path) })
+	for _, in := range ins {
+		if err := unix.MoveMount(in.tree, "", unix.AT_FDCWD, in.path, unix.MOVE_MOUNT_F_EMPTY_PATH); err != nil {
+			return fmt.Errorf("mount %s writable again inside %s: %w", in.path, path, err)
+		}
 	}
 	return nil
 }

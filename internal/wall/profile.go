@@ -98,15 +98,20 @@ type Profile struct {
 	// ReadOnly are paths bound read-only over themselves: the step may
 	// read them but not change, move or delete them.
 	ReadOnly []string
-	// Hidden are paths covered by an empty read-only folder or file of
-	// mode 0: the step can neither read nor write them, nor reach a
-	// socket in them. For root, who may read a mode-0 file, a hidden
-	// file's name is also left out of the read rights, so that reading
-	// it fails rather than reads empty.
+	// Hidden are paths covered by an empty read-only folder of mode 0,
+	// or, for a file, by a socket inode no process listens on: the step
+	// can neither read nor write them (root included), nor reach a
+	// socket in them.
 	Hidden []string
 	// Make are folders made empty before the wall when missing, so that
 	// they can be bound read-only: a step cannot plant them.
 	Make []string
+	// Kept are trees the scope does not let write that lie under one of
+	// Write (a home under /tmp, a project a Read step runs in under
+	// /tmp): Landlock cannot take a right away below a tree that has it,
+	// so each is bound read-only over itself, and the Write trees inside
+	// it bound writable again.
+	Kept []string
 }
 
 // tempDirs are the temp folders every scope may write.
@@ -341,10 +346,18 @@ func For(in Inputs) Profile {
 	if in.Scope == Approved && len(in.Unlock) > 0 {
 		p.ReadOnly, p.Make = approvedOnly(p.ReadOnly, in.Unlock), approvedOnly(p.Make, in.Unlock)
 	}
+	if in.Scope != Approved {
+		for _, k := range []string{home, root} {
+			if k != "" && k != "/" && !slices.Contains(p.Write, k) && under(k, p.Write) {
+				p.Kept = append(p.Kept, k)
+			}
+		}
+	}
 	p.Write = uniq(p.Write)
 	p.ReadOnly = uniq(p.ReadOnly)
 	p.Hidden = uniq(p.Hidden)
 	p.Make = uniq(p.Make)
+	p.Kept = uniq(p.Kept)
 	return p
 }
 
@@ -359,6 +372,16 @@ func clean(p string) string {
 func uniq(s []string) []string {
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// under reports whether path is one of roots or below one.
+func under(path string, roots []string) bool {
+	for _, r := range roots {
+		if r == "/" || path == r || strings.HasPrefix(path, r+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // unlocked is list without the entries that are, or hold, a path the

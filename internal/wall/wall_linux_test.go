@@ -10,19 +10,48 @@ import (
 	"testing"
 )
 
-// world is a home, a project, sayso's hidden state and a folder outside
-// all of them, made outside /tmp (which every scope writes).
+// world is a home, a project in it, sayso's hidden state and binary, and
+// a folder of the home outside the project.
 type world struct {
 	base, home, root, state, bin, outside string
 }
 
+// newWorld makes a world in the user's home.
 func newWorld(t *testing.T) world {
 	t.Helper()
 	home, err := os.UserHomeDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := os.MkdirTemp(home, ".sayso-wall-test-")
+	return newWorldIn(t, home)
+}
+
+// places are where a world is made: in the user's home, wherever it is,
+// and in a temp folder every scope writes (/tmp), where the wall must
+// keep the home and the project as the scope says all the same.
+func places(t *testing.T) map[string]string {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{"home": home}
+	for _, d := range tempDirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			out["temp"] = d
+			break
+		}
+	}
+	if out["temp"] == "" {
+		t.Fatalf("none of the temp folders %v exists", tempDirs)
+	}
+	return out
+}
+
+// newWorldIn makes a world in a new folder of parent.
+func newWorldIn(t *testing.T, parent string) world {
+	t.Helper()
+	base, err := os.MkdirTemp(parent, ".sayso-wall-test-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +63,7 @@ func newWorld(t *testing.T) world {
 		root:    filepath.Join(base, "home", "proj"),
 		state:   filepath.Join(base, "home", ".local", "state", "sayso"),
 		bin:     filepath.Join(base, "bin", "sayso"),
-		outside: filepath.Join(base, "outside"),
+		outside: filepath.Join(base, "home", "outside"),
 	}
 	files := map[string]string{
 		w.state + "/sayso.db":                 "the ledger",
@@ -79,7 +108,12 @@ func (w world) run(t *testing.T, p Profile, dir, cmd string) result {
 // fail as the wall says, then checks the files themselves.
 func TestWallHolds(t *testing.T) {
 	need(t)
-	w := newWorld(t)
+	for name, parent := range places(t) {
+		t.Run(name, func(t *testing.T) { testWallHolds(t, newWorldIn(t, parent)) })
+	}
+}
+
+func testWallHolds(t *testing.T, w world) {
 	tests := []struct {
 		scope Scope
 		cmd   string
@@ -446,7 +480,7 @@ func TestWallToolState(t *testing.T) {
 	if r := w.run(t, p, w.root, `mkdir -p ~/.config/tool/logs && echo x > ~/.config/tool/logs/1.log`); r.code != 0 {
 		t.Errorf("the tool's state folder: exit %d: %s", r.code, r.stderr)
 	}
-	for _, cmd := range []string{`echo x > ~/.config/other`, `echo x > ` + w.base + `/escape`, `echo x > /etc/sayso-test`} {
+	for _, cmd := range []string{`echo x > ~/.config/other`, `echo x > ` + w.home + `/escape`, `echo x > /etc/sayso-test`} {
 		if r := w.run(t, p, w.root, cmd); r.code == 0 {
 			t.Errorf("%q: written outside the tool's state", cmd)
 		}

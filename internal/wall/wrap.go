@@ -23,6 +23,7 @@ func (p Profile) Flags() []string {
 	add("--ro", p.ReadOnly)
 	add("--hide", p.Hidden)
 	add("--make", p.Make)
+	add("--keep", p.Kept)
 	return out
 }
 
@@ -84,6 +85,8 @@ func ParseArgs(args []string) (Args, error) {
 			list = &a.Profile.Hidden
 		case "--make":
 			list = &a.Profile.Make
+		case "--keep":
+			list = &a.Profile.Kept
 		default:
 			return a, fmt.Errorf("unknown flag %q", f)
 		}
