@@ -12,7 +12,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
-	"github.com/sayso-dev/sayso/internal/wall"
 )
 
 const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast|--one-binary]
@@ -254,15 +253,9 @@ func policyProblems(root string) []hook.Problem {
 // fix, never "ok".
 func wallProblems(home string, pins hook.FilePins) []hook.Problem {
 	var out []hook.Problem
-	walls := hook.FindWalls(home, append(paths.Protected(), hook.Installed(pins)...))
-	off := walls.State()
-	if off.On {
-		// The launcher run for real: a wall that cannot be set up here
-		// runs nothing, and every walled step would fail.
-		if err := wall.Check(walls.Launcher); err != nil {
-			off = policy.Wall{Why: err.Error()}
-		}
-	}
+	// The launcher run for real, and its record replaced: the hooks,
+	// status and the cards read the same verdict from then on.
+	off := hook.CheckWalls(home, append(paths.Protected(), hook.Installed(pins)...)).State()
 	if !off.On {
 		out = append(out, hook.Problem{Agent: "sayso", What: "no wall: " + off.Why + "; auto and autopilot ask about everything but reading",
 			Fix: "install sayso-wall beside sayso (go install ./cmd/sayso-wall) on a kernel with Landlock and user namespaces"})

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -28,15 +29,40 @@ type Walls struct {
 }
 
 // FindWalls finds the launcher beside the running binary and checks that
-// this machine can apply the wall.
+// it has been seen to set up its wall for this user on this kernel (a
+// real run, remembered in sayso's state folder: wall.Verified). Where it
+// has not, there is no wall, and Off says why: the card, doctor and
+// status all read this.
 func FindWalls(home string, hidden []string) Walls {
+	return findWalls(home, hidden, false)
+}
+
+// CheckWalls is FindWalls with the launcher run for real again, its
+// record replaced: sayso doctor and sayso install.
+func CheckWalls(home string, hidden []string) Walls {
+	return findWalls(home, hidden, true)
+}
+
+func findWalls(home string, hidden []string, fresh bool) Walls {
 	w := Walls{Home: home, Hidden: hidden}
 	launcher, err := wall.Launcher()
 	if err != nil {
 		w.Off = "no " + LauncherName + " beside sayso (" + err.Error() + "; install it with go install ./cmd/" + LauncherName + ")"
 		return w
 	}
-	if err := wall.Probe(); err != nil {
+	return WallsAt(launcher, home, hidden, fresh)
+}
+
+// WallsAt is the wall of the launcher at launcher, when it has been seen
+// to work here (see FindWalls).
+func WallsAt(launcher, home string, hidden []string, fresh bool) Walls {
+	w := Walls{Home: home, Hidden: hidden}
+	state, err := paths.StateDir()
+	if err != nil {
+		w.Off = err.Error()
+		return w
+	}
+	if err := wall.Verified(launcher, filepath.Join(state, wall.SeenFile), fresh); err != nil {
 		w.Off = err.Error()
 		return w
 	}

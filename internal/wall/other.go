@@ -25,3 +25,9 @@ func Main(args []string, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "sayso-wall: error: %v\n", errNoWall)
 	return ExitSetup
 }
+
+// SeenFile is the name of the record of the launcher's last real run.
+const SeenFile = "wall-seen.json"
+
+// Verified says why this system cannot apply the wall.
+func Verified(launcher, record string, fresh bool) error { return errNoWall }
