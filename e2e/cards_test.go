@@ -15,6 +15,7 @@ import (
 // person answers in either place. Answered in the terminal, the card
 // goes, and the ledger says the agent stopped waiting.
 func TestOneCardInClaudeCodesTerminal(t *testing.T) {
+	client(t, "claude")
 	w := newWorld(t)
 	w.install(t, "claude")
 	w.serveFor(t, "0s") // as long as the client waits: 10 minutes

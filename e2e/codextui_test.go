@@ -64,6 +64,7 @@ func TestSeed002ControlEpochCodexTUI(t *testing.T) {
 }
 
 func controlEpochCodexTUI(t *testing.T, serve bool) {
+	client(t, "codex")
 	w := newWorld(t)
 	if serve {
 		w.serve(t)

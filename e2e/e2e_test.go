@@ -38,7 +38,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// client finds an installed client, or skips the test saying how to get it.
+// client finds an installed client; without one the test says how to get
+// it, and skips (fails in CI).
 func client(t testing.TB, name string) string {
 	t.Helper()
 	if b := os.Getenv("SAYSO_" + strings.ToUpper(name) + "_BIN"); b != "" {
@@ -68,14 +69,26 @@ type world struct {
 
 func newWorld(t testing.TB) *world {
 	t.Helper()
-	root := t.TempDir()
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		testenv.Missing(t, "git is not installed: the scratch project is a git repository")
+	}
+	// Not t.TempDir, whose folder is named for the test: sayso's socket
+	// in the world's state folder must fit the 107 bytes a unix socket's
+	// path may have wherever the temporary folder is, not only under /tmp.
+	root, err := os.MkdirTemp("", "sayso-e2e-")
+	must(t, err)
+	t.Cleanup(func() { os.RemoveAll(root) })
 	w := &world{root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"), marker: filepath.Join(root, "pushed.txt")}
 	w.state = filepath.Join(w.home, ".local", "state", "sayso")
+	if sock := filepath.Join(w.state, "sayso.sock"); len(sock) > 107 {
+		t.Fatalf("sayso's socket %s would be longer than a unix socket's path may be: set TMPDIR to a shorter folder", sock)
+	}
 	shim, tmp := filepath.Join(root, "shim"), filepath.Join(root, "tmp")
 	for _, d := range []string{w.home, w.proj, shim, tmp} {
 		must(t, os.MkdirAll(d, 0o755))
 	}
-	must(t, os.WriteFile(filepath.Join(shim, "git"), []byte("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = push ] && { echo \"git $*\" >> "+w.marker+"; echo pushed; exit 0; }; done\nexec /usr/bin/git \"$@\"\n"), 0o755))
+	must(t, os.WriteFile(filepath.Join(shim, "git"), []byte("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = push ] && { echo \"git $*\" >> "+w.marker+"; echo pushed; exit 0; }; done\nexec '"+gitBin+"' \"$@\"\n"), 0o755))
 	// Codex runs commands in a login shell, which resets PATH from
 	// /etc/profile: the scratch home's profile puts the shim first again.
 	must(t, os.WriteFile(filepath.Join(w.home, ".bash_profile"), []byte("export PATH="+shim+":$PATH\n"), 0o644))
@@ -86,7 +99,7 @@ func newWorld(t testing.TB) *world {
 		"CODEX_HOME=" + filepath.Join(w.home, ".codex"),
 		"GEMINI_CLI_HOME=" + w.home,
 	}
-	git := exec.Command("/usr/bin/git", "init", "-q")
+	git := exec.Command(gitBin, "init", "-q")
 	git.Dir, git.Env = w.proj, w.env
 	must(t, git.Run())
 	return w
@@ -299,6 +312,7 @@ func TestGemini(t *testing.T) {
 // is not refused as a second sub-agent running at once; and the sub-agent's
 // complete_task, which ends it, passes in auto.
 func TestGeminiSubagents(t *testing.T) {
+	client(t, "gemini")
 	w := newWorld(t)
 	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
 	must(t, os.WriteFile(filepath.Join(w.home, ".config", "sayso", "policy.toml"), []byte("max_parallel = 1\n"), 0o600))

@@ -23,6 +23,7 @@ func TestSeed002LeaseLineClaudeCodeTUI(t *testing.T) {
 }
 
 func leaseLineClaudeCodeTUI(t *testing.T, serve bool) {
+	client(t, "claude")
 	w := newWorld(t)
 	if serve {
 		w.serve(t)
@@ -94,6 +95,7 @@ func TestSeed002LeaseLineCodexTUI(t *testing.T) {
 }
 
 func leaseLineCodexTUI(t *testing.T, serve bool) {
+	client(t, "codex")
 	w := newWorld(t)
 	if serve {
 		w.serve(t)

@@ -7,8 +7,29 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
+
+// needWall ends a test of the wall on a kernel that cannot apply it:
+// without the wall auto asks about every step but a read, so the step
+// the test watches would never run walled.
+func needWall(t *testing.T) {
+	t.Helper()
+	if err := wall.Probe(); err != nil {
+		testenv.Missing(t, "the wall cannot be applied here: %v", err)
+	}
+}
+
+// needTools ends a test when a program it runs is not on PATH.
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			testenv.Missing(t, "%s is not installed: the test runs it", tool)
+		}
+	}
+}
 
 // attack is a script an agent wrote into the project and then runs as
 // local work: sayso cannot see inside it, so only the wall stands between
@@ -113,6 +134,7 @@ const attackChanges = 13
 // TestWallPositiveControl: the checks see every change when the script
 // runs outside the wall, as the person would run it.
 func TestWallPositiveControl(t *testing.T) {
+	needTools(t, "sh")
 	w := newWorld(t)
 	hook := filepath.Join(w.root, "sayso-hook-copy")
 	b, err := os.ReadFile(saysoHook)
@@ -137,6 +159,7 @@ func TestWallPositiveControl(t *testing.T) {
 // and in autopilot, which lets the step write outside the project.
 func TestWallClaudeCode(t *testing.T) {
 	bin := client(t, "claude")
+	needWall(t)
 	for _, tt := range []struct {
 		name      string
 		served    bool
@@ -161,6 +184,7 @@ func TestWallClaudeCode(t *testing.T) {
 // TestWallCodex: the same through Codex, whose hook rewrites the input.
 func TestWallCodex(t *testing.T) {
 	bin := client(t, "codex")
+	needWall(t)
 	w := newWorld(t)
 	plantAttack(t, w, saysoHook)
 	f := NewFake(Call{Command: "sh tools/x.sh"})
@@ -204,6 +228,7 @@ func wallHeld(t *testing.T, w *world, results []string, outsideAllowed bool) {
 // step starts, as Claude Code keeps it.
 func TestWallKeepsWhatTheAgentSees(t *testing.T) {
 	bin := client(t, "claude")
+	needWall(t)
 	w := newWorld(t)
 	w.install(t, "claude")
 	must(t, os.MkdirAll(filepath.Join(w.proj, "sub"), 0o755))
@@ -236,6 +261,8 @@ func TestWallKeepsWhatTheAgentSees(t *testing.T) {
 // TestWallEverydayWork: go test and npm test of a real project pass
 // inside the wall as they do outside it, with the same exit status.
 func TestWallEverydayWork(t *testing.T) {
+	needWall(t)
+	needTools(t, "bash", "git", "go", "npm", "node")
 	home, err := os.UserHomeDir()
 	must(t, err)
 	// Not under the temporary folder, which every walled step may write.

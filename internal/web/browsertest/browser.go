@@ -6,8 +6,11 @@ package browsertest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -36,9 +39,13 @@ type Browser struct {
 
 func New(t *testing.T) *Browser {
 	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		testenv.Missing(t, "browser tests: %s is absent; run .ci/install-browser to install Debian's chromium", chromiumPath)
+	// LookPath, not Stat: a file there that cannot be run is as missing.
+	if _, err := exec.LookPath(chromiumPath); err != nil {
+		testenv.Missing(t, "browser tests need Debian's chromium at %s (%v): run .ci/install-browser", chromiumPath, err)
 	}
+	// A home of its own: chromium writes crash reports and settings
+	// there, not into the home of whoever runs the tests.
+	home := t.TempDir()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless,
@@ -51,6 +58,7 @@ func New(t *testing.T) *Browser {
 		chromedp.Flag("disable-sync", true),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1100, 900),
+		chromedp.Env("HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache")),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
@@ -61,8 +69,10 @@ func New(t *testing.T) *Browser {
 		cancelTab()
 		cancelAlloc()
 	})
+	// chromium is there: a start that fails is this browser failing,
+	// not a missing one.
 	if err := chromedp.Listen(ctx, b.listen); err != nil {
-		t.Fatalf("start chromium: %v", err)
+		t.Fatalf("start %s: %v", chromiumPath, err)
 	}
 	return b
 }
@@ -242,7 +252,8 @@ type violation struct {
 }
 
 // Axe runs axe-core on the page and fails on serious or critical
-// violations.
+// violations. Without axe-core installed the test is missing it: it
+// skips on a developer's machine and fails in CI.
 func (b *Browser) Axe(page string) {
 	b.t.Helper()
 	dir := os.Getenv("SAYSO_NPM_CACHE")
@@ -251,8 +262,11 @@ func (b *Browser) Axe(page string) {
 		dir = filepath.Join(home, ".cache", "sayso-npm")
 	}
 	src, err := os.ReadFile(filepath.Join(dir, "node_modules", "axe-core", "axe.min.js"))
+	if errors.Is(err, fs.ErrNotExist) {
+		testenv.Missing(b.t, "axe-core is missing (%v): run .ci/install-browser, or set SAYSO_NPM_CACHE to the folder it installed into", err)
+	}
 	if err != nil {
-		b.t.Fatalf("axe-core is missing (%v): run .ci/install-browser", err)
+		b.t.Fatalf("read axe-core: %v", err)
 	}
 	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[*runtime.RemoteObject](string(src))); err != nil {
 		b.t.Fatalf("inject axe-core: %v", err)
