@@ -11,6 +11,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // An agent's step that reaches the hooks' socket asks it for a login link
@@ -85,7 +86,7 @@ func TestIntruderPersonSocketOtherNamespace(t *testing.T) {
 	f := startGateway(t, 30*time.Second)
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
-		t.Fatalf("unshare is missing: %v", err)
+		testenv.Missing(t, "unshare (util-linux) is missing: %v", err)
 	}
 	// socat-free: a tiny client is this test binary run as 'sayso login'
 	// through the cli package is not possible across exec, so the built

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // lockedBuffer is a bytes.Buffer safe to write from serve and read here.
@@ -133,7 +134,7 @@ func TestServeEnterPrintsLink(t *testing.T) {
 func TestServeInTheBackground(t *testing.T) {
 	script, err := exec.LookPath("script")
 	if err != nil {
-		t.Fatalf("script (util-linux) is missing: %v", err)
+		testenv.Missing(t, "script (util-linux) is missing: %v", err)
 	}
 	bin := buildSayso(t)
 	root := t.TempDir()

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 func TestFor(t *testing.T) {
@@ -135,7 +137,7 @@ func TestScopeText(t *testing.T) {
 func TestQuote(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Fatalf("no bash: %v", err)
+		testenv.Missing(t, "bash is not installed: %v", err)
 	}
 	for _, s := range []string{"plain", "", "a b", "it's", "''", "$HOME", "$(id)", "`id`", "a\nb", "--", "'", "\\",
 		"!!", "*", "~", "a;b", "x\n'EOF'\n", "\t", "é ☃", "\x01\x7f", "${x:-y}", "'\\''"} {

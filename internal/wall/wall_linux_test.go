@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // world is a home, a project in it, sayso's hidden state and binary, and
@@ -313,7 +315,7 @@ func TestWallGoBuild(t *testing.T) {
 	need(t)
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Fatalf("no go: %v", err)
+		testenv.Missing(t, "go is not on PATH: %v", err)
 	}
 	home, _ := os.UserHomeDir()
 	root := t.TempDir()
@@ -432,7 +434,7 @@ func TestWallHooksPath(t *testing.T) {
 func TestWallGitConfig(t *testing.T) {
 	need(t)
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatal("git is not installed")
+		testenv.Missing(t, "git is not installed")
 	}
 	w := newWorld(t)
 	os.RemoveAll(w.root + "/.git")
