@@ -34,19 +34,20 @@ var rules = map[string]struct {
 	internal []string
 }{
 	"internal/program": {pure, nil},
+	"internal/place":   {pure, nil},
 	"internal/shell":   {pure, []string{"internal/program"}},
-	"internal/risk":    {pure, []string{"internal/program", "internal/shell"}},
-	"internal/rule":    {pure, []string{"internal/program", "internal/shell", "internal/risk"}},
-	"internal/policy":  {pure, []string{"internal/program", "internal/shell", "internal/risk", "internal/rule"}},
+	"internal/risk":    {pure, []string{"internal/program", "internal/place", "internal/shell"}},
+	"internal/rule":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},
+	"internal/policy":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule"}},
 	"internal/wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
 		"net/http":           "the launcher never reaches a network",
-	}, nil},
+	}, []string{"internal/place"}},
 	"cmd/sayso-wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
-	}, []string{"internal/wall"}},
+	}, []string{"internal/wall", "internal/place"}},
 	"cmd/sayso-hook": {map[string]string{
 		"database/sql":       "the forwarder is the hook's fast path: the database driver stays off it",
 		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",

@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -95,6 +96,8 @@ type access struct {
 	gitConfig bool     // the project's repository configuration
 	state     []string // the folders of the home the step's tools keep their own state in
 	unlock    []string // the protected paths the person's say-so lets a wide step write
+	creds     []string // the person's credentials the step's tools need (relative to the home)
+	script    *shell.Script
 }
 
 // accessOf is what the decided step may reach beyond its reach (shown:
@@ -103,9 +106,10 @@ type access struct {
 // configuration when it is made only of git commands that write their own
 // keys there; what the person approved it to write when it runs wide.
 func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
-	a := access{daemons: reachesDaemons(diag.Assessment.Script)}
+	a := access{daemons: reachesDaemons(diag.Assessment.Script), script: diag.Assessment.Script}
 	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
 	a.state = toolState(diag.Assessment.Script)
+	a.creds = toolCredentials(diag.Assessment.Script)
 	if reach == policy.ReachWide && (diag.Answered || shown) {
 		// Only the person's answer to this step unlocks: what the mode
 		// lets through (autopilot, the autonomy wildcard, an allow entry,
@@ -144,6 +148,48 @@ func toolState(script *shell.Script) []string {
 	return out
 }
 
+// toolCredentials are the person's credentials the tools of a step need
+// for their own work (git's keys to fetch, gh's token), when the step is
+// made only of such tools and of programs that only read, seen whole,
+// with no assignment: none of them runs code of the project's or of the
+// step's that could read them instead. (A git step in a repository where
+// a hook could run gets none: see wrap.)
+func toolCredentials(script *shell.Script) []string {
+	if script == nil || len(script.Segments) == 0 {
+		return nil
+	}
+	var out []string
+	for i := range script.Segments {
+		seg := &script.Segments[i]
+		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || len(seg.Assigns) > 0 {
+			return nil
+		}
+		name := seg.Name()
+		switch c := program.Credentials(name); {
+		case len(c) > 0:
+			out = append(out, c...)
+		case program.Is(name, program.Looks):
+		default:
+			return nil
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// usesGit reports whether a segment of the step runs git.
+func usesGit(script *shell.Script) bool {
+	if script == nil {
+		return false
+	}
+	for i := range script.Segments {
+		if script.Segments[i].Name() == "git" {
+			return true
+		}
+	}
+	return false
+}
+
 // onlyGit reports whether every segment of the step is git, seen whole.
 func onlyGit(script *shell.Script) bool {
 	if script == nil || len(script.Segments) == 0 {
@@ -168,12 +214,14 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 		scope = wall.Approved
 	}
 	root := paths.ProjectRoot(s.Project())
-	if x.gitConfig && wall.RunsHooks(root, w.Home) {
+	if (x.gitConfig || len(x.creds) > 0 && usesGit(x.script)) && wall.RunsHooks(root, w.Home) {
 		// A hook runs the project's code, which would then write the
-		// configuration git reads at the person's next command.
-		x.gitConfig = false
+		// configuration git reads at the person's next command, or read
+		// the keys git was handed.
+		x.gitConfig, x.creds = false, nil
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig, State: x.state, Unlock: x.unlock})
+	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
+		State: x.state, Unlock: x.unlock, Credentials: x.creds})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

@@ -402,3 +402,95 @@ func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestCredentialAccess: a step made only of tools sayso knows to need the
+// person's credentials, and of programs that only read, gets exactly
+// those; the project's code beside them, a wrapper, an assignment or a
+// program sayso does not know leaves every credential hidden.
+func TestCredentialAccess(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		want    []string
+	}{
+		{"git fetch origin", []string{".config/gh/hosts.yml", ".config/git/credentials", ".git-credentials", ".netrc", ".ssh"}},
+		{"git pull --ff-only && git log -1", []string{".config/gh/hosts.yml", ".config/git/credentials", ".git-credentials", ".netrc", ".ssh"}},
+		{"gh pr list | head -5", []string{".config/gh/hosts.yml", ".ssh"}},
+		{"aws s3 ls", []string{".aws"}},
+		{"kubectl get pods", []string{".kube/config"}},
+		{"ls -la", nil},
+		{"go test ./...", nil},
+		{"git fetch && python3 tools/x.py", nil},
+		{"GIT_SSH_COMMAND='sh x.sh' git fetch", nil},
+		{"bash -c 'git fetch'", nil},
+		{"xargs git fetch < remotes", nil},
+		{"npm install", nil},
+	} {
+		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
+		_, diag := policy.Evaluate(req)
+		if got := accessOf(&diag, policy.ReachProject, false).creds; !slices.Equal(got, tt.want) {
+			t.Errorf("%q: credentials = %q, want %q", tt.command, got, tt.want)
+		}
+	}
+}
+
+// TestCredentialHooks: a git step gets git's credentials only where no
+// hook can run: a hook runs the project's code, which would read them.
+func TestCredentialHooks(t *testing.T) {
+	home := t.TempDir()
+	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
+	granted := func(root, command string) []string {
+		t.Helper()
+		_, diag := policy.Evaluate(policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Home: home}})
+		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: command}, policy.ReachProject, accessOf(&diag, policy.ReachProject, false))
+		if !ok {
+			t.Fatal("not wrapped")
+		}
+		args, ok := launcherArgs(line, walls.Launcher)
+		if !ok {
+			t.Fatalf("no launcher in %q", line)
+		}
+		a, err := wall.ParseArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range []string{".ssh", ".aws", ".config/gh/hosts.yml"} {
+			if !slices.Contains(a.Profile.Hidden, filepath.Join(home, c)) {
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 != a.Profile.Secrets {
+			t.Errorf("%q: credentials %q, secrets kept = %v", command, out, a.Profile.Secrets)
+		}
+		return out
+	}
+	repo := func(hook bool) string {
+		root := filepath.Join(t.TempDir(), "project")
+		files := map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n\tbare = false\n"}
+		if hook {
+			files[".git/hooks/post-merge"] = "#!/bin/sh\nsh scripts/after.sh\n"
+		}
+		for name, body := range files {
+			p := filepath.Join(root, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return root
+	}
+	if got := granted(repo(false), "git fetch origin"); !slices.Equal(got, []string{".ssh", ".config/gh/hosts.yml"}) {
+		t.Errorf("git fetch, no hook: credentials %q; want .ssh and gh's token", got)
+	}
+	if got := granted(repo(true), "git pull"); len(got) != 0 {
+		t.Errorf("git pull where a hook runs: credentials %q; want none", got)
+	}
+	if got := granted(repo(true), "aws s3 ls"); !slices.Equal(got, []string{".aws"}) {
+		t.Errorf("aws s3 ls: credentials %q; want .aws", got)
+	}
+	if got := granted(repo(false), "go test ./..."); len(got) != 0 {
+		t.Errorf("go test: credentials %q; want none", got)
+	}
+}

@@ -77,11 +77,21 @@ type Program struct {
 	// .config/gcloud. Only programs that run no code of the project's or
 	// of the step's have them.
 	State []string
+	// Credentials are the person's credentials (relative to the home, each
+	// a place the wall hides) the program needs for its own work: git's
+	// keys and stored passwords to fetch, gh's token, aws's keys. Only
+	// programs that run no code of the project's or of the step's have
+	// them; a step made only of such programs reads them in the wall.
+	Credentials []string
 }
 
 // State returns the folders, relative to the home, where the program
 // called name keeps its own state.
 func State(name string) []string { return registry[name].State }
+
+// Credentials returns the credentials, relative to the home, that the
+// program called name needs for its own work.
+func Credentials(name string) []string { return registry[name].Credentials }
 
 // Lookup returns what the registry knows of the program called name (no
 // folder), and whether it knows it at all.

@@ -53,6 +53,13 @@ func state(name string, dirs ...string) {
 	registry[name] = p
 }
 
+// creds records the credentials, relative to the home, that name needs.
+func creds(name string, paths ...string) {
+	p := registry[name]
+	p.Credentials = append(p.Credentials, paths...)
+	registry[name] = p
+}
+
 func repoOpts(name string, opts ...string) {
 	p := registry[name]
 	p.RepoOpts = append(p.RepoOpts, opts...)
@@ -178,6 +185,22 @@ func init() {
 	state("aws", ".aws/cli/cache", ".aws/sso/cache")
 	state("kubectl", ".kube/cache", ".kube/http-cache")
 	state("gh", ".config/gh", ".local/state/gh")
+
+	// The credentials the forges', clouds' and clusters' command lines
+	// need to fetch, list and read what the person may: git's keys and
+	// stored passwords (gh's token as its credential helper), each tool's
+	// own token or keys.
+	creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml")
+	creds("gh", ".config/gh/hosts.yml", ".ssh")
+	creds("glab", ".config/glab-cli/config.yml")
+	creds("aws", ".aws")
+	creds("az", ".azure")
+	for _, g := range []string{"gcloud", "gsutil"} {
+		creds(g, ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db", ".config/gcloud/legacy_credentials",
+			".config/gcloud/application_default_credentials.json")
+	}
+	creds("kubectl", ".kube/config")
+	creds("helm", ".kube/config")
 
 	// Programs that reach other hosts.
 	add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet

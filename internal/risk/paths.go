@@ -3,6 +3,8 @@ package risk
 import (
 	"path"
 	"strings"
+
+	"github.com/sayso-dev/sayso/internal/place"
 )
 
 // secretPath says what secret p holds, or "" when it holds none sayso knows.
@@ -16,6 +18,8 @@ func secretPath(p, home string) string {
 		rel = "~" + strings.TrimPrefix(p, home)
 	}
 	switch {
+	case home != "" && within(p, home) && place.IsCredential(strings.TrimPrefix(p, home+"/")) && p != home:
+		return "a credential the wall hides"
 	case rel == "~/.ssh" || rel == "~/.aws" || rel == "~/.gnupg" || rel == "~/.kube" || rel == "~/.config/gcloud" || rel == "~/.password-store" || rel == "~/.docker":
 		return "a folder of keys"
 	case base == ".env" || strings.HasPrefix(base, ".env.") && !envExample(base) || strings.HasPrefix(base, ".env*") || base == "*.env" || strings.HasPrefix(base, ".env") && strings.ContainsAny(base, "*?["):

@@ -3,6 +3,7 @@ package risk
 import (
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
@@ -615,19 +616,7 @@ var printers = map[string]bool{
 }
 
 // secretVar reports whether a variable's name says it holds a secret.
-func secretVar(name string) bool {
-	u := strings.ToUpper(name)
-	for _, s := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH", "SESSION_KEY", "CLIENT_KEY"} {
-		if strings.Contains(u, s) {
-			return true
-		}
-	}
-	// a personal access token (GH_PAT, PAT_GITHUB), not a PATH
-	if strings.HasSuffix(u, "_PAT") || strings.Contains(u, "_PAT_") || strings.HasPrefix(u, "PAT_") || u == "PAT" {
-		return true
-	}
-	return strings.HasSuffix(u, "_KEY")
-}
+func secretVar(name string) bool { return place.SecretVar(name) }
 
 // unknown classifies a program the registry does not list: sayso does
 // not know what it does, so it is not taken for local work.

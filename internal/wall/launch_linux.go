@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,6 +16,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sayso-dev/sayso/internal/place"
 )
 
 // insideArg marks the launcher's second stage: the process the first
@@ -290,6 +293,9 @@ func inside(args []string, stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("find working folder: %w", err))
 	}
+	if !a.Profile.Secrets {
+		a.Profile.Hidden = append(a.Profile.Hidden, agents()...)
+	}
 	if err := mountAll(a.Profile); err != nil {
 		return fail(err)
 	}
@@ -309,9 +315,11 @@ func inside(args []string, stderr io.Writer) int {
 	}
 	env := make([]string, 0, len(os.Environ())+1)
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "SAYSO_WALL=") {
-			env = append(env, e)
+		name, _, _ := strings.Cut(e, "=")
+		if name == "SAYSO_WALL" || !a.Profile.Secrets && place.SecretVar(name) {
+			continue
 		}
+		env = append(env, e)
 	}
 	env = append(env, "SAYSO_WALL="+a.Profile.Scope.String())
 	if _, err := syscall.Write(3, []byte("r")); err != nil {
@@ -326,6 +334,22 @@ func inside(args []string, stderr io.Writer) int {
 	}
 	err = syscall.Exec(bash, argv, env)
 	return fail(fmt.Errorf("run bash: %w", err))
+}
+
+// agents are the sockets of the agents that sign or decrypt with the
+// person's keys, as the step's environment names them: the ssh agent
+// ($SSH_AUTH_SOCK) and gpg's (its folder under the runtime folder). A
+// step that holds no secret reaches neither.
+func agents() []string {
+	var out []string
+	if s := os.Getenv("SSH_AUTH_SOCK"); strings.HasPrefix(s, "/") {
+		out = append(out, s)
+	}
+	run := "/run/user/" + strconv.Itoa(os.Getuid())
+	if d := os.Getenv("XDG_RUNTIME_DIR"); strings.HasPrefix(d, "/") {
+		run = d
+	}
+	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
 }
 
 // dropCaps leaves the walled shell no capability that the walled user

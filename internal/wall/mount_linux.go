@@ -138,6 +138,21 @@ func plan(p Profile) []mount {
 			}
 		}
 	}
+	// What lies in a hidden folder is gone with it: no mount there.
+	var covered []string
+	for _, m := range ms {
+		if m.kind == hideDir {
+			covered = append(covered, m.path)
+		}
+	}
+	ms = slices.DeleteFunc(ms, func(m mount) bool {
+		for _, c := range covered {
+			if strings.HasPrefix(m.path, c+"/") {
+				return true
+			}
+		}
+		return false
+	})
 	slices.SortStableFunc(ms, func(a, b mount) int {
 		if d := depth(a.path) - depth(b.path); d != 0 {
 			return d

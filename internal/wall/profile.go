@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sayso-dev/sayso/internal/place"
 )
 
 // Scope is how far a walled step may write. The zero value is the
@@ -86,6 +88,13 @@ type Inputs struct {
 	// the wall would keep read-only (an instruction file, a client's
 	// settings): the person's say-so named them. Hidden paths stay hidden.
 	Unlock []string
+	// Credentials are the person's credentials (entries of
+	// place.Credentials, relative to the home) a Read or Local step may
+	// read: set for a step made only of programs sayso knows that need
+	// them for what was decided (a git fetch over ssh gets .ssh). The
+	// other credentials stay hidden; with none, the step also gets no
+	// secret-named variable and no ssh or gpg agent.
+	Credentials []string
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -106,6 +115,10 @@ type Profile struct {
 	// Make are folders made empty before the wall when missing, so that
 	// they can be bound read-only: a step cannot plant them.
 	Make []string
+	// Secrets lets the step keep the variables of its environment whose
+	// name says they hold a secret (place.SecretVar) and reach the ssh and
+	// gpg agents: an Approved step, or one granted a credential.
+	Secrets bool
 	// Kept are trees the scope does not let write that lie under one of
 	// Write (a home under /tmp, a project a Read step runs in under
 	// /tmp): Landlock cannot take a right away below a tree that has it,
@@ -337,6 +350,14 @@ func For(in Inputs) Profile {
 	}
 	if in.Scope != Approved && !in.Daemons {
 		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)
+	}
+	p.Secrets = in.Scope == Approved || len(in.Credentials) > 0
+	if in.Scope != Approved && home != "" {
+		for _, c := range place.Credentials {
+			if !slices.Contains(in.Credentials, c) {
+				p.Hidden = append(p.Hidden, filepath.Join(home, c))
+			}
+		}
 	}
 	for _, h := range in.Hidden {
 		if h = clean(h); h != "" {

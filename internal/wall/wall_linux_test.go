@@ -563,7 +563,10 @@ func TestWallToolStateKept(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, State: []string{".config/gh", ".azure", ".config/gcloud"}})
+	// As the hook makes it for a step of gh, az and gcloud: their state,
+	// and the credentials they need.
+	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, State: []string{".config/gh", ".azure", ".config/gcloud"},
+		Credentials: []string{".config/gh/hosts.yml", ".azure", ".config/gcloud/credentials.db"}})
 	for _, cmd := range []string{
 		`echo 'pager: sh /tmp/e' >> ~/.config/gh/config.yml`,
 		`echo 'pager: sh /tmp/e' >> ~/.config/gh/hosts.yml`,

@@ -24,6 +24,9 @@ func (p Profile) Flags() []string {
 	add("--hide", p.Hidden)
 	add("--make", p.Make)
 	add("--keep", p.Kept)
+	if p.Secrets {
+		out = append(out, "--secrets")
+	}
 	return out
 }
 
@@ -52,6 +55,10 @@ func ParseArgs(args []string) (Args, error) {
 		}
 		if f == "--check" {
 			a.Check = true
+			continue
+		}
+		if f == "--secrets" {
+			a.Profile.Secrets = true
 			continue
 		}
 		if i+1 >= len(args) {
