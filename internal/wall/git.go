@@ -55,11 +55,26 @@ func gitPaths(root, home string) (readOnly, configs, mk []string) {
 		}
 		h = filepath.Clean(h)
 		readOnly = append(readOnly, h)
-		if strings.HasPrefix(h, root+"/") {
+		if strings.HasPrefix(h, root+"/") && within(filepath.Dir(h), root) {
 			mk = append(mk, h)
 		}
 	}
 	return readOnly, configs, mk
+}
+
+// within reports whether dir, its links followed, is root or lies in it,
+// its links followed too: a folder made for a step outside the wall is
+// made where it is named, never where a link a step planted leads.
+func within(dir, root string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return false
+	}
+	r, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	return d == r || strings.HasPrefix(d, r+"/")
 }
 
 // GitDirOf is the folder a .git file (a worktree's, a submodule's)

@@ -279,6 +279,12 @@ func inside(args []string, stderr io.Writer) int {
 		return fail(err)
 	}
 	runtime.LockOSThread() // never unlocked: this thread is restricted and execs
+	// Only what the first stage handed in reaches the shell: a descriptor
+	// the client left open (a folder, a file the wall keeps) would let the
+	// step reach past the mounts.
+	if err := unix.CloseRange(4, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fail(fmt.Errorf("close inherited descriptors: %w", err))
+	}
 	own, err := namespaces()
 	if err != nil {
 		return fail(err)
@@ -352,26 +358,41 @@ func agents() []string {
 	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
 }
 
-// dropCaps leaves the walled shell no capability that the walled user
-// would not have: a user other than root enters the wall with
-// CAP_SYS_ADMIN in its own user namespace as an ambient capability, to
-// make the mounts after the second stage's exec, and the shell must not
-// keep it. Root in the wall's namespace gets its capabilities there back
-// at exec, as root in a user namespace does.
+// dropCaps leaves the walled shell no capability that could undo the
+// wall. A user other than root enters the wall with CAP_SYS_ADMIN in its
+// own user namespace as an ambient capability, to make the mounts after
+// the second stage's exec: the shell gets none at all. Root in the wall's
+// namespace keeps what a root step needs (chown, reading others' files)
+// but loses, for good (the bounding set), what changes or reaches around
+// the mounts: mount_setattr and open_tree, which Landlock does not check,
+// need CAP_SYS_ADMIN; open_by_handle_at needs CAP_DAC_READ_SEARCH.
 func dropCaps() error {
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("clear ambient capabilities: %w", err)
 	}
-	if os.Getuid() == 0 {
-		return nil
-	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var none [2]unix.CapUserData
-	if err := unix.Capset(&hdr, &none[0]); err != nil {
+	var caps [2]unix.CapUserData
+	if os.Getuid() == 0 {
+		if err := unix.Capget(&hdr, &caps[0]); err != nil {
+			return fmt.Errorf("read capabilities: %w", err)
+		}
+		for _, c := range rootDrops {
+			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
+				return fmt.Errorf("drop capability %d: %w", c, err)
+			}
+			caps[c/32].Effective &^= 1 << (c % 32)
+			caps[c/32].Permitted &^= 1 << (c % 32)
+			caps[c/32].Inheritable &^= 1 << (c % 32)
+		}
+	}
+	if err := unix.Capset(&hdr, &caps[0]); err != nil {
 		return fmt.Errorf("drop capabilities: %w", err)
 	}
 	return nil
 }
+
+// rootDrops are the capabilities root in the wall never has.
+var rootDrops = []int{unix.CAP_SYS_ADMIN, unix.CAP_DAC_READ_SEARCH, unix.CAP_SYS_MODULE, unix.CAP_SYS_RAWIO, unix.CAP_SYS_PTRACE, unix.CAP_BPF, unix.CAP_PERFMON}
 
 // namespaces names this process's user and mount namespaces. The
 // second stage checks that its own differ from the first stage's: run

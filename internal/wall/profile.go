@@ -119,11 +119,11 @@ type Profile struct {
 	// name says they hold a secret (place.SecretVar) and reach the ssh and
 	// gpg agents: an Approved step, or one granted a credential.
 	Secrets bool
-	// Kept are trees the scope does not let write that lie under one of
-	// Write (a home under /tmp, a project a Read step runs in under
-	// /tmp): Landlock cannot take a right away below a tree that has it,
-	// so each is bound read-only over itself, and the Write trees inside
-	// it bound writable again.
+	// Kept are trees the scope does not let write — the home, and the
+	// project of a Read step — bound read-only over itself, with the Write
+	// trees inside it bound writable again: Landlock leaves a file's mode,
+	// owner, times and extended attributes alone, and cannot take a right
+	// away below a tree that has it (a home under /tmp).
 	Kept []string
 }
 
@@ -224,18 +224,13 @@ func daemons(uid int) []string {
 }
 
 // clientDirs are the project folders the clients read settings, hooks,
-// commands, agents and skills from (Codex's .agents/skills), and sayso's project policy folder; made when
-// missing, so that a step cannot plant them.
+// commands, agents and skills from (Codex's .agents/skills), and sayso's
+// project policy folder; made when missing, so that a step cannot plant
+// them. (The project's sayso policy folder is among them: an archive
+// unpacked or a branch checked out in the project, local work, must
+// neither rewrite the person's deny entries nor plant entries of its
+// own.)
 var clientDirs = []string{".claude", ".codex", ".gemini", ".agents", ".sayso"}
-
-// projectReadOnly are the project's instruction files; git's hooks and
-// configuration are found by gitPaths. (The project's sayso policy folder is among
-// clientDirs: an archive unpacked or a branch checked out in the
-// project, local work, must neither rewrite the person's deny entries
-// nor plant entries of its own.)
-var projectReadOnly = []string{
-	"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "GEMINI.md", ".mcp.json",
-}
 
 // systemDirs hold the machine's programs, settings and state: a folder
 // in one is never a project a Local step may write.
@@ -336,7 +331,10 @@ func For(in Inputs) Profile {
 			}
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, d))
 		}
-		for _, r := range projectReadOnly {
+		// The agents' instructions and what tools run later on their own
+		// (place.Project: the engine asks before a step writes one). A
+		// missing one can be created: a missing file cannot be bound.
+		for _, r := range place.Project {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
 		}
 		ro, configs, mk := gitPaths(root, home)
@@ -368,10 +366,16 @@ func For(in Inputs) Profile {
 		p.ReadOnly, p.Make = approvedOnly(p.ReadOnly, in.Unlock), approvedOnly(p.Make, in.Unlock)
 	}
 	if in.Scope != Approved {
-		for _, k := range []string{home, root} {
-			if k != "" && k != "/" && !slices.Contains(p.Write, k) && under(k, p.Write) {
-				p.Kept = append(p.Kept, k)
-			}
+		// Landlock restricts writing a file's content and the folders'
+		// entries, not its mode, owner, times or extended attributes, and
+		// cannot take a right away below a tree that has it (a home under
+		// /tmp): the home is kept whole, and so is a project a Read step
+		// runs in.
+		if home != "" && home != "/" {
+			p.Kept = append(p.Kept, home)
+		}
+		if in.Scope == Read && root != "" && root != "/" {
+			p.Kept = append(p.Kept, root)
 		}
 	}
 	p.Write = uniq(p.Write)
