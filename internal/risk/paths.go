@@ -110,6 +110,8 @@ func instructionPath(p, home string) string {
 		return "scheduled or start-up jobs"
 	case strings.HasSuffix(p, "/.vscode/tasks.json") || strings.HasSuffix(p, "/.vscode/settings.json"):
 		return "editor tasks that run on open"
+	case place.InProject(p) != "":
+		return "what an agent or a tool reads from the project (" + place.InProject(p) + ")"
 	case rel == "~/.npmrc" || rel == "~/.yarnrc" || rel == "~/.yarnrc.yml" || rel == "~/.bunfig.toml" || rel == "~/.config/go/env" ||
 		rel == "~/.cargo/config" || rel == "~/.cargo/config.toml" || rel == "~/.config/pip/pip.conf" || rel == "~/.pip/pip.conf" ||
 		rel == "~/.m2/settings.xml" || rel == "~/.gradle/gradle.properties" || strings.HasPrefix(rel, "~/.gradle/init.") ||
