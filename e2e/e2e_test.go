@@ -65,6 +65,7 @@ type world struct {
 	hook                            string // the forwarder an attack aims at
 	addr                            string // where sayso serve's page and API listen, once it runs
 	env                             []string
+	leak                            *leak // what reached the listener and the ssh agent an attack aims at
 }
 
 func newWorld(t testing.TB) *world {

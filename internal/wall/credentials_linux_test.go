@@ -150,11 +150,27 @@ func TestWallCredentials(t *testing.T) {
 		t.Errorf("granted git's credentials: the ssh agent was not reached (%q)", out)
 	}
 
-	// What the person approved runs with their credentials.
-	sent, _ = post(w.profile(Approved))
+	// What a mode let through wide (autopilot, an allow entry) writes
+	// anywhere, but no one saw what it would do with the credentials.
+	sent, out = post(w.profile(Approved))
+	for p, c := range secrets {
+		if strings.Contains(sent, c) {
+			t.Errorf("let through wide by a mode: %s was read", p)
+		}
+	}
+	if strings.Contains(out, "agent-reached") {
+		t.Errorf("let through wide by a mode: the ssh agent was reached")
+	}
+
+	// What the person said yes to runs with their credentials.
+	yes := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true})
+	sent, out = post(yes)
 	for p, c := range secrets {
 		if !strings.Contains(sent, c) {
-			t.Errorf("approved: %s was not readable", p)
+			t.Errorf("the person's yes: %s was not readable", p)
 		}
+	}
+	if !strings.Contains(out, "agent-reached") {
+		t.Errorf("the person's yes: the ssh agent was not reached")
 	}
 }

@@ -89,12 +89,17 @@ type Inputs struct {
 	// settings): the person's say-so named them. Hidden paths stay hidden.
 	Unlock []string
 	// Credentials are the person's credentials (entries of
-	// place.Credentials, relative to the home) a Read or Local step may
-	// read: set for a step made only of programs sayso knows that need
-	// them for what was decided (a git fetch over ssh gets .ssh). The
-	// other credentials stay hidden; with none, the step also gets no
-	// secret-named variable and no ssh or gpg agent.
+	// place.Credentials, relative to the home) the step may read: set for
+	// a step made only of programs sayso knows that need them for what was
+	// decided (a git fetch over ssh gets .ssh). The other credentials stay
+	// hidden; with none, the step also gets no secret-named variable and
+	// no ssh or gpg agent.
 	Credentials []string
+	// Secrets gives the step every credential, the environment's secrets
+	// and the agents: the person said yes to this very step. A step a mode
+	// let through wide (autopilot, an allow entry, a rule) does not have
+	// them: no one saw what it would do with them.
+	Secrets bool
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -117,7 +122,8 @@ type Profile struct {
 	Make []string
 	// Secrets lets the step keep the variables of its environment whose
 	// name says they hold a secret (place.SecretVar) and reach the ssh and
-	// gpg agents: an Approved step, or one granted a credential.
+	// gpg agents: a step the person said yes to, or one granted a
+	// credential.
 	Secrets bool
 	// Kept are trees the scope does not let write — the home, and the
 	// project of a Read step — bound read-only over itself, with the Write
@@ -349,8 +355,8 @@ func For(in Inputs) Profile {
 	if in.Scope != Approved && !in.Daemons {
 		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)
 	}
-	p.Secrets = in.Scope == Approved || len(in.Credentials) > 0
-	if in.Scope != Approved && home != "" {
+	p.Secrets = in.Secrets || len(in.Credentials) > 0
+	if !in.Secrets && home != "" {
 		for _, c := range place.Credentials {
 			if !slices.Contains(in.Credentials, c) {
 				p.Hidden = append(p.Hidden, filepath.Join(home, c))

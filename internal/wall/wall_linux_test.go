@@ -537,7 +537,8 @@ func TestWallToolSettings(t *testing.T) {
 			t.Errorf("%q succeeded in an approved step that did not name it", cmd)
 		}
 	}
-	unlocked := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Unlock: []string{filepath.Join(w.home, ".npmrc")}})
+	// The person's own yes: the named file, and their credentials.
+	unlocked := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Unlock: []string{filepath.Join(w.home, ".npmrc")}, Secrets: true})
 	if r := w.run(t, unlocked, w.root, `echo registry=https://registry.npmjs.org/ >> ~/.npmrc`); r.code != 0 {
 		t.Errorf("the approved write to ~/.npmrc failed: %s", r.stderr)
 	}
