@@ -56,6 +56,13 @@ func outside(a Args, args []string) (int, error) {
 			return 0, err
 		}
 	}
+	var absent []string
+	for _, f := range a.Profile.Absent {
+		if _, err := os.Lstat(f); err != nil {
+			absent = append(absent, f)
+		}
+	}
+	defer removePlanted(absent)
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		return 0, fmt.Errorf("find bash: %w", err)
@@ -215,6 +222,23 @@ func outside(a Args, args []string) (int, error) {
 		syscall.Close(a.ReportFD)
 	}
 	return code, nil
+}
+
+// removePlanted removes what the step made at paths that were missing
+// when it started and must stay so (Profile.Absent), and says so on
+// stderr: git would follow them out of the wall at the person's next
+// command.
+func removePlanted(paths []string) {
+	for _, f := range paths {
+		if _, err := os.Lstat(f); err != nil {
+			continue
+		}
+		if err := os.RemoveAll(f); err != nil {
+			fmt.Fprintf(os.Stderr, "sayso-wall: the step made %s, and it could not be removed: %v\n", f, err)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "sayso-wall: removed %s, which the step made: git would follow it out of the wall\n", f)
+	}
 }
 
 // identity maps each range of ids this process has (an id map of

@@ -120,6 +120,12 @@ type Profile struct {
 	// Make are folders made empty before the wall when missing, so that
 	// they can be bound read-only: a step cannot plant them.
 	Make []string
+	// Absent are files that do not exist when the step starts and must
+	// not when it ends: a repository's commondir, which would send the
+	// person's next git command to another folder's configuration (its
+	// core.fsmonitor, its hooks). Missing files cannot be bound; the
+	// launcher removes what the step made there, and says so.
+	Absent []string
 	// Secrets lets the step keep the variables of its environment whose
 	// name says they hold a secret (place.SecretVar) and reach the ssh and
 	// gpg agents: a step the person said yes to, or one granted a
@@ -343,6 +349,9 @@ func For(in Inputs) Profile {
 		for _, r := range place.Project {
 			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
 		}
+		if git := filepath.Join(root, ".git"); isDir(git) && !exists(filepath.Join(git, "commondir")) {
+			p.Absent = append(p.Absent, filepath.Join(git, "commondir"))
+		}
 		ro, configs, mk := gitPaths(root, home)
 		if in.GitConfig {
 			ro = unlocked(ro, configs)
@@ -389,6 +398,7 @@ func For(in Inputs) Profile {
 	p.Hidden = uniq(p.Hidden)
 	p.Make = uniq(p.Make)
 	p.Kept = uniq(p.Kept)
+	p.Absent = uniq(p.Absent)
 	return p
 }
 
@@ -487,6 +497,16 @@ func stateKept(home, d string) (ro, mk []string, ok bool) {
 		ro = append(ro, p)
 	}
 	return ro, mk, true
+}
+
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 func isRegular(p string) bool {

@@ -618,3 +618,58 @@ func TestWallNpxCache(t *testing.T) {
 		t.Errorf("an approved npx: exit %d: %s", r.code, r.stderr)
 	}
 }
+
+// TestWallCommondir: a walled step writes .git/commondir naming a folder
+// it made, whose configuration sets core.fsmonitor; the person's own git
+// status, outside the wall, would run it. Judged by outcome: the
+// program did not run at the person's git status.
+func TestWallCommondir(t *testing.T) {
+	need(t)
+	git, err := exec.LookPath("git")
+	if err != nil {
+		testenv.Missing(t, "git is not installed")
+	}
+	plant := func(t *testing.T, run func(root, cmd string)) (ran bool) {
+		w := newWorld(t)
+		if out, err := exec.Command(git, "-C", w.root, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		marker := filepath.Join(w.home, "outside", "fsmonitor-ran")
+		evil := filepath.Join(w.root, "evil.git")
+		run(w.root, `git init -q --bare `+quote(evil)+` && printf '[core]\n\tfsmonitor = "touch `+marker+`; false"\n' >> `+quote(evil+"/config")+` && echo `+quote(evil)+` > .git/commondir`)
+		status := exec.Command(git, "status")
+		status.Dir, status.Env = w.root, append(os.Environ(), "HOME="+w.home)
+		_ = status.Run() // the person's own git, outside the wall
+		_, err := os.Stat(marker)
+		return err == nil
+	}
+	t.Run("plain", func(t *testing.T) {
+		// The positive control: run as the person would run it, the
+		// attack works.
+		ran := plant(t, func(root, cmd string) {
+			c := exec.Command("bash", "-c", cmd)
+			c.Dir = root
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("plant: %v\n%s", err, out)
+			}
+		})
+		if !ran {
+			t.Fatal("the plain attack did not run the program at git status: the test sees nothing")
+		}
+	})
+	t.Run("walled", func(t *testing.T) {
+		var stderr string
+		ran := plant(t, func(root, cmd string) {
+			w := world{home: filepath.Dir(root), root: root}
+			p := For(Inputs{Home: w.home, Root: root, Scope: Local})
+			r := client(t, root, p.Wrap(cmd, launcher(t)), "", "HOME="+w.home)
+			stderr = r.stderr
+		})
+		if ran {
+			t.Errorf("the person's git status ran what a walled step planted through .git/commondir (%s)", stderr)
+		}
+		if !strings.Contains(stderr, "commondir") {
+			t.Errorf("the launcher did not say it removed .git/commondir: %q", stderr)
+		}
+	})
+}

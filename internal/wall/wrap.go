@@ -24,6 +24,7 @@ func (p Profile) Flags() []string {
 	add("--hide", p.Hidden)
 	add("--make", p.Make)
 	add("--keep", p.Kept)
+	add("--absent", p.Absent)
 	if p.Secrets {
 		out = append(out, "--secrets")
 	}
@@ -94,6 +95,8 @@ func ParseArgs(args []string) (Args, error) {
 			list = &a.Profile.Make
 		case "--keep":
 			list = &a.Profile.Kept
+		case "--absent":
+			list = &a.Profile.Absent
 		default:
 			return a, fmt.Errorf("unknown flag %q", f)
 		}
