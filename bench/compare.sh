@@ -7,8 +7,8 @@
 #
 # The peer is installed from npm into ${SAYSO_PEER_DIR:-$HOME/.cache/sayso-peer},
 # outside the repository. sayso is built from this checkout unless
-# SAYSO_BIN names a binary; the forwarder sayso-hook is built beside it
-# when the checkout has one. The report goes to stdout; the run's scratch
+# SAYSO_BIN names a binary; the forwarder sayso-hook and the launcher
+# sayso-wall are built beside it when the checkout has them. The report goes to stdout; the run's scratch
 # folder (kept, with detection.tsv) is named at the end.
 set -euo pipefail
 
@@ -29,6 +29,12 @@ if [ -n "${SAYSO_BIN:-}" ]; then
 	cp "$SAYSO_BIN" "$work/bin/sayso"
 else
 	CGO_ENABLED=0 go build -o "$work/bin/sayso" ./cmd/sayso
+fi
+# The wall's launcher beside sayso, as the README installs the three
+# binaries: without it every step but a read asks, and with the gateway
+# the run would time card waits, not the hook.
+if [ -d cmd/sayso-wall ]; then
+	CGO_ENABLED=0 go build -o "$work/bin/sayso-wall" ./cmd/sayso-wall
 fi
 forwarder=()
 if [ -d cmd/sayso-hook ]; then
