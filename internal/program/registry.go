@@ -188,9 +188,12 @@ func init() {
 
 	// The credentials the forges', clouds' and clusters' command lines
 	// need to fetch, list and read what the person may: git's keys and
-	// stored passwords (gh's token as its credential helper), each tool's
-	// own token or keys.
-	creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml")
+	// stored passwords (gh's token as its credential helper) and the
+	// keyring it signs commits with, each tool's own token or keys, the
+	// registries' logins docker pulls with.
+	creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml",
+		".gnupg") // commit.gpgsign: gpg signs with its keyring and agent
+	creds("docker", ".docker/config.json")
 	creds("gh", ".config/gh/hosts.yml", ".ssh")
 	creds("glab", ".config/glab-cli/config.yml")
 	creds("aws", ".aws")
