@@ -18,8 +18,6 @@ func secretPath(p, home string) string {
 		rel = "~" + strings.TrimPrefix(p, home)
 	}
 	switch {
-	case home != "" && within(p, home) && place.IsCredential(strings.TrimPrefix(p, home+"/")) && p != home:
-		return "a credential the wall hides"
 	case rel == "~/.ssh" || rel == "~/.aws" || rel == "~/.gnupg" || rel == "~/.kube" || rel == "~/.config/gcloud" || rel == "~/.password-store" || rel == "~/.docker":
 		return "a folder of keys"
 	case base == ".env" || strings.HasPrefix(base, ".env.") && !envExample(base) || strings.HasPrefix(base, ".env*") || base == "*.env" || strings.HasPrefix(base, ".env") && strings.ContainsAny(base, "*?["):
@@ -55,6 +53,8 @@ func secretPath(p, home string) string {
 		return "service credentials"
 	case base == "terraform.tfstate" || base == "terraform.tfstate.backup":
 		return "infrastructure state with secrets"
+	case home != "" && within(p, home) && p != home && place.IsCredential(strings.TrimPrefix(p, home+"/")):
+		return "a credential"
 	}
 	return ""
 }
