@@ -171,7 +171,11 @@ func TestBrowserDisconnected(t *testing.T) {
 	card := r.mem.AddCard(pushCard("s1", "feature/login", time.Now().Add(10*time.Minute)))
 	started := time.Now()
 	r.start()
-	b.Do("reconnect now", chromedp.Click(chromedp.CSS("#conn [data-reconnect]")))
+	// The page's own retry may come first on a busy machine, and hide the
+	// button before a click that waits for it to show: press it only while
+	// it shows.
+	pressed := b.Eval(`(() => { const c = document.getElementById("conn"); const btn = c.querySelector("[data-reconnect]"); if (c.hidden || !btn) return false; btn.click(); return true })()`)
+	t.Logf("reconnect now pressed: %v", pressed)
 	b.WaitFor("recovery", `document.getElementById("conn").hidden && document.documentElement.dataset.live === "on" && document.getElementById("card-`+card.ID+`") !== null`)
 	t.Logf("recovered %v after the gateway started", time.Since(started).Round(time.Millisecond))
 	if !b.Eval(`document.title.startsWith("(1) ")`) {
