@@ -128,7 +128,23 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 // only of such tools and of programs that only read, seen whole, with no
 // assignment: gcloud fails without them, and none of these runs code of
 // the project's or of the step's that could write there instead.
-func toolState(script *shell.Script) []string {
+func toolState(script *shell.Script) []string { return ofTools(script, program.State) }
+
+// toolCredentials are the person's credentials the tools of a step need
+// for their own work (git's keys to fetch, gh's token), on the same terms:
+// none of these runs code of the project's or of the step's that could
+// read them instead. (A git step in a repository where a hook could run
+// gets none: see wrap.)
+func toolCredentials(script *shell.Script) []string {
+	out := ofTools(script, program.Credentials)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// ofTools is what of gives for each program of a step made only of
+// programs it gives something for and of programs that only read, seen
+// whole, with no assignment; nil for any other step.
+func ofTools(script *shell.Script, of func(name string) []string) []string {
 	if script == nil || len(script.Segments) == 0 {
 		return nil
 	}
@@ -139,44 +155,15 @@ func toolState(script *shell.Script) []string {
 			return nil
 		}
 		name := seg.Name()
-		switch st := program.State(name); {
-		case len(st) > 0:
-			out = append(out, st...)
+		switch got := of(name); {
+		case len(got) > 0:
+			out = append(out, got...)
 		case program.Is(name, program.Looks):
 		default:
 			return nil
 		}
 	}
 	return out
-}
-
-// toolCredentials are the person's credentials the tools of a step need
-// for their own work (git's keys to fetch, gh's token), when the step is
-// made only of such tools and of programs that only read, seen whole,
-// with no assignment: none of them runs code of the project's or of the
-// step's that could read them instead. (A git step in a repository where
-// a hook could run gets none: see wrap.)
-func toolCredentials(script *shell.Script) []string {
-	if script == nil || len(script.Segments) == 0 {
-		return nil
-	}
-	var out []string
-	for i := range script.Segments {
-		seg := &script.Segments[i]
-		if len(seg.Opaque) > 0 || len(seg.Wrappers) > 0 || len(seg.Via) > 0 || len(seg.Assigns) > 0 {
-			return nil
-		}
-		name := seg.Name()
-		switch c := program.Credentials(name); {
-		case len(c) > 0:
-			out = append(out, c...)
-		case program.Is(name, program.Looks):
-		default:
-			return nil
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }
 
 // usesGit reports whether a segment of the step runs git.

@@ -257,33 +257,10 @@ func TestGitConfigHooks(t *testing.T) {
 	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
 	configWritable := func(root string) bool {
 		t.Helper()
-		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: "git commit -m x && git branch -m a b"}, policy.ReachProject, access{gitConfig: true})
-		if !ok {
-			t.Fatal("not wrapped")
-		}
-		args, ok := launcherArgs(line, walls.Launcher)
-		if !ok {
-			t.Fatalf("no launcher in %q", line)
-		}
-		a, err := wall.ParseArgs(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return !slices.Contains(a.Profile.ReadOnly, filepath.Join(root, ".git", "config"))
+		p := wrappedProfile(t, walls, root, "git commit -m x && git branch -m a b", access{gitConfig: true})
+		return !slices.Contains(p.ReadOnly, filepath.Join(root, ".git", "config"))
 	}
-	repo := func(files map[string]string) string {
-		root := filepath.Join(t.TempDir(), "project")
-		for name, body := range files {
-			p := filepath.Join(root, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return root
-	}
+	repo := func(files map[string]string) string { return projectWith(t, files) }
 	bare := map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n\tbare = false\n", ".git/hooks/pre-commit.sample": "#!/bin/sh\n"}
 	if !configWritable(repo(bare)) {
 		t.Errorf("a repository without hooks: the configuration stays read-only")
@@ -443,45 +420,24 @@ func TestCredentialHooks(t *testing.T) {
 	granted := func(root, command string) []string {
 		t.Helper()
 		_, diag := policy.Evaluate(policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Home: home}})
-		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: command}, policy.ReachProject, accessOf(&diag, policy.ReachProject, false))
-		if !ok {
-			t.Fatal("not wrapped")
-		}
-		args, ok := launcherArgs(line, walls.Launcher)
-		if !ok {
-			t.Fatalf("no launcher in %q", line)
-		}
-		a, err := wall.ParseArgs(args)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := wrappedProfile(t, walls, root, command, accessOf(&diag, policy.ReachProject, false))
 		var out []string
 		for _, c := range []string{".ssh", ".aws", ".config/gh/hosts.yml"} {
-			if !slices.Contains(a.Profile.Hidden, filepath.Join(home, c)) {
+			if !slices.Contains(p.Hidden, filepath.Join(home, c)) {
 				out = append(out, c)
 			}
 		}
-		if len(out) > 0 != a.Profile.Secrets {
-			t.Errorf("%q: credentials %q, secrets kept = %v", command, out, a.Profile.Secrets)
+		if len(out) > 0 != p.Secrets {
+			t.Errorf("%q: credentials %q, secrets kept = %v", command, out, p.Secrets)
 		}
 		return out
 	}
 	repo := func(hook bool) string {
-		root := filepath.Join(t.TempDir(), "project")
 		files := map[string]string{".git/HEAD": "ref: refs/heads/main\n", ".git/config": "[core]\n\tbare = false\n"}
 		if hook {
 			files[".git/hooks/post-merge"] = "#!/bin/sh\nsh scripts/after.sh\n"
 		}
-		for name, body := range files {
-			p := filepath.Join(root, name)
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return root
+		return projectWith(t, files)
 	}
 	if got := granted(repo(false), "git fetch origin"); !slices.Equal(got, []string{".ssh", ".config/gh/hosts.yml"}) {
 		t.Errorf("git fetch, no hook: credentials %q; want .ssh and gh's token", got)
@@ -495,4 +451,39 @@ func TestCredentialHooks(t *testing.T) {
 	if got := granted(repo(false), "go test ./..."); len(got) != 0 {
 		t.Errorf("go test: credentials %q; want none", got)
 	}
+}
+
+// wrappedProfile is the profile the launcher reads from the line walls
+// makes of the step run in root with x.
+func wrappedProfile(t *testing.T, walls Walls, root, command string, x access) wall.Profile {
+	t.Helper()
+	line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: command}, policy.ReachProject, x)
+	if !ok {
+		t.Fatal("not wrapped")
+	}
+	args, ok := launcherArgs(line, walls.Launcher)
+	if !ok {
+		t.Fatalf("no launcher in %q", line)
+	}
+	a, err := wall.ParseArgs(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Profile
+}
+
+// projectWith makes a project of the files, each executable.
+func projectWith(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "project")
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
 }
