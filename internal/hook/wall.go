@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,8 +138,40 @@ func toolState(script *shell.Script) []string { return ofTools(script, program.S
 // gets none: see wrap.)
 func toolCredentials(script *shell.Script) []string {
 	out := ofTools(script, program.Credentials)
+	if len(out) == 0 || namesOtherCode(script) {
+		return nil
+	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// isGitDir reports whether p is a folder, not a link or a .git file.
+func isGitDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
+}
+
+// namesOtherCode reports whether a segment of the step points its tool at
+// something the step may have written, which the tool then runs: git run
+// with any global option before its verb (-C, -c, --git-dir, --work-tree:
+// another repository, whose configuration runs its core.fsmonitor), a
+// kubeconfig given on the command line (its users' exec plugins), helm's
+// post-renderer.
+func namesOtherCode(script *shell.Script) bool {
+	for i := range script.Segments {
+		seg := &script.Segments[i]
+		name := seg.Name()
+		for j, w := range seg.Args[1:] {
+			v := w.Value
+			switch {
+			case name == "git" && j == 0 && strings.HasPrefix(v, "-"):
+				return true
+			case (name == "kubectl" || name == "helm") && (strings.HasPrefix(v, "--kubeconfig") || strings.HasPrefix(v, "--post-renderer")):
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ofTools is what of gives for each program of a step made only of
@@ -203,6 +236,12 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 		scope = wall.Approved
 	}
 	root := paths.ProjectRoot(s.Project())
+	if len(x.creds) > 0 && usesGit(x.script) && (filepath.Clean(s.Cwd) != root || !isGitDir(filepath.Join(root, ".git"))) {
+		// In a folder below the root, or where .git is a file naming a
+		// folder elsewhere, git may use a repository the step wrote and
+		// run what its configuration names (core.fsmonitor).
+		x.creds = nil
+	}
 	if (x.gitConfig || len(x.creds) > 0 && usesGit(x.script)) && wall.RunsHooks(root, w.Home) {
 		// A hook runs the project's code, which would then write the
 		// configuration git reads at the person's next command, or read

@@ -457,7 +457,13 @@ func TestCredentialHooks(t *testing.T) {
 // makes of the step run in root with x.
 func wrappedProfile(t *testing.T, walls Walls, root, command string, x access) wall.Profile {
 	t.Helper()
-	line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: command}, policy.ReachProject, x)
+	return wrappedProfileIn(t, walls, root, root, command, x)
+}
+
+// wrappedProfileIn is wrappedProfile for a step run in cwd, in root.
+func wrappedProfileIn(t *testing.T, walls Walls, root, cwd, command string, x access) wall.Profile {
+	t.Helper()
+	line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: cwd, Command: command}, policy.ReachProject, x)
 	if !ok {
 		t.Fatal("not wrapped")
 	}
