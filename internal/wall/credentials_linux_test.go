@@ -105,7 +105,12 @@ func TestWallCredentials(t *testing.T) {
 	env := []string{"HOME=" + w.home, "SSH_AUTH_SOCK=" + agentSock, "GITHUB_TOKEN=ghp_env_secret",
 		"AWS_SECRET_ACCESS_KEY=aws_env_secret", "NPM_AUTH=npm_env_secret"}
 
+	// Each step posts what it could read straight to the listener: on the
+	// machine's network, which only a credential grant gets, so that what
+	// is tested here is what it could read (TestWallNetworkOwn: without
+	// the grant nothing leaves at all).
 	post := func(p Profile) (string, string) {
+		p.HostNetwork = true
 		r := client(t, w.root, p.Wrap(script, launcher(t)), "", env...)
 		select {
 		case s := <-got:

@@ -31,13 +31,41 @@ const ExitSetup = 126
 // Main is the launcher: it runs args' command in bash inside the wall
 // args describe and returns its exit status. Messages go to stderr.
 func Main(args []string, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == insideArg {
-		return inside(args[1:], stderr)
+	if len(args) > 0 {
+		switch args[0] {
+		case insideArg:
+			return inside(args[1:], stderr)
+		case keeperArg:
+			return keeperMain(stderr)
+		case holdArg:
+			if len(args) != 2 || clean(args[1]) == "" {
+				fmt.Fprintf(stderr, "sayso-wall: error: %s wants the session's socket\n", holdArg)
+				return 2
+			}
+			return hold(clean(args[1]), stderr)
+		case endArg:
+			if len(args) != 2 || clean(args[1]) == "" {
+				fmt.Fprintf(stderr, "sayso-wall: error: %s wants the session's socket\n", endArg)
+				return 2
+			}
+			if err := EndSession(clean(args[1])); err != nil {
+				fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
+				return 1
+			}
+			return 0
+		}
 	}
 	a, err := ParseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
 		return 2
+	}
+	// What the launcher starts gets only the descriptors it hands over:
+	// the session's holder, which outlives the step, must not keep the
+	// client's pipes (its report capture above all) open.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		fmt.Fprintf(stderr, "sayso-wall: error: close inherited descriptors: %v\n", err)
+		return ExitSetup
 	}
 	code, err := outside(a, args)
 	if err != nil {
@@ -79,45 +107,6 @@ func outside(a Args, args []string) (int, error) {
 	}
 	defer syscall.Close(pipe[0])
 
-	ns, err := namespaces()
-	if err != nil {
-		syscall.Close(pipe[1])
-		return 0, err
-	}
-	uid, gid := os.Getuid(), os.Getgid()
-	// A session of its own: the walled step has no controlling terminal,
-	// so it cannot push keystrokes into the person's (TIOCSTI) even
-	// through a terminal it inherited.
-	attr := &syscall.SysProcAttr{
-		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		Pdeathsig:  syscall.SIGKILL,
-		Setsid:     true,
-	}
-	if uid == 0 {
-		// root may map every id it has: files keep their owners. Inside a
-		// container that is the container's ranges, not every id.
-		attr.UidMappings, err = identity("/proc/self/uid_map")
-		if err != nil {
-			syscall.Close(pipe[1])
-			return 0, err
-		}
-		attr.GidMappings, err = identity("/proc/self/gid_map")
-		if err != nil {
-			syscall.Close(pipe[1])
-			return 0, err
-		}
-		// setgroups stays allowed only where it is allowed now.
-		b, _ := os.ReadFile("/proc/self/setgroups")
-		attr.GidMappingsEnableSetgroups = strings.TrimSpace(string(b)) == "allow"
-	} else {
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		// A user other than root is not root in its own namespace: its
-		// capabilities there would be gone at the second stage's exec.
-		// CAP_SYS_ADMIN, ambient, survives it for the mounts; the
-		// second stage drops it before the shell (dropCaps).
-		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
-	}
 	// The second stage gets the client's stdin, stdout and stderr, and
 	// the report pipe on 3; nothing else. A terminal among them is never
 	// handed in (terminals): what is typed into it later was never decided
@@ -127,32 +116,22 @@ func outside(a Args, args []string) (int, error) {
 		syscall.Close(pipe[1])
 		return 0, err
 	}
-	defer func() {
-		for _, f := range std {
+	handed := false
+	hand := func() {
+		if handed {
+			return
+		}
+		handed = true
+		syscall.Close(pipe[1])
+		// The step's ends of the relays are its own now.
+		for fd, f := range std {
 			if f > 2 {
 				syscall.Close(int(f))
+				std[fd] = uintptr(fd)
 			}
 		}
-	}()
-	argv := append([]string{"sayso-wall", insideArg, ns, bash}, args...)
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	// The parent-death signal follows the thread that started the child.
-	runtime.LockOSThread()
-	pid, err := syscall.ForkExec("/proc/self/exe", argv, &syscall.ProcAttr{
-		Env:   os.Environ(),
-		Files: []uintptr{std[0], std[1], std[2], uintptr(pipe[1])},
-		Sys:   attr,
-	})
-	syscall.Close(pipe[1])
-	// The step's ends of the relays are its own now.
-	for fd, f := range std {
-		if f > 2 {
-			syscall.Close(int(f))
-			std[fd] = uintptr(fd)
-		}
 	}
+	defer hand()
 	var relayed sync.WaitGroup
 	for _, r := range relays {
 		relayed.Add(1)
@@ -161,34 +140,20 @@ func outside(a Args, args []string) (int, error) {
 			r.copy()
 		}()
 	}
-	if err != nil {
-		runtime.UnlockOSThread()
-		for _, r := range relays {
-			r.from.Close()
-		}
-		return 0, fmt.Errorf("enter the wall's namespaces: %w", err)
-	}
-	go func() {
-		for s := range sigs {
-			// The wall is a session of its own, out of the terminal's
-			// reach: what the terminal sends the group goes to the
-			// wall's group, what is sent to the launcher to the wall.
-			switch s {
-			case syscall.SIGINT, syscall.SIGQUIT:
-				syscall.Kill(-pid, s.(syscall.Signal))
-			default:
-				syscall.Kill(pid, s.(syscall.Signal))
-			}
-		}
-	}()
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	files := [4]int{int(std[0]), int(std[1]), int(std[2]), pipe[1]}
 	var ws syscall.WaitStatus
-	for {
-		_, err = syscall.Wait4(pid, &ws, 0, nil)
-		if err != syscall.EINTR {
-			break
-		}
+	switch {
+	case a.Profile.HostNetwork:
+		ws, err = direct(bash, args, files, hand, sigs)
+	case a.Profile.Session != "":
+		ws, err = viaSession(a, args, files, hand, sigs)
+	default:
+		ws, err = alone(a, args, files, hand, sigs)
 	}
-	runtime.UnlockOSThread()
+	hand()
 	// What the shell wrote before it ended reaches the terminal; a
 	// process it left running does not keep the client waiting.
 	for _, r := range relays {
@@ -196,12 +161,9 @@ func outside(a Args, args []string) (int, error) {
 	}
 	relayed.Wait()
 	if err != nil {
-		return 0, fmt.Errorf("wait for the wall: %w", err)
+		return 0, err
 	}
-	code := ws.ExitStatus()
-	if ws.Signaled() {
-		code = 128 + int(ws.Signal())
-	}
+	code := waitCode(ws)
 	if a.ReportFD >= 0 {
 		// The walled shell wrote its report before it exited; whatever
 		// it started since cannot keep the reader waiting.
@@ -314,6 +276,12 @@ func inside(args []string, stderr io.Writer) int {
 		return fail(err)
 	}
 	first := strings.Fields(outer)
+	// The keeper's steps start in a PID namespace of their own: they get
+	// a /proc of it.
+	ownPIDs := len(first) == 3 && first[2] == "proc"
+	if ownPIDs {
+		first = first[:2]
+	}
 	for i, ns := range strings.Fields(own) {
 		if len(first) != 2 || first[i] == ns {
 			return fail(errors.New("not in a user and mount namespace of its own"))
@@ -328,6 +296,11 @@ func inside(args []string, stderr io.Writer) int {
 	}
 	if err := mountAll(a.Profile); err != nil {
 		return fail(err)
+	}
+	if ownPIDs {
+		if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+			return fail(fmt.Errorf("mount the wall's /proc: %w", err))
+		}
 	}
 	// The working folder is found again through the new mounts: a step
 	// started inside a covered folder must not keep the old one.

@@ -43,6 +43,27 @@ func helper(args []string) int {
 		c.Close()
 		return 0
 	}
+	if len(args) == 2 && args[0] == "serve" {
+		// serve ADDRESS answers "pong" to every line, until killed.
+		ln, err := net.Listen("tcp", args[1])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return 1
+			}
+			go func() {
+				defer c.Close()
+				buf := make([]byte, 64)
+				if n, _ := c.Read(buf); n > 0 {
+					c.Write([]byte("pong\n"))
+				}
+			}()
+		}
+	}
 	fmt.Fprintln(os.Stderr, "unknown helper", args)
 	return 2
 }

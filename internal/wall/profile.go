@@ -100,6 +100,18 @@ type Inputs struct {
 	// let through wide (autopilot, an allow entry, a rule) does not have
 	// them: no one saw what it would do with them.
 	Secrets bool
+	// Hosts are the hosts the step's traffic may reach through the wall's
+	// egress proxy: it has no network of its own.
+	Hosts []string
+	// HostNetwork lets the step use the machine's network as it is: set
+	// where it is granted a credential (Credentials, or Secrets for a
+	// step made only of the programs sayso knows), whose programs reach
+	// only what the decision read on their command line.
+	HostNetwork bool
+	// Session is the socket of the session's holder (absolute), where the
+	// session's steps share one network and the processes they leave
+	// running; "" gives the step a network of its own that ends with it.
+	Session string
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -137,6 +149,10 @@ type Profile struct {
 	// owner, times and extended attributes alone, and cannot take a right
 	// away below a tree that has it (a home under /tmp).
 	Kept []string
+	// Hosts, HostNetwork and Session are the step's network (Inputs).
+	Hosts       []string
+	HostNetwork bool
+	Session     string
 }
 
 // tempDirs are the temp folders every scope may write.
@@ -281,7 +297,7 @@ func isProject(root, home string) bool {
 func For(in Inputs) Profile {
 	home := clean(in.Home)
 	root := clean(in.Root)
-	p := Profile{Scope: in.Scope}
+	p := Profile{Scope: in.Scope, Hosts: in.Hosts, HostNetwork: in.HostNetwork, Session: clean(in.Session)}
 
 	p.Write = append(p.Write, tempDirs...)
 	p.Write = append(p.Write, devices...)

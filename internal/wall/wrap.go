@@ -28,6 +28,15 @@ func (p Profile) Flags() []string {
 	if p.Secrets {
 		out = append(out, "--secrets")
 	}
+	if p.HostNetwork {
+		out = append(out, "--host-network")
+	}
+	for _, h := range p.Hosts {
+		out = append(out, "--host", h)
+	}
+	if p.Session != "" {
+		out = append(out, "--session", p.Session)
+	}
 	return out
 }
 
@@ -62,6 +71,10 @@ func ParseArgs(args []string) (Args, error) {
 			a.Profile.Secrets = true
 			continue
 		}
+		if f == "--host-network" {
+			a.Profile.HostNetwork = true
+			continue
+		}
 		if i+1 >= len(args) {
 			return a, fmt.Errorf("flag %s needs a value", f)
 		}
@@ -74,6 +87,19 @@ func ParseArgs(args []string) (Args, error) {
 				return a, err
 			}
 			a.Profile.Scope = s
+			continue
+		case "--host":
+			if v == "" || strings.HasPrefix(v, "-") || strings.ContainsAny(v, "/@ \t\n") {
+				return a, fmt.Errorf("bad --host %q", v)
+			}
+			a.Profile.Hosts = append(a.Profile.Hosts, v)
+			continue
+		case "--session":
+			c := clean(v)
+			if c == "" {
+				return a, fmt.Errorf("--session %q: not an absolute path", v)
+			}
+			a.Profile.Session = c
 			continue
 		case "--report-fd":
 			n, err := strconv.Atoi(v)

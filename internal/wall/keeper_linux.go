@@ -1,0 +1,364 @@
+package wall
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// keeperArg marks the keeper: the first process of the namespaces a
+// wall's steps share (user, network, PID). It is PID 1 there, so every
+// process a step leaves behind ends with it.
+const keeperArg = "--sayso-wall-keeper"
+
+// msg is one message between the holder and its keeper, with the
+// descriptors it carries.
+type msg struct {
+	Op     string   `json:"op"`
+	ID     int      `json:"id,omitempty"`
+	Argv   []string `json:"argv,omitempty"`
+	Env    []string `json:"env,omitempty"`
+	Dir    string   `json:"dir,omitempty"`
+	Port   int      `json:"port,omitempty"`
+	Ports  []int    `json:"ports,omitempty"`
+	Procs  int      `json:"procs,omitempty"`
+	Sig    int      `json:"sig,omitempty"`
+	Status int      `json:"status,omitempty"`
+	Err    string   `json:"err,omitempty"`
+	Hosts  []string `json:"hosts,omitempty"`
+	Scope  Scope    `json:"scope,omitempty"`
+}
+
+// maxMsg bounds a message: a step's environment and command included.
+const maxMsg = 4 << 20
+
+// send writes m and the descriptors fds on c.
+func send(c *net.UnixConn, m msg, fds ...int) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if len(b) > maxMsg {
+		return fmt.Errorf("message of %d bytes is too long", len(b))
+	}
+	var oob []byte
+	if len(fds) > 0 {
+		oob = unix.UnixRights(fds...)
+	}
+	_, _, err = c.WriteMsgUnix(b, oob, nil)
+	return err
+}
+
+// receive reads one message and the descriptors it carries.
+func receive(c *net.UnixConn) (msg, []int, error) {
+	b := make([]byte, maxMsg)
+	oob := make([]byte, unix.CmsgSpace(8*4))
+	n, oobn, _, _, err := c.ReadMsgUnix(b, oob)
+	var fds []int
+	if oobn > 0 {
+		cms, perr := unix.ParseSocketControlMessage(oob[:oobn])
+		if perr == nil {
+			for _, cm := range cms {
+				got, _ := unix.ParseUnixRights(&cm)
+				for _, fd := range got {
+					unix.CloseOnExec(fd)
+				}
+				fds = append(fds, got...)
+			}
+		}
+	}
+	if err != nil {
+		closeAll(fds)
+		return msg{}, nil, err
+	}
+	if n == 0 {
+		closeAll(fds)
+		return msg{}, nil, io.EOF
+	}
+	var m msg
+	if err := json.Unmarshal(b[:n], &m); err != nil {
+		closeAll(fds)
+		return msg{}, nil, fmt.Errorf("bad message: %w", err)
+	}
+	return m, fds, nil
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		unix.Close(fd)
+	}
+}
+
+// keeper is the keeper's state.
+type keeper struct {
+	ctl   *net.UnixConn
+	sendM sync.Mutex
+	mu    sync.Mutex
+	steps map[int]int // pid → the holder's id of the step
+	early map[int]int // pid → wait status, reaped before it was filed
+	own   map[int]bool
+	kids  chan struct{}
+}
+
+func (k *keeper) send(m msg, fds ...int) {
+	k.sendM.Lock()
+	defer k.sendM.Unlock()
+	send(k.ctl, m, fds...)
+}
+
+// keeperMain is the keeper's main: its control socket is descriptor 3. It ends,
+// and with it every process of its namespaces, when the holder closes the
+// socket or goes away.
+func keeperMain(stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "sayso-wall: keeper: %v\n", err)
+		return ExitSetup
+	}
+	if os.Getpid() != 1 {
+		return fail(errors.New("not the first process of a PID namespace"))
+	}
+	if err := unix.CloseRange(4, ^uint(0), 0); err != nil {
+		return fail(fmt.Errorf("close inherited descriptors: %w", err))
+	}
+	if err := loopbackUp(); err != nil {
+		return fail(err)
+	}
+	f := os.NewFile(3, "control")
+	c, err := net.FileConn(f)
+	f.Close()
+	if err != nil {
+		return fail(fmt.Errorf("control socket: %w", err))
+	}
+	k := &keeper{ctl: c.(*net.UnixConn), steps: map[int]int{}, early: map[int]int{}, own: map[int]bool{}, kids: make(chan struct{}, 1)}
+	go k.reap()
+	go k.watch()
+	k.send(msg{Op: "ready"})
+	for {
+		m, fds, err := receive(k.ctl)
+		if err != nil {
+			return 0
+		}
+		k.handle(m, fds)
+	}
+}
+
+func (k *keeper) handle(m msg, fds []int) {
+	switch m.Op {
+	case "spawn":
+		k.spawn(m, fds)
+	case "listen":
+		closeAll(fds)
+		ln, err := net.Listen("tcp4", "127.0.0.1:0")
+		if err != nil {
+			k.send(msg{Op: "listening", ID: m.ID, Err: err.Error()})
+			return
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		lf, err := ln.(*net.TCPListener).File()
+		ln.Close()
+		if err != nil {
+			k.send(msg{Op: "listening", ID: m.ID, Err: err.Error()})
+			return
+		}
+		k.mu.Lock()
+		k.own[port] = true
+		k.mu.Unlock()
+		k.send(msg{Op: "listening", ID: m.ID, Port: port}, int(lf.Fd()))
+		lf.Close()
+	case "connect":
+		closeAll(fds)
+		conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(m.Port), 5*time.Second)
+		if err != nil {
+			conn, err = net.DialTimeout("tcp", "[::1]:"+strconv.Itoa(m.Port), 5*time.Second)
+		}
+		if err != nil {
+			k.send(msg{Op: "connected", ID: m.ID, Err: err.Error()})
+			return
+		}
+		cf, err := conn.(*net.TCPConn).File()
+		conn.Close()
+		if err != nil {
+			k.send(msg{Op: "connected", ID: m.ID, Err: err.Error()})
+			return
+		}
+		k.send(msg{Op: "connected", ID: m.ID}, int(cf.Fd()))
+		cf.Close()
+	case "signal":
+		closeAll(fds)
+		k.mu.Lock()
+		for pid, id := range k.steps {
+			if id == m.ID {
+				// The step is a session of its own: its group is its pid.
+				syscall.Kill(-pid, syscall.Signal(m.Sig))
+				syscall.Kill(pid, syscall.Signal(m.Sig))
+			}
+		}
+		k.mu.Unlock()
+	default:
+		closeAll(fds)
+	}
+}
+
+// spawn starts a step's second stage in a mount namespace of its own,
+// with the four descriptors it was handed: stdin, stdout, stderr and
+// the report.
+func (k *keeper) spawn(m msg, fds []int) {
+	defer closeAll(fds)
+	if len(fds) != 4 || len(m.Argv) == 0 {
+		k.send(msg{Op: "exited", ID: m.ID, Err: "spawn: want four descriptors and a command"})
+		return
+	}
+	attr := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setsid: true}
+	if os.Getuid() != 0 {
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+	}
+	k.mu.Lock()
+	pid, err := syscall.ForkExec("/proc/self/exe", m.Argv, &syscall.ProcAttr{
+		Env:   m.Env,
+		Dir:   m.Dir,
+		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
+		Sys:   attr,
+	})
+	if err != nil {
+		k.mu.Unlock()
+		k.send(msg{Op: "exited", ID: m.ID, Err: "start the step: " + err.Error()})
+		return
+	}
+	if st, ok := k.early[pid]; ok {
+		delete(k.early, pid)
+		k.mu.Unlock()
+		k.send(msg{Op: "exited", ID: m.ID, Status: st})
+		return
+	}
+	k.steps[pid] = m.ID
+	k.mu.Unlock()
+	select {
+	case k.kids <- struct{}{}:
+	default:
+	}
+}
+
+// reap waits for every process of the namespaces (PID 1 inherits each
+// orphan) and tells the holder when a step's own process ended.
+func (k *keeper) reap() {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err == syscall.ECHILD {
+			<-k.kids
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		k.mu.Lock()
+		id, ok := k.steps[pid]
+		if ok {
+			delete(k.steps, pid)
+		} else {
+			k.early[pid] = int(ws)
+			if len(k.early) > 1024 {
+				clear(k.early)
+			}
+		}
+		k.mu.Unlock()
+		if ok {
+			k.send(msg{Op: "exited", ID: id, Status: int(ws)})
+		}
+	}
+}
+
+// watch tells the holder, when they change, which ports processes of the
+// wall listen on (its own listeners aside) and how many processes live.
+func (k *keeper) watch() {
+	var last []int
+	lastProcs := -1
+	for {
+		ports := listening()
+		k.mu.Lock()
+		ports = slices.DeleteFunc(ports, func(p int) bool { return k.own[p] })
+		k.mu.Unlock()
+		procs := children()
+		if !slices.Equal(ports, last) || procs != lastProcs {
+			k.send(msg{Op: "ports", Ports: ports, Procs: procs})
+			last, lastProcs = ports, procs
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+}
+
+// listening are the TCP ports something in this network namespace
+// listens on, sorted.
+func listening() []int {
+	var out []int
+	for _, f := range []string{"/proc/self/net/tcp", "/proc/self/net/tcp6"} {
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			fs := strings.Fields(sc.Text())
+			if len(fs) < 4 || fs[3] != "0A" {
+				continue
+			}
+			_, port, ok := strings.Cut(fs[1], ":")
+			if !ok {
+				continue
+			}
+			if n, err := strconv.ParseUint(port, 16, 16); err == nil {
+				out = append(out, int(n))
+			}
+		}
+		fh.Close()
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// children counts the keeper's children: the steps and every process
+// they left behind.
+func children() int {
+	n := 0
+	tasks, _ := os.ReadDir("/proc/self/task")
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err == nil {
+			n += len(strings.Fields(string(b)))
+		}
+	}
+	return n
+}
+
+// loopbackUp brings up the network namespace's loopback, its only link.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("loopback: %w", err)
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("loopback flags: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("bring loopback up: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+package wall
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// sink is a listener on the machine's loopback that counts what reaches
+// it: the outcome a network test judges by.
+type sink struct {
+	ln   net.Listener
+	mu   sync.Mutex
+	got  []string
+	port int
+}
+
+func newSink(t *testing.T) *sink {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &sink{ln: ln, port: ln.Addr().(*net.TCPAddr).Port}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				line, _ := bufio.NewReader(c).ReadString('\n')
+				s.mu.Lock()
+				s.got = append(s.got, line)
+				s.mu.Unlock()
+				c.Write([]byte("pong\n"))
+			}()
+		}
+	}()
+	return s
+}
+
+func (s *sink) received() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.got...)
+}
+
+// direct is a step that connects to the sink's port itself, and one that
+// asks the wall's proxy for it, each sending a secret-looking line.
+func reachSink(port int) string {
+	p := strconv.Itoa(port)
+	return `exec 3<>/dev/tcp/127.0.0.1/` + p + ` && echo direct-secret >&3 && echo direct-reached; ` +
+		`pp=${HTTPS_PROXY##*:}; exec 4<>/dev/tcp/127.0.0.1/${pp:-1} && ` +
+		`printf 'CONNECT 127.0.0.1:` + p + ` HTTP/1.1\r\nHost: 127.0.0.1:` + p + `\r\n\r\nproxied-secret\n' >&4 && ` +
+		`head -c 12 <&4; echo; true`
+}
+
+// TestWallNetworkOwn: a walled step has no network of its own beyond its
+// loopback, and its proxy refuses every host its decision did not name;
+// nothing reaches a listener on the machine, in any scope.
+func TestWallNetworkOwn(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	s := newSink(t)
+	for _, scope := range []Scope{Read, Local, Approved} {
+		r := w.run(t, w.profile(scope), w.root, reachSink(s.port))
+		if strings.Contains(r.stdout, "direct-reached") {
+			t.Errorf("%v: the step connected to the machine's loopback itself: %+v", scope, r)
+		}
+		if !strings.Contains(r.stdout, "403") {
+			t.Errorf("%v: the proxy did not refuse 127.0.0.1: %+v", scope, r)
+		}
+		if !strings.Contains(r.stderr, "refused a connection to 127.0.0.1") {
+			t.Errorf("%v: no refusal on the step's error output: %q", scope, r.stderr)
+		}
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := s.received(); len(got) > 0 {
+		t.Fatalf("the listener received %q from walled steps", got)
+	}
+}
+
+// TestWallEgressAllowed: a host the decision named is reached through the
+// proxy, and only through it.
+func TestWallEgressAllowed(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	s := newSink(t)
+	p := w.profile(Local)
+	p.Hosts = []string{"127.0.0.1"}
+	r := w.run(t, p, w.root, reachSink(s.port))
+	if strings.Contains(r.stdout, "direct-reached") {
+		t.Errorf("the step connected to the machine's loopback itself: %+v", r)
+	}
+	if !strings.Contains(r.stdout, "200") {
+		t.Errorf("the proxy did not tunnel to a named host: %+v", r)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for len(s.received()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := s.received(); len(got) != 1 || got[0] != "proxied-secret\n" {
+		t.Fatalf("the listener received %q, want the proxied line alone", got)
+	}
+}
+
+// TestWallNothingOutlivesStep: without a session, what a step leaves
+// running ends with it.
+func TestWallNothingOutlivesStep(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	mark := filepath.Join(w.root, "late")
+	r := w.run(t, w.profile(Local), w.root, `(sleep 1; echo late > `+mark+`) >/dev/null 2>&1 & echo started`)
+	if r.code != 0 || !strings.Contains(r.stdout, "started") {
+		t.Fatalf("step: %+v", r)
+	}
+	time.Sleep(2 * time.Second)
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("a process the step left running wrote after the step ended")
+	}
+}
+
+// TestWallSession: the steps of one session share their wall's network:
+// a server a step leaves running is reached by the session's later steps
+// and, through the machine's loopback, by the person's browser; ending the
+// session ends it.
+func TestWallSession(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "s1.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	port := freePort(t)
+	p := w.profile(Local)
+	p.Session = sock
+	serve := fmt.Sprintf(`%s=1 %s serve 127.0.0.1:%d >/dev/null 2>&1 & sleep 0.3; echo up`, helperEnv, quote(launcher(t)), port)
+	if r := w.run(t, p, w.root, serve); r.code != 0 || !strings.Contains(r.stdout, "up") {
+		t.Fatalf("start the server: %+v", r)
+	}
+	get := fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo ping >&3 && head -n1 <&3`, port)
+	if r := w.run(t, p, w.root, get); !strings.Contains(r.stdout, "pong") {
+		t.Fatalf("a later step of the session did not reach the server: %+v", r)
+	}
+	other := w.profile(Local)
+	if r := w.run(t, other, w.root, get); strings.Contains(r.stdout, "pong") {
+		t.Fatalf("a step of no session reached the session's server: %+v", r)
+	}
+	if !reaches(port, 5*time.Second) {
+		t.Fatal("the server was not reached from the machine's loopback")
+	}
+	if err := EndSession(sock); err != nil {
+		t.Fatal(err)
+	}
+	if reaches(port, 500*time.Millisecond) {
+		t.Fatal("the server was reached after its session ended")
+	}
+}
+
+// reaches reports whether a ping to port on the machine's loopback is
+// answered within d.
+func reaches(port int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second)
+		if err == nil {
+			c.SetDeadline(time.Now().Add(2 * time.Second))
+			c.Write([]byte("ping\n"))
+			line, _ := bufio.NewReader(c).ReadString('\n')
+			c.Close()
+			if line == "pong\n" {
+				return true
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
