@@ -48,6 +48,12 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		return r
 	}
 	attest(env.Witness, q.Events)
+	for _, e := range q.Events {
+		if e.Kind == EventSessionEnd {
+			// What the session's steps left running ends with it.
+			walls.EndSession(e.Agent, e.Session)
+		}
+	}
 	if q.Step == nil {
 		return a.Ack(q)
 	}

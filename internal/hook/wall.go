@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -28,6 +30,10 @@ type Walls struct {
 	Home     string   // the person's home folder
 	Hidden   []string // sayso's folders and binaries: no walled step reads or writes them
 	Off      string   // why the wall cannot be applied here; "" when it can
+	// Sessions is the folder of the sessions' walls (their holders'
+	// sockets), in sayso's state folder: hidden from every wall. "" runs
+	// each step in a wall of its own.
+	Sessions string
 }
 
 // FindWalls finds the launcher beside the running binary and checks that
@@ -69,7 +75,27 @@ func WallsAt(launcher, home string, hidden []string, fresh bool) Walls {
 		return w
 	}
 	w.Launcher = launcher
+	w.Sessions = filepath.Join(state, "walls")
 	return w
+}
+
+// SessionSocket is the socket of the holder of the session's wall, or ""
+// when steps run in walls of their own.
+func (w Walls) SessionSocket(agent, session string) string {
+	if w.Sessions == "" || session == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(agent + "\x00" + session))
+	return filepath.Join(w.Sessions, hex.EncodeToString(sum[:10])+".sock")
+}
+
+// EndSession ends the session's wall: every process its steps left
+// running ends with it.
+func (w Walls) EndSession(agent, session string) error {
+	if sock := w.SessionSocket(agent, session); sock != "" {
+		return wall.EndSession(sock)
+	}
+	return nil
 }
 
 // State is what the decision is told about the wall.
@@ -99,6 +125,8 @@ type access struct {
 	unlock    []string // the protected paths the person's say-so lets a wide step write
 	creds     []string // the person's credentials the step's tools need (relative to the home)
 	secrets   bool     // every credential: the person said yes to this step
+	hosts     []string // the hosts its traffic may reach through the wall's proxy
+	known     bool     // made only of programs sayso knows that need a credential
 	script    *shell.Script
 }
 
@@ -112,6 +140,8 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 	a.gitConfig = len(diag.Assessment.GitConfig) > 0 && onlyGit(diag.Assessment.Script)
 	a.state = toolState(diag.Assessment.Script)
 	a.creds = toolCredentials(diag.Assessment.Script)
+	a.known = len(a.creds) > 0
+	a.hosts = diag.Hosts
 	if reach == policy.ReachWide && (diag.Answered || shown) {
 		// Only the person's answer to this step unlocks: what the mode
 		// lets through (autopilot, the autonomy wildcard, an allow entry,
@@ -120,6 +150,7 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 		// its classifier), no one saw.
 		a.unlock = approvedWrites(diag.Assessment)
 		a.secrets = true
+		a.hosts = append(slices.Clone(a.hosts), risk.HostsNamed(diag.Assessment.Script)...)
 	}
 	return a
 }
@@ -248,8 +279,15 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 		// the keys git was handed.
 		x.gitConfig, x.creds = false, nil
 	}
+	// The machine's network goes with a credential: to a step granted one,
+	// and to a step the person said yes to made only of the programs that
+	// need one (a push over ssh), whose programs reach what the decision
+	// read on their command line. Any other step's traffic leaves only
+	// through the wall's proxy, to the hosts the decision let it reach.
+	hostNet := len(x.creds) > 0 || x.secrets && x.known
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
-		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets})
+		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets,
+		Hosts: x.hosts, HostNetwork: hostNet, Session: w.SessionSocket(s.Agent, s.Session)})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

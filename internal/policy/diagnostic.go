@@ -242,6 +242,10 @@ type Diagnostic struct {
 	// Unit is the unit of the rule a card about this step offers: the
 	// agent's rule_unit in the person's file, command unless it says verb.
 	Unit rule.Unit
+	// Hosts are the hosts a walled step's traffic may reach: the trusted
+	// hosts. A step the person said yes to reaches those its command
+	// names as well (risk.HostsNamed).
+	Hosts []string
 }
 
 // Decided returns the tier that decided.

@@ -73,7 +73,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 		}
 	}
 	e := &evaluation{req: &req, pol: pol, w: &w, st: &st}
-	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems, Tiers: make([]Tier, 0, 9)}
+	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems, Tiers: make([]Tier, 0, 9), Hosts: egressHosts(w.ctx.TrustedHosts)}
 	e.classPatterns(&a)
 	e.parallel(&a)
 	st.classes = a.Classes
@@ -561,5 +561,24 @@ func noRule(req *Request, mode Mode, eachTime risk.Set) string {
 
 func outsideWrites(e *evaluation) []risk.PathUse {
 	out, _ := e.outside()
+	return out
+}
+
+// egressHosts are the hosts a walled step's traffic may reach through the
+// wall's egress proxy: the trusted hosts (the registries, the policy's,
+// the project's remotes), without the loopback's names, which in a wall
+// are the wall's own.
+func egressHosts(trusted []string) []string {
+	if trusted == nil {
+		trusted = risk.DefaultTrustedHosts
+	}
+	out := make([]string, 0, len(trusted))
+	for _, h := range trusted {
+		switch h {
+		case "localhost", "127.0.0.1", "::1", "[::1]":
+			continue
+		}
+		out = append(out, h)
+	}
 	return out
 }

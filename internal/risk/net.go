@@ -519,3 +519,36 @@ func mail(c *cmd) {
 	c.a.mark(c.i, roleSend)
 	c.add(Exfil, c.name+" sends mail")
 }
+
+// HostsNamed are the hosts the words of a step name as URLs
+// (https://host/…) or as remotes (git@host:repo). A step the person
+// approved reaches these through its wall as well as the trusted hosts:
+// its card showed them.
+func HostsNamed(script *shell.Script) []string {
+	if script == nil {
+		return nil
+	}
+	var out []string
+	for i := range script.Segments {
+		seg := &script.Segments[i]
+		for _, w := range seg.Args {
+			v := w.Value
+			if !w.Literal || v == "" {
+				continue
+			}
+			if !strings.Contains(v, "://") {
+				// user@host:path, as ssh and git spell a remote.
+				user, rest, ok := strings.Cut(v, "@")
+				host, _, colon := strings.Cut(rest, ":")
+				if !ok || !colon || user == "" || strings.ContainsAny(user, "/:") || !strings.Contains(host, ".") {
+					continue
+				}
+				v = "ssh://" + user + "@" + host
+			}
+			if h := hostOf(v); h != "" {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
