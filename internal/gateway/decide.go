@@ -96,7 +96,7 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Input:   s.Input,
 		Command: s.Command,
 		Policy:  pol,
-		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected},
+		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected, TempDir: s.TempDir},
 		Rules:   lookup(rules),
 		// A host's declared container; nil, the host, for the clients.
 		Container: c,

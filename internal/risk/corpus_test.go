@@ -17,7 +17,7 @@ type Case struct {
 
 // TestContext is the context the corpus is labelled for.
 var TestContext = Context{
-	Root: "/home/user/project", Home: "/home/user",
+	Root: "/home/user/project", Home: "/home/user", TempDir: "/tmp",
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
 	Packages:  TestPackages,
 	Compose:   TestCompose,

@@ -294,6 +294,11 @@ func (a *assessor) param(name, cwd string) []string {
 			return nil
 		}
 		return []string{cwd}
+	case "TMPDIR":
+		// What the client's environment holds, unless the step sets it.
+		if t := a.ctx.TempDir; path.IsAbs(t) && a.cur >= 0 && a.cur < len(a.script.Segments) && a.untouched(name) {
+			return []string{path.Clean(t)}
+		}
 	}
 	if a.cur < 0 || a.cur >= len(a.script.Segments) {
 		return nil
@@ -347,6 +352,12 @@ func (a *assessor) stepVar(name, cwd string) ([]string, bool) {
 		sure = sure && !f.looped && f.firstSure >= 0 && f.firstSure < a.cur && len(f.vals) == 1
 	}
 	return f.vals, sure
+}
+
+// untouched reports whether nothing in the step sets name: it holds what
+// it held before the step.
+func (a *assessor) untouched(name string) bool {
+	return len(a.varIndex()[name]) == 0 && !a.setElsewhere(name) && !a.unreadCode
 }
 
 // varFacts is what the whole step does to one variable.

@@ -139,8 +139,9 @@ type Profile struct {
 	Kept []string
 }
 
-// tempDirs are the temp folders every scope may write.
-var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+// tempDirs are the temp folders every scope may write: place.Temp, the
+// one table the engine reads too.
+var tempDirs = place.Temp
 
 // devices every scope may read and write (and ioctl: terminals).
 var devices = []string{
