@@ -102,6 +102,9 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Container: c,
 		Wall:      d.Walls.State(),
 	}
+	// The repository's other work trees (git worktree list) are the
+	// project as much as this one: the wall lets them be written too.
+	base.Context.Roots = paths.Worktrees(root)
 	base.Context.Packages, base.Context.Scripts = projectPackages(root)
 	base.Context.Recipes = makeRecipes(root)
 	policy.Resolve(&base, Disk(root, d.Protected))

@@ -248,7 +248,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 		// the keys git was handed.
 		x.gitConfig, x.creds = false, nil
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
+	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
