@@ -377,6 +377,13 @@ func (ctx *Context) InScope(p string) bool {
 	return false
 }
 
+// Scratch reports whether p lies below one of the machine's temporary
+// folders (place.Temp), which the wall lets every step write, and not in
+// the home (a home kept under /tmp).
+func (ctx *Context) Scratch(p string) bool {
+	return p != "" && tempPath(p) && !(ctx.Home != "" && within(p, ctx.Home))
+}
+
 // within reports whether p is dir or below it.
 func within(p, dir string) bool {
 	if dir == "" {
