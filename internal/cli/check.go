@@ -142,7 +142,7 @@ func runCheck(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	step := hook.Step{Agent: *agent, Tool: *tool, Command: command, Cwd: ctx.Cwd}
+	step := hook.Step{Agent: *agent, Tool: *tool, Command: command, Cwd: ctx.Cwd, TempDir: os.Getenv("TMPDIR")}
 	if *input != "" {
 		step.Input = []byte(*input)
 	}

@@ -96,12 +96,15 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Input:   s.Input,
 		Command: s.Command,
 		Policy:  pol,
-		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected},
+		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected, TempDir: s.TempDir},
 		Rules:   lookup(rules),
 		// A host's declared container; nil, the host, for the clients.
 		Container: c,
 		Wall:      d.Walls.State(),
 	}
+	// The repository's other work trees (git worktree list) are the
+	// project as much as this one: the wall lets them be written too.
+	base.Context.Roots = paths.Worktrees(root)
 	base.Context.Packages, base.Context.Scripts = projectPackages(root)
 	base.Context.Recipes = makeRecipes(root)
 	policy.Resolve(&base, Disk(root, d.Protected))

@@ -138,7 +138,7 @@ func (c *common) step(agent string, env Env) (*Step, error) {
 	s := &Step{
 		Agent: agent, Event: c.HookEventName, Session: c.SessionID, Turn: c.PromptID,
 		Task: c.AgentID, Tool: c.ToolName, Cwd: filepath.Clean(c.Cwd), Mode: c.PermissionMode,
-		Input: c.ToolInput,
+		Input: c.ToolInput, TempDir: env.get("TMPDIR"),
 	}
 	if c.TurnID != nil {
 		s.Turn = *c.TurnID

@@ -50,18 +50,21 @@ func (f FileUse) MarshalJSON() ([]byte, error) {
 
 // Step is one tool call an agent wants to make, read from its hook JSON.
 type Step struct {
-	Agent   string          `json:"agent"`
-	Event   string          `json:"event"`
-	Session string          `json:"session"`
-	Turn    string          `json:"turn,omitempty"` // Claude Code prompt_id, Codex turn_id
-	Task    string          `json:"task,omitempty"` // Claude Code agent_id: the step runs in a sub-agent
-	Tool    string          `json:"tool"`
-	Kind    Kind            `json:"kind"`
-	Command string          `json:"command,omitempty"` // KindShell
-	Files   []FileUse       `json:"files,omitempty"`   // KindRead, KindWrite
-	URL     string          `json:"url,omitempty"`     // KindFetch
-	Cwd     string          `json:"cwd"`
-	Mode    string          `json:"client_mode,omitempty"` // the client's own permission mode
+	Agent   string    `json:"agent"`
+	Event   string    `json:"event"`
+	Session string    `json:"session"`
+	Turn    string    `json:"turn,omitempty"` // Claude Code prompt_id, Codex turn_id
+	Task    string    `json:"task,omitempty"` // Claude Code agent_id: the step runs in a sub-agent
+	Tool    string    `json:"tool"`
+	Kind    Kind      `json:"kind"`
+	Command string    `json:"command,omitempty"` // KindShell
+	Files   []FileUse `json:"files,omitempty"`   // KindRead, KindWrite
+	URL     string    `json:"url,omitempty"`     // KindFetch
+	Cwd     string    `json:"cwd"`
+	Mode    string    `json:"client_mode,omitempty"` // the client's own permission mode
+	// TempDir is $TMPDIR in the client's environment, which its shell
+	// steps inherit; "" when unset.
+	TempDir string          `json:"tmpdir,omitempty"`
 	Input   json.RawMessage `json:"-"`
 	// Walled is the command line that runs the step inside sayso's wall,
 	// set once the step is let through; the adapter hands it to the

@@ -285,7 +285,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	// read on their command line. Any other step's traffic leaves only
 	// through the wall's proxy, to the hosts the decision let it reach.
 	hostNet := len(x.creds) > 0 || x.secrets && x.known
-	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
+	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets,
 		Hosts: x.hosts, HostNetwork: hostNet, Session: w.SessionSocket(s.Agent, s.Session)})
 	if s.Agent == "claude" {

@@ -11,7 +11,8 @@ import (
 )
 
 var testContext = risk.Context{
-	Root: "/home/user/project", Home: "/home/user",
+	Root: "/home/user/project", Home: "/home/user", TempDir: "/tmp",
+	Roots:     []string{"/home/user/project-fix"}, // a work tree of the project's repository
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
 	Packages:  risk.TestPackages,
 	Compose:   risk.TestCompose,

@@ -365,6 +365,8 @@ func (e *evaluation) outside() (out, reads []risk.PathUse) {
 		case hostPath:
 			out = append(out, p) // it does not exist in the container
 		case w.ctx.InScope(p.Path):
+		case !w.container && w.ctx.Scratch(p.Path):
+			// The temporary folders: the wall lets every step write them.
 		case p.Op == risk.OpRead:
 			reads = append(reads, p)
 		default:

@@ -16,6 +16,10 @@ type Context struct {
 	Home         string   // the home folder ~ stands for
 	TrustedHosts []string // hosts a plain fetch may reach; nil means DefaultTrustedHosts
 	Protected    []string // paths no step may touch, each with what lies below it
+	// TempDir is what $TMPDIR holds where the step runs, as the caller
+	// read it from the client's environment; "" when it is not set or not
+	// known: $TMPDIR/x is then unknown (unset, it is /x).
+	TempDir string
 	// Packages are the project's own npm packages and the programs they
 	// install (package.json's dependencies, node_modules/.bin), read by
 	// the caller; nil when they were not read. A package runner (npx,
@@ -340,7 +344,9 @@ func (a *assessor) follow(p string) (string, bool) {
 	for n := 0; n < 16; n++ {
 		moved := false
 		for _, l := range a.links {
-			if rest, ok := strings.CutPrefix(p, l.at+"/"); ok {
+			// The link itself leads there too: rm -rf link/ deletes
+			// what it leads to, echo > link writes it.
+			if rest, ok := strings.CutPrefix(p, l.at+"/"); ok || p == l.at {
 				if l.to == "" {
 					return "", false
 				}
@@ -369,6 +375,13 @@ func (ctx *Context) InScope(p string) bool {
 		}
 	}
 	return false
+}
+
+// Scratch reports whether p lies below one of the machine's temporary
+// folders (place.Temp), which the wall lets every step write, and not in
+// the home (a home kept under /tmp).
+func (ctx *Context) Scratch(p string) bool {
+	return p != "" && tempPath(p) && !(ctx.Home != "" && within(p, ctx.Home))
 }
 
 // within reports whether p is dir or below it.

@@ -17,7 +17,8 @@ type Case struct {
 
 // TestContext is the context the corpus is labelled for.
 var TestContext = Context{
-	Root: "/home/user/project", Home: "/home/user",
+	Root: "/home/user/project", Home: "/home/user", TempDir: "/tmp",
+	Roots:     []string{"/home/user/project-fix"}, // a work tree of the project's repository (git worktree add ../project-fix)
 	Protected: []string{"/home/user/.config/sayso", "/home/user/.local/state/sayso", "/usr/local/bin/sayso"},
 	Packages:  TestPackages,
 	Compose:   TestCompose,

@@ -155,6 +155,12 @@ func (a *assessor) expandText(raw, cwd string) []string {
 			}
 			add(v)
 			i += j + 2
+		case c == '$' && special(raw[i:]) != nil:
+			vs, n := special(raw[i:]), specialLen(raw[i:])
+			if !addAll(vs) {
+				return nil
+			}
+			i += n
 		case c == '$':
 			name, n := paramName(raw[i:])
 			if n == 0 {
@@ -192,6 +198,48 @@ func (a *assessor) tilde(prefix, cwd string) (string, bool) {
 		return home, true
 	}
 	return "", false
+}
+
+// special is the values bash gives the special parameter at the start of
+// s (bash(1), Special Parameters), or nil when s starts with another
+// expansion: $$ and $? are a number, $# and ${#NAME} (a length) too; $!
+// is a number, or nothing before a job ran in the background; $- is the
+// shell's flags, letters that may be none. Each stands for one value of
+// each shape it may take: a number is never a folder's name that climbs
+// (.., /), and an empty value is judged as one ($HOME/$! is the home).
+// $0, $_, $@, $* and the positional parameters are what the step hands
+// the shell or ran last (bash -c 'rm -rf "$0"' /, ls /; rm -rf "$_"):
+// they stay unknown.
+func special(s string) []string {
+	switch n := specialLen(s); {
+	case n == 0:
+		return nil
+	case strings.ContainsAny(s[:n], "!"):
+		return []string{"", "1"}
+	case strings.ContainsAny(s[:n], "-") && !strings.HasPrefix(s, "${#"):
+		return []string{"", "hB"}
+	}
+	return []string{"1"}
+}
+
+// specialLen is the length of the special parameter at the start of s,
+// in braces or not; 0 when none.
+func specialLen(s string) int {
+	if len(s) < 2 || s[0] != '$' {
+		return 0
+	}
+	if strings.ContainsRune("$!?#-", rune(s[1])) {
+		return 2
+	}
+	if len(s) >= 4 && s[1] == '{' && strings.ContainsRune("$!?#-", rune(s[2])) && s[3] == '}' {
+		return 4
+	}
+	if strings.HasPrefix(s, "${#") {
+		if j := strings.IndexByte(s, '}'); j > 3 && validName(s[3:j]) {
+			return j + 1
+		}
+	}
+	return 0
 }
 
 // paramName reads $NAME or ${NAME} at the start of s and returns the name
@@ -246,6 +294,11 @@ func (a *assessor) param(name, cwd string) []string {
 			return nil
 		}
 		return []string{cwd}
+	case "TMPDIR":
+		// What the client's environment holds, unless the step sets it.
+		if t := a.ctx.TempDir; path.IsAbs(t) && a.cur >= 0 && a.cur < len(a.script.Segments) && a.untouched(name) {
+			return []string{path.Clean(t)}
+		}
 	}
 	if a.cur < 0 || a.cur >= len(a.script.Segments) {
 		return nil
@@ -299,6 +352,12 @@ func (a *assessor) stepVar(name, cwd string) ([]string, bool) {
 		sure = sure && !f.looped && f.firstSure >= 0 && f.firstSure < a.cur && len(f.vals) == 1
 	}
 	return f.vals, sure
+}
+
+// untouched reports whether nothing in the step sets name: it holds what
+// it held before the step.
+func (a *assessor) untouched(name string) bool {
+	return len(a.varIndex()[name]) == 0 && !a.setElsewhere(name) && !a.unreadCode
 }
 
 // varFacts is what the whole step does to one variable.

@@ -36,7 +36,20 @@ func TestResolve(t *testing.T) {
 		{"$PWD/..", "/home/user"},
 		{`"$PWD"/../x`, "/home/user/x"},
 		{"$OLDPWD/x", ""},
-		{"$TMPDIR/x", ""},
+		{"$TMPDIR/x", "/tmp/x"},
+		{"${TMPDIR}/../x", "/x"},
+		{"/tmp/x.$$", "/tmp/x.1"},
+		{`"/tmp/x.${$}"`, "/tmp/x.1"},
+		{"x.$?", "/home/user/project/x.1"},
+		{"x.$#", "/home/user/project/x.1"},
+		{"x.${#HOME}", "/home/user/project/x.1"},
+		{"x.$!", "/home/user/project/x. /home/user/project/x.1"},
+		{"~/$-", "/home/user /home/user/hB"},
+		{"$0", ""},
+		{"$_", ""},
+		{"$1", ""},
+		{"$@", ""},
+		{"$*", ""},
 		{`"$(dirname "$PWD")"`, "/home/user"},
 		{"$(pwd)/a", "/home/user/project/a"},
 		{"`pwd`/a", "/home/user/project/a"},
@@ -60,6 +73,37 @@ func TestResolve(t *testing.T) {
 		got := strings.Join(a.resolve(s.Segments[last].Args[1]), " ")
 		if got != tt.want {
 			t.Errorf("resolve(%s) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+// TestTempDirFromClient: $TMPDIR is what the client's environment holds
+// (Context.TempDir), unless the step sets it; when the caller does not
+// know it, it is unknown — unset, $TMPDIR/x is /x.
+func TestTempDirFromClient(t *testing.T) {
+	for _, tt := range []struct {
+		tmp, cmd, want string
+	}{
+		{"/tmp", "cat $TMPDIR/x", "/tmp/x"},
+		{"/var/tmp/u1", "cat $TMPDIR/x", "/var/tmp/u1/x"},
+		{"", "cat $TMPDIR/x", ""},
+		{"tmp", "cat $TMPDIR/x", ""},
+		{"/tmp", "TMPDIR=/etc; cat $TMPDIR/x", "/etc/x"},
+		{"/tmp", "export TMPDIR=/etc; cat $TMPDIR/x", "/etc/x"},
+		{"/tmp", "read TMPDIR; cat $TMPDIR/x", ""},
+		{"/tmp", "source ./env.sh; cat $TMPDIR/x", ""},
+	} {
+		ctx := TestContext
+		ctx.TempDir = tt.tmp
+		s := shell.Parse(tt.cmd)
+		last := len(s.Segments) - 1
+		a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Root}, cur: last}
+		got := strings.Join(a.resolve(s.Segments[last].Args[1]), " ")
+		if a.partial {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("TMPDIR=%q: resolve in %q = %q, want %q", tt.tmp, tt.cmd, got, tt.want)
 		}
 	}
 }

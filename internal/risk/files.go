@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -23,30 +24,71 @@ func (c *cmd) del(w shell.Word, recursive bool) {
 		c.add(Destructive, "deletes "+w.Raw+", which may hold a target that cannot be known before it runs")
 	}
 	for _, p := range ps {
-		clean := p
-		if w.Glob {
-			clean = globDir(p)
-		}
-		switch {
-		case !c.a.ctx.InScope(clean) && tempPath(clean) && !w.Glob && !recursive:
-			c.add(LocalWrite, "deletes "+w.Raw+", a temporary file")
-		case !c.a.ctx.InScope(clean):
-			c.add(Destructive, "deletes "+w.Raw+", outside the project")
-		case !w.Glob && isRoot(clean, &c.a.ctx):
-			c.add(Destructive, "deletes "+w.Raw+", the whole project")
-		case w.Glob && isRoot(clean, &c.a.ctx) && strings.Trim(path.Base(p), "*.?[]!") == "":
-			c.add(Destructive, "deletes "+w.Raw+", everything in the project")
-		case within(clean, c.a.ctx.Root+"/.git") && recursive:
-			c.add(Destructive, "deletes "+w.Raw+", the project's history")
-		default:
-			c.add(LocalWrite, "deletes "+w.Raw+" inside the project")
-		}
+		c.delAt(p, w.Raw, w.Glob, recursive)
 	}
 }
 
+// delAt judges deleting p, written as raw (a glob, or recursively), by
+// where it lies: inside the
+// project it is local work, save the project itself, everything in it or
+// its history; below a temporary folder it is local work too, as the wall
+// lets every step write there — unless the home or the project lies in
+// what is deleted, or the whole temporary folder goes, with what other
+// programs keep there. Anywhere else it is destructive.
+func (c *cmd) delAt(p, raw string, glob, recursive bool) {
+	clean := p
+	if glob {
+		clean = globDir(p)
+	}
+	everything := glob && strings.Trim(path.Base(p), "*.?[]!") == ""
+	switch {
+	case c.a.ctx.InScope(clean):
+		switch {
+		case !glob && isRoot(clean, &c.a.ctx):
+			c.add(Destructive, "deletes "+raw+", the whole project")
+		case glob && isRoot(clean, &c.a.ctx) && everything:
+			c.add(Destructive, "deletes "+raw+", everything in the project")
+		case within(clean, c.a.ctx.Root+"/.git") && recursive:
+			c.add(Destructive, "deletes "+raw+", the project's history")
+		default:
+			c.add(LocalWrite, "deletes "+raw+" inside the project")
+		}
+	case (tempPath(clean) || tempDir(clean)) && c.a.ctx.Home != "" && within(clean, c.a.ctx.Home):
+		c.add(Destructive, "deletes "+raw+", in the home, which lies in a temporary folder")
+	case (tempPath(clean) || tempDir(clean)) && c.a.holdsTheirs(clean):
+		c.add(Destructive, "deletes "+raw+", which holds the home or the project")
+	case tempPath(clean) || tempDir(clean) && glob && !everything:
+		c.add(LocalWrite, "deletes "+raw+" in a temporary folder")
+	case tempDir(clean):
+		c.add(Destructive, "deletes "+raw+", everything in a temporary folder, with what other programs keep there")
+	default:
+		c.add(Destructive, "deletes "+raw+", outside the project")
+	}
+}
+
+// holdsTheirs reports whether deleting p deletes the home or one of the
+// project's roots (a home or a project kept under /tmp).
+func (a *assessor) holdsTheirs(p string) bool {
+	if within(a.ctx.Home, p) {
+		return true
+	}
+	for _, r := range append([]string{a.ctx.Root}, a.ctx.Roots...) {
+		if r != "" && within(r, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // tempPath reports whether p lies below a temporary folder.
+// (place.Temp, and /private/tmp, which macOS's /tmp leads to).
 func tempPath(p string) bool {
-	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, "/private/tmp/")
+	return place.InTemp(p) || strings.HasPrefix(p, "/private/tmp/")
+}
+
+// tempDir reports whether p is a temporary folder itself.
+func tempDir(p string) bool {
+	return place.IsTemp(p) || p == "/private/tmp"
 }
 
 func isRoot(p string, ctx *Context) bool {

@@ -513,7 +513,10 @@ func remoteSpecs(c *cmd) {
 	for _, w := range ops {
 		c.remoteSpec(w.Value)
 		v := w.Value
-		if (c.name == "npm" || c.name == "pnpm" || c.name == "yarn" || c.name == "bun") && githubShorthand(v) {
+		// run (run-script) runs a script, a file or an installed program
+		// by its name (npm-run-script(1), bun run): owner/repo there is a
+		// path, not a package from GitHub.
+		if (c.name == "npm" || c.name == "pnpm" || c.name == "yarn" || c.name == "bun") && ws[0] != "run" && ws[0] != "run-script" && githubShorthand(v) {
 			c.add(DownloadExec, c.name+" installs "+v+" from GitHub, and installing runs its scripts")
 		}
 	}

@@ -169,11 +169,25 @@ func bun(c *cmd) {
 		c.add(Opaque, "bun runs inline code")
 	case v == "publish":
 		c.add(Publish, "bun publish")
-	case v == "run" || v == "x":
-		c.add(LocalWrite, "bun "+v)
-		c.namedTask(c.words(2)[1])
-		if v == "run" {
-			c.scriptBody(c.words(2)[1])
+	case v == "x":
+		// bun x is bunx (bun's manual, bunx): it downloads a package the
+		// project does not have, and runs it.
+		for i, w := range c.args {
+			if w.Value == "x" {
+				npx(&cmd{a: c.a, i: c.i, seg: c.seg, name: "bun x", args: c.args[i+1:]})
+				break
+			}
+		}
+	case v == "run":
+		// bun run runs a package.json script, a file or a program of
+		// node_modules/.bin (bun's manual, bun run): it installs nothing.
+		// A name that is a path is the file, judged where it lies.
+		name := c.words(2)[1]
+		c.add(LocalWrite, "bun run")
+		c.namedTask(name)
+		c.scriptBody(name)
+		if ops := c.operands(); len(ops) > 1 && !strings.Contains(name, ":") && (strings.Contains(name, "/") || path.Ext(name) != "") {
+			c.runScript(ops[1])
 		}
 		c.cwdWrite()
 	case strings.Contains(v, ".") || strings.Contains(v, "/"):

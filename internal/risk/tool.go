@@ -266,6 +266,11 @@ func MCPTool(name string) (server, tool string, ok bool) {
 func CheckPath(op Op, p string, ctx Context) Assessment {
 	t := newToolAssessor("", ctx)
 	t.c.path(op, shell.Word{Raw: p, Value: p, Literal: true})
+	if op == OpDelete {
+		// Where the deleted path really lies decides: a link below /tmp
+		// to the home deletes in the home.
+		t.c.delAt(p, p, false, true)
+	}
 	return t.a.out
 }
 

@@ -65,9 +65,14 @@ func ParseScope(s string) (Scope, error) {
 
 // Inputs is what the wall of one step is made from.
 type Inputs struct {
-	Home, Root string   // the user's home; the project root (absolute)
-	Hidden     []string // neither readable nor writable: sayso's folders and binaries
-	Scope      Scope
+	Home, Root string // the user's home; the project root (absolute)
+	// Worktrees are the project repository's other work trees (git
+	// worktree list): a Local step writes them as it writes the root,
+	// and each is kept as the root is (its instructions, the clients'
+	// folders, its .git).
+	Worktrees []string
+	Hidden    []string // neither readable nor writable: sayso's folders and binaries
+	Scope     Scope
 	// Daemons lets a Read or Local step reach the machine's and the
 	// session's daemons (docker, podman, systemd, the buses, tmux, X11):
 	// each of them runs what it is asked outside the wall. Approved steps
@@ -155,8 +160,9 @@ type Profile struct {
 	Session     string
 }
 
-// tempDirs are the temp folders every scope may write.
-var tempDirs = []string{"/tmp", "/var/tmp", "/dev/shm"}
+// tempDirs are the temp folders every scope may write: place.Temp, the
+// one table the engine reads too.
+var tempDirs = place.Temp
 
 // devices every scope may read and write (and ioctl: terminals).
 var devices = []string{
@@ -306,6 +312,11 @@ func For(in Inputs) Profile {
 		if isProject(root, home) {
 			p.Write = append(p.Write, root)
 		}
+		for _, wt := range in.Worktrees {
+			if wt = clean(wt); wt != root && isProject(wt, home) {
+				p.Write = append(p.Write, wt)
+			}
+		}
 		if home != "" {
 			made := isProject(root, home)
 			for _, c := range caches {
@@ -349,7 +360,16 @@ func For(in Inputs) Profile {
 			p.Hidden = append(p.Hidden, filepath.Join(home, h))
 		}
 	}
-	if root != "" && root != "/" {
+	trees := []string{root}
+	for _, wt := range in.Worktrees {
+		if wt = clean(wt); wt != "" && wt != root {
+			trees = append(trees, wt)
+		}
+	}
+	for _, root := range trees {
+		if root == "" || root == "/" {
+			continue
+		}
 		// Folders are made only in a project: never in a system folder
 		// or a dot-folder of the home a step's cd led the root to.
 		made := isProject(root, home)

@@ -154,3 +154,27 @@ func TestLauncher(t *testing.T) {
 		t.Errorf("Launcher() = %q, want an error", p)
 	}
 }
+
+// TestForWorktrees: a Local step writes the project's other work trees as
+// it writes the root, and each keeps what the root keeps; a Read step
+// writes none, and a work tree that is no project (the home) is never
+// written.
+func TestForWorktrees(t *testing.T) {
+	in := Inputs{Home: "/home/u", Root: "/home/u/src/p", Worktrees: []string{"/home/u/src/p-fix", "/home/u", "relative"}, Scope: Local}
+	p := For(in)
+	if !slices.Contains(p.Write, "/home/u/src/p-fix") {
+		t.Errorf("local: the work tree /home/u/src/p-fix not writable: %q", p.Write)
+	}
+	if slices.Contains(p.Write, "/home/u") || slices.Contains(p.Write, "relative") {
+		t.Errorf("local: a work tree that is no project is writable: %q", p.Write)
+	}
+	for _, r := range []string{"/home/u/src/p-fix/CLAUDE.md", "/home/u/src/p-fix/.claude", "/home/u/src/p-fix/.sayso", "/home/u/src/p-fix/.vscode"} {
+		if !slices.Contains(p.ReadOnly, r) {
+			t.Errorf("local: %s not read-only", r)
+		}
+	}
+	in.Scope = Read
+	if p := For(in); slices.Contains(p.Write, "/home/u/src/p-fix") {
+		t.Errorf("read: the work tree is writable")
+	}
+}
