@@ -14,6 +14,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/step"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -284,6 +285,7 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		card.Classes = append(card.Classes, cl.String())
 	}
 	card.Offer, card.NoOffer = offer(s, diag)
+	card.Shows = shownOf(step.Shows)
 	p := &pending{card: card, reply: make(chan handoff), gone: make(chan struct{})}
 	c.mu.Lock()
 	if c.byID == nil {
@@ -297,6 +299,16 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		c.Notify(card)
 	}
 	return p
+}
+
+// shownOf reads what a step does from the JSON its ledger row keeps; nil
+// when there is nothing.
+func shownOf(b []byte) *step.Shown {
+	var sh step.Shown
+	if len(b) == 0 || json.Unmarshal(b, &sh) != nil || sh.Kind == step.KindNone {
+		return nil
+	}
+	return &sh
 }
 
 // turnWords are the person's own words that opened the step's turn (or

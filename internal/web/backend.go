@@ -7,6 +7,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/step"
 )
 
 // Backend is what the page reads and changes. Every method is called for
@@ -95,6 +96,10 @@ type Card struct {
 	// allow" keeps. When it is empty, NoOffer says why.
 	Offer   []rule.Rule
 	NoOffer string
+	// Shows is what the step does beyond its line: a write's diff, a
+	// tool's arguments, a sub-agent's prompt; bounded, its secrets
+	// masked. Nil when there is nothing more (a shell step).
+	Shows   *step.Shown
 	Created time.Time
 	Expires time.Time // when the agent stops waiting
 
@@ -206,6 +211,9 @@ type Entry struct {
 	// "allow-once"…) or "missed", and Why in words; "" when not known.
 	Outcome    string
 	OutcomeWhy string
+	// Shows is what the decided step does, as its card showed it; nil
+	// for any other row.
+	Shows *step.Shown
 }
 
 // LedgerFilter selects ledger rows. The zero value selects the newest rows.

@@ -80,6 +80,7 @@ func (m *Memory) AddCard(c Card) Card {
 		class = c.Classes[0]
 	}
 	m.log("decision", c.Session, class, "ask", "ask: "+c.Step)
+	m.ledger[len(m.ledger)-1].Shows = c.Shows
 	m.changed()
 	return c
 }
