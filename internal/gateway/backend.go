@@ -29,8 +29,8 @@ func (b *Backend) Cards(ctx context.Context) ([]web.Card, error) { return b.Wait
 
 func (b *Backend) Card(ctx context.Context, id string) (web.Card, error) { return b.Waiting.Get(id) }
 
-func (b *Backend) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
-	return b.Waiting.Answer(ctx, id, a)
+func (b *Backend) Answer(ctx context.Context, id string, a web.Answer, message string) (web.Card, error) {
+	return b.Waiting.AnswerSaying(ctx, id, a, message)
 }
 
 func (b *Backend) WatchCards(ctx context.Context) <-chan struct{} { return b.Waiting.Watch(ctx) }

@@ -70,8 +70,9 @@ type pending struct {
 // handoff is the person's answer on its way to the waiting hook, and the
 // hook's word on whether it kept it.
 type handoff struct {
-	answer web.Answer
-	kept   chan error // buffered
+	answer  web.Answer
+	message string     // the person's words to the agent with a deny
+	kept    chan error // buffered
 }
 
 // errGone refuses an answer the hook was no longer there to take.
@@ -246,7 +247,7 @@ func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, de
 		if err != nil {
 			return policy.Deny, diag, fmt.Errorf("keep the person's answer: %w", err)
 		}
-		return settle(card, h.answer, diag)
+		return settle(card, h.answer, h.message, diag)
 	case <-t.C:
 		why := c.leave(p, context.DeadlineExceeded)
 		diag.Reasons = append(diag.Reasons, why)
@@ -369,8 +370,13 @@ func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
 }
 
 // settle turns the person's answer into the step's decision; Answer has
-// already kept what it keeps.
-func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+// already kept what it keeps. A deny's message comes first in the
+// reasons, so that the agent reads it in its client's own deny reason.
+func settle(card web.Card, a web.Answer, message string, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+	says := ""
+	if message != "" {
+		says = ", and says: " + message
+	}
 	switch a {
 	case web.AllowOnce:
 		diag.Reasons = append([]string{"allow: the person allowed this step once"}, diag.Reasons...)
@@ -381,10 +387,10 @@ func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decisio
 		diag.Answered = true
 		return policy.Allow, diag, nil
 	case web.DenyAndHold:
-		diag.Reasons = append([]string{"deny: the person denied this step and held the session"}, diag.Reasons...)
+		diag.Reasons = append([]string{"deny: the person denied this step and held the session" + says}, diag.Reasons...)
 		return policy.Deny, diag, nil
 	}
-	diag.Reasons = append([]string{"deny: the person denied this step"}, diag.Reasons...)
+	diag.Reasons = append([]string{"deny: the person denied this step" + says}, diag.Reasons...)
 	return policy.Deny, diag, nil
 }
 
@@ -393,6 +399,15 @@ func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decisio
 // then replies. When the hook no longer waits, the answer is refused and
 // nothing is kept.
 func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
+	return c.AnswerSaying(ctx, id, a, "")
+}
+
+// AnswerSaying is Answer with the person's message to the agent, which a
+// deny hands on as its first reason; an allow hands on none.
+func (c *Cards) AnswerSaying(ctx context.Context, id string, a web.Answer, message string) (web.Card, error) {
+	if a != web.Deny && a != web.DenyAndHold {
+		message = ""
+	}
 	c.mu.Lock()
 	p, ok := c.byID[id]
 	if !ok {
@@ -414,7 +429,7 @@ func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, 
 	card := p.card
 	c.mu.Unlock()
 
-	h := handoff{answer: a, kept: make(chan error, 1)}
+	h := handoff{answer: a, message: message, kept: make(chan error, 1)}
 	select {
 	case p.reply <- h:
 	case <-p.gone:

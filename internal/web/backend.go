@@ -22,7 +22,9 @@ type Backend interface {
 	// Answer answers a card once. AlwaysAllow keeps exactly the card's
 	// own offer, and fails with ErrNoOffer, keeping nothing, when it has
 	// none. A second answer fails with ErrAnswered and keeps nothing.
-	Answer(ctx context.Context, id string, a Answer) (Card, error)
+	// message is the person's words to the agent with a deny (already
+	// cleaned by DenyMessage), "" for none; an allow carries none.
+	Answer(ctx context.Context, id string, a Answer, message string) (Card, error)
 	// WatchCards sends on the channel, without blocking, whenever a card
 	// is added, answered or expires, and closes it once ctx is done.
 	WatchCards(ctx context.Context) <-chan struct{}
@@ -105,6 +107,7 @@ type Card struct {
 
 	Answered bool
 	Answer   Answer
+	Message  string // what the person told the agent with a deny
 }
 
 // OfferText is the offer as the card's button names it.
