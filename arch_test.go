@@ -35,6 +35,7 @@ var rules = map[string]struct {
 }{
 	"internal/program": {pure, nil},
 	"internal/place":   {pure, nil},
+	"internal/step":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},
 	"internal/shell":   {pure, []string{"internal/program"}},
 	"internal/risk":    {pure, []string{"internal/program", "internal/place", "internal/shell"}},
 	"internal/rule":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},

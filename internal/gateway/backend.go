@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/step"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -28,8 +29,8 @@ func (b *Backend) Cards(ctx context.Context) ([]web.Card, error) { return b.Wait
 
 func (b *Backend) Card(ctx context.Context, id string) (web.Card, error) { return b.Waiting.Get(id) }
 
-func (b *Backend) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
-	return b.Waiting.Answer(ctx, id, a)
+func (b *Backend) Answer(ctx context.Context, id string, a web.Answer, message string) (web.Card, error) {
+	return b.Waiting.AnswerSaying(ctx, id, a, message)
 }
 
 func (b *Backend) WatchCards(ctx context.Context) <-chan struct{} { return b.Waiting.Watch(ctx) }
@@ -161,14 +162,15 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 			outcomes[k] = [2]string{Missed, o.Why}
 		}
 		var d struct {
-			Decision   string `json:"decision"`
+			Shows      *step.Shown `json:"shows"`
+			Decision   string      `json:"decision"`
 			Diagnostic struct {
 				Classes []string `json:"classes"`
 				Reasons []string `json:"reasons"`
 			} `json:"diagnostic"`
 		}
 		_ = json.Unmarshal(r.Detail, &d)
-		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary, Reasons: d.Diagnostic.Reasons}
+		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary, Reasons: d.Diagnostic.Reasons, Shows: d.Shows}
 		if r.Kind == store.KindCardExpired {
 			e.Decision = Missed // the missed tray: the filter decision=missed
 		}

@@ -57,7 +57,8 @@ func TestBrowserFlow(t *testing.T) {
 	if got := b.Text(always + " code"); got != "git push origin feature/*" {
 		t.Fatalf("the button says %q", got)
 	}
-	b.Submit("press Always allow", `document.querySelector("`+sel+`") === null`, chromedp.Click(chromedp.CSS(always)))
+	b.Submit("press Always allow, then confirm", `document.querySelector("`+sel+`") === null`,
+		chromedp.Click(chromedp.CSS(always)), chromedp.Sleep(700*time.Millisecond), chromedp.Click(chromedp.CSS(always)))
 	if got := push.result(t); got != "allow" {
 		t.Fatalf("the hook returned %q after Always allow, want allow", got)
 	}
@@ -130,7 +131,9 @@ func TestBrowserFlow(t *testing.T) {
 	b.WaitFor("the event stream", `document.documentElement.dataset.live === "on"`)
 	again := f.block("s-flow", "git push origin feature/x")
 	asel := showCard(b, again)
-	b.Submit("allow once", `document.querySelector("`+asel+`") === null`, chromedp.Click(chromedp.CSS(asel+" button[value=allow-once]")))
+	once := asel + " button[value=allow-once]"
+	b.Submit("allow once, then confirm", `document.querySelector("`+asel+`") === null`,
+		chromedp.Click(chromedp.CSS(once)), chromedp.Sleep(700*time.Millisecond), chromedp.Click(chromedp.CSS(once)))
 	if got := again.result(t); got != "allow" {
 		t.Errorf("feature/x after forgetting: %q after Allow once, want allow", got)
 	}

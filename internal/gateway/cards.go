@@ -14,6 +14,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/step"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -69,8 +70,9 @@ type pending struct {
 // handoff is the person's answer on its way to the waiting hook, and the
 // hook's word on whether it kept it.
 type handoff struct {
-	answer web.Answer
-	kept   chan error // buffered
+	answer  web.Answer
+	message string     // the person's words to the agent with a deny
+	kept    chan error // buffered
 }
 
 // errGone refuses an answer the hook was no longer there to take.
@@ -245,7 +247,7 @@ func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, de
 		if err != nil {
 			return policy.Deny, diag, fmt.Errorf("keep the person's answer: %w", err)
 		}
-		return settle(card, h.answer, diag)
+		return settle(card, h.answer, h.message, diag)
 	case <-t.C:
 		why := c.leave(p, context.DeadlineExceeded)
 		diag.Reasons = append(diag.Reasons, why)
@@ -284,6 +286,7 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		card.Classes = append(card.Classes, cl.String())
 	}
 	card.Offer, card.NoOffer = offer(s, diag)
+	card.Shows = shownOf(step.Shows)
 	p := &pending{card: card, reply: make(chan handoff), gone: make(chan struct{})}
 	c.mu.Lock()
 	if c.byID == nil {
@@ -297,6 +300,16 @@ func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeo
 		c.Notify(card)
 	}
 	return p
+}
+
+// shownOf reads what a step does from the JSON its ledger row keeps; nil
+// when there is nothing.
+func shownOf(b []byte) *step.Shown {
+	var sh step.Shown
+	if len(b) == 0 || json.Unmarshal(b, &sh) != nil || sh.Kind == step.KindNone {
+		return nil
+	}
+	return &sh
 }
 
 // turnWords are the person's own words that opened the step's turn (or
@@ -357,8 +370,13 @@ func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
 }
 
 // settle turns the person's answer into the step's decision; Answer has
-// already kept what it keeps.
-func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+// already kept what it keeps. A deny's message comes first in the
+// reasons, so that the agent reads it in its client's own deny reason.
+func settle(card web.Card, a web.Answer, message string, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+	says := ""
+	if message != "" {
+		says = ", and says: " + message
+	}
 	switch a {
 	case web.AllowOnce:
 		diag.Reasons = append([]string{"allow: the person allowed this step once"}, diag.Reasons...)
@@ -369,10 +387,10 @@ func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decisio
 		diag.Answered = true
 		return policy.Allow, diag, nil
 	case web.DenyAndHold:
-		diag.Reasons = append([]string{"deny: the person denied this step and held the session"}, diag.Reasons...)
+		diag.Reasons = append([]string{"deny: the person denied this step and held the session" + says}, diag.Reasons...)
 		return policy.Deny, diag, nil
 	}
-	diag.Reasons = append([]string{"deny: the person denied this step"}, diag.Reasons...)
+	diag.Reasons = append([]string{"deny: the person denied this step" + says}, diag.Reasons...)
 	return policy.Deny, diag, nil
 }
 
@@ -381,6 +399,15 @@ func settle(card web.Card, a web.Answer, diag policy.Diagnostic) (policy.Decisio
 // then replies. When the hook no longer waits, the answer is refused and
 // nothing is kept.
 func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
+	return c.AnswerSaying(ctx, id, a, "")
+}
+
+// AnswerSaying is Answer with the person's message to the agent, which a
+// deny hands on as its first reason; an allow hands on none.
+func (c *Cards) AnswerSaying(ctx context.Context, id string, a web.Answer, message string) (web.Card, error) {
+	if a != web.Deny && a != web.DenyAndHold {
+		message = ""
+	}
 	c.mu.Lock()
 	p, ok := c.byID[id]
 	if !ok {
@@ -402,7 +429,7 @@ func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, 
 	card := p.card
 	c.mu.Unlock()
 
-	h := handoff{answer: a, kept: make(chan error, 1)}
+	h := handoff{answer: a, message: message, kept: make(chan error, 1)}
 	select {
 	case p.reply <- h:
 	case <-p.gone:

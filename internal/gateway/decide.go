@@ -72,6 +72,7 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 		// The breaker counts as far back as the person's file says.
 		BreakerWindow: pol.Breaker.Window,
 		Spawn:         risk.KindOfTool(s.Tool) == risk.ToolAgent,
+		Shows:         d.shows(s),
 	}
 	return d.finish(ctx, s, step, base)
 }

@@ -21,9 +21,17 @@ func TestSettleAnswered(t *testing.T) {
 		{web.Deny, policy.Deny, false},
 		{web.DenyAndHold, policy.Deny, false},
 	} {
-		d, diag, err := settle(web.Card{}, tt.a, policy.Diagnostic{})
+		d, diag, err := settle(web.Card{}, tt.a, "", policy.Diagnostic{})
 		if err != nil || d != tt.want || diag.Answered != tt.answered {
 			t.Errorf("settle(%v) = %v, answered %v, %v; want %v, answered %v", tt.a, d, diag.Answered, err, tt.want, tt.answered)
 		}
+	}
+}
+
+// A deny's message is the first reason the agent reads.
+func TestSettleMessage(t *testing.T) {
+	_, diag, _ := settle(web.Card{}, web.Deny, "push to a branch instead", policy.Diagnostic{Reasons: []string{"ask: remote-write"}})
+	if want := "deny: the person denied this step, and says: push to a branch instead"; len(diag.Reasons) != 2 || diag.Reasons[0] != want {
+		t.Errorf("reasons = %q, want %q first", diag.Reasons, want)
 	}
 }

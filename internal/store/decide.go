@@ -26,7 +26,14 @@ type Step struct {
 	// runs (State.Running), and when it is let through it holds a place
 	// under max_parallel until the task it starts is seen.
 	Spawn bool
+	// Shows is what the step does, as JSON (package step's Shown, bounded
+	// and with its secrets masked by the caller): the ledger row keeps it
+	// beside the step. A value past MaxShows is not kept.
+	Shows json.RawMessage
 }
+
+// MaxShows bounds what a decision's row keeps of what its step does.
+const MaxShows = 32 << 10
 
 // Breaker is what a session's breaker counts: when its steps were denied
 // and when the person declined its cards, within the window and since the
@@ -147,6 +154,7 @@ type decisionDetail struct {
 	Lease      int64           `json:"lease,omitempty"`
 	Reason     string          `json:"reason,omitempty"`
 	Diagnostic json.RawMessage `json:"diagnostic,omitempty"`
+	Shows      json.RawMessage `json:"shows,omitempty"`
 }
 
 // Decide decides one step in one write transaction: it loads the session's
@@ -191,7 +199,10 @@ func (db *DB) Decide(ctx context.Context, step Step, evaluate func(*State) Outco
 			return fmt.Errorf("diagnostic is not JSON")
 		}
 		text := Cap(step.Summary)
-		detail := decisionDetail{out.Decision, step.Tool, text, st.Turn, st.Cwd, out.Lease, out.Reason, out.Diagnostic}
+		detail := decisionDetail{out.Decision, step.Tool, text, st.Turn, st.Cwd, out.Lease, out.Reason, out.Diagnostic, nil}
+		if len(step.Shows) <= MaxShows && json.Valid(step.Shows) {
+			detail.Shows = step.Shows
+		}
 		summary := out.Decision + " " + text
 		if out.Reason != "" {
 			summary += ": " + out.Reason

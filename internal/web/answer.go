@@ -1,6 +1,10 @@
 package web
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
 
 // Answer is the person's answer to a card. The zero value is Deny.
 type Answer uint8
@@ -39,4 +43,25 @@ func ParseAnswer(s string) (Answer, error) {
 		}
 	}
 	return Deny, fmt.Errorf("unknown answer %q", s)
+}
+
+// MaxDenyMessage is the most characters a deny's message to the agent
+// holds.
+const MaxDenyMessage = 300
+
+// DenyMessage is the person's message to the agent, as the form sent it,
+// made one line: control characters and line breaks become spaces, runs
+// of spaces one, and it is cut to MaxDenyMessage characters.
+func DenyMessage(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.IsSpace(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > MaxDenyMessage {
+		s = string(r[:MaxDenyMessage])
+	}
+	return s
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/step"
 )
 
 // Backend is what the page reads and changes. Every method is called for
@@ -21,7 +22,9 @@ type Backend interface {
 	// Answer answers a card once. AlwaysAllow keeps exactly the card's
 	// own offer, and fails with ErrNoOffer, keeping nothing, when it has
 	// none. A second answer fails with ErrAnswered and keeps nothing.
-	Answer(ctx context.Context, id string, a Answer) (Card, error)
+	// message is the person's words to the agent with a deny (already
+	// cleaned by DenyMessage), "" for none; an allow carries none.
+	Answer(ctx context.Context, id string, a Answer, message string) (Card, error)
 	// WatchCards sends on the channel, without blocking, whenever a card
 	// is added, answered or expires, and closes it once ctx is done.
 	WatchCards(ctx context.Context) <-chan struct{}
@@ -95,11 +98,16 @@ type Card struct {
 	// allow" keeps. When it is empty, NoOffer says why.
 	Offer   []rule.Rule
 	NoOffer string
+	// Shows is what the step does beyond its line: a write's diff, a
+	// tool's arguments, a sub-agent's prompt; bounded, its secrets
+	// masked. Nil when there is nothing more (a shell step).
+	Shows   *step.Shown
 	Created time.Time
 	Expires time.Time // when the agent stops waiting
 
 	Answered bool
 	Answer   Answer
+	Message  string // what the person told the agent with a deny
 }
 
 // OfferText is the offer as the card's button names it.
@@ -206,6 +214,9 @@ type Entry struct {
 	// "allow-once"…) or "missed", and Why in words; "" when not known.
 	Outcome    string
 	OutcomeWhy string
+	// Shows is what the decided step does, as its card showed it; nil
+	// for any other row.
+	Shows *step.Shown
 }
 
 // LedgerFilter selects ledger rows. The zero value selects the newest rows.

@@ -97,8 +97,8 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("button says %q", got)
 	}
 	pressed := time.Now()
-	b.Submit("press Always allow", `document.querySelector("`+sel+`") === null && document.querySelector("`+fsel+`") !== null`,
-		chromedp.Click(chromedp.CSS(always)))
+	b.Submit("press Always allow, then confirm", `document.querySelector("`+sel+`") === null && document.querySelector("`+fsel+`") !== null`,
+		chromedp.Click(chromedp.CSS(always)), chromedp.Sleep(700*time.Millisecond), chromedp.Click(chromedp.CSS(always)))
 	t.Logf("press to the next page drawn: %v", time.Since(pressed).Round(time.Millisecond))
 	rules, _ := f.mem.Rules(context.Background())
 	if len(rules) != 1 || rules[0].Rule != (rule.Rule{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj", CreatedAt: rules[0].CreatedAt}) {

@@ -50,8 +50,9 @@ func (s *Server) cardsFragment(w http.ResponseWriter, r *http.Request, session s
 	s.execute(w, http.StatusOK, "cards", "cards", session, view{Cards: cards})
 }
 
-// answer answers a card. Only the answer's name is read from the form:
-// "Always allow" keeps the card's own offer, never a rule the form names.
+// answer answers a card. Only the answer's name, and with a deny the
+// person's message to the agent, are read from the form: "Always allow"
+// keeps the card's own offer, never a rule the form names.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, session string) {
 	ctx := r.Context()
 	a, err := ParseAnswer(r.PostForm.Get("answer"))
@@ -74,7 +75,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, session string) 
 		s.backendFail(w, r, session, ErrNoOffer)
 		return
 	}
-	if _, err := s.backend.Answer(ctx, c.ID, a); err != nil {
+	message := ""
+	if a == Deny || a == DenyAndHold {
+		message = DenyMessage(r.PostForm.Get("message"))
+	}
+	if _, err := s.backend.Answer(ctx, c.ID, a, message); err != nil {
 		s.backendFail(w, r, session, err)
 		return
 	}

@@ -56,6 +56,17 @@ type preview struct {
 	NotEver []string
 }
 
+// Deliberate says the step is allowed only deliberately: a severe,
+// ceiling or never step has no allow key, and its allow asks to be
+// confirmed.
+func (v cardView) Deliberate() bool {
+	switch v.Badge.Level {
+	case "severe", "ceiling", "never":
+		return true
+	}
+	return false
+}
+
 func newCardView(c Card, started time.Time) cardView {
 	v := cardView{Card: c}
 	v.Effects = effects(c)

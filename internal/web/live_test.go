@@ -35,7 +35,11 @@ const notifySpy = `(() => {
 // pushCard is a card about a push, as the gateway would post it, with
 // the diagnostic sayso decided it with.
 func pushCard(session, branch string, expires time.Time) Card {
-	cmd := "git push origin " + branch
+	return cmdCard(session, "git push origin "+branch, expires)
+}
+
+// cmdCard is a card for cmd, as the gateway makes it.
+func cmdCard(session, cmd string, expires time.Time) Card {
 	ctx := risk.Context{Root: "/home/p/shop", Cwd: "/home/p/shop", Home: "/home/p"}
 	_, diag := policy.Evaluate(policy.Request{Command: cmd, Mode: policy.ModeAuto, Context: ctx, Wall: policy.Wall{On: true}})
 	c := Card{Session: session, Agent: "claude", Tool: "Bash", Step: cmd, Cwd: "/home/p/shop", Mode: policy.ModeAuto,
@@ -194,14 +198,15 @@ func TestBrowserDisconnected(t *testing.T) {
 
 // Three cards answered by keyboard alone: focus starts on the oldest,
 // j and k move, each key answers, and focus follows to the next card.
+// (They are steps an allow key may allow: no key allows a ceiling step.)
 func TestBrowserKeyboard(t *testing.T) {
 	b := newBrowser(t)
 	f := newFixture(t, time.Now)
 	f.mem.AddSession(Session{ID: "s1", Agent: "claude", Cwd: "/home/p/shop", Mode: policy.ModeAuto})
 	exp := time.Now().Add(10 * time.Minute)
-	c1 := f.mem.AddCard(pushCard("s1", "feature/one", exp))
-	c2 := f.mem.AddCard(pushCard("s1", "feature/two", exp))
-	c3 := f.mem.AddCard(pushCard("s1", "feature/three", exp))
+	c1 := f.mem.AddCard(cmdCard("s1", "npm install one", exp))
+	c2 := f.mem.AddCard(cmdCard("s1", "npm install two", exp))
+	c3 := f.mem.AddCard(cmdCard("s1", "npm install three", exp))
 	b.Open("log in", f.srv.LoginURL())
 	focused := func(c Card) string { return `document.activeElement.id === "card-` + c.ID + `"` }
 	b.WaitFor("focus on the oldest card", focused(c1))
@@ -225,13 +230,13 @@ func TestBrowserKeyboard(t *testing.T) {
 	b.Do("a", chromedp.KeyEvent("a"))
 	b.WaitFor("the first card gone, focus on the second", `document.getElementById("card-`+c1.ID+`") === null && `+focused(c2))
 	answered(c1, AllowOnce)
-	if got := b.Text("#toast"); !strings.Contains(got, "Allowed once: git push origin feature/one") {
+	if got := b.Text("#toast"); !strings.Contains(got, "Allowed once: npm install one") {
 		t.Errorf("after a the page says %q", got)
 	}
 	b.Do("d", chromedp.KeyEvent("d"))
 	b.WaitFor("the second card gone, focus on the third", `document.getElementById("card-`+c2.ID+`") === null && `+focused(c3))
 	answered(c2, Deny)
-	if got := b.Text("#toast"); !strings.Contains(got, "Denied: git push origin feature/two") {
+	if got := b.Text("#toast"); !strings.Contains(got, "Denied: npm install two") {
 		t.Errorf("after d the page says %q", got)
 	}
 	b.Do("shift+D", chromedp.KeyEvent("D"))
@@ -254,7 +259,7 @@ func TestBrowserUndoKeepsNothing(t *testing.T) {
 	b := newBrowser(t)
 	f := newFixture(t, time.Now)
 	f.mem.AddSession(Session{ID: "s1", Agent: "claude", Cwd: "/home/p/shop", Mode: policy.ModeAuto})
-	c := f.mem.AddCard(pushCard("s1", "feature/login", time.Now().Add(10*time.Minute)))
+	c := f.mem.AddCard(cmdCard("s1", "npm install left-pad", time.Now().Add(10*time.Minute)))
 	if len(c.Offer) != 1 {
 		t.Fatalf("the card offers %v", c.Offer)
 	}
@@ -263,7 +268,7 @@ func TestBrowserUndoKeepsNothing(t *testing.T) {
 	b.WaitFor("focus on the card", `document.activeElement.id === "card-`+c.ID+`"`)
 	b.Do("shift+A", chromedp.KeyEvent("A"))
 	b.WaitFor("the undo offered", `document.documentElement.dataset.pending === "1"`)
-	if got := b.Text("#toast"); !strings.Contains(got, "Always allow git push origin feature/*") || !strings.Contains(got, "Undo") {
+	if got := b.Text("#toast"); !strings.Contains(got, "Always allow npm install left-pad") || !strings.Contains(got, "Undo") {
 		t.Errorf("the undo says %q", got)
 	}
 	b.Screenshot("undo-always.png")

@@ -80,6 +80,7 @@ func (m *Memory) AddCard(c Card) Card {
 		class = c.Classes[0]
 	}
 	m.log("decision", c.Session, class, "ask", "ask: "+c.Step)
+	m.ledger[len(m.ledger)-1].Shows = c.Shows
 	m.changed()
 	return c
 }
@@ -155,7 +156,7 @@ func (m *Memory) card(id string) int {
 
 // Answer implements Backend: one answer per card, and "Always allow"
 // keeps exactly the card's offer.
-func (m *Memory) Answer(ctx context.Context, id string, a Answer) (Card, error) {
+func (m *Memory) Answer(ctx context.Context, id string, a Answer, message string) (Card, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i := m.card(id)
@@ -182,6 +183,9 @@ func (m *Memory) Answer(ctx context.Context, id string, a Answer) (Card, error) 
 		m.hold(c.Session, "stopped by the person on a card")
 	}
 	c.Answered, c.Answer = true, a
+	if a == Deny || a == DenyAndHold {
+		c.Message = message
+	}
 	m.log("answer", c.Session, first(c.Classes), "", a.String()+": "+c.Step)
 	m.changed()
 	return *c, nil

@@ -103,7 +103,7 @@ func TestWatchNotifiesOncePerCard(t *testing.T) {
 	if s := <-got; s != "sayso asks: npm publish (publish)" {
 		t.Errorf("notified %q", s)
 	}
-	mem.Answer(ctx, first.ID, Deny)
+	mem.Answer(ctx, first.ID, Deny, "")
 	time.Sleep(50 * time.Millisecond)
 	cancel()
 	<-done

@@ -8,8 +8,10 @@
 // The script also keeps the page live (the event stream, with a banner,
 // backoff and polling when it breaks), counts waiting cards in the title,
 // the favicon and the navigation, notifies the desktop, answers by
-// keyboard, gives five seconds to undo what lasts, and keeps cards in
-// place as others come and go.
+// keyboard (only the card that has focus, and never an allow of a severe
+// or ceiling step, which asks to be confirmed), gives a few seconds to
+// undo an allow and what lasts, and keeps cards in place as others come
+// and go.
 "use strict";
 
 (function () {
@@ -115,9 +117,9 @@
 
   // pending is the one change waiting out its undo time.
   let pending = null;
-  function hold(label, send, undone) {
+  function hold(label, send, undone, seconds) {
     flush();
-    const p = { send, undone, timer: 0, left: UNDO_MS / 1000 };
+    const p = { send, undone, timer: 0, left: seconds || UNDO_MS / 1000 };
     const btn = document.createElement("button");
     btn.type = "button";
     btn.className = "undo";
@@ -223,8 +225,29 @@
     "deny": "Denied",
     "deny-hold": "Denied, and the session is held",
   };
+  // confirmAt is when an armed allow may be confirmed: a second press
+  // sooner is the same stray press (a double click, a held key).
+  const CONFIRM_AFTER_MS = 600, ARMED_MS = 10000;
+  function armed(submitter) {
+    const at = Number(submitter.dataset.armed || 0);
+    if (at && Date.now() - at >= CONFIRM_AFTER_MS) return true;
+    if (at) return false;
+    const was = Array.from(submitter.childNodes, (n) => n.cloneNode(true));
+    submitter.dataset.armed = String(Date.now());
+    submitter.classList.add("armed");
+    submitter.textContent = submitter.dataset.confirm;
+    if (!pending) toast("Press “" + submitter.dataset.confirm + "” again to allow it, or wait and nothing is sent.");
+    setTimeout(() => {
+      if (!submitter.isConnected || submitter.disabled) return;
+      delete submitter.dataset.armed;
+      submitter.classList.remove("armed");
+      submitter.replaceChildren(...was);
+    }, ARMED_MS);
+    return false;
+  }
   function answer(card, form, submitter) {
     if (!submitter || card.classList.contains("gone")) return;
+    if (submitter.dataset.confirm && !armed(submitter)) return;
     const buttons = form.querySelectorAll("button");
     const step = card.dataset.step || "the step";
     const label = submitter.dataset.undo;
@@ -242,7 +265,7 @@
         return;
       }
       let what = answerWords[submitter.value] || "Answered";
-      if (submitter.value === "always") what += " " + submitter.querySelector("code").textContent;
+      if (submitter.value === "always") what += " " + submitter.dataset.offer;
       collapseGone();
       removeCard(card);
       toast(what + ": " + step + ".");
@@ -250,12 +273,17 @@
     };
     card.classList.add("sending");
     if (next) focusCard(next);
-    if (label && (left === null || left > UNDO_MS / 1000 + 2)) {
+    const seconds = Number(submitter.dataset.undoS) || UNDO_MS / 1000;
+    if (label && (left === null || left > seconds + 2)) {
       hold(label + " (" + step + ")", send, () => {
         card.classList.remove("sending");
         for (const b of buttons) b.disabled = false;
+        if (submitter.dataset.armed) {
+          delete submitter.dataset.armed;
+          submitter.classList.remove("armed");
+        }
         focusCard(card);
-      });
+      }, seconds);
       return;
     }
     send();
@@ -318,11 +346,14 @@
       return;
     }
     const value = { a: "allow-once", d: "deny", A: "always", D: "deny-hold" }[e.key];
-    if (!value) return;
-    const card = cur || cards[0];
-    const b = card.querySelector("button[name=answer][value=" + value + "]");
+    if (!value || !cur) return; // an answer key acts only on the card that has focus
+    const b = cur.querySelector("button[name=answer][value=" + value + "]");
     if (!b || b.disabled) return;
     e.preventDefault();
+    if (b.dataset.confirm) {
+      if (!pending) toast("No key allows a " + (cur.dataset.deliberate || "severe") + " step: press its Allow button, then confirm.");
+      return;
+    }
     b.click();
   });
 
@@ -388,7 +419,9 @@
     const expired = left !== null && left <= 1;
     const why = expired ? "Missed: the agent stopped waiting, so the step was not run." : "Gone: answered elsewhere, or its agent stopped waiting.";
     const hadFocus = card.contains(document.activeElement);
-    card.style.height = card.offsetHeight + "px";
+    // The exact height, not offsetHeight's whole pixels: a card of a
+    // fractional height would move what is below it by half a pixel.
+    card.style.height = card.getBoundingClientRect().height + "px";
     card.classList.add("gone");
     card.removeAttribute("tabindex");
     for (const b of card.querySelectorAll("button")) b.disabled = true;

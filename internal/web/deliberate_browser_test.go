@@ -1,0 +1,105 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// TestBrowserDeliberate: answering is deliberate where it matters, in real
+// Chromium. A key acts only on the card that has focus; no key allows a
+// severe step, whose Allow asks to be confirmed; Allow once waits out a
+// short undo; Allow and Deny sit apart and do not look alike.
+func TestBrowserDeliberate(t *testing.T) {
+	b := newBrowser(t)
+	f := newFixture(t, time.Now)
+	f.mem.AddSession(Session{ID: "s1", Agent: "claude", Cwd: "/home/p/shop", Mode: policy.ModeAuto})
+	exp := time.Now().Add(10 * time.Minute)
+	force := f.mem.AddCard(cmdCard("s1", "git push --force origin main", exp))
+	npm := f.mem.AddCard(cmdCard("s1", "npm install left-pad", exp))
+	fsel, nsel := "#card-"+force.ID, "#card-"+npm.ID
+	if !strings.Contains(strings.Join(force.Classes, " "), "force-remote") {
+		t.Fatalf("the force-push card has classes %v", force.Classes)
+	}
+	unanswered := func(what string, c Card) {
+		t.Helper()
+		if got, _ := f.mem.Card(context.Background(), c.ID); got.Answered {
+			t.Errorf("%s: card %q answered with %v", what, c.Step, got.Answer)
+		}
+	}
+	b.Open("log in", f.srv.LoginURL())
+	b.WaitFor("focus on the severe card", `document.activeElement.id === "card-`+force.ID+`"`)
+	if b.Eval(`document.querySelector("` + fsel + ` button[value=allow-once]").hasAttribute("aria-keyshortcuts")`) {
+		t.Error("the severe card's Allow once names a key")
+	}
+
+	// One key does not allow the severe card that has focus.
+	b.Do("a on the severe card", chromedp.KeyEvent("a"))
+	time.Sleep(time.Second)
+	if b.Eval(`!!document.documentElement.dataset.pending || document.querySelector("` + fsel + `") === null || document.querySelector("` + fsel + `").classList.contains("sending")`) {
+		t.Error("a on a severe card started an allow")
+	}
+	if got := b.Text("#toast"); !strings.Contains(got, "No key allows a severe step") {
+		t.Errorf("after a on the severe card the page says %q", got)
+	}
+	unanswered("a on the severe card", force)
+
+	// A key with no card in focus does nothing.
+	b.Eval(`document.activeElement.blur(), true`)
+	for _, k := range []string{"a", "d", "D"} {
+		b.Do(k+" with no card in focus", chromedp.KeyEvent(k))
+	}
+	time.Sleep(time.Second)
+	if b.Eval(`!!document.documentElement.dataset.pending || document.querySelectorAll("article.card.sending").length > 0`) {
+		t.Error("a key with no card in focus started an answer")
+	}
+	unanswered("keys with no card in focus", force)
+	unanswered("keys with no card in focus", npm)
+
+	// Allow once waits a few seconds, counting down, and undo cancels it.
+	b.Do("focus the npm card", chromedp.Focus(chromedp.CSS(nsel)))
+	b.Do("a on the npm card", chromedp.KeyEvent("a"))
+	b.WaitFor("the undo offered", `document.documentElement.dataset.pending === "1"`)
+	if got := b.Text("#toast"); !strings.Contains(got, "Allow once (npm install left-pad) in 3 s") && !strings.Contains(got, "in 2 s") {
+		t.Errorf("the undo says %q, want a countdown", got)
+	}
+	b.Do("u", chromedp.KeyEvent("u"))
+	b.WaitFor("undone", `!document.documentElement.dataset.pending && document.querySelector("#toast").textContent.includes("Undone")`)
+	time.Sleep(4 * time.Second)
+	unanswered("an undone Allow once", npm)
+
+	// Allow and Deny sit apart and do not look alike.
+	gap := b.Number(`(() => { const d = document.querySelector("` + nsel + ` button[value=deny]").getBoundingClientRect(), a = document.querySelector("` + nsel + ` button[value=allow-once]").getBoundingClientRect(); return Math.max(a.left - d.right, a.top - d.bottom); })()`)
+	if gap < 48 {
+		t.Errorf("Allow once is %v px from Deny, want them apart", gap)
+	}
+	if b.Eval(`(() => { const s = (v) => getComputedStyle(document.querySelector("` + nsel + ` button[value=" + v + "]")); return s("deny").backgroundColor === s("allow-once").backgroundColor || s("deny").borderRadius === s("allow-once").borderRadius; })()`) {
+		t.Error("Deny and Allow once look alike")
+	}
+
+	// The severe card's Allow once asks to be confirmed: the first press
+	// sends nothing, a press at once after it neither; a second press
+	// later allows, after its undo time.
+	once := fsel + " button[value=allow-once]"
+	b.Do("press Allow once on the severe card twice at once", chromedp.Click(chromedp.CSS(once)), chromedp.Click(chromedp.CSS(once)))
+	time.Sleep(time.Second)
+	if got := b.Text(once); got != "Confirm: allow once" {
+		t.Errorf("after one press the button reads %q", got)
+	}
+	if b.Eval(`!!document.documentElement.dataset.pending`) {
+		t.Error("a double press allowed the severe step")
+	}
+	unanswered("one press on the severe card", force)
+	b.Screenshot("deliberate-confirm.png")
+	b.Axe("/ with a severe card to confirm")
+	b.Submit("confirm", `document.querySelector("`+fsel+`") === null`, chromedp.Click(chromedp.CSS(once)))
+	if got, _ := f.mem.Card(context.Background(), force.ID); !got.Answered || got.Answer != AllowOnce {
+		t.Errorf("after the confirm the severe card: answered %v with %v", got.Answered, got.Answer)
+	}
+	b.Clean()
+}
