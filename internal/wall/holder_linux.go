@@ -18,9 +18,13 @@ import (
 // a network namespace with nothing but its loopback, a PID namespace —
 // through their keeper, and serves each step's egress from outside them.
 type holder struct {
-	ctl   *net.UnixConn
-	pid   int
-	ns    string // the namespaces of the process that made the holder
+	ctl *net.UnixConn
+	pid int
+	ns  string // the namespaces of the process that made the holder
+	// tmux is the folder the wall's own terminal multiplexers keep their
+	// sockets in: the person's (/tmp/tmux-UID) is hidden, it runs what it
+	// is sent outside the wall.
+	tmux  string
 	sendM sync.Mutex
 
 	mu    sync.Mutex
@@ -90,6 +94,10 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		return nil, err
 	}
 	h := &holder{ctl: c.(*net.UnixConn), pid: pid, ns: ns, waits: map[int]chan reply{}, onPorts: onPorts, done: make(chan struct{})}
+	if h.tmux, err = os.MkdirTemp("", "sayso-wall-tmux-"); err != nil {
+		h.close()
+		return nil, err
+	}
 	ready := make(chan error, 1)
 	go h.dispatch(ready)
 	if err := <-ready; err != nil {
@@ -295,9 +303,10 @@ func (h *holder) run(s step, files [4]int, hand func(), sigs <-chan os.Signal) (
 	}()
 	env := slices.DeleteFunc(slices.Clone(s.Env), func(e string) bool {
 		name, _, _ := strings.Cut(e, "=")
-		return isEgressVar(name)
+		return isEgressVar(name) || name == "TMUX_TMPDIR" || name == "TMUX"
 	})
 	env = append(env, EgressVars(port)...)
+	env = append(env, "TMUX_TMPDIR="+h.tmux)
 	argv := append([]string{LauncherName, insideArg, h.ns + " proc", bash}, s.Args...)
 	id, w, err := h.ask(msg{Op: "spawn", Argv: argv, Env: env, Dir: s.Dir}, files[:]...)
 	if err != nil {
@@ -354,6 +363,9 @@ func (h *holder) close() {
 	}
 	h.kept = nil
 	h.mu.Unlock()
+	if h.tmux != "" {
+		os.RemoveAll(h.tmux)
+	}
 }
 
 // lookBash is the bash the step runs in.
