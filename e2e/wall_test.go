@@ -350,4 +350,3 @@ func TestWallKeepsWhatTheAgentSees(t *testing.T) {
 		t.Errorf("the agent sees the launcher in its results: %q", results)
 	}
 }
-

@@ -2,11 +2,28 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/wall"
 )
+
+// egressRefused keeps a connection the wall refused in the ledger. It is
+// the wall's report of what it did, not a step: it decides nothing and
+// grants nothing, so it needs no pinned forwarder.
+func (d *Decider) egressRefused(ctx context.Context, r Request) Reply {
+	var e wall.Refusal
+	if err := json.Unmarshal(r.Input, &e); err != nil || e.Host == "" {
+		return Reply{Stderr: "sayso: a bad report of a refused connection", Exit: 2}
+	}
+	if err := d.DB.RecordEgressRefused(ctx, store.Egress{Session: e.Session, Host: e.Host, Step: e.Step, Cwd: e.Cwd}); err != nil {
+		slog.Error("record a refused connection", "err", err)
+		return Reply{Stderr: "sayso: " + err.Error(), Exit: 1}
+	}
+	return Reply{}
+}
 
 // Guard wraps a decider for one agent: the pin check of sayso install.
 type Guard func(agent string, next hook.Decider) hook.Decider
@@ -15,6 +32,9 @@ type Guard func(agent string, next hook.Decider) hook.Decider
 // input, d decides the step, and the events the adapter read are kept.
 func (d *Decider) Handle(guard Guard) Handle {
 	return func(ctx context.Context, r Request) Reply {
+		if r.Agent == wall.ReportAgent {
+			return d.egressRefused(ctx, r)
+		}
 		env := hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}
 		if d.Forwarders != nil {
 			if err := d.Forwarders.Check(r.Peer, r.PeerFD); err != nil {

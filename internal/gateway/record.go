@@ -104,5 +104,5 @@ func Socket() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, "sayso.sock"), nil
+	return filepath.Join(dir, paths.SocketName), nil
 }

@@ -34,6 +34,9 @@ type Walls struct {
 	// sockets), in sayso's state folder: hidden from every wall. "" runs
 	// each step in a wall of its own.
 	Sessions string
+	// Ledger is sayso serve's socket, where the wall reports the
+	// connections it refuses.
+	Ledger string
 }
 
 // FindWalls finds the launcher beside the running binary and checks that
@@ -76,6 +79,7 @@ func WallsAt(launcher, home string, hidden []string, fresh bool) Walls {
 	}
 	w.Launcher = launcher
 	w.Sessions = filepath.Join(state, "walls")
+	w.Ledger = filepath.Join(state, paths.SocketName)
 	return w
 }
 
@@ -287,7 +291,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	hostNet := len(x.creds) > 0 || x.secrets && x.known
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets,
-		Hosts: x.hosts, HostNetwork: hostNet, Session: w.SessionSocket(s.Agent, s.Session)})
+		Hosts: x.hosts, HostNetwork: hostNet, Session: w.SessionSocket(s.Agent, s.Session), Ledger: w.Ledger, SessionID: s.Session})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

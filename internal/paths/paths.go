@@ -48,6 +48,10 @@ func ConfigDir() (string, error) {
 	return filepath.Join(home, ".config", "sayso"), nil
 }
 
+// SocketName is the name of sayso serve's socket for the hooks (and the
+// wall's reports) in the state folder.
+const SocketName = "sayso.sock"
+
 // StateDir is the folder Fix named, else $SAYSO_STATE_DIR, else
 // $XDG_STATE_HOME/sayso, else ~/.local/state/sayso.
 func StateDir() (string, error) {

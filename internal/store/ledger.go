@@ -30,7 +30,8 @@ const (
 	KindModeChanged    = "mode-changed"
 	KindRestore        = "restore"
 	KindCardExpired    = "card-expired"
-	KindHookFailed     = "hook-failed" // the hook failed closed: the real error
+	KindHookFailed     = "hook-failed"    // the hook failed closed: the real error
+	KindEgressRefused  = "egress-refused" // the wall refused a walled step's connection
 )
 
 // MaxText bounds the text a ledger row keeps of a step: a command can be a

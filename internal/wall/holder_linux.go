@@ -265,6 +265,9 @@ type step struct {
 	Dir   string
 	Hosts []string
 	Scope Scope
+	// Ledger and Session are where a refused connection is reported, and
+	// under which session; Command is the step's command.
+	Ledger, Session, Command string
 }
 
 // run runs s's second stage in the holder's namespaces with the
@@ -287,6 +290,7 @@ func (h *holder) run(s step, files [4]int, hand func(), sigs <-chan os.Signal) (
 	var outM sync.Mutex
 	running := true
 	eg := &Egress{Hosts: s.Hosts, Refused: func(host string) {
+		go Report(s.Ledger, Refusal{Session: s.Session, Host: host, Step: s.Command, Cwd: s.Dir})
 		outM.Lock()
 		defer outM.Unlock()
 		if running {

@@ -37,8 +37,6 @@ type msg struct {
 	Sig    int      `json:"sig,omitempty"`
 	Status int      `json:"status,omitempty"`
 	Err    string   `json:"err,omitempty"`
-	Hosts  []string `json:"hosts,omitempty"`
-	Scope  Scope    `json:"scope,omitempty"`
 }
 
 // maxMsg bounds a message: a step's environment and command included.

@@ -2,6 +2,7 @@ package wall
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -73,8 +74,12 @@ func TestWallNetworkOwn(t *testing.T) {
 	need(t)
 	w := newWorld(t)
 	s := newSink(t)
+	ledger := filepath.Join(t.TempDir(), "sayso.sock")
+	reports := reportsTo(t, ledger)
 	for _, scope := range []Scope{Read, Local, Approved} {
-		r := w.run(t, w.profile(scope), w.root, reachSink(s.port))
+		p := w.profile(scope)
+		p.Ledger, p.SessionID = ledger, "session-"+scope.String()
+		r := w.run(t, p, w.root, reachSink(s.port))
 		if strings.Contains(r.stdout, "direct-reached") {
 			t.Errorf("%v: the step connected to the machine's loopback itself: %+v", scope, r)
 		}
@@ -89,6 +94,50 @@ func TestWallNetworkOwn(t *testing.T) {
 	if got := s.received(); len(got) > 0 {
 		t.Fatalf("the listener received %q from walled steps", got)
 	}
+	// Each refusal reached sayso serve's ledger, with its session and step.
+	for _, scope := range []Scope{Read, Local, Approved} {
+		select {
+		case r := <-reports:
+			if r.Host != "127.0.0.1" || !strings.HasPrefix(r.Session, "session-") || !strings.Contains(r.Step, "CONNECT 127.0.0.1") || r.Cwd != w.root {
+				t.Errorf("report: %+v", r)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%v: no report of the refusal reached the ledger's socket", scope)
+		}
+	}
+}
+
+// reportsTo listens at socket as sayso serve does and hands on the wall's
+// reports of refused connections.
+func reportsTo(t *testing.T, socket string) <-chan Refusal {
+	t.Helper()
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	out := make(chan Refusal, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			var req struct {
+				Agent string `json:"agent"`
+				Input []byte `json:"input"`
+			}
+			if json.NewDecoder(c).Decode(&req) == nil && req.Agent == ReportAgent {
+				var r Refusal
+				if json.Unmarshal(req.Input, &r) == nil {
+					out <- r
+				}
+			}
+			c.Write([]byte("{}\n"))
+			c.Close()
+		}
+	}()
+	return out
 }
 
 // TestWallEgressAllowed: a host the decision named is reached through the

@@ -117,6 +117,10 @@ type Inputs struct {
 	// session's steps share one network and the processes they leave
 	// running; "" gives the step a network of its own that ends with it.
 	Session string
+	// Ledger is sayso serve's socket (absolute), where the wall reports
+	// the connections it refuses; SessionID the client's session they are
+	// reported under.
+	Ledger, SessionID string
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -154,10 +158,12 @@ type Profile struct {
 	// owner, times and extended attributes alone, and cannot take a right
 	// away below a tree that has it (a home under /tmp).
 	Kept []string
-	// Hosts, HostNetwork and Session are the step's network (Inputs).
-	Hosts       []string
-	HostNetwork bool
-	Session     string
+	// Hosts, HostNetwork, Session, Ledger and SessionID are the step's
+	// network and where its refusals are reported (Inputs).
+	Hosts             []string
+	HostNetwork       bool
+	Session           string
+	Ledger, SessionID string
 }
 
 // tempDirs are the temp folders every scope may write: place.Temp, the
@@ -303,7 +309,10 @@ func isProject(root, home string) bool {
 func For(in Inputs) Profile {
 	home := clean(in.Home)
 	root := clean(in.Root)
-	p := Profile{Scope: in.Scope, Hosts: in.Hosts, HostNetwork: in.HostNetwork, Session: clean(in.Session)}
+	p := Profile{Scope: in.Scope, Hosts: in.Hosts, HostNetwork: in.HostNetwork, Session: clean(in.Session), Ledger: clean(in.Ledger), SessionID: in.SessionID}
+	if !sessionID(p.SessionID) {
+		p.SessionID = ""
+	}
 
 	p.Write = append(p.Write, tempDirs...)
 	p.Write = append(p.Write, devices...)
@@ -548,4 +557,18 @@ func exists(p string) bool {
 func isRegular(p string) bool {
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// sessionID reports whether s may name a client's session on the
+// launcher's command line: printable, no spaces, not too long.
+func sessionID(s string) bool {
+	if len(s) > 200 {
+		return false
+	}
+	for _, r := range s {
+		if r <= ' ' || r == 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -107,7 +107,15 @@ func alone(a Args, args []string, files [4]int, hand func(), sigs <-chan os.Sign
 	if err != nil {
 		return 0, fmt.Errorf("find working folder: %w", err)
 	}
-	return h.run(step{Args: args, Env: os.Environ(), Dir: cwd, Hosts: a.Profile.Hosts, Scope: a.Profile.Scope}, files, hand, sigs)
+	return h.run(stepOf(a, args, cwd), files, hand, sigs)
+}
+
+// stepOf is what the holder runs a launcher's step with: its arguments
+// (the second stage reads the profile from them again), environment and
+// folder, and from the profile its network.
+func stepOf(a Args, args []string, cwd string) step {
+	return step{Args: args, Env: os.Environ(), Dir: cwd, Hosts: a.Profile.Hosts, Scope: a.Profile.Scope,
+		Ledger: a.Profile.Ledger, Session: a.Profile.SessionID, Command: a.Command}
 }
 
 // viaSession runs the step in its session's wall, through the session's
@@ -122,7 +130,7 @@ func viaSession(a Args, args []string, files [4]int, hand func(), sigs <-chan os
 	if err != nil {
 		return 0, fmt.Errorf("find working folder: %w", err)
 	}
-	m := msg{Op: "run", Argv: args, Env: os.Environ(), Dir: cwd, Hosts: a.Profile.Hosts, Scope: a.Profile.Scope}
+	m := msg{Op: "run", Argv: args, Env: os.Environ(), Dir: cwd}
 	if err := send(c, m, files[:]...); err != nil {
 		return 0, fmt.Errorf("hand the step to its session's wall: %w", err)
 	}
@@ -359,7 +367,15 @@ func (s *session) serve(c *net.UnixConn, m msg, fds []int) {
 			closeAll(fds)
 		}
 	}
-	ws, err := s.h.run(step{Args: m.Argv, Env: m.Env, Dir: m.Dir, Hosts: m.Hosts, Scope: m.Scope}, [4]int(fds), hand, sigs)
+	a, err := ParseArgs(m.Argv)
+	if err != nil {
+		hand()
+		send(c, msg{Op: "exited", Err: err.Error()})
+		return
+	}
+	st := stepOf(a, m.Argv, m.Dir)
+	st.Env = m.Env
+	ws, err := s.h.run(st, [4]int(fds), hand, sigs)
 	hand()
 	if err != nil {
 		send(c, msg{Op: "exited", Err: err.Error()})

@@ -37,6 +37,12 @@ func (p Profile) Flags() []string {
 	if p.Session != "" {
 		out = append(out, "--session", p.Session)
 	}
+	if p.Ledger != "" {
+		out = append(out, "--ledger", p.Ledger)
+	}
+	if p.SessionID != "" {
+		out = append(out, "--session-id", p.SessionID)
+	}
 	return out
 }
 
@@ -100,6 +106,19 @@ func ParseArgs(args []string) (Args, error) {
 				return a, fmt.Errorf("--session %q: not an absolute path", v)
 			}
 			a.Profile.Session = c
+			continue
+		case "--ledger":
+			c := clean(v)
+			if c == "" {
+				return a, fmt.Errorf("--ledger %q: not an absolute path", v)
+			}
+			a.Profile.Ledger = c
+			continue
+		case "--session-id":
+			if v == "" || !sessionID(v) {
+				return a, fmt.Errorf("bad --session-id %q", v)
+			}
+			a.Profile.SessionID = v
 			continue
 		case "--report-fd":
 			n, err := strconv.Atoi(v)
