@@ -13,7 +13,10 @@ import (
 // bash running `true` plainly, against the same bash running the line
 // Wrap makes of `true`, with the launcher built as it ships (static,
 // CGO_ENABLED=0). The two alternate, so that a busy machine slows both;
-// it reports both medians and the median of the differences.
+// it reports both medians and the median of the differences. Each of the
+// step's networks is measured: the machine's (a step granted a
+// credential), one of its own that ends with it (no session), and its
+// session's, whose holder is up after the first step.
 //
 //	go test -run '^$' -bench WallTrue -benchtime 200x ./internal/wall/
 func BenchmarkWallTrue(b *testing.B) {
@@ -35,8 +38,24 @@ func BenchmarkWallTrue(b *testing.B) {
 	root := b.TempDir()
 	state := filepath.Join(b.TempDir(), "state")
 	os.MkdirAll(state, 0o700)
-	p := For(Inputs{Home: home, Root: root, Hidden: []string{state, bin}, Scope: Local})
-	line := p.Wrap("true", bin)
+	sock := filepath.Join(state, "walls", "bench.sock")
+	b.Cleanup(func() { EndSession(sock) })
+	for _, net := range []struct {
+		name string
+		in   Inputs
+	}{
+		{"host-network", Inputs{HostNetwork: true}},
+		{"own-network", Inputs{Hosts: []string{"proxy.golang.org"}}},
+		{"session", Inputs{Hosts: []string{"proxy.golang.org"}, Session: sock}},
+	} {
+		in := net.in
+		in.Home, in.Root, in.Hidden, in.Scope = home, root, []string{state, bin}, Local
+		b.Run(net.name, func(b *testing.B) { benchLine(b, root, For(in).Wrap("true", bin)) })
+	}
+}
+
+// benchLine times bash running line against bash running true.
+func benchLine(b *testing.B, root, line string) {
 	run := func(script string) time.Duration {
 		cmd := exec.Command("bash", "-c", script)
 		cmd.Dir = root
