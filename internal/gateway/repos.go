@@ -18,7 +18,7 @@ import (
 // disk: links resolved as the hook resolves them, the compose files of
 // compose steps read, and the repositories git steps use looked at.
 func Disk(root string, protected []string) policy.Disk {
-	return policy.Disk{EvalSymlinks: hook.Resolver(protected), RepoRuns: repoRuns(root), Compose: readCompose}
+	return policy.Disk{EvalSymlinks: hook.Resolver(protected), RepoRuns: repoRuns(root), Compose: readCompose, Sum: wall.Sum}
 }
 
 // repoRuns returns the look policy.Resolve makes at the repository a git

@@ -123,14 +123,15 @@ func (w Walls) Wrap(s Step, reach policy.Reach) (string, bool) {
 
 // access is what a wall lets a step reach beyond its reach.
 type access struct {
-	daemons   bool     // the machine's daemons: the container engines, systemd, the buses
-	gitConfig bool     // the project's repository configuration
-	state     []string // the folders of the home the step's tools keep their own state in
-	unlock    []string // the protected paths the person's say-so lets a wide step write
-	creds     []string // the person's credentials the step's tools need (relative to the home)
-	secrets   bool     // every credential: the person said yes to this step
-	hosts     []string // the hosts its traffic may reach through the wall's proxy
-	known     bool     // made only of programs sayso knows that need a credential
+	daemons   bool              // the machine's daemons: the container engines, systemd, the buses
+	gitConfig bool              // the project's repository configuration
+	state     []string          // the folders of the home the step's tools keep their own state in
+	unlock    []string          // the protected paths the person's say-so lets a wide step write
+	creds     []string          // the person's credentials the step's tools need (relative to the home)
+	secrets   bool              // every credential: the person said yes to this step
+	hosts     []string          // the hosts its traffic may reach through the wall's proxy
+	same      map[string]string // what it runs, as it was decided: the person's yes is to that
+	known     bool              // made only of programs sayso knows that need a credential
 	script    *shell.Script
 }
 
@@ -155,6 +156,7 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 		a.unlock = approvedWrites(diag.Assessment)
 		a.secrets = true
 		a.hosts = append(slices.Clone(a.hosts), risk.HostsNamed(diag.Assessment.Script)...)
+		a.same = diag.Seen
 	}
 	return a
 }
@@ -289,9 +291,15 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	// read on their command line. Any other step's traffic leaves only
 	// through the wall's proxy, to the hosts the decision let it reach.
 	hostNet := len(x.creds) > 0 || x.secrets && x.known
+	// A step let through wide runs in a wall of its own: what it leaves
+	// running would keep its reach in the session's.
+	session := w.SessionSocket(s.Agent, s.Session)
+	if scope == wall.Approved {
+		session = ""
+	}
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets,
-		Hosts: x.hosts, HostNetwork: hostNet, Session: w.SessionSocket(s.Agent, s.Session), Ledger: w.Ledger, SessionID: s.Session})
+		Hosts: x.hosts, HostNetwork: hostNet, Session: session, Ledger: w.Ledger, SessionID: s.Session, Same: x.same})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

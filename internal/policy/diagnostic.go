@@ -246,6 +246,9 @@ type Diagnostic struct {
 	// hosts. A step the person said yes to reaches those its command
 	// names as well (risk.HostsNamed).
 	Hosts []string
+	// Seen are the files that say what the step runs, with their SHA-256
+	// when it was decided (Request.Seen).
+	Seen map[string]string
 }
 
 // Decided returns the tier that decided.

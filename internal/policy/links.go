@@ -19,7 +19,14 @@ type Disk struct {
 	// Compose reads the compose file at path, or the files compose finds
 	// from folder path. Nil reads none: a compose step is then opaque.
 	Compose func(path string) risk.Compose
+	// Sum is the SHA-256 of the file at path, hex, or "" when there is no
+	// such file. Nil sums nothing.
+	Sum func(path string) string
 }
+
+// manifests are the project's files that say what its commands run: a
+// step the person approves runs them as they were when it was decided.
+var manifests = []string{"package.json", "pyproject.toml", "Makefile", "makefile", "GNUmakefile"}
 
 // Resolve fills req.Links with the real path of every path the step names
 // that exists (or whose folder exists), as its symlinks lead,
@@ -55,6 +62,21 @@ func Resolve(req *Request, disk Disk) {
 		}
 	}
 	req.Links = links
+	if disk.Sum != nil && !w.container {
+		// What the step runs: the files it runs by path, and the project's
+		// manifests, whose scripts and recipes it may run by name.
+		req.Seen = map[string]string{}
+		if root := w.ctx.Root; root != "" && root != "/" {
+			for _, m := range manifests {
+				req.Seen[path.Join(root, m)] = disk.Sum(path.Join(root, m))
+			}
+		}
+		for _, p := range a.Paths {
+			if p.Op == risk.OpRun && p.Path != "" {
+				req.Seen[p.Path] = disk.Sum(p.Path)
+			}
+		}
+	}
 	if disk.Compose != nil && len(a.Compose) > 0 {
 		read := make(map[string]risk.Compose, len(a.Compose))
 		for _, p := range a.Compose {
@@ -64,6 +86,9 @@ func Resolve(req *Request, disk Disk) {
 			}
 			if _, done := read[p.Path]; !done {
 				read[p.Path] = disk.Compose(host)
+				if req.Seen != nil {
+					req.Seen[host] = disk.Sum(host)
+				}
 			}
 		}
 		req.Context.Compose = read

@@ -31,6 +31,11 @@ type Request struct {
 	// the project's repository (whose configuration and hooks the wall
 	// keeps): "" or absent when they run nothing. Filled by Resolve.
 	Repos map[string]string
+	// Seen maps each file that says what the step runs — the files it runs
+	// by path, the project's manifests, its compose files — to its SHA-256
+	// when the step was decided ("" for none). Filled by Resolve; a step
+	// the person approves runs only while they are unchanged.
+	Seen map[string]string
 
 	Session Session
 	Now     time.Time // when the step is decided: windows and leases are measured from it

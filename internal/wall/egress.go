@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
+	"net/textproto"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,22 +69,126 @@ func (e *Egress) Allows(host string) bool {
 }
 
 // Serve answers the proxy's clients on ln until it is closed: CONNECT
-// for TLS and anything else tunnelled, a plain request for http URLs.
+// for TLS and anything else tunnelled, a plain request for http URLs. It
+// speaks only what a proxy must (the launcher starts on every step, and
+// carries no HTTP server).
 func (e *Egress) Serve(ln net.Listener) error {
-	srv := &http.Server{Handler: e, ReadHeaderTimeout: 30 * time.Second}
-	err := srv.Serve(ln)
-	if errors.Is(err, net.ErrClosed) {
-		return nil
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		go e.serve(c)
 	}
-	return err
 }
 
-// refuse answers a request for a host the step may not reach.
-func (e *Egress) refuse(w http.ResponseWriter, host string) {
-	if e.Refused != nil {
-		e.Refused(host)
+// serve answers one client connection: its first request decides where
+// the connection goes, and from then on the bytes flow both ways.
+func (e *Egress) serve(c net.Conn) {
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	br := bufio.NewReader(c)
+	tp := textproto.NewReader(br)
+	line, err := tp.ReadLine()
+	if err != nil {
+		c.Close()
+		return
 	}
-	http.Error(w, "sayso: "+host+" is not a host this step may reach: the decision let it reach "+e.reach(), http.StatusForbidden)
+	head, err := tp.ReadMIMEHeader()
+	if err != nil {
+		answer(c, 400, "a bad request")
+		return
+	}
+	c.SetReadDeadline(time.Time{})
+	method, target, proto, ok := requestLine(line)
+	if !ok {
+		answer(c, 400, "a bad request line")
+		return
+	}
+	var host, port string
+	if method == "CONNECT" {
+		host, port, err = net.SplitHostPort(target)
+		if err != nil || port == "" {
+			answer(c, 400, "CONNECT needs host:port")
+			return
+		}
+	} else {
+		u, err := url.Parse(target)
+		if err != nil || u.Scheme != "http" || u.Host == "" {
+			answer(c, 400, "the egress proxy takes CONNECT and http:// URLs only")
+			return
+		}
+		host, port = u.Hostname(), u.Port()
+		if port == "" {
+			port = "80"
+		}
+		target = u.RequestURI()
+	}
+	if !e.Allows(host) {
+		if e.Refused != nil {
+			e.Refused(host)
+		}
+		answer(c, 403, host+" is not a host this step may reach: the decision let it reach "+e.reach())
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	up, err := e.dial(ctx, net.JoinHostPort(host, port))
+	cancel()
+	if err != nil {
+		answer(c, 502, "reach "+host+": "+err.Error())
+		return
+	}
+	if method == "CONNECT" {
+		if _, err := c.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
+			up.Close()
+			c.Close()
+			return
+		}
+	} else {
+		// The request goes on in origin form, without what was the
+		// proxy's alone.
+		var b strings.Builder
+		b.WriteString(method + " " + target + " " + proto + "\r\n")
+		for k, vs := range head {
+			if k == "Proxy-Connection" || k == "Proxy-Authorization" {
+				continue
+			}
+			for _, v := range vs {
+				b.WriteString(k + ": " + v + "\r\n")
+			}
+		}
+		b.WriteString("\r\n")
+		if _, err := up.Write([]byte(b.String())); err != nil {
+			up.Close()
+			answer(c, 502, "send to "+host+": "+err.Error())
+			return
+		}
+	}
+	// What the client sent after its request is already read.
+	if n := br.Buffered(); n > 0 {
+		b, _ := br.Peek(n)
+		up.Write(b)
+	}
+	splice(c, up)
+}
+
+// requestLine splits "METHOD TARGET HTTP/1.x".
+func requestLine(line string) (method, target, proto string, ok bool) {
+	f := strings.Fields(line)
+	if len(f) != 3 || !strings.HasPrefix(f[2], "HTTP/1.") {
+		return "", "", "", false
+	}
+	return f[0], f[1], f[2], true
+}
+
+// answer ends a client's connection with status and a line saying why.
+func answer(c net.Conn, status int, why string) {
+	text := map[int]string{400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway"}[status]
+	body := "sayso: " + why + "\n"
+	fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", status, text, len(body), body)
+	c.Close()
 }
 
 func (e *Egress) reach() string {
@@ -119,95 +224,6 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 	}
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", target)
-}
-
-func (e *Egress) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodConnect {
-		e.tunnel(w, r)
-		return
-	}
-	if r.URL.Scheme != "http" || r.URL.Host == "" {
-		http.Error(w, "sayso: the egress proxy takes CONNECT and http:// URLs only", http.StatusBadRequest)
-		return
-	}
-	host := r.URL.Hostname()
-	if !e.Allows(host) {
-		e.refuse(w, host)
-		return
-	}
-	port := r.URL.Port()
-	if port == "" {
-		port = "80"
-	}
-	up, err := e.dial(r.Context(), net.JoinHostPort(host, port))
-	if err != nil {
-		http.Error(w, "sayso: reach "+host+": "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer up.Close()
-	out := r.Clone(r.Context())
-	out.RequestURI = ""
-	out.Header.Del("Proxy-Connection")
-	out.Header.Del("Proxy-Authorization")
-	out.Close = true
-	if err := out.Write(up); err != nil {
-		http.Error(w, "sayso: send to "+host+": "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(up), out)
-	if err != nil {
-		http.Error(w, "sayso: answer from "+host+": "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	defer resp.Body.Close()
-	for k, vs := range resp.Header {
-		for _, v := range vs {
-			w.Header().Add(k, v)
-		}
-	}
-	w.WriteHeader(resp.StatusCode)
-	io.Copy(w, resp.Body)
-}
-
-// tunnel answers CONNECT host:port: a byte stream to the host, when the
-// step may reach it.
-func (e *Egress) tunnel(w http.ResponseWriter, r *http.Request) {
-	host, port, err := net.SplitHostPort(r.Host)
-	if err != nil || port == "" {
-		http.Error(w, "sayso: CONNECT needs host:port", http.StatusBadRequest)
-		return
-	}
-	if !e.Allows(host) {
-		e.refuse(w, host)
-		return
-	}
-	up, err := e.dial(r.Context(), net.JoinHostPort(host, port))
-	if err != nil {
-		http.Error(w, "sayso: reach "+r.Host+": "+err.Error(), http.StatusBadGateway)
-		return
-	}
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		up.Close()
-		http.Error(w, "sayso: cannot tunnel", http.StatusInternalServerError)
-		return
-	}
-	down, buf, err := hj.Hijack()
-	if err != nil {
-		up.Close()
-		return
-	}
-	if _, err := down.Write([]byte("HTTP/1.1 200 Connection established\r\n\r\n")); err != nil {
-		up.Close()
-		down.Close()
-		return
-	}
-	// What the client sent after its request is already buffered.
-	if n := buf.Reader.Buffered(); n > 0 {
-		b, _ := buf.Reader.Peek(n)
-		up.Write(b)
-	}
-	splice(down, up)
 }
 
 // splice copies both ways until either side ends, then closes both.

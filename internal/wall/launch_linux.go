@@ -79,6 +79,9 @@ func Main(args []string, stderr io.Writer) int {
 // starts the second stage in new namespaces, passes signals on, waits,
 // and reports the walled shell's end on the report descriptor.
 func outside(a Args, args []string) (int, error) {
+	if why := changed(a.Profile.Same); why != "" {
+		return 0, fmt.Errorf("%s: the step did not run, since it would not run what was approved; run it again to be asked about what is there now", why)
+	}
 	for _, d := range a.Profile.Make {
 		if err := makeDir(d); err != nil {
 			return 0, err

@@ -244,3 +244,38 @@ func freePort(t *testing.T) int {
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
 }
+
+// TestWallRunsWhatWasApproved: a step the person approved runs only while
+// the files that say what it runs are as they were decided; rewritten in
+// between (by a process an earlier step left running), it does not run.
+func TestWallRunsWhatWasApproved(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	script := filepath.Join(w.root, "release.sh")
+	mark := filepath.Join(w.root, "tampered")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho approved\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	decided := Sum(script)
+	in := Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true,
+		Same: map[string]string{script: decided, filepath.Join(w.root, "package.json"): ""}}
+	if r := w.run(t, For(in), w.root, "./release.sh"); r.code != 0 || !strings.Contains(r.stdout, "approved") {
+		t.Fatalf("unchanged: %+v", r)
+	}
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho tampered > "+mark+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := w.run(t, For(in), w.root, "./release.sh")
+	if r.code != ExitSetup || !strings.Contains(r.stderr, "release.sh changed after the step was decided") {
+		t.Errorf("rewritten: %+v", r)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("the rewritten script ran")
+	}
+	// A manifest made after the decision counts as a change too.
+	os.WriteFile(script, []byte("#!/bin/sh\necho approved\n"), 0o755)
+	os.WriteFile(filepath.Join(w.root, "package.json"), []byte("{}"), 0o644)
+	if r := w.run(t, For(in), w.root, "./release.sh"); r.code != ExitSetup || !strings.Contains(r.stderr, "package.json was made after") {
+		t.Errorf("manifest made: %+v", r)
+	}
+}

@@ -121,6 +121,10 @@ type Inputs struct {
 	// the connections it refuses; SessionID the client's session they are
 	// reported under.
 	Ledger, SessionID string
+	// Same are the files that say what the step runs, with their SHA-256
+	// when it was decided ("" for none): a step the person approved runs
+	// only while each is as it was (Profile.Same).
+	Same map[string]string
 }
 
 // Profile is what the launcher enforces. Every list holds absolute,
@@ -164,6 +168,10 @@ type Profile struct {
 	HostNetwork       bool
 	Session           string
 	Ledger, SessionID string
+	// Same are "SUM:PATH": files that must be as they were decided when
+	// the step starts, or it does not run (a process the session left
+	// running rewrote what the person approved).
+	Same []string
 }
 
 // tempDirs are the temp folders every scope may write: place.Temp, the
@@ -313,6 +321,12 @@ func For(in Inputs) Profile {
 	if !sessionID(p.SessionID) {
 		p.SessionID = ""
 	}
+	for path, sum := range in.Same {
+		if c := clean(path); c != "" {
+			p.Same = append(p.Same, sum+":"+c)
+		}
+	}
+	slices.Sort(p.Same)
 
 	p.Write = append(p.Write, tempDirs...)
 	p.Write = append(p.Write, devices...)

@@ -43,6 +43,9 @@ func (p Profile) Flags() []string {
 	if p.SessionID != "" {
 		out = append(out, "--session-id", p.SessionID)
 	}
+	for _, s := range p.Same {
+		out = append(out, "--same", s)
+	}
 	return out
 }
 
@@ -119,6 +122,13 @@ func ParseArgs(args []string) (Args, error) {
 				return a, fmt.Errorf("bad --session-id %q", v)
 			}
 			a.Profile.SessionID = v
+			continue
+		case "--same":
+			sum, path, ok := strings.Cut(v, ":")
+			if !ok || clean(path) == "" || strings.ContainsAny(sum, "/ ") {
+				return a, fmt.Errorf("bad --same %q: want SUM:PATH", v)
+			}
+			a.Profile.Same = append(a.Profile.Same, sum+":"+clean(path))
 			continue
 		case "--report-fd":
 			n, err := strconv.Atoi(v)
