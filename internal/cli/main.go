@@ -11,11 +11,14 @@ import (
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
-// Exit codes.
+// Exit codes. ExitAsk and ExitDeny are sayso check --exit-code's: the
+// decision, for a script.
 const (
 	ExitOK    = 0
 	ExitError = 1
 	ExitUsage = 2
+	ExitAsk   = 3
+	ExitDeny  = 4
 )
 
 // Env is what a command runs with: its streams and its working folder.
@@ -39,6 +42,12 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// exitStatus ends a command that has said all it had to say with a status
+// other than 0, printing nothing more.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 type command struct {
 	name    string
@@ -93,9 +102,12 @@ func Main(args []string, env *Env) int {
 			}
 			err := c.run(env, args[1:])
 			var ue usageError
+			var es exitStatus
 			switch {
 			case err == nil:
 				return ExitOK
+			case errors.As(err, &es):
+				return int(es)
 			case errors.As(err, &ue):
 				fmt.Fprintf(env.Stderr, "sayso: error: %s\n", ue.msg)
 				fmt.Fprintf(env.Stderr, "sayso: hint: run 'sayso help %s'\n", c.name)
