@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/sayso-dev/sayso/docs"
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
@@ -64,7 +65,7 @@ func init() {
 	register(command{"version", "print the version", runVersion})
 	register(command{"help", "show help", runHelp})
 	helpTopics["version"] = "usage: sayso version\n\nPrints sayso's version: the module version it was built as, or the\ncommit it was built from and whether that tree was modified.\n"
-	helpTopics["help"] = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands. With one, prints its help. Every\ncommand also takes --help (or -h) and prints the same, changing nothing.\n"
+	helpTopics["help"] = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands and the topics. With one, prints its\nhelp; a text longer than the terminal goes through $PAGER (or less -R),\nand is printed whole to a file or a pipe. Every command also takes\n--help (or -h) and prints the same, changing nothing.\n"
 }
 
 // Version, when set at build time (-ldflags -X), is printed as it is;
@@ -97,7 +98,7 @@ func Main(args []string, env *Env) int {
 		if c.name == args[0] {
 			if asksHelp(args[1:]) {
 				// Help changes nothing: the command does not run.
-				fmt.Fprint(env.Stdout, usageOf(c))
+				env.page(usageOf(c))
 				return ExitOK
 			}
 			err := c.run(env, args[1:])
@@ -128,6 +129,10 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "commands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "topics (sayso help TOPIC):")
+	for _, t := range docs.TopicNames() {
+		fmt.Fprintf(w, "  %-13s %s\n", t, docs.Title(t))
 	}
 }
 
@@ -210,9 +215,9 @@ func runHelp(env *Env, args []string) error {
 			}
 		}
 		if !ok {
-			return usagef("help: no help for %q", args[0])
+			return usagef("help: no help for %q (run 'sayso help' for the commands and topics)", args[0])
 		}
-		fmt.Fprint(env.Stdout, text)
+		env.page(text)
 		return nil
 	}
 	printUsage(env.Stdout)
