@@ -24,7 +24,7 @@ list shows the live leases, or with --all every lease and its state.
 `
 
 func init() {
-	register(command{"lease", "grant, list and revoke one-shot leases", runLease})
+	register(command{"lease", "grant, list and revoke one-shot leases", runLease}, "grant", "list", "revoke")
 	helpTopics["lease"] = leaseUsage
 }
 

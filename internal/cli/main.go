@@ -56,10 +56,18 @@ type command struct {
 	run     func(env *Env, args []string) error
 }
 
-// commands are the subcommands, each registered by the file that runs it.
-var commands []command
+// registered is a command in the table and the words it takes first: its
+// verbs (lease grant), or the agents it acts for (install claude).
+type registered struct {
+	command
+	verbs []string
+}
 
-func register(c command) { commands = append(commands, c) }
+// commands are the subcommands, each registered by the file that runs it;
+// the completion scripts are made from this table.
+var commands []registered
+
+func register(c command, verbs ...string) { commands = append(commands, registered{c, verbs}) }
 
 func init() {
 	register(command{"version", "print the version", runVersion})
@@ -98,7 +106,7 @@ func Main(args []string, env *Env) int {
 		if c.name == args[0] {
 			if asksHelp(args[1:]) {
 				// Help changes nothing: the command does not run.
-				env.page(usageOf(c))
+				env.page(usageOf(c.command))
 				return ExitOK
 			}
 			err := c.run(env, args[1:])
@@ -210,7 +218,7 @@ func runHelp(env *Env, args []string) error {
 		if !ok {
 			for _, c := range commands {
 				if c.name == args[0] {
-					text, ok = usageOf(c), true
+					text, ok = usageOf(c.command), true
 				}
 			}
 		}

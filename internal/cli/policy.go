@@ -30,7 +30,7 @@ nothing to warn about, 1 when there is, 2 for a usage error.
 `
 
 func init() {
-	register(command{"policy", "check the policy files: what each entry matches", runPolicy})
+	register(command{"policy", "check the policy files: what each entry matches", runPolicy}, "check")
 	// The policy page is the help topic "policy" too: the command's usage
 	// comes first.
 	helpTopics["policy"] = policyUsage + "\n" + docs.Topics["policy"]

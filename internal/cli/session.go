@@ -29,7 +29,7 @@ a task never has more than its parent's.
 `
 
 func init() {
-	register(command{"session", "list, hold, release sessions and set their mode", runSession})
+	register(command{"session", "list, hold, release sessions and set their mode", runSession}, "list", "show", "hold", "release", "mode")
 	helpTopics["session"] = sessionUsage
 }
 
