@@ -3,7 +3,11 @@
 // these files are the same text.
 package docs
 
-import _ "embed"
+import (
+	_ "embed"
+	"sort"
+	"strings"
+)
 
 var (
 	//go:embed policy.md
@@ -22,4 +26,20 @@ var Topics = map[string]string{
 	"agents":       agents,
 	"environment":  environment,
 	"threat-model": threatModel,
+}
+
+// TopicNames are the topics in order.
+func TopicNames() []string {
+	var out []string
+	for name := range Topics {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Title is a topic's page heading, its first line without the "# ".
+func Title(name string) string {
+	first, _, _ := strings.Cut(Topics[name], "\n")
+	return strings.TrimPrefix(first, "# ")
 }

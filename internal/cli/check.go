@@ -18,7 +18,7 @@ import (
 )
 
 const checkUsage = `usage: sayso check [--mode ask|auto|autopilot] [--agent NAME] [--cwd DIR] [--root DIR]
-                   [--container-mount DIR --container-host-root DIR] [--json]
+                   [--container-mount DIR --container-host-root DIR] [--json] [--exit-code]
                    (-- COMMAND | --tool NAME --input JSON)
 
 Explains the decision sayso would make for COMMAND, a shell command line
@@ -31,7 +31,10 @@ are read; what they break or ignore is said on stderr. --agent picks the
 [autonomy.NAME] rows. With --container-mount and --container-host-root the
 step runs in a container with the host folder mounted there; a spec sayso
 refuses means the host. The mode is the policy file's default_mode unless
---mode is given. Exit status 0 whatever the decision; 2 for a usage error.
+--mode is given. Exit status 0 whatever the decision, 1 for an error, 2
+for a usage error. With --exit-code the status is the decision, for a
+script: 0 allow, 3 ask, 4 deny (1 and 2 as before; anything but 0 means
+do not run it).
 `
 
 func init() {
@@ -89,6 +92,7 @@ func runCheck(env *Env, args []string) error {
 	mount := fs.String("container-mount", "", "")
 	hostRoot := fs.String("container-host-root", "", "")
 	asJSON := fs.Bool("json", false, "")
+	exitCode := fs.Bool("exit-code", false, "")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fmt.Fprint(env.Stdout, checkUsage)
@@ -170,10 +174,28 @@ func runCheck(env *Env, args []string) error {
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printCheck(env.Stdout, res)
 	}
-	printCheck(env.Stdout, res)
+	if *exitCode {
+		return decisionStatus(dec)
+	}
 	return nil
+}
+
+// decisionStatus is sayso check --exit-code's status for a decision: only
+// allow is 0; a decision it does not know is a deny.
+func decisionStatus(d policy.Decision) error {
+	switch d {
+	case policy.Allow:
+		return nil
+	case policy.Ask:
+		return exitStatus(ExitAsk)
+	}
+	return exitStatus(ExitDeny)
 }
 
 // checkContext finds where the step would run.

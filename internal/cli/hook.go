@@ -28,7 +28,7 @@ folders every step asks and no prompt is the person's.
 `
 
 func init() {
-	register(command{"hook", "answer an agent's hook (run by the agent)", runHook})
+	register(command{"hook", "answer an agent's hook (run by the agent)", runHook}, hook.Agents...)
 	helpTopics["hook"] = hookUsage
 }
 

@@ -23,7 +23,7 @@ and person only when added with --person. remove stops its token at once.
 `
 
 func init() {
-	register(command{"host", "add, list or remove an API host", runHost})
+	register(command{"host", "add, list or remove an API host", runHost}, "add", "list", "remove")
 	helpTopics["host"] = hostUsage
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -18,13 +19,14 @@ grant lets one ceiling step of CATEGORY through once in session ID: the
 first step of that category in the session's current turn, run in exactly
 DIR (default the current folder), within D (at most and by default 15m).
 The session's next turn, any new message from you in any session, or
-revoke ends it. Categories: remote-write, merge, force-remote, publish,
-deploy, destructive, container-remove, privilege, new-remote.
+revoke ends it; a session that has ended gets none. Categories:
+remote-write, merge, force-remote, publish, deploy, destructive,
+container-remove, privilege, new-remote.
 list shows the live leases, or with --all every lease and its state.
 `
 
 func init() {
-	register(command{"lease", "grant, list and revoke one-shot leases", runLease})
+	register(command{"lease", "grant, list and revoke one-shot leases", runLease}, "grant", "list", "revoke")
 	helpTopics["lease"] = leaseUsage
 }
 
@@ -108,6 +110,9 @@ func runLease(env *Env, args []string) error {
 	switch verb {
 	case "grant":
 		l, err := db.GrantLease(ctx, g)
+		if errors.Is(err, store.ErrSessionEnded) {
+			return fmt.Errorf("lease grant: session %s has ended: no step of it could use a lease (run 'sayso session list' for the live ones)", g.Session)
+		}
 		if err != nil {
 			return notFound(err, "session", g.Session)
 		}

@@ -8,14 +8,18 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/sayso-dev/sayso/docs"
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
-// Exit codes.
+// Exit codes. ExitAsk and ExitDeny are sayso check --exit-code's: the
+// decision, for a script.
 const (
 	ExitOK    = 0
 	ExitError = 1
 	ExitUsage = 2
+	ExitAsk   = 3
+	ExitDeny  = 4
 )
 
 // Env is what a command runs with: its streams and its working folder.
@@ -40,22 +44,36 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
 
+// exitStatus ends a command that has said all it had to say with a status
+// other than 0, printing nothing more.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
 type command struct {
 	name    string
 	summary string
 	run     func(env *Env, args []string) error
 }
 
-// commands are the subcommands, each registered by the file that runs it.
-var commands []command
+// registered is a command in the table and the words it takes first: its
+// verbs (lease grant), or the agents it acts for (install claude).
+type registered struct {
+	command
+	verbs []string
+}
 
-func register(c command) { commands = append(commands, c) }
+// commands are the subcommands, each registered by the file that runs it;
+// the completion scripts are made from this table.
+var commands []registered
+
+func register(c command, verbs ...string) { commands = append(commands, registered{c, verbs}) }
 
 func init() {
 	register(command{"version", "print the version", runVersion})
 	register(command{"help", "show help", runHelp})
 	helpTopics["version"] = "usage: sayso version\n\nPrints sayso's version: the module version it was built as, or the\ncommit it was built from and whether that tree was modified.\n"
-	helpTopics["help"] = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands. With one, prints its help. Every\ncommand also takes --help (or -h) and prints the same, changing nothing.\n"
+	helpTopics["help"] = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands and the topics. With one, prints its\nhelp; a text longer than the terminal goes through $PAGER (or less -R),\nand is printed whole to a file or a pipe. Every command also takes\n--help (or -h) and prints the same, changing nothing.\n"
 }
 
 // Version, when set at build time (-ldflags -X), is printed as it is;
@@ -88,14 +106,17 @@ func Main(args []string, env *Env) int {
 		if c.name == args[0] {
 			if asksHelp(args[1:]) {
 				// Help changes nothing: the command does not run.
-				fmt.Fprint(env.Stdout, usageOf(c))
+				env.page(usageOf(c.command))
 				return ExitOK
 			}
 			err := c.run(env, args[1:])
 			var ue usageError
+			var es exitStatus
 			switch {
 			case err == nil:
 				return ExitOK
+			case errors.As(err, &es):
+				return int(es)
 			case errors.As(err, &ue):
 				fmt.Fprintf(env.Stderr, "sayso: error: %s\n", ue.msg)
 				fmt.Fprintf(env.Stderr, "sayso: hint: run 'sayso help %s'\n", c.name)
@@ -116,6 +137,10 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "commands:")
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "topics (sayso help TOPIC):")
+	for _, t := range docs.TopicNames() {
+		fmt.Fprintf(w, "  %-13s %s\n", t, docs.Title(t))
 	}
 }
 
@@ -193,14 +218,14 @@ func runHelp(env *Env, args []string) error {
 		if !ok {
 			for _, c := range commands {
 				if c.name == args[0] {
-					text, ok = usageOf(c), true
+					text, ok = usageOf(c.command), true
 				}
 			}
 		}
 		if !ok {
-			return usagef("help: no help for %q", args[0])
+			return usagef("help: no help for %q (run 'sayso help' for the commands and topics)", args[0])
 		}
-		fmt.Fprint(env.Stdout, text)
+		env.page(text)
 		return nil
 	}
 	printUsage(env.Stdout)

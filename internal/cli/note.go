@@ -20,7 +20,7 @@ characters. An empty note clears it.
 `
 
 func init() {
-	register(command{"note", "set or show the environment note", runNote})
+	register(command{"note", "set or show the environment note", runNote}, "set", "show")
 	helpTopics["note"] = noteUsage
 }
 

@@ -30,7 +30,7 @@ nothing to warn about, 1 when there is, 2 for a usage error.
 `
 
 func init() {
-	register(command{"policy", "check the policy files: what each entry matches", runPolicy})
+	register(command{"policy", "check the policy files: what each entry matches", runPolicy}, "check")
 	// The policy page is the help topic "policy" too: the command's usage
 	// comes first.
 	helpTopics["policy"] = policyUsage + "\n" + docs.Topics["policy"]
@@ -38,9 +38,17 @@ func init() {
 
 // policyCheckResult is the stable JSON of sayso policy check.
 type policyCheckResult struct {
-	Files    []string             `json:"files"`
+	Files    []string             `json:"files"`  // the files that exist and were read
+	Looked   []policyLook         `json:"looked"` // every file looked for, there or not
 	Entries  []policy.EntryReport `json:"entries"`
 	Problems []policy.Problem     `json:"problems,omitempty"`
+}
+
+// policyLook is one policy file sayso looks for.
+type policyLook struct {
+	Path   string `json:"path"`
+	Whose  string `json:"whose"` // "person" or "project"
+	Exists bool   `json:"exists"`
 }
 
 // errWarned: sayso policy check found something to warn about.
@@ -73,10 +81,14 @@ func runPolicy(env *Env, args []string) error {
 	pol := policy.Load(files)
 	res := policyCheckResult{Entries: pol.Explain(), Problems: pol.Problems}
 	res.Files = []string{files.Person}
+	_, err = os.Stat(files.Person)
+	res.Looked = []policyLook{{Path: files.Person, Whose: "person", Exists: err == nil}}
 	if project := filepath.Join(ctx.Root, policy.ProjectFile); ctx.Root != "" {
-		if _, err := os.Stat(project); err == nil {
+		_, err := os.Stat(project)
+		if err == nil {
 			res.Files = append(res.Files, project)
 		}
+		res.Looked = append(res.Looked, policyLook{Path: project, Whose: "project", Exists: err == nil})
 	}
 	warned := len(res.Problems) > 0
 	if *asJSON {
@@ -87,6 +99,9 @@ func runPolicy(env *Env, args []string) error {
 		}
 	} else {
 		printPolicyCheck(env.Stdout, &res)
+		if len(res.Entries) == 0 {
+			hintPolicyStart(env.Stderr, files.Person)
+		}
 	}
 	for _, p := range res.Problems {
 		fmt.Fprintf(env.Stderr, "sayso: warning: policy %s\n", p)
@@ -97,9 +112,28 @@ func runPolicy(env *Env, args []string) error {
 	return nil
 }
 
+// hintPolicyStart says how to start the person's policy file: where it
+// goes and an entry it could hold.
+func hintPolicyStart(w io.Writer, person string) {
+	fmt.Fprintf(w, "sayso: hint: without a file sayso decides on its own; to start yours, write in %s\n", person)
+	fmt.Fprintln(w, "sayso: hint:   [[deny]]")
+	fmt.Fprintln(w, `sayso: hint:   command = "terraform destroy"`)
+	fmt.Fprintln(w, "sayso: hint: then run 'sayso policy check' again; 'sayso help policy' says what an entry may hold")
+}
+
 func printPolicyCheck(w io.Writer, res *policyCheckResult) {
 	if len(res.Entries) == 0 {
-		fmt.Fprintln(w, "no entries")
+		fmt.Fprintln(w, "no entries; sayso looked for:")
+		for _, l := range res.Looked {
+			whose, there := "yours, for every project", "not there"
+			if l.Whose == "project" {
+				whose = "this project's"
+			}
+			if l.Exists {
+				there = "there, with no entry"
+			}
+			fmt.Fprintf(w, "  %s  (%s: %s)\n", l.Path, whose, there)
+		}
 	}
 	for _, e := range res.Entries {
 		var what []string

@@ -25,7 +25,7 @@ rule. Exit status 0 whatever the answer; 2 for a usage error.
 `
 
 func init() {
-	register(command{"rule", "check always-allow rules against a command", runRule})
+	register(command{"rule", "check always-allow rules against a command", runRule}, "match", "list", "forget", "offer")
 	helpTopics["rule"] = ruleUsage
 }
 

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -21,15 +23,19 @@ const sessionUsage = `usage: sayso session list [--json]
        sayso session release ID
        sayso session mode ID ask|auto|autopilot
 
-The person's view of agent sessions and tasks. list and show never print
-the words of a message: only how many came from each source. hold stops a
+The person's view of agent sessions and tasks. list shows one row each
+under a header: its id (what lease grant --session takes), its agent,
+the folder its latest step ran in, whether it is live or has ended (its
+agent said so; a resumed session is live again), its mode and when it
+started. list and show never print the words of a message: only how many
+came from each source. hold stops a
 session (its non-read steps are denied, and so are its tasks'); release
 lets it go on and restarts its breaker. mode sets the session's own mode;
 a task never has more than its parent's.
 `
 
 func init() {
-	register(command{"session", "list, hold, release sessions and set their mode", runSession})
+	register(command{"session", "list, hold, release sessions and set their mode", runSession}, "list", "show", "hold", "release", "mode")
 	helpTopics["session"] = sessionUsage
 }
 
@@ -137,12 +143,11 @@ func runSession(env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
+		rows := sessionRows(ctx, db, ss)
 		if *asJSON {
-			return printJSON(env.Stdout, sessionRows(ctx, db, ss))
+			return printJSON(env.Stdout, rows)
 		}
-		for _, r := range sessionRows(ctx, db, ss) {
-			fmt.Fprintln(env.Stdout, r.line())
-		}
+		printSessions(env.Stdout, rows)
 		return nil
 	case "show":
 		s, err := db.Session(ctx, rest[0])
@@ -187,6 +192,7 @@ func runSession(env *Env, args []string) error {
 type sessionRow struct {
 	store.Session
 	Live     store.Live     `json:"live"`
+	Activity store.Activity `json:"activity"`
 	Messages map[string]int `json:"messages,omitempty"`
 }
 
@@ -197,24 +203,76 @@ func sessionRows(ctx context.Context, db *store.DB, ss []store.Session) []sessio
 		if err != nil {
 			l = store.Live{Mode: store.ModeAsk, Held: true, HeldWhy: err.Error()}
 		}
-		out = append(out, sessionRow{Session: s, Live: l})
+		a, err := db.Activity(ctx, s.ID)
+		if err != nil {
+			// Not known to be live: shown, and refused a lease, as ended.
+			a = store.Activity{Ended: true}
+		}
+		out = append(out, sessionRow{Session: s, Live: l, Activity: a})
 	}
 	return out
 }
 
-func (r sessionRow) line() string {
+// printSessions prints the sessions one row each under a header; the
+// last column, what else is true of a session, is left out when nothing
+// is.
+func printSessions(w io.Writer, rows []sessionRow) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "no sessions")
+		return
+	}
+	home, _ := os.UserHomeDir()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  %s", r.ID, r.Live.Mode)
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tAGENT\tFOLDER\tSTATE\tMODE\tSTARTED\tNOTES")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, orDash(r.Agent), orDash(tildeHome(r.Activity.Folder, home)),
+			r.state(), r.Live.Mode, r.CreatedAt.Local().Format("Jan 2 15:04"), r.notes())
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		fmt.Fprint(w, strings.TrimRight(line, " \n")+strings.Repeat("\n", strings.Count(line, "\n")))
+	}
+}
+
+func (r sessionRow) state() string {
+	if r.Activity.Ended {
+		return "ended"
+	}
+	return "live"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// tildeHome writes a folder below the home as ~/….
+func tildeHome(dir, home string) string {
+	if home != "" && home != "/" {
+		if rest, ok := strings.CutPrefix(dir, home); ok && (rest == "" || rest[0] == '/') {
+			return "~" + rest
+		}
+	}
+	return dir
+}
+
+// notes says what else is true of a session: a task's parent, a hold, a
+// guest's words.
+func (r sessionRow) notes() string {
+	var notes []string
 	if r.Parent != "" {
-		fmt.Fprintf(&b, "  task of %s", r.Parent)
+		notes = append(notes, "task of "+r.Parent)
 	}
 	if r.Live.Held {
-		fmt.Fprintf(&b, "  held: %s", r.Live.HeldWhy)
+		notes = append(notes, "held: "+r.Live.HeldWhy)
 	}
 	if r.Tainted {
-		b.WriteString("  guest words")
+		notes = append(notes, "guest words")
 	}
-	return b.String()
+	return strings.Join(notes, "; ")
 }
 
 func printSession(w io.Writer, r sessionRow) {
@@ -234,6 +292,13 @@ func printSession(w io.Writer, r sessionRow) {
 			fmt.Fprintf(w, "words:   %d copied from its parent (not shown)\n", r.Messages["from_parent"])
 		}
 	}
+	home, _ := os.UserHomeDir()
+	fmt.Fprintf(w, "folder:  %s\n", orDash(tildeHome(r.Activity.Folder, home)))
+	state := r.state()
+	if r.Activity.Ended && !r.Activity.EndedAt.IsZero() {
+		state += " at " + r.Activity.EndedAt.Local().Format("Jan 2 15:04")
+	}
+	fmt.Fprintf(w, "state:   %s\n", state)
 	mode := r.Live.Mode
 	if r.Mode != r.Live.Mode {
 		mode += " (its own: " + r.Mode + ")"

@@ -108,6 +108,9 @@ func (b *Backend) GrantLease(ctx context.Context, g web.Grant) (web.Lease, error
 		return web.Lease{}, fmt.Errorf("%v: %w", err, web.ErrInvalid)
 	}
 	l, err := b.DB.GrantLease(ctx, store.Grant{Category: c, Session: g.Session, Cwd: g.Cwd, TTL: g.TTL})
+	if errors.Is(err, store.ErrSessionEnded) {
+		return web.Lease{}, fmt.Errorf("refused: the session has ended, so no step of it could use a lease: %w", web.ErrInvalid)
+	}
 	if err != nil {
 		return web.Lease{}, notFound(err)
 	}

@@ -112,3 +112,54 @@ func TestSeed000s3ShowEachTime(t *testing.T) {
 		t.Errorf("the push after show_each_time = %q, want the card's deny", d)
 	}
 }
+
+// A task made from a session holding a guest's words is itself tainted:
+// the card of its own step offers no rule, saying why, while the same step
+// in a task made from a clean session offers one.
+func TestTaskOfAGuestSessionOffersNoRule(t *testing.T) {
+	f := startGateway(t, 30*time.Second)
+	chat := f.addHost("chat", true) // it may label the person's own words
+	for _, m := range []map[string]any{
+		{"session": "clean", "source": "person", "text": "push my branch when the tests pass"},
+		{"session": "g1", "source": "person", "text": "push my branch when the tests pass"},
+		{"session": "g1", "source": "guest", "text": "please push my branch"},
+	} {
+		if code, body := f.api("POST", "/api/v1/messages", chat, m, nil); code != 201 {
+			t.Fatalf("message %v: %d %v", m, code, body)
+		}
+	}
+	for _, tc := range []struct {
+		parent, task string
+		offers       bool
+	}{
+		{"clean", "clean-task", true},
+		{"g1", "g1-task", false},
+	} {
+		if code, body := f.api("POST", "/api/v1/tasks", chat, map[string]any{"session": tc.parent, "task": tc.task, "prompt": "push it"}, nil); code != 201 {
+			t.Fatalf("make %s: %d %v", tc.task, code, body)
+		}
+		push := "git push origin feature/" + tc.task
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			f.api("POST", "/api/v1/steps", chat, map[string]any{"session": tc.task, "cwd": f.project, "command": push, "wait": 2}, nil)
+		}()
+		c := f.waitCard(push)
+		switch {
+		case tc.offers && len(c.Offer) == 0:
+			t.Errorf("%s: the card offers no rule (%q), want one: the parent is clean", tc.task, c.NoOffer)
+		case !tc.offers && (len(c.Offer) != 0 || !strings.Contains(c.NoOffer, "someone else")):
+			t.Errorf("%s: the card offers %v (no offer: %q), want none because the task holds a guest's words", tc.task, c.Offer, c.NoOffer)
+		}
+		<-done
+	}
+	ss, err := f.db.Sessions(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ss {
+		if strings.HasSuffix(s.ID, "-task") && s.Tainted != strings.HasSuffix(s.ID, "g1-task") {
+			t.Errorf("task %s: tainted %v", s.ID, s.Tainted)
+		}
+	}
+}

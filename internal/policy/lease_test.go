@@ -38,9 +38,13 @@ func TestLeaseFolder(t *testing.T) {
 		{"cd ../other && git push origin main", risk.RemoteWrite, testContext, nil, Ask},
 		{"cd ../other && git reset --hard HEAD~5", risk.Destructive, testContext, nil, Ask},
 		{"env -C /srv git push origin main", risk.RemoteWrite, testContext, nil, Ask},
-		{"terraform -chdir=../infra destroy", risk.Destructive, testContext, nil, Ask},
-		{"terraform -chdir=. destroy", risk.Destructive, testContext, nil, Allow},
-		{"terraform destroy", risk.Destructive, testContext, nil, Allow},
+		{"terraform -chdir=../infra state rm aws_s3_bucket.site", risk.Destructive, testContext, nil, Ask},
+		{"terraform -chdir=. state rm aws_s3_bucket.site", risk.Destructive, testContext, nil, Allow},
+		{"terraform state rm aws_s3_bucket.site", risk.Destructive, testContext, nil, Allow},
+		// Destroying what terraform manages is severe and destructive at
+		// once: two ceilings, one action no lease of either covers.
+		{"terraform destroy", risk.Destructive, testContext, nil, Ask},
+		{"terraform destroy", risk.Deploy, testContext, nil, Ask},
 		{"rm -rf /srv/data", risk.Destructive, testContext, nil, Ask},
 		{"npm publish", risk.Publish, testContext, nil, Allow},
 		{"npm --prefix ../other publish", risk.Publish, testContext, nil, Ask},

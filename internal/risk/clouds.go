@@ -38,10 +38,10 @@ func terraform(c *cmd) {
 		c.add(LocalWrite, n)
 		c.cwdWrite()
 	case "destroy":
-		c.add(Destructive, n+" destroys infrastructure")
+		c.lasting(n + " destroys the infrastructure it manages")
 	case "apply":
 		if c.has("-destroy", "--destroy") {
-			c.add(Destructive, n+" -destroy destroys infrastructure")
+			c.lasting(n + " -destroy destroys the infrastructure it manages")
 			return
 		}
 		c.add(Deploy, n+" changes infrastructure")
@@ -79,7 +79,7 @@ func pulumi(c *cmd) {
 		}
 		c.add(Read, "pulumi "+w[0])
 	case "destroy":
-		c.add(Destructive, "pulumi destroy")
+		c.lasting("pulumi destroy deletes every resource of the stack")
 	default:
 		c.add(Deploy, "pulumi "+w[0]+" changes infrastructure")
 	}
@@ -128,9 +128,24 @@ func aws(c *cmd) {
 		c.add(Deploy, "aws "+svc+" "+op)
 	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
 		c.add(Publish, "aws "+svc+" "+op)
+	case slices.Contains(awsLasting[svc], op):
+		c.lasting("aws " + svc + " " + op + " deletes it whole")
 	default:
 		c.cloudVerb("aws "+svc, op)
 	}
+}
+
+// awsLasting are the aws operations, by service, that delete a cluster, a
+// database, a bucket or a stack whole (each from its aws CLI reference).
+var awsLasting = map[string][]string{
+	"rds":            {"delete-db-instance", "delete-db-cluster", "delete-global-cluster"},
+	"eks":            {"delete-cluster"},
+	"ecs":            {"delete-cluster"},
+	"s3api":          {"delete-bucket"},
+	"dynamodb":       {"delete-table"},
+	"redshift":       {"delete-cluster"},
+	"docdb":          {"delete-db-cluster"},
+	"cloudformation": {"delete-stack"},
 }
 
 func awsS3(c *cmd, op, first string) {
@@ -142,8 +157,10 @@ func awsS3(c *cmd, op, first string) {
 	switch op {
 	case "ls", "presign", "":
 		c.add(Read, "aws s3 "+op)
-	case "rm", "rb":
-		c.add(Destructive, "aws s3 "+op+" deletes from a bucket")
+	case "rb":
+		c.lasting("aws s3 rb deletes the bucket")
+	case "rm":
+		c.add(Destructive, "aws s3 rm deletes from a bucket")
 	case "mb", "website":
 		c.add(RemoteWrite, "aws s3 "+op)
 	case "cp", "mv", "sync":
@@ -214,6 +231,10 @@ func gcloud(c *cmd) {
 		c.add(Secret, "gcloud auth changes the stored login")
 		return
 	}
+	if why := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); why != "" {
+		c.lasting(why)
+		return
+	}
 	for _, w := range ws {
 		if w == "deploy" {
 			c.add(Deploy, "gcloud deploy")
@@ -229,13 +250,37 @@ func gcloud(c *cmd) {
 	if len(ws) > 0 {
 		op = ws[len(ws)-1]
 		for _, w := range ws {
-			if cloudVerbWord(w) {
+			if cloudVerbWord(w) || w == "rm" {
 				op = w
 				break
 			}
 		}
 	}
 	c.cloudVerb("gcloud", op)
+}
+
+// gcloudLasting says why a gcloud command deletes a cluster, a database, a
+// bucket or a project whole (each from its gcloud reference page), or "".
+// ws are its words without the options; recursive is storage rm's -r.
+func gcloudLasting(ws []string, recursive bool) string {
+	at := func(group ...string) bool {
+		for i := 0; i+len(group) <= len(ws); i++ {
+			if slices.Equal(ws[i:i+len(group)], group) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range [][]string{{"container", "clusters"}, {"sql", "instances"}, {"sql", "databases"}, {"storage", "buckets"},
+		{"spanner", "instances"}, {"spanner", "databases"}, {"alloydb", "clusters"}, {"firestore", "databases"}, {"projects"}} {
+		if at(append(g, "delete")...) {
+			return "gcloud " + strings.Join(g, " ") + " delete deletes it whole"
+		}
+	}
+	if at("storage", "rm") && recursive {
+		return "gcloud storage rm --recursive deletes everything under the URL, and a bucket named alone with it"
+	}
+	return ""
 }
 
 func cloudVerbWord(w string) bool {
@@ -268,8 +313,14 @@ func gsutil(c *cmd) {
 	switch w[0] {
 	case "ls", "cat", "du", "stat", "version", "hash":
 		c.add(Read, "gsutil "+w[0])
-	case "rm", "rb":
-		c.add(Destructive, "gsutil "+w[0]+" deletes from a bucket")
+	case "rb":
+		c.lasting("gsutil rb deletes the bucket")
+	case "rm":
+		if c.shortFlag('r') || c.shortFlag('R') || c.has("--recursive") {
+			c.lasting("gsutil rm -r deletes everything under the URL, and a bucket named alone with it")
+			return
+		}
+		c.add(Destructive, "gsutil rm deletes from a bucket")
 	case "rsync":
 		if c.shortFlag('d') {
 			c.add(Destructive, "gsutil rsync -d deletes from the destination")
@@ -339,8 +390,23 @@ func azure(c *cmd) {
 			return
 		}
 	}
+	if op == "delete" || op == "purge" {
+		for _, g := range azLasting {
+			if len(ws) > len(g) && slices.Equal(ws[:len(g)], g) && ws[len(g)] == op {
+				c.lasting("az " + strings.Join(g, " ") + " " + op + " deletes it whole")
+				return
+			}
+		}
+	}
 	c.cloudVerb("az "+ws[0], op)
 }
+
+// azLasting are the az command groups whose delete removes a cluster, a
+// database, a storage container or a resource group whole (each from its
+// az reference page).
+var azLasting = [][]string{{"aks"}, {"group"}, {"sql", "server"}, {"sql", "db"}, {"postgres", "flexible-server"},
+	{"postgres", "server"}, {"mysql", "flexible-server"}, {"mysql", "server"}, {"cosmosdb"}, {"storage", "account"},
+	{"storage", "container"}}
 
 func fly(c *cmd) {
 	ws := c.words(2)
@@ -476,7 +542,7 @@ func cdk(c *cmd) {
 	case "deploy", "bootstrap", "import", "watch", "rollback":
 		c.add(Deploy, "cdk "+v)
 	case "destroy":
-		c.add(Destructive, "cdk destroy")
+		c.lasting("cdk destroy deletes the stacks and their resources")
 	default:
 		c.add(LocalWrite, "cdk "+v)
 	}

@@ -52,7 +52,14 @@ func kubectl(c *cmd) {
 			c.add(Read, n+" --dry-run")
 			return
 		}
-		c.add(Destructive, n+" deletes cluster resources")
+		switch {
+		case kubeNamespaces(w[1]):
+			c.lasting(n + " " + w[1] + " deletes whole namespaces and everything in them")
+		case c.has("--all") && c.has("--all-namespaces", "-A"):
+			c.lasting(n + " --all --all-namespaces deletes every such resource in every namespace")
+		default:
+			c.add(Destructive, n+" deletes cluster resources")
+		}
 	case "port-forward", "proxy":
 		c.add(LocalWrite, n+" opens a local port")
 	case "create", "apply", "replace", "patch", "set", "scale", "autoscale", "label", "annotate", "edit", "expose",
@@ -65,6 +72,19 @@ func kubectl(c *cmd) {
 	default:
 		c.add(Deploy, n+" may change the cluster")
 	}
+}
+
+// kubeNamespaces reports whether kubectl delete's resource words name
+// namespaces: "ns", "namespace/prod", "pods,ns".
+func kubeNamespaces(kinds string) bool {
+	for _, k := range strings.Split(kinds, ",") {
+		k, _, _ = strings.Cut(k, "/")
+		switch strings.ToLower(k) {
+		case "ns", "namespace", "namespaces":
+			return true
+		}
+	}
+	return false
 }
 
 func helm(c *cmd) {
@@ -193,6 +213,8 @@ func eksctl(c *cmd) {
 	switch v := ws[0]; {
 	case v == "get" || v == "info" || v == "version" || v == "help" || v == "completion" || v == "" || v == "utils" && strings.HasPrefix(ws[1], "describe"):
 		c.add(Read, "eksctl "+v)
+	case v == "delete" && ws[1] == "cluster":
+		c.lasting("eksctl delete cluster deletes the cluster and everything running in it")
 	case v == "delete" || v == "drain":
 		c.add(Deploy, "eksctl "+v+" "+ws[1])
 		c.add(Destructive, "eksctl "+v+" "+ws[1])

@@ -88,6 +88,8 @@ func (c *cmd) sql(q string, local bool) {
 		c.add(Opaque, c.name+" SQL runs a shell command")
 	}
 	switch {
+	case dropsDatabase(u) && !local:
+		c.lasting(c.name + " SQL drops a whole database")
 	case has("DROP") || has("TRUNCATE") || has("DELETE"):
 		c.add(Destructive, c.name+" SQL drops or deletes data")
 	case has("INSERT") || has("UPDATE") || has("CREATE") || has("ALTER") || has("GRANT") || has("REVOKE") || has("COPY") ||
@@ -100,6 +102,18 @@ func (c *cmd) sql(q string, local bool) {
 	default:
 		c.add(Read, c.name+" SQL reads")
 	}
+}
+
+// dropsDatabase reports whether upper-cased SQL drops a database (DROP
+// DATABASE, or DROP SCHEMA, MySQL's other name for it).
+func dropsDatabase(u string) bool {
+	f := strings.Fields(u)
+	for i := 0; i+1 < len(f); i++ {
+		if strings.TrimLeft(f[i], "(;") == "DROP" && (f[i+1] == "DATABASE" || f[i+1] == "SCHEMA") {
+			return true
+		}
+	}
+	return false
 }
 
 // containsKeyword reports whether kw appears in u as a whole word.
@@ -196,6 +210,10 @@ func pgAdmin(c *cmd) {
 			c.add(Read, c.name+" prints its help")
 			return
 		}
+		if c.name == "dropdb" {
+			c.lasting("dropdb drops the database " + strings.Join(shell.Words(c.operands()), " "))
+			return
+		}
 		c.add(Destructive, c.name+" drops "+strings.Join(shell.Words(c.operands()), " "))
 	default:
 		if !localHost(c.dbHost()) {
@@ -247,7 +265,9 @@ func pgCtl(c *cmd) {
 func mysqladmin(c *cmd) {
 	for _, w := range c.operands() {
 		switch v := strings.ToLower(w.Value); {
-		case v == "drop" || v == "shutdown" || v == "kill" || v == "purge":
+		case v == "drop":
+			c.lasting("mysqladmin drop drops a whole database")
+		case v == "shutdown" || v == "kill" || v == "purge":
 			c.add(Destructive, "mysqladmin "+v)
 		case v == "password" || v == "old-password":
 			c.add(Secret, "mysqladmin "+v+" sets a password")

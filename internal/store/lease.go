@@ -141,6 +141,13 @@ func (tx *tx) grantLease(ctx context.Context, g Grant) (Lease, error) {
 	if err != nil {
 		return Lease{}, err
 	}
+	// A lease is bound to the session's current turn: one that has ended
+	// takes no step for it, and the person meant another.
+	if a, err := tx.activity(ctx, s.ID); err != nil {
+		return Lease{}, err
+	} else if a.Ended {
+		return Lease{}, fmt.Errorf("session %s ended at %s: %w", s.ID, a.EndedAt.Format(time.RFC3339), ErrSessionEnded)
+	}
 	e, err := tx.currentEpoch(ctx)
 	if err != nil {
 		return Lease{}, err

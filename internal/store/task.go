@@ -30,7 +30,8 @@ type Task struct {
 // frozen copy of the parent's owner words, each marked from_parent, only
 // if the parent has a person's words of its own and no guest words, the
 // task is not scoped, and the words fit OwnerWordsMax; otherwise it takes
-// nothing, and the reason is kept. The task's prompt is stored as a
+// nothing, and the reason is kept. A task made from a parent holding guest
+// words is tainted as the parent is. The task's prompt is stored as a
 // delegated message.
 func (db *DB) CreateTask(ctx context.Context, n NewTask) (Task, error) {
 	var t Task
@@ -42,9 +43,12 @@ func (db *DB) CreateTask(ctx context.Context, n NewTask) (Task, error) {
 		if n.ID == "" || n.ID == n.Parent {
 			return fmt.Errorf("task needs an id of its own")
 		}
+		// A task made from a session holding a guest's words is tainted
+		// itself: it was made while someone else's words were there, so
+		// no rule is offered or consulted for its steps either.
 		res, err := tx.ExecContext(ctx,
-			"INSERT INTO sessions (id, agent, parent, scoped, mode, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-			n.ID, n.Agent, n.Parent, boolInt(n.Scoped), parent.Mode, nanos(tx.now))
+			"INSERT INTO sessions (id, agent, parent, scoped, mode, tainted, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			n.ID, n.Agent, n.Parent, boolInt(n.Scoped), parent.Mode, boolInt(parent.Tainted), nanos(tx.now))
 		if err != nil {
 			return fmt.Errorf("task %s exists or cannot be made: %w", n.ID, err)
 		}
@@ -96,8 +100,11 @@ func (db *DB) CreateTask(ctx context.Context, n NewTask) (Task, error) {
 		if t.Copied == 0 {
 			summary = fmt.Sprintf("task %s from %s: took no owner words: %s", n.ID, n.Parent, t.Why)
 		}
+		if parent.Tainted {
+			summary += "; tainted, as its parent holds guest words"
+		}
 		if _, err := tx.appendLedger(ctx, KindTask, n.ID, summary,
-			map[string]any{"parent": n.Parent, "scoped": n.Scoped, "copied": t.Copied, "why": t.Why}); err != nil {
+			map[string]any{"parent": n.Parent, "scoped": n.Scoped, "copied": t.Copied, "why": t.Why, "tainted": parent.Tainted}); err != nil {
 			return err
 		}
 		if _, err := tx.addMessage(ctx, n.ID, NewMessage{Source: SourceDelegated, Text: n.Prompt}); err != nil {
