@@ -106,7 +106,7 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 	// The repository's other work trees (git worktree list) are the
 	// project as much as this one: the wall lets them be written too.
 	base.Context.Roots = paths.Worktrees(root)
-	base.Context.Packages, base.Context.Scripts = projectPackages(root)
+	base.Context.Packages, base.Context.Scripts, base.Context.Commands = projectPackages(root)
 	base.Context.Recipes = makeRecipes(root)
 	policy.Resolve(&base, Disk(root, d.Protected))
 	return base, nil
@@ -114,14 +114,16 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 
 // projectPackages are the project's own npm packages and the programs
 // they installed — package.json's dependencies of every kind, the names in
-// node_modules/.bin, pyproject.toml's dependencies — and package.json's
-// scripts. A project without them depends on none.
-func projectPackages(root string) (map[string]bool, map[string]string) {
-	out, scripts := map[string]bool{}, map[string]string{}
+// node_modules/.bin, pyproject.toml's dependencies —, package.json's
+// scripts, and the commands the project declares as its own (package.json's
+// bin, pyproject.toml's scripts). A project without them depends on none.
+func projectPackages(root string) (map[string]bool, map[string]string, map[string]string) {
+	out, scripts, commands := map[string]bool{}, map[string]string{}, map[string]string{}
 	if b, err := os.ReadFile(filepath.Join(root, "package.json")); err == nil && len(b) < 4<<20 {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(b, &m) == nil {
 			_ = json.Unmarshal(m["scripts"], &scripts)
+			npmBins(m, commands)
 			for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
 				var deps map[string]string
 				if json.Unmarshal(m[k], &deps) == nil {
@@ -141,9 +143,62 @@ func projectPackages(root string) (map[string]bool, map[string]string) {
 		var doc map[string]any
 		if toml.Unmarshal(b, &doc) == nil {
 			pythonPackages(doc, out)
+			pythonScripts(doc, commands)
 		}
 	}
-	return out, scripts
+	return out, scripts, commands
+}
+
+// commandName reports whether name can be a command the project declares:
+// a plain word, which a shell finds on PATH. A name with a folder in it,
+// or one a shell would read as something else, is not taken.
+func commandName(name string) bool {
+	return name != "" && name[0] != '-' && name != "." && name != ".." && len(name) <= 214 &&
+		!strings.ContainsAny(name, "/\\ \t\n\x00$`'\"*?[]{}()<>|&;=~#!")
+}
+
+// npmBins adds the commands package.json's bin declares: an object of
+// command names, or one path, whose command is the package's name without
+// its scope (npm's normalize-package-bin).
+func npmBins(m map[string]json.RawMessage, out map[string]string) {
+	var bins map[string]string
+	if json.Unmarshal(m["bin"], &bins) != nil {
+		var one, name string
+		if json.Unmarshal(m["bin"], &one) != nil || one == "" || json.Unmarshal(m["name"], &name) != nil {
+			return
+		}
+		bins = map[string]string{name[strings.LastIndexByte(name, '/')+1:]: one}
+	}
+	for name := range bins {
+		if commandName(name) {
+			out[name] = risk.CommandOfPackageJSON
+		}
+	}
+}
+
+// pythonScripts adds the commands pyproject.toml declares: the console and
+// GUI scripts of PEP 621 ([project.scripts], [project.gui-scripts]) and
+// poetry's [tool.poetry.scripts], which an install of the project (pip
+// install -e ., uv sync) puts in its environment's bin folder.
+func pythonScripts(doc map[string]any, out map[string]string) {
+	tables := []any{}
+	if p, ok := doc["project"].(map[string]any); ok {
+		tables = append(tables, p["scripts"], p["gui-scripts"])
+	}
+	if t, ok := doc["tool"].(map[string]any); ok {
+		if p, ok := t["poetry"].(map[string]any); ok {
+			tables = append(tables, p["scripts"])
+		}
+	}
+	for _, t := range tables {
+		if m, ok := t.(map[string]any); ok {
+			for name := range m {
+				if commandName(name) {
+					out[name] = risk.CommandOfPyproject
+				}
+			}
+		}
+	}
 }
 
 // pythonPackages adds the names a pyproject.toml depends on: the project's

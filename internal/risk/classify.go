@@ -28,6 +28,13 @@ type Context struct {
 	// Scripts are the project's package.json scripts, name to body, read
 	// by the caller: a step that runs one is judged by what it runs.
 	Scripts map[string]string
+	// Commands are the programs the project declares as its own, name to
+	// the file that declares it (package.json's bin, pyproject.toml's
+	// [project.scripts]), read by the caller: run by its bare name, or by
+	// npx and npm exec, such a program is the project's own code, local
+	// work inside the wall, unless the registry knows the name (a project
+	// cannot make git or curl its own code by naming it).
+	Commands map[string]string
 	// Recipes are the project Makefile's targets, name to recipe lines,
 	// read by the caller; "" names the first target, make's default.
 	Recipes map[string][]string
@@ -39,6 +46,13 @@ type Context struct {
 
 	depth int // scripts inside scripts, bounded
 }
+
+// The files a project declares its own commands in, as Context.Commands
+// names them.
+const (
+	CommandOfPackageJSON = "package.json"   // bin
+	CommandOfPyproject   = "pyproject.toml" // [project.scripts], [project.gui-scripts], [tool.poetry.scripts]
+)
 
 // TestPackages are the packages of the project the corpora are judged in:
 // a project that depends on these, as the everyday commands' projects do.

@@ -292,7 +292,7 @@ func (c *cmd) execInner() {
 	}
 	ctx := c.a.ctx
 	ctx.depth++
-	ctx.Scripts, ctx.Recipes, ctx.Packages = nil, nil, nil // the container's project is not this one
+	ctx.Scripts, ctx.Recipes, ctx.Packages, ctx.Commands = nil, nil, nil, nil // the container's project is not this one
 	sub := Classify(shell.Parse(strings.Join(words, " ")), ctx)
 	for _, f := range sub.Findings {
 		switch f.Class {

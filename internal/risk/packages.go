@@ -72,7 +72,8 @@ func npm(c *cmd) {
 		c.add(LocalWrite, n+" runs a package's program")
 		c.cwdWrite()
 		c.remotePackages()
-		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") {
+		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") &&
+			!(c.name == "npm" && c.ownBin(ops[1].Value)) {
 			c.notTheProjects(ops[1].Value)
 		}
 		for i, w := range c.args {
@@ -185,7 +186,9 @@ func npx(c *cmd) {
 			continue
 		}
 		c.remotePackage(v)
-		c.notTheProjects(v)
+		if !(c.name == "npx" && c.ownBin(v)) {
+			c.notTheProjects(v)
+		}
 		name := v
 		if at := strings.LastIndexByte(name, '@'); at > 0 {
 			name = name[:at]
@@ -226,6 +229,16 @@ func (c *cmd) notTheProjects(spec string) {
 	if !known[name] {
 		c.add(DownloadExec, c.name+" downloads "+name+", which the project does not depend on, and runs it")
 	}
+}
+
+// ownBin reports whether spec, the command npx or npm exec is given
+// without --package, is one of the project's own bin entries: npm runs a
+// command that the local package.json's bin declares from the project's
+// own folder, not from the registry (npm's libnpmexec, hasPkgBin). A
+// version after the name asks the registry. pnpm dlx, yarn dlx, bunx and
+// uvx always fetch the package by that name: their callers do not ask.
+func (c *cmd) ownBin(spec string) bool {
+	return c.a.ctx.Commands[spec] == CommandOfPackageJSON
 }
 
 // remotePackage: a package given as a URL or a repository runs code

@@ -11,6 +11,7 @@ const (
 	roleDecode                  // turns its input into other text (base64 -d)
 	roleCode                    // runs its stdin as code
 	roleSend                    // sends its stdin to a host
+	roleInline                  // runs inline code, which may run what it reads
 )
 
 func (a *assessor) mark(i int, r role) {
@@ -51,13 +52,22 @@ func (a *assessor) pipelines() {
 				a.add(i, Opaque, "runs code sayso cannot see")
 			}
 		}
+		if a.is(i, roleInline) {
+			a.inlineInput(i)
+		}
 		if a.is(i, roleSend) && s.Pipeline != 0 && s.Stage > 0 {
 			a.add(i, Exfil, "sends what the pipe carries to a host")
 		}
 		// A program given code through a substitution: bash <(curl …),
 		// bash -c "$(curl …)", eval "$(wget …)".
-		if a.is(i, roleCode) || s.Name() == "eval" || s.Name() == "source" || s.Name() == "." || s.Inline || len(s.Opaque) > 0 {
-			for _, w := range s.Args {
+		if a.is(i, roleCode) || a.is(i, roleInline) || s.Name() == "eval" || s.Name() == "source" || s.Name() == "." || s.Inline || len(s.Opaque) > 0 {
+			words := s.Args
+			for _, r := range s.Redirs {
+				if !r.Writes() {
+					words = append(words[:len(words):len(words)], r.Target) // python3 - <<< "$(curl …)"
+				}
+			}
+			for _, w := range words {
 				for _, j := range w.Subst {
 					if a.is(j, roleFetch) || a.fetchedBefore(j) {
 						a.add(i, DownloadExec, "runs code it downloads")
@@ -65,6 +75,34 @@ func (a *assessor) pipelines() {
 				}
 			}
 		}
+	}
+}
+
+// inlineInput: inline code reads its input as data, and may run it
+// (exec(sys.stdin.read())), and its code may be built from a substitution:
+// a download or a decoding fed to it — through a pipe, a redirect, a
+// substitution in its words — is code that runs.
+func (a *assessor) inlineInput(i int) {
+	fetched, decoded := a.upstream(i)
+	s := &a.script.Segments[i]
+	words := s.Args
+	for _, r := range s.Redirs {
+		if !r.Writes() {
+			words = append(words[:len(words):len(words)], r.Target)
+		}
+	}
+	for _, w := range words {
+		for _, j := range w.Subst {
+			_, dec := a.upstream(j)
+			fetched = fetched || a.is(j, roleFetch) || a.fetchedBefore(j)
+			decoded = decoded || a.is(j, roleDecode) || dec
+		}
+	}
+	switch {
+	case fetched:
+		a.add(i, DownloadExec, "runs inline code on what it downloads")
+	case decoded:
+		a.add(i, Opaque, "runs inline code on text decoded from its input")
 	}
 }
 

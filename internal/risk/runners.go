@@ -57,11 +57,14 @@ func interpreter(c *cmd) {
 			v == "-c" && c.name == "perl" || v == "--test" && (c.name == "node" || c.name == "nodejs"):
 			c.syntaxCheck(v, c.args[i+1:])
 			return
-		case inlineCodeOpt(c.name, v) && strings.HasPrefix(c.name, "python") && v == "-c" && i+1 < len(c.args) && c.args[i+1].Literal && importsAndPrints(c.args[i+1].Value):
-			c.add(LocalWrite, c.name+" -c only imports modules and prints names")
-			return
 		case inlineCodeOpt(c.name, v):
-			c.add(Opaque, c.name+" "+v+" runs inline code sayso cannot read")
+			opt, code, rest := v, (*shell.Word)(nil), c.args[i+1:]
+			if attached, ok := attachedCode(c.name, v); ok {
+				opt, code = strings.TrimSuffix(v, attached), &shell.Word{Raw: attached, Value: attached, Literal: true}
+			} else if len(rest) > 0 {
+				code, rest = &rest[0], rest[1:]
+			}
+			c.inlineCode(opt, code, rest)
 			return
 		case v == "-m" && i+1 < len(c.args):
 			module(c, c.args[i+1].Value, c.args[i+2:])
@@ -70,7 +73,9 @@ func interpreter(c *cmd) {
 			module(c, v[2:], c.args[i+1:])
 			return
 		case v == "-":
-			c.a.mark(c.i, roleCode)
+			if !c.hereCode() {
+				c.a.mark(c.i, roleCode)
+			}
 			return
 		case strings.HasPrefix(v, "-"):
 			if (v == "-W" || v == "-X" || v == "-I" || v == "-r" || v == "--require" || v == "--import" || v == "--loader") && i+1 < len(c.args) {
@@ -85,7 +90,9 @@ func interpreter(c *cmd) {
 			return
 		}
 	}
-	c.a.mark(c.i, roleCode)
+	if !c.hereCode() {
+		c.a.mark(c.i, roleCode)
+	}
 }
 
 func (c *cmd) runScriptIfPath(w shell.Word) {
@@ -94,18 +101,89 @@ func (c *cmd) runScriptIfPath(w shell.Word) {
 	}
 }
 
-func inlineCodeOpt(name, v string) bool {
-	switch v {
-	case "-c", "-e", "-E", "--eval", "-p", "--print", "-r", "-x", "-pe", "-ne", "-le", "-lne", "-lpe", "-pie", "-i", "-Mr", "-Command", "-command", "-EncodedCommand", "-enc":
-		if v == "-r" && name != "php" || v == "-i" && name != "perl" || v == "-x" && name != "ruby" || v == "-p" && name != "node" && name != "perl" && name != "ruby" {
-			return false
+// attachedCode returns the code an option carries in the same word:
+// python -cCODE (python(1)), node --eval=CODE and --print=CODE (node(1)),
+// perl and ruby -eCODE after their other switches (perlrun: -e
+// commandline; ruby(1)).
+func attachedCode(name, v string) (string, bool) {
+	switch {
+	case pythonName(name) && strings.HasPrefix(v, "-c") && len(v) > 2:
+		return v[2:], true
+	case strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print="):
+		_, code, _ := strings.Cut(v, "=")
+		return code, true
+	case name == "perl" || name == "ruby":
+		if _, code, attached := switches(name, v); code && attached != "" {
+			return attached, true
 		}
-		return true
 	}
-	if (name == "perl" || name == "ruby") && len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v, "eE") {
-		return true
+	return "", false
+}
+
+// inlineCodeOpt reports whether option v hands the interpreter its
+// program as text, as each interpreter's manual says: python -c
+// (python(1)), node -e, -p, --eval, --print (node(1)), perl -e and -E
+// (perlrun), ruby -e (ruby(1)), php -r (php(1)), pwsh -Command and
+// -EncodedCommand (about_Pwsh), and -c, -e or --eval for the shells and
+// the other interpreters. An option that is not code is skipped, and the
+// first word after the options is the script file it runs.
+func inlineCodeOpt(name, v string) bool {
+	switch {
+	case name == "perl" || name == "ruby":
+		_, code, _ := switches(name, v)
+		return code
+	case pythonName(name):
+		return strings.HasPrefix(v, "-c")
+	case name == "node" || name == "nodejs":
+		return v == "-e" || v == "--eval" || v == "-p" || v == "--print" || strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print=")
+	case name == "php":
+		return v == "-r"
+	case name == "pwsh" || name == "powershell":
+		switch strings.ToLower(v) {
+		case "-c", "-command", "-encodedcommand", "-enc", "-ec", "-e":
+			return true
+		}
+		return false
 	}
-	return name == "python" && strings.HasPrefix(v, "-c") || strings.HasPrefix(name, "python") && strings.HasPrefix(v, "-c")
+	return v == "-c" || v == "-e" || v == "--eval" || v == "-Command" || v == "-command"
+}
+
+func pythonName(name string) bool {
+	return strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy")
+}
+
+// switches reads a perl or ruby cluster of one-letter switches (-lane,
+// -pi.bak, -e'code') as perlrun and ruby(1) do: the switches it holds,
+// whether one of them takes the program as text (-e; perl's -E too), and
+// the code the word carries after it. A switch that takes an argument
+// (perl -i.bak, -MData::Dumper, ruby -rjson, -Eutf-8) takes the rest of
+// the word; -l and -0 take the digits after them.
+func switches(name, v string) (flags string, code bool, attached string) {
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", false, ""
+	}
+	takesRest, takesDigits := "iImMxdDFC", "l0"
+	if name == "ruby" {
+		takesRest, takesDigits = "iIrxCEFKW", "0T"
+	}
+	s := v[1:]
+	for k := 0; k < len(s); k++ {
+		ch := s[k]
+		switch {
+		case ch == 'e' || ch == 'E' && name == "perl":
+			return flags + string(ch), true, s[k+1:]
+		case strings.IndexByte(takesRest, ch) >= 0:
+			return flags + string(ch), false, ""
+		case strings.IndexByte(takesDigits, ch) >= 0:
+			flags += string(ch)
+			for k+1 < len(s) && s[k+1] >= '0' && s[k+1] <= '9' {
+				k++
+			}
+		default:
+			flags += string(ch)
+		}
+	}
+	return flags, false, ""
 }
 
 // module classifies python -m MODULE.
@@ -139,7 +217,15 @@ func deno(c *cmd) {
 	ws := c.words(2)
 	switch ws[0] {
 	case "eval":
-		c.add(Opaque, "deno eval runs inline code")
+		// deno eval CODE (deno's manual, deno eval): the code is the
+		// first word after eval.
+		ops := c.operands()
+		var code *shell.Word
+		var rest []shell.Word
+		if len(ops) > 1 {
+			code, rest = &ops[1], ops[2:]
+		}
+		c.inlineCode("eval", code, rest)
 	case "deploy":
 		c.add(Deploy, "deno deploy")
 	case "publish":
@@ -166,7 +252,18 @@ func bun(c *cmd) {
 	ws := c.words(1)
 	switch v := ws[0]; {
 	case c.has("-e", "--eval", "-p", "--print"):
-		c.add(Opaque, "bun runs inline code")
+		// bun -e CODE, --eval CODE, -p CODE (bun's manual, bun run).
+		for i, w := range c.args {
+			if matchOpt(w.Value, "-e", "--eval", "-p", "--print") {
+				var code *shell.Word
+				if i+1 < len(c.args) {
+					code = &c.args[i+1]
+				}
+				c.inlineCode(w.Value, code, nil)
+				c.secretArgs(c.args[min(i+2, len(c.args)):])
+				break
+			}
+		}
 	case v == "publish":
 		c.add(Publish, "bun publish")
 	case v == "x":

@@ -619,10 +619,27 @@ var printers = map[string]bool{
 func secretVar(name string) bool { return place.SecretVar(name) }
 
 // unknown classifies a program the registry does not list: sayso does
-// not know what it does, so it is not taken for local work.
+// not know what it does, so it is not taken for local work — unless the
+// project declares it as its own command and it is run by its bare name:
+// then it is the project's code, as ./scripts/x.sh is, local work that
+// the wall contains, and its name still tells a deployment.
 func (c *cmd) unknown() {
+	if from, ok := c.a.ctx.Commands[c.name]; ok && !program.Known(c.name) && c.bare() {
+		c.add(LocalWrite, "runs "+c.name+", the project's own command (declared in "+from+")")
+		c.namedTask(c.name)
+		c.cwdWrite()
+		c.secretArgs(c.args)
+		return
+	}
 	c.add(Opaque, "runs "+c.name+", a program sayso does not know")
 	c.secretArgs(c.args)
+}
+
+// bare reports whether the segment names its program by a plain word,
+// looked up on PATH, not by a path.
+func (c *cmd) bare() bool {
+	w := c.seg.Args[0]
+	return w.Literal && !w.Quoted && !w.Escaped && w.Value == c.name && !strings.Contains(w.Value, "/")
 }
 
 // secretArgs reads each argument that names a secret or protected path:
