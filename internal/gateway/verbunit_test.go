@@ -56,12 +56,12 @@ func TestSeed004s6VerbUnit(t *testing.T) {
 
 	// A verb rule kept for a write out of scope lifts neither the next
 	// write it does not name, nor a ceiling.
-	if d, offer := press("s-verb", "touch /tmp/sayso-out-a", "always"); d != "allow" || strings.Join(offer, "; ") != "touch *" {
+	if d, offer := press("s-verb", "touch /srv/sayso-out-a", "always"); d != "allow" || strings.Join(offer, "; ") != "touch *" {
 		t.Fatalf("touch out of scope: decision %q, offer %q", d, offer)
 	}
 	got := make(chan string, 1)
-	go func() { got <- f.hook("s-verb", "touch /tmp/sayso-out-b") }()
-	c := f.waitCard("touch /tmp/sayso-out-b")
+	go func() { got <- f.hook("s-verb", "touch /srv/sayso-out-b") }()
+	c := f.waitCard("touch /srv/sayso-out-b")
 	if code, body := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, "deny"), nil); code != http.StatusSeeOther {
 		t.Fatalf("deny: %d %s", code, body)
 	}
@@ -73,10 +73,10 @@ func TestSeed004s6VerbUnit(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.config, "policy.toml"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if d, offer := press("s-cmd2", "touch /tmp/sayso-out-c", "always"); d != "allow" || strings.Join(offer, "; ") != "touch /tmp/sayso-out-c" {
+	if d, offer := press("s-cmd2", "touch /srv/sayso-out-c", "always"); d != "allow" || strings.Join(offer, "; ") != "touch /srv/sayso-out-c" {
 		t.Fatalf("command unit: decision %q, offer %q", d, offer)
 	}
-	if got := f.hook("s-cmd2", "touch /tmp/sayso-out-c"); got != "allow" {
+	if got := f.hook("s-cmd2", "touch /srv/sayso-out-c"); got != "allow" {
 		t.Errorf("a command rule does not lift the path it names: %q", got)
 	}
 }
