@@ -3,8 +3,10 @@ package wall
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -24,8 +26,11 @@ type holder struct {
 	// tmux is the folder the wall's own terminal multiplexers keep their
 	// sockets in: the person's (/tmp/tmux-UID) is hidden, it runs what it
 	// is sent outside the wall.
-	tmux  string
-	sendM sync.Mutex
+	tmux string
+	// caches holds the upper layers of the shared caches the wall's steps
+	// write (Profile.Overlay): the wall's own, gone with it.
+	caches string
+	sendM  sync.Mutex
 
 	mu    sync.Mutex
 	next  int
@@ -61,7 +66,7 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		Pdeathsig:  syscall.SIGKILL,
 		Setsid:     true,
 	}
-	if err := mapIDs(attr, unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN); err != nil {
+	if err := mapIDs(attr, unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_DAC_OVERRIDE); err != nil {
 		unix.Close(pair[0])
 		unix.Close(pair[1])
 		return nil, err
@@ -98,6 +103,10 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		h.close()
 		return nil, err
 	}
+	if h.caches, err = os.MkdirTemp("", "sayso-wall-caches-"); err != nil {
+		h.close()
+		return nil, err
+	}
 	ready := make(chan error, 1)
 	go h.dispatch(ready)
 	if err := <-ready; err != nil {
@@ -118,7 +127,9 @@ func mapIDs(attr *syscall.SysProcAttr, caps ...uintptr) error {
 		// A user other than root is not root in its own namespace: its
 		// capabilities there would be gone at exec. Ambient, they
 		// survive it; the second stage drops them before the shell
-		// (dropCaps).
+		// (dropCaps). CAP_SYS_ADMIN makes the mounts; an overlay needs
+		// CAP_DAC_OVERRIDE too (its work folder is mode 0), which in a
+		// namespace that maps the user alone reaches their own files only.
 		attr.AmbientCaps = caps
 		return nil
 	}
@@ -311,7 +322,7 @@ func (h *holder) run(s step, files [4]int, hand func(), sigs <-chan os.Signal) (
 	})
 	env = append(env, EgressVars(port)...)
 	env = append(env, "TMUX_TMPDIR="+h.tmux)
-	argv := append([]string{LauncherName, insideArg, h.ns + " proc", bash}, s.Args...)
+	argv := append([]string{LauncherName, insideArg, h.ns + " proc", bash}, withUpper(s.Args, h.caches)...)
 	id, w, err := h.ask(msg{Op: "spawn", Argv: argv, Env: env, Dir: s.Dir}, files[:]...)
 	if err != nil {
 		return 0, err
@@ -367,9 +378,38 @@ func (h *holder) close() {
 	}
 	h.kept = nil
 	h.mu.Unlock()
-	if h.tmux != "" {
-		os.RemoveAll(h.tmux)
+	for _, d := range []string{h.tmux, h.caches} {
+		if d != "" {
+			removeTree(d)
+		}
 	}
+}
+
+// withUpper is the launcher's arguments with the folder of the wall's
+// layers over the shared caches before the command.
+func withUpper(args []string, upper string) []string {
+	out := make([]string, 0, len(args)+2)
+	for i, a := range args {
+		if a == "--" {
+			out = append(out, "--upper", upper)
+			return append(out, args[i:]...)
+		}
+		out = append(out, a)
+	}
+	return append(out, "--upper", upper)
+}
+
+// removeTree removes a folder the wall's steps wrote, whose folders they
+// may have left without the owner's rights (an overlay's work folder, the
+// Go module cache's read-only trees).
+func removeTree(dir string) {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			os.Chmod(p, 0o700)
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
 }
 
 // lookBash is the bash the step runs in.

@@ -220,7 +220,7 @@ func (k *keeper) spawn(m msg, fds []int) {
 	}
 	attr := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setsid: true}
 	if os.Getuid() != 0 {
-		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE}
 	}
 	k.mu.Lock()
 	pid, err := syscall.ForkExec("/proc/self/exe", m.Argv, &syscall.ProcAttr{

@@ -1,10 +1,12 @@
 package wall
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -66,7 +68,47 @@ func mountAll(p Profile) error {
 			return err
 		}
 	}
+	if err := overlays(p); err != nil {
+		return err
+	}
 	return ownTerminals()
+}
+
+// overlays mounts each of the profile's shared caches as an overlay: the
+// person's cache below, read-only, and an upper layer of the wall's own
+// above, where the step's writes land. A cache folder whose name the
+// overlay options cannot carry stays as it is, read-only.
+func overlays(p Profile) error {
+	if len(p.Overlay) == 0 {
+		return nil
+	}
+	if p.Upper == "" {
+		return errors.New("the shared caches need a layer of the wall's own (--upper): none was given")
+	}
+	for i, c := range p.Overlay {
+		real, fi, ok := resolve(c)
+		if !ok || !fi.IsDir() {
+			continue
+		}
+		if strings.ContainsAny(real, ",:\\") {
+			if err := (mount{real, readOnly}).apply(-1); err != nil {
+				return err
+			}
+			continue
+		}
+		upper := filepath.Join(p.Upper, strconv.Itoa(i), "upper")
+		work := filepath.Join(p.Upper, strconv.Itoa(i), "work")
+		for _, d := range []string{upper, work} {
+			if err := os.MkdirAll(d, 0o700); err != nil {
+				return fmt.Errorf("make the wall's layer for %s: %w", c, err)
+			}
+		}
+		opts := "lowerdir=" + real + ",upperdir=" + upper + ",workdir=" + work + ",userxattr"
+		if err := unix.Mount("overlay", real, "overlay", 0, opts); err != nil {
+			return fmt.Errorf("mount the wall's layer over %s: %w", c, err)
+		}
+	}
+	return nil
 }
 
 // ownTerminals puts a new instance of the terminals' file system on

@@ -279,3 +279,44 @@ func TestWallRunsWhatWasApproved(t *testing.T) {
 		t.Errorf("manifest made: %+v", r)
 	}
 }
+
+// TestWallCachesOverlay: what a walled step writes to the shared caches
+// lands in a layer of its wall's own: the step and the later steps of its
+// session read it, the person's own runs, which read the cache itself,
+// never do; and nothing of it outlives the session.
+func TestWallCachesOverlay(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	cache := filepath.Join(w.home, ".cache", "go-build")
+	mod := filepath.Join(w.home, "go", "pkg", "mod", "example.com", "m@v1.0.0")
+	if err := os.MkdirAll(mod, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "m.go"), []byte("package m\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(w.state, "walls", "caches.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	p := w.profile(Local)
+	p.Session = sock
+	poison := `echo poisoned > ` + cache + `/entry && chmod u+w ` + mod + ` ` + mod + `/m.go && echo 'package m; func init() { panic(1) }' > ` + mod + `/m.go && cat ` + cache + `/entry ` + mod + `/m.go`
+	r := w.run(t, p, w.root, poison)
+	if r.code != 0 || !strings.Contains(r.stdout, "poisoned") || !strings.Contains(r.stdout, "panic") {
+		t.Fatalf("the step could not write its caches: %+v", r)
+	}
+	// The person's cache is as it was.
+	if _, err := os.Stat(filepath.Join(cache, "entry")); err == nil {
+		t.Error("the step's cache entry reached the person's cache")
+	}
+	if b, _ := os.ReadFile(filepath.Join(mod, "m.go")); string(b) != "package m\n" {
+		t.Errorf("the person's module cache changed: %q", b)
+	}
+	// A later step of the session reads what the first wrote.
+	if r := w.run(t, p, w.root, `cat `+cache+`/entry`); !strings.Contains(r.stdout, "poisoned") {
+		t.Errorf("a later step of the session did not read its session's cache: %+v", r)
+	}
+	// A step of no session does not.
+	if r := w.run(t, w.profile(Local), w.root, `cat `+cache+`/entry`); strings.Contains(r.stdout, "poisoned") {
+		t.Errorf("a step of another wall read the session's cache: %+v", r)
+	}
+}

@@ -172,6 +172,12 @@ type Profile struct {
 	// the step starts, or it does not run (a process the session left
 	// running rewrote what the person approved).
 	Same []string
+	// Overlay are the shared caches a step writes through an overlay: it
+	// reads the person's cache and writes to an upper layer of the wall's
+	// own (under Upper, which the launcher that runs the step names), so
+	// that nothing it writes there is what the person's own runs read.
+	Overlay []string
+	Upper   string
 }
 
 // tempDirs are the temp folders every scope may write: place.Temp, the
@@ -354,6 +360,7 @@ func For(in Inputs) Profile {
 					}
 				}
 				p.Write = append(p.Write, filepath.Join(home, c))
+				p.Overlay = append(p.Overlay, filepath.Join(home, c))
 			}
 		}
 	case Approved:

@@ -45,10 +45,15 @@ func direct(bash string, args []string, files [4]int, hand func(), sigs <-chan o
 		Pdeathsig:  syscall.SIGKILL,
 		Setsid:     true,
 	}
-	if err := mapIDs(attr, unix.CAP_SYS_ADMIN); err != nil {
+	if err := mapIDs(attr, unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE); err != nil {
 		return 0, err
 	}
-	argv := append([]string{LauncherName, insideArg, ns, bash}, args...)
+	caches, err := os.MkdirTemp("", "sayso-wall-caches-")
+	if err != nil {
+		return 0, err
+	}
+	defer removeTree(caches)
+	argv := append([]string{LauncherName, insideArg, ns, bash}, withUpper(args, caches)...)
 	// The parent-death signal follows the thread that started the child.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

@@ -595,7 +595,8 @@ func TestWallToolStateKept(t *testing.T) {
 
 // TestWallNpxCache: npx runs what it installed in ~/.npm/_npx again
 // without checking it, at the person's next npx of that package, outside
-// the wall: a local step writes the rest of npm's cache, not that.
+// the wall: what a local step writes to npm's cache lands in its wall's
+// own layer, never in the person's cache. Judged by the person's cache.
 func TestWallNpxCache(t *testing.T) {
 	need(t)
 	w := newWorld(t)
@@ -607,12 +608,19 @@ func TestWallNpxCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmd := range []string{`echo 'require("child_process").execSync("id")' >> ` + bin, `mkdir -p ~/.npm/_npx/ffff/node_modules`} {
-		if r := w.run(t, w.profile(Local), w.root, cmd); r.code == 0 {
-			t.Errorf("%q: a local step planted what npx runs later", cmd)
-		}
+		w.run(t, w.profile(Local), w.root, cmd)
 	}
-	if r := w.run(t, w.profile(Local), w.root, `mkdir -p ~/.npm/_cacache && echo x > ~/.npm/_cacache/x`); r.code != 0 {
+	if b, _ := os.ReadFile(bin); string(b) != "// prettier" {
+		t.Errorf("a local step changed what npx runs later: %q", b)
+	}
+	if _, err := os.Stat(w.home + "/.npm/_npx/ffff"); err == nil {
+		t.Error("a local step planted a package npx runs later")
+	}
+	if r := w.run(t, w.profile(Local), w.root, `mkdir -p ~/.npm/_cacache && echo x > ~/.npm/_cacache/x && cat ~/.npm/_cacache/x`); r.code != 0 || r.stdout != "x\n" {
 		t.Errorf("npm's cache: exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(w.home + "/.npm/_cacache/x"); err == nil {
+		t.Error("a local step's write reached the person's npm cache")
 	}
 	if r := w.run(t, w.profile(Approved), w.root, `mkdir -p ~/.npm/_npx/ffff`); r.code != 0 {
 		t.Errorf("an approved npx: exit %d: %s", r.code, r.stderr)

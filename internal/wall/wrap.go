@@ -25,6 +25,7 @@ func (p Profile) Flags() []string {
 	add("--make", p.Make)
 	add("--keep", p.Kept)
 	add("--absent", p.Absent)
+	add("--overlay", p.Overlay)
 	if p.Secrets {
 		out = append(out, "--secrets")
 	}
@@ -152,6 +153,13 @@ func ParseArgs(args []string) (Args, error) {
 			list = &a.Profile.Kept
 		case "--absent":
 			list = &a.Profile.Absent
+		case "--overlay":
+			list = &a.Profile.Overlay
+		case "--upper":
+			if c := clean(v); c != "" {
+				a.Profile.Upper = c
+				continue
+			}
 		default:
 			return a, fmt.Errorf("unknown flag %q", f)
 		}
