@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // sink is a listener on the machine's loopback that counts what reaches
@@ -318,5 +321,78 @@ func TestWallCachesOverlay(t *testing.T) {
 	// A step of no session does not.
 	if r := w.run(t, w.profile(Local), w.root, `cat `+cache+`/entry`); strings.Contains(r.stdout, "poisoned") {
 		t.Errorf("a step of another wall read the session's cache: %+v", r)
+	}
+}
+
+// TestWallPushByProjectCode: a script of the project's, run as local
+// work, commits and force-pushes to the project's remote, served on the
+// machine by git's own daemon. Run plain it moves the remote; walled, the
+// remote does not move. Judged by the remote's branch.
+func TestWallPushByProjectCode(t *testing.T) {
+	need(t)
+	git, err := exec.LookPath("git")
+	if err != nil {
+		testenv.Missing(t, "git is not installed")
+	}
+	w := newWorld(t)
+	base := t.TempDir()
+	remote := filepath.Join(base, "remote.git")
+	port := freePort(t)
+	gitIn := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(git, append([]string{"-c", "user.name=p", "-c", "user.email=p@example.com"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	gitIn(base, "init", "-q", "--bare", "-b", "main", remote)
+	daemon := exec.Command(git, "daemon", "--export-all", "--enable=receive-pack", "--reuseaddr",
+		"--base-path="+base, "--listen=127.0.0.1", "--port="+strconv.Itoa(port), base)
+	if err := daemon.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { daemon.Process.Kill(); daemon.Wait() })
+	url := fmt.Sprintf("git://127.0.0.1:%d/remote.git", port)
+	// The project: a clone with one commit pushed, and a release script.
+	proj := filepath.Join(w.home, "pushproj")
+	os.RemoveAll(proj)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		cmd := exec.Command(git, "clone", "-q", url, proj)
+		if out, err := cmd.CombinedOutput(); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("clone from the daemon: %v\n%s", err, out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	os.WriteFile(filepath.Join(proj, "README"), []byte("v1\n"), 0o644)
+	gitIn(proj, "add", "README")
+	gitIn(proj, "commit", "-qm", "v1")
+	gitIn(proj, "push", "-q", "origin", "HEAD:main")
+	before := gitIn(remote, "rev-parse", "main")
+	release := "#!/bin/sh\necho v2 > README && git -c user.name=a -c user.email=a@example.com commit -qam v2 && git push -q -f origin HEAD:main\n"
+	os.WriteFile(filepath.Join(proj, "release.sh"), []byte(release), 0o755)
+
+	p := For(Inputs{Home: w.home, Root: proj, Hidden: []string{w.state, w.bin}, Scope: Local, Hosts: []string{"proxy.golang.org"}})
+	r := w.run(t, p, proj, "./release.sh")
+	if after := gitIn(remote, "rev-parse", "main"); after != before {
+		t.Fatalf("a walled script moved the remote from %s to %s: %+v", before, after, r)
+	}
+	if r.code == 0 {
+		t.Errorf("the walled push reported success: %+v", r)
+	}
+	// The positive control: the same script, run as the person would.
+	gitIn(proj, "reset", "-q", "--hard", before)
+	cmd := exec.Command("sh", "./release.sh")
+	cmd.Dir = proj
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the script run plain: %v\n%s", err, out)
+	}
+	if after := gitIn(remote, "rev-parse", "main"); after == before {
+		t.Fatal("the script run plain did not move the remote: the check sees nothing")
 	}
 }
