@@ -1,0 +1,67 @@
+package hook
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/wall"
+)
+
+// TestStepNetwork: what network the wall gives each decided step. Local
+// work reaches the trusted hosts through the wall's proxy, in its
+// session's wall, and has its refusals reported; a step granted a
+// credential runs on the machine's network; a step the person approved
+// reaches the hosts its command names too, runs in a wall of its own,
+// and only while what it runs is as it was decided.
+func TestStepNetwork(t *testing.T) {
+	home := t.TempDir()
+	root := projectWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "release.sh": "#!/bin/sh\n"})
+	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home, Sessions: "/state/walls", Ledger: "/state/sayso.sock"}
+	profile := func(command string, reach policy.Reach, answered bool) wall.Profile {
+		t.Helper()
+		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Cwd: root, Home: home},
+			Seen: map[string]string{filepath.Join(root, "release.sh"): "decided-sum"}}
+		_, diag := policy.Evaluate(req)
+		diag.Answered = answered
+		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Session: "sess-1", Cwd: root, Command: command}, reach, accessOf(&diag, reach, false))
+		if !ok {
+			t.Fatalf("%q: not wrapped", command)
+		}
+		args, _ := launcherArgs(line, walls.Launcher)
+		a, err := wall.ParseArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Profile
+	}
+
+	local := profile("npm test", policy.ReachProject, false)
+	if local.HostNetwork || !slices.Contains(local.Hosts, "registry.npmjs.org") || slices.Contains(local.Hosts, "localhost") {
+		t.Errorf("local work: host network %v, hosts %v", local.HostNetwork, local.Hosts)
+	}
+	if local.Session != walls.SessionSocket("codex", "sess-1") || local.Ledger != walls.Ledger || local.SessionID != "sess-1" || len(local.Same) > 0 {
+		t.Errorf("local work: session %q, ledger %q, id %q, same %v", local.Session, local.Ledger, local.SessionID, local.Same)
+	}
+
+	fetch := profile("git fetch origin", policy.ReachProject, false)
+	if !fetch.HostNetwork {
+		t.Errorf("a git fetch granted its credentials runs behind the proxy")
+	}
+
+	yes := profile("./release.sh https://uploads.example.com/v2", policy.ReachWide, true)
+	if yes.HostNetwork || !slices.Contains(yes.Hosts, "uploads.example.com") {
+		t.Errorf("an approved script: host network %v, hosts %v", yes.HostNetwork, yes.Hosts)
+	}
+	if yes.Session != "" {
+		t.Errorf("an approved step joins its session's wall: %q", yes.Session)
+	}
+	if !slices.Contains(yes.Same, "decided-sum:"+filepath.Join(root, "release.sh")) {
+		t.Errorf("an approved step is not held to what was decided: %v", yes.Same)
+	}
+	if mode := profile("./release.sh https://uploads.example.com/v2", policy.ReachWide, false); slices.Contains(mode.Hosts, "uploads.example.com") {
+		t.Errorf("a step let through wide by a mode reaches the hosts its command names: %v", mode.Hosts)
+	}
+}
