@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/store"
 )
@@ -22,6 +23,7 @@ const sessionUsage = `usage: sayso session list [--json]
        sayso session hold [--why TEXT] ID
        sayso session release ID
        sayso session mode ID ask|auto|autopilot
+       sayso session end ID
 
 The person's view of agent sessions and tasks. list shows one row each
 under a header: its id (what lease grant --session takes), its agent,
@@ -31,11 +33,13 @@ started. list and show never print the words of a message: only how many
 came from each source. hold stops a
 session (its non-read steps are denied, and so are its tasks'); release
 lets it go on and restarts its breaker. mode sets the session's own mode;
-a task never has more than its parent's.
+a task never has more than its parent's. end ends a session as its agent's
+own end would: its tasks end, and every process its walled steps left
+running (a dev server, a watcher) ends with its wall.
 `
 
 func init() {
-	register(command{"session", "list, hold, release sessions and set their mode", runSession}, "list", "show", "hold", "release", "mode")
+	register(command{"session", "list, hold, release or end sessions and set their mode", runSession}, "list", "show", "hold", "release", "mode", "end")
 	helpTopics["session"] = sessionUsage
 }
 
@@ -98,7 +102,7 @@ func printJSON(w io.Writer, v any) error {
 
 func runSession(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("session: no verb given (list, show, hold, release or mode)")
+		return usagef("session: no verb given (list, show, hold, release, mode or end)")
 	}
 	verb, args := args[0], args[1:]
 	if verb == "help" || verb == "-h" || verb == "--help" {
@@ -118,10 +122,10 @@ func runSession(env *Env, args []string) error {
 	if err != nil {
 		return usagef("session %s: %v", verb, err)
 	}
-	want := map[string]int{"list": 0, "show": 1, "hold": 1, "release": 1, "mode": 2}
+	want := map[string]int{"list": 0, "show": 1, "hold": 1, "release": 1, "mode": 2, "end": 1}
 	n, ok := want[verb]
 	if !ok {
-		return usagef("session: unknown verb %q (want list, show, hold, release or mode)", verb)
+		return usagef("session: unknown verb %q (want list, show, hold, release, mode or end)", verb)
 	}
 	if len(rest) != n {
 		return usagef("session %s: want %d arguments, got %d", verb, n, len(rest))
@@ -175,6 +179,22 @@ func runSession(env *Env, args []string) error {
 			return notFound(err, "session", rest[0])
 		}
 		fmt.Fprintf(env.Stdout, "session %s released\n", rest[0])
+	case "end":
+		s, err := db.Session(ctx, rest[0])
+		if err != nil {
+			return notFound(err, "session", rest[0])
+		}
+		if err := db.EndSession(ctx, s.ID); err != nil {
+			return err
+		}
+		state, err := paths.StateDir()
+		if err != nil {
+			return err
+		}
+		if err := (hook.Walls{Sessions: filepath.Join(state, "walls")}).EndSession(s.Agent, s.ID); err != nil {
+			return fmt.Errorf("end the session's wall: %w", err)
+		}
+		fmt.Fprintf(env.Stdout, "session %s ended\n", s.ID)
 	case "mode":
 		if err := db.SetMode(ctx, rest[0], rest[1]); err != nil {
 			return notFound(err, "session", rest[0])
