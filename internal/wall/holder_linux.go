@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sayso-dev/sayso/internal/place"
 )
 
 // holder holds the namespaces a wall's steps share — a user namespace,
@@ -81,7 +83,7 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 	runtime.LockOSThread()
 	pid, err := syscall.ForkExec("/proc/self/exe", []string{LauncherName, keeperArg}, &syscall.ProcAttr{
 		Dir:   "/",
-		Env:   os.Environ(),
+		Env:   withoutSecrets(os.Environ()),
 		Files: []uintptr{null.Fd(), null.Fd(), stderr.Fd(), uintptr(pair[1])},
 		Sys:   attr,
 	})
@@ -114,6 +116,15 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// withoutSecrets is env without the variables whose name says they hold
+// a secret: the keeper is PID 1 of the wall, where the steps live.
+func withoutSecrets(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(e string) bool {
+		name, _, _ := strings.Cut(e, "=")
+		return place.SecretVar(name)
+	})
 }
 
 // mapIDs maps the user's ids into a new user namespace as they are
