@@ -223,7 +223,7 @@ const knownPlain = `
 	terraform tofu terragrunt pulumi packer vagrant ansible ansible-playbook ansible-galaxy
 	aws gcloud gsutil az sam cdk fly flyctl vercel netlify heroku firebase wrangler serverless sls kamal railway render
 	doctl linode-cli hcloud scw ibmcloud oci aliyun
-	vault rclone stripe nomad consul goreleaser vsce ovsx sops aws-vault doppler
+	vault rclone stripe nomad consul goreleaser vsce ovsx sops credstash aws-vault doppler
 	mkdocs flyway liquibase prisma dbmate sqitch
 	rm rmdir unlink shred srm wipe cp mv install ln rsync touch mkdir mktemp truncate tee sed dd
 	chmod chown chgrp find tar gtar bsdtar zip unzip uniq sort base64 split patch

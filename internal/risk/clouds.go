@@ -32,7 +32,24 @@ func terraform(c *cmd) {
 	w := c.words(2)
 	n := c.name + " " + w[0]
 	switch w[0] {
-	case "plan", "show", "output", "graph", "providers", "version", "validate", "console", "get", "-version", "":
+	case "output":
+		// terraform output(1): every output is redacted only when all are
+		// listed plainly; -json, -raw and an output named print sensitive
+		// values in plain text, and the command cannot say which names are.
+		if c.has("-json", "--json", "-raw", "--raw") || len(c.operands()) > 1 {
+			c.add(Secret, n+" prints outputs in plain text, sensitive ones included")
+			return
+		}
+		c.add(Read, n+" lists the outputs, sensitive ones redacted")
+	case "show":
+		// terraform show -json prints the state or plan with sensitive
+		// values in plain text; the human form redacts them.
+		if c.has("-json", "--json") {
+			c.add(Secret, n+" -json prints the state with its sensitive values")
+			return
+		}
+		c.add(Read, n+" reads")
+	case "plan", "graph", "providers", "version", "validate", "console", "get", "-version", "":
 		c.add(Read, n+" reads")
 	case "init", "fmt", "test", "login", "logout", "metadata", "modules":
 		c.add(LocalWrite, n)
@@ -48,7 +65,9 @@ func terraform(c *cmd) {
 		c.worksOn(1, "-var", "-var-file", "-target", "-replace", "-parallelism", "-lock-timeout", "-state", "-state-out", "-backup") // the plan it applies
 	case "state":
 		switch w[1] {
-		case "list", "show", "pull":
+		case "pull":
+			c.add(Secret, n+" pull prints the whole state, every secret in it")
+		case "list", "show":
 			c.add(Read, n+" "+w[1])
 		case "rm":
 			c.add(Destructive, n+" rm forgets resources")
@@ -71,6 +90,13 @@ func terraform(c *cmd) {
 
 func pulumi(c *cmd) {
 	w := c.words(2)
+	// pulumi stack output, config and stack export print secrets as
+	// [secret] or ciphertext unless --show-secrets; config get decrypts
+	// the value it names; env open resolves an environment's secrets.
+	if c.has("--show-secrets") || w[0] == "config" && w[1] == "get" || w[0] == "env" && w[1] == "open" {
+		c.add(Secret, strings.TrimSpace("pulumi "+w[0]+" "+w[1])+" prints secrets in plain text")
+		return
+	}
 	switch w[0] {
 	case "preview", "stack", "whoami", "version", "about", "config", "logs", "":
 		if w[0] == "stack" && (w[1] == "rm" || w[1] == "remove") {
@@ -122,8 +148,13 @@ func aws(c *cmd) {
 	case svc == "configure":
 		c.add(Secret, "aws configure stores credentials")
 	case op == "get-secret-value" || op == "get-login-password" || op == "get-authorization-token" || op == "get-session-token" ||
-		svc == "ssm" && strings.HasPrefix(op, "get-parameter") && c.has("--with-decryption") || op == "decrypt" || op == "get-credentials-for-identity" || op == "get-password-data":
+		svc == "ssm" && strings.HasPrefix(op, "get-parameter") && c.has("--with-decryption") || op == "decrypt" || op == "get-credentials-for-identity" || op == "get-password-data" ||
+		op == "batch-get-secret-value" || svc == "rds" && op == "generate-db-auth-token":
 		c.add(Secret, "aws "+svc+" "+op+" prints a secret")
+	case svc == "lambda" && (op == "get-function-configuration" || op == "get-function") || svc == "ecs" && op == "describe-task-definition":
+		// a function's or a task's configuration carries its environment
+		// variables, the keys it was deployed with among them
+		c.add(Secret, "aws "+svc+" "+op+" prints the environment it runs with")
 	case svc == "deploy" || svc == "cloudformation" && (op == "deploy" || op == "create-stack" || op == "update-stack"):
 		c.add(Deploy, "aws "+svc+" "+op)
 	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
@@ -379,6 +410,10 @@ func azure(c *cmd) {
 		c.add(Secret, "az keyvault "+ws[1]+" prints or saves a secret")
 		return
 	}
+	if why := azSecret(ws, c.has("--show-values")); why != "" {
+		c.add(Secret, "az "+ws[0]+" "+why)
+		return
+	}
 	for _, w := range ws {
 		switch {
 		case w == "up":
@@ -399,6 +434,31 @@ func azure(c *cmd) {
 		}
 	}
 	c.cloudVerb("az "+ws[0], op)
+}
+
+// azSecret says what an az command prints that is a credential, "" when
+// it prints none (each from its az reference page): an account's keys and
+// connection strings, a SAS token, a registry's passwords, an app's
+// publishing credentials and settings, a container app's secret values,
+// the cluster credentials aks get-credentials stores.
+func azSecret(ws []string, showValues bool) string {
+	for i, w := range ws {
+		next := ""
+		if i+1 < len(ws) {
+			next = ws[i+1]
+		}
+		switch {
+		case w == "show-connection-string" || w == "list-connection-strings" || w == "list-keys" || w == "generate-sas" ||
+			w == "list-publishing-profiles" || w == "list-publishing-credentials" || w == "get-credentials" ||
+			w == "keys" && next == "list" || w == "credential" && next == "show" || w == "connection-string" && next == "show":
+			return w + " prints keys or credentials"
+		case w == "appsettings" && next == "list":
+			return "appsettings list prints the app's settings, its secrets among them"
+		case w == "secret" && (next == "show" || next == "list" && showValues):
+			return "secret " + next + " prints secret values"
+		}
+	}
+	return ""
 }
 
 // azLasting are the az command groups whose delete removes a cluster, a
@@ -484,6 +544,10 @@ func vercel(c *cmd) {
 func netlify(c *cmd) {
 	ws := c.words(1)
 	switch ws[0] {
+	case "env:list", "env:get":
+		// netlify env:list and env:get print the site's variables with
+		// their values.
+		c.add(Secret, "netlify "+ws[0]+" prints the site's variables")
 	case "deploy":
 		c.add(Deploy, "netlify deploy")
 	case "status", "open", "sites:list", "logs", "":
@@ -505,7 +569,12 @@ func heroku(c *cmd) {
 	switch {
 	case strings.Contains(v, "destroy") || strings.Contains(v, "delete") || strings.Contains(v, "reset"):
 		c.add(Destructive, "heroku "+v)
-	case v == "logs" || v == "ps" || v == "apps" || v == "info" || v == "releases" || v == "config" || v == "addons" || v == "status" || v == "whoami" || v == "":
+	case v == "config" || v == "config:get" || v == "pg:credentials:url" || v == "redis:credentials":
+		// heroku config prints every config var's value, DATABASE_URL and
+		// the add-ons' keys among them; the credential verbs print a URL
+		// with its password.
+		c.add(Secret, "heroku "+v+" prints the app's credentials")
+	case v == "logs" || v == "ps" || v == "apps" || v == "info" || v == "releases" || v == "addons" || v == "status" || v == "whoami" || v == "":
 		c.add(Read, "heroku "+v)
 	case v == "auth:token":
 		c.add(Secret, "heroku auth:token")
@@ -519,6 +588,17 @@ func deployCLI(c *cmd) {
 	ws := c.words(1)
 	v := ws[0]
 	switch {
+	case c.name == "railway" && (v == "variables" || v == "variable" || v == "vars") && !c.has("--set", "-s"):
+		// railway variables shows the service's variables with their values.
+		c.add(Secret, "railway variables prints the service's variables")
+	case c.name == "wrangler" && v == "secret" && c.words(2)[1] == "list", c.name == "firebase" && v == "functions:secrets:access":
+		// wrangler secret list prints names; functions:secrets:access
+		// prints a secret's value.
+		if v == "secret" {
+			c.add(Read, "wrangler secret list prints names only")
+			return
+		}
+		c.add(Secret, "firebase functions:secrets:access prints a secret")
 	case v == "" || v == "help" || v == "whoami" || v == "login" || v == "logs" || v == "tail" || v == "info" || strings.HasSuffix(v, "list") || v == "status" || v == "version" || v == "dev" || v == "serve" || v == "emulators:start" || v == "init" || v == "build" || v == "types":
 		c.add(LocalWrite, c.name+" "+v)
 	case strings.Contains(v, "delete") || strings.Contains(v, "remove") || strings.Contains(v, "destroy") || v == "rm":

@@ -20,7 +20,7 @@ func kubectl(c *cmd) {
 	n := c.name + " " + verb
 	switch verb {
 	case "get":
-		if (w[1] == "secret" || w[1] == "secrets" || strings.HasPrefix(w[1], "secret/")) && c.has("-o", "--output") {
+		if kubeSecrets(w[1]) && kubeOutputValues(c) {
 			c.add(Secret, n+" "+w[1]+" -o prints secret values")
 		}
 		c.add(Read, n+" reads the cluster")
@@ -68,10 +68,54 @@ func kubectl(c *cmd) {
 			c.add(Read, n+" --dry-run")
 			return
 		}
+		if verb == "create" && w[1] == "token" {
+			// kubectl create token prints a service account's token.
+			c.add(Secret, n+" token prints a service account's token")
+		}
 		c.add(Deploy, n+" changes the cluster")
+		if verb == "exec" {
+			c.innerSecret("--")
+		}
 	default:
 		c.add(Deploy, n+" may change the cluster")
 	}
+}
+
+// kubeSecrets reports whether kubectl get's resource words name secrets:
+// "secret", "secrets/db", "pods,secrets".
+func kubeSecrets(kinds string) bool {
+	for _, k := range strings.Split(kinds, ",") {
+		k, _, _ = strings.Cut(k, "/")
+		if k = strings.ToLower(k); k == "secret" || k == "secrets" {
+			return true
+		}
+	}
+	return false
+}
+
+// kubeOutputValues reports whether kubectl get's -o prints objects'
+// fields: every format but name prints a secret's data (kubectl get(1));
+// the default table lists names, types and key counts only.
+func kubeOutputValues(c *cmd) bool {
+	for i, a := range c.args {
+		v, ok := "", false
+		switch {
+		case a.Value == "-o" || a.Value == "--output":
+			if i+1 < len(c.args) {
+				v, ok = c.args[i+1].Value, c.args[i+1].Literal
+			}
+		case strings.HasPrefix(a.Value, "--output="):
+			v, ok = strings.TrimPrefix(a.Value, "--output="), a.Literal
+		case strings.HasPrefix(a.Value, "-o") && !strings.HasPrefix(a.Value, "--"):
+			v, ok = strings.TrimPrefix(strings.TrimPrefix(a.Value, "-o"), "="), a.Literal
+		default:
+			continue
+		}
+		if !ok || v != "name" && v != "wide" {
+			return true
+		}
+	}
+	return false
 }
 
 // kubeNamespaces reports whether kubectl delete's resource words name
@@ -91,7 +135,17 @@ func helm(c *cmd) {
 	w := c.words(2)
 	dry := c.has("--dry-run")
 	switch v := w[0]; v {
-	case "list", "ls", "status", "history", "get", "show", "inspect", "template", "lint", "search", "version", "env", "verify", "":
+	case "get":
+		// helm get values, all and manifest print the release's values and
+		// rendered objects, its passwords and Secret manifests among them;
+		// notes, hooks and metadata do not carry the values.
+		switch w[1] {
+		case "notes", "hooks", "metadata":
+			c.add(Read, "helm get "+w[1])
+		default:
+			c.add(Secret, "helm get "+w[1]+" prints the release's values and secrets")
+		}
+	case "list", "ls", "status", "history", "show", "inspect", "template", "lint", "search", "version", "env", "verify", "":
 		c.add(Read, "helm "+v)
 	case "repo", "dependency", "dep", "pull", "fetch", "package", "plugin", "create", "completion":
 		if v == "repo" && (w[1] == "list" || w[1] == "ls") {

@@ -47,7 +47,9 @@ func docker(c *cmd) {
 func dockerVerb(c *cmd, v string) {
 	n := c.name
 	switch v {
-	case "ps", "images", "inspect", "logs", "version", "info", "stats", "top", "port", "diff", "history", "search", "events", "ls", "":
+	case "inspect":
+		dockerInspect(c, n+" inspect")
+	case "ps", "images", "logs", "version", "info", "stats", "top", "port", "diff", "history", "search", "events", "ls", "":
 		c.add(Read, n+" "+v+" reads")
 	case "rm", "rmi", "prune", "kill-all":
 		c.add(ContainerRemove, n+" "+v+" removes containers or images")
@@ -139,7 +141,13 @@ func docker2(c *cmd, sub, verb string) {
 		switch verb {
 		case "rm", "remove", "prune", "rmi":
 			c.add(ContainerRemove, n+" "+verb+" removes them")
-		case "ls", "list", "inspect", "logs", "history", "":
+		case "inspect":
+			if sub == "container" {
+				dockerInspect(c, n+" inspect")
+				return
+			}
+			c.add(Read, n+" inspect")
+		case "ls", "list", "logs", "history", "":
 			c.add(Read, n+" "+verb)
 		default:
 			dockerVerb(c, verb)
@@ -264,6 +272,38 @@ func (c *cmd) bindSource(src string, ro bool) {
 	}
 }
 
+// dockerInspect: docker inspect prints a container's whole configuration,
+// Config.Env with the keys it was started with among them (docker
+// inspect(1)), unless a --format picks fields that are not the
+// environment.
+func dockerInspect(c *cmd, n string) {
+	for i, a := range c.args {
+		f, ok := "", false
+		switch {
+		case a.Value == "-f" || a.Value == "--format":
+			if i+1 < len(c.args) {
+				f, ok = c.args[i+1].Value, c.args[i+1].Literal
+			}
+		case strings.HasPrefix(a.Value, "--format="):
+			f, ok = strings.TrimPrefix(a.Value, "--format="), a.Literal
+		default:
+			continue
+		}
+		g := strings.ReplaceAll(f, " ", "")
+		if ok && g != "" && g != "json" && !strings.Contains(g, "Env") && !strings.Contains(g, ".Config}}") &&
+			!strings.Contains(g, "json.}}") && !strings.Contains(g, "{{.}}") {
+			c.add(Read, n+" --format reads the fields it names")
+			return
+		}
+		break
+	}
+	if c.has("--type=image", "--type=network", "--type=volume") {
+		c.add(Read, n+" reads")
+		return
+	}
+	c.add(Secret, n+" prints the container's environment, its keys among it")
+}
+
 // execInner judges the command docker exec runs in the container by what
 // it shows — a drop or an rm -rf of the container's data is one still —
 // leaving out what paths say, since they are the container's, not the
@@ -287,20 +327,45 @@ func (c *cmd) execInner() {
 			words = append(words, w.Raw)
 		}
 	}
+	for _, f := range c.inner(words) {
+		switch f.Class {
+		case Read, LocalWrite, Opaque, Protected, InstructionPatch:
+			continue
+		}
+		// A secret the command shows is the container's — its environment,
+		// its mounted secrets — and lands in the transcript all the same.
+		c.add(f.Class, c.name+" exec runs in the container: "+f.Why)
+	}
+}
+
+// innerSecret judges the command after sep (kubectl exec POD -- CMD) for
+// the secrets it prints: a pod's environment holds the keys it runs with.
+func (c *cmd) innerSecret(sep string) {
+	for i, a := range c.args {
+		if a.Literal && a.Value == sep {
+			var words []string
+			for _, w := range c.args[i+1:] {
+				words = append(words, w.Raw)
+			}
+			for _, f := range c.inner(words) {
+				if f.Class == Secret {
+					c.add(Secret, c.name+" exec runs in the container: "+f.Why)
+				}
+			}
+			return
+		}
+	}
+}
+
+// inner classifies the words a container runs, as a project not this one.
+func (c *cmd) inner(words []string) []Finding {
 	if len(words) == 0 || c.a.ctx.depth >= 3 {
-		return
+		return nil
 	}
 	ctx := c.a.ctx
 	ctx.depth++
 	ctx.Scripts, ctx.Recipes, ctx.Packages, ctx.Commands = nil, nil, nil, nil // the container's project is not this one
-	sub := Classify(shell.Parse(strings.Join(words, " ")), ctx)
-	for _, f := range sub.Findings {
-		switch f.Class {
-		case Read, LocalWrite, Opaque, Secret, Protected, InstructionPatch:
-			continue
-		}
-		c.add(f.Class, c.name+" exec runs in the container: "+f.Why)
-	}
+	return Classify(shell.Parse(strings.Join(words, " ")), ctx).Findings
 }
 
 // localCluster: kind, minikube, k3d make clusters and machines on this

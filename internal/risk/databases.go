@@ -293,6 +293,12 @@ func etcdctl(c *cmd) {
 			c.add(Deploy, "etcdctl "+ws[0]+" "+ws[1]+" changes the cluster")
 			return
 		}
+		if ws[0] == "get" || ws[0] == "watch" {
+			if why := etcdSecrets(c); why != "" {
+				c.add(Secret, "etcdctl "+ws[0]+" "+why)
+				return
+			}
+		}
 		c.add(Read, "etcdctl "+ws[0])
 	case "del", "delete", "compaction", "defrag", "lease":
 		if ws[0] == "lease" && ws[1] != "revoke" {
@@ -315,6 +321,29 @@ func etcdctl(c *cmd) {
 	default:
 		c.add(RemoteWrite, "etcdctl "+ws[0]+" writes to the cluster")
 	}
+}
+
+// etcdSecrets says why an etcdctl get reaches Kubernetes' Secrets, "" when
+// it does not: the API server keeps them under /registry/secrets/, so a
+// key there, or a --prefix or --from-key range that covers it, prints
+// them. Other keys hold what their owner put there: read.
+func etcdSecrets(c *cmd) string {
+	ops := c.operands()
+	if len(ops) < 2 || c.has("--keys-only", "--count-only") {
+		return ""
+	}
+	k := ops[1]
+	if !k.Literal {
+		return "reads a key built at run time, Kubernetes' secrets possibly"
+	}
+	const reg = "/registry/secrets"
+	switch {
+	case strings.HasPrefix(k.Value, reg):
+		return "prints Kubernetes' secrets"
+	case c.has("--prefix") && strings.HasPrefix(reg, k.Value), c.has("--from-key") && k.Value <= reg:
+		return "prints a range of keys Kubernetes' secrets are in"
+	}
+	return ""
 }
 
 func kafkaTopics(c *cmd) {

@@ -141,12 +141,12 @@ func gh(c *cmd) {
 	case "auth":
 		switch verb {
 		case "token":
-			c.add(Secret, "gh auth token prints the token")
+			c.add(Secret, c.name+" auth token prints the token")
 		case "status":
 			if c.has("--show-token", "-t") {
-				c.add(Secret, "gh auth status --show-token prints the token")
+				c.add(Secret, c.name+" auth status --show-token prints the token")
 			}
-			c.add(Read, "gh auth status")
+			c.add(Read, c.name+" auth status")
 		default:
 			c.add(Secret, "gh auth "+verb+" changes the stored login")
 		}

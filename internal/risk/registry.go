@@ -40,6 +40,7 @@ func (c *cmd) known() {
 		c.evaluates()
 		c.stdinVerb()
 		c.envDump()
+		c.transportOff()
 		c.fdSecret()
 		for _, w := range c.args {
 			c.globSecret(w)

@@ -560,6 +560,21 @@ func doppler(c *cmd) {
 	}
 }
 
+// credstash: get and getall print the secrets of the store; list prints
+// names and versions (credstash's README).
+func credstash(c *cmd) {
+	switch v := c.verb(); v {
+	case "get", "getall":
+		c.add(Secret, "credstash "+v+" prints stored secrets")
+	case "list", "keys", "":
+		c.add(Read, "credstash "+v+" lists names")
+	case "delete":
+		c.add(Destructive, "credstash delete removes a secret")
+	default:
+		c.add(RemoteWrite, "credstash "+v+" changes the store")
+	}
+}
+
 // envManager: an environment manager's run verb runs the command read
 // after it; other verbs install or select packages.
 func envManager(c *cmd) {

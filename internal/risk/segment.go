@@ -459,6 +459,9 @@ var (
 func (c *cmd) assigns() {
 	for _, as := range c.seg.Assigns {
 		name := as.Name
+		if why := transportVar(name, as.Value.Value, as.Value.Literal); why != "" {
+			c.add(Network, why)
+		}
 		switch {
 		case name == "PATH":
 			if !as.Value.Literal || !safePath(as.Value.Value, c.a.ctx.Home) {

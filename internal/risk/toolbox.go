@@ -29,7 +29,7 @@ var toolbox = map[string]func(*cmd){
 	"mosh": ssh, "autossh": ssh, "grpcurl": grpcurl, "httpie": httpie, "s3cmd": s3cmd, "lftp": netcat, "ncftp": netcat,
 	"smbclient": netcat,
 	"watchexec": runsCommand, "nodemon": runsCommand, "hyperfine": runsCommand, "concurrently": runsCommand,
-	"direnv": direnv, "mise": mise, "aws-vault": awsVault, "sops": sops, "doppler": doppler, "dotenv": runsCommand,
+	"direnv": direnv, "mise": mise, "aws-vault": awsVault, "sops": sops, "credstash": credstash, "doppler": doppler, "dotenv": runsCommand,
 	"conda": envManager, "pdm": envManager, "pipenv": envManager, "hatch": envManager, "rye": envManager, "pixi": envManager,
 	"devbox": envManager, "nix": nix, "nix-shell": envManager, "invoke": runner, "cmake": cmake, "fzf": fzf,
 	"tree-sitter": localWrite, "newgrp": privileged, "view": editor, "ex": editor, "watch": readOnly,
