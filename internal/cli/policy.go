@@ -39,16 +39,9 @@ func init() {
 // policyCheckResult is the stable JSON of sayso policy check.
 type policyCheckResult struct {
 	Files    []string             `json:"files"`  // the files that exist and were read
-	Looked   []policyLook         `json:"looked"` // every file looked for, there or not
+	Looked   []policy.Look        `json:"looked"` // every file looked for, there or not
 	Entries  []policy.EntryReport `json:"entries"`
 	Problems []policy.Problem     `json:"problems,omitempty"`
-}
-
-// policyLook is one policy file sayso looks for.
-type policyLook struct {
-	Path   string `json:"path"`
-	Whose  string `json:"whose"` // "person" or "project"
-	Exists bool   `json:"exists"`
 }
 
 // errWarned: sayso policy check found something to warn about.
@@ -79,16 +72,11 @@ func runPolicy(env *Env, args []string) error {
 	}
 	files := policy.Files{Person: filepath.Join(config, "policy.toml"), Root: ctx.Root, ReadFile: os.ReadFile}
 	pol := policy.Load(files)
-	res := policyCheckResult{Entries: pol.Explain(), Problems: pol.Problems}
-	res.Files = []string{files.Person}
-	_, err = os.Stat(files.Person)
-	res.Looked = []policyLook{{Path: files.Person, Whose: "person", Exists: err == nil}}
-	if project := filepath.Join(ctx.Root, policy.ProjectFile); ctx.Root != "" {
-		_, err := os.Stat(project)
-		if err == nil {
-			res.Files = append(res.Files, project)
+	res := policyCheckResult{Files: []string{}, Looked: pol.Looked, Entries: pol.Explain(), Problems: pol.Problems}
+	for _, l := range pol.Looked {
+		if l.Exists {
+			res.Files = append(res.Files, l.Path)
 		}
-		res.Looked = append(res.Looked, policyLook{Path: project, Whose: "project", Exists: err == nil})
 	}
 	warned := len(res.Problems) > 0
 	if *asJSON {
@@ -116,8 +104,9 @@ func runPolicy(env *Env, args []string) error {
 // goes and an entry it could hold.
 func hintPolicyStart(w io.Writer, person string) {
 	fmt.Fprintf(w, "sayso: hint: without a file sayso decides on its own; to start yours, write in %s\n", person)
-	fmt.Fprintln(w, "sayso: hint:   [[deny]]")
-	fmt.Fprintln(w, `sayso: hint:   command = "terraform destroy"`)
+	for _, line := range strings.Split(strings.TrimSpace(policy.Starter), "\n") {
+		fmt.Fprintln(w, "sayso: hint:   "+line)
+	}
 	fmt.Fprintln(w, "sayso: hint: then run 'sayso policy check' again; 'sayso help policy' says what an entry may hold")
 }
 

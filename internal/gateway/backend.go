@@ -220,8 +220,8 @@ func contains(ss []string, s string) bool {
 }
 
 func (b *Backend) Settings(ctx context.Context) (web.Settings, error) {
-	file := filepath.Join(b.ConfigDir, "policy.toml")
-	return web.Settings{Files: []string{file}, Policy: policy.Load(policy.Files{Person: file, ReadFile: os.ReadFile})}, nil
+	p := policy.Load(policy.Files{Person: filepath.Join(b.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
+	return web.Settings{Looked: p.Looked, Policy: p}, nil
 }
 
 // notFound maps the store's not-found to the page's.

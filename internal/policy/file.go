@@ -42,6 +42,9 @@ type Policy struct {
 	// Problems are what was broken or ignored, each with its place: shown
 	// on every check, on the hook's stderr and on the page.
 	Problems []Problem
+	// Looked are the files Load looked for, in the order it read them,
+	// there or not: named where a person is told where entries go.
+	Looked []Look
 
 	index *entryIndex
 }

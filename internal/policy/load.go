@@ -23,12 +23,27 @@ type Files struct {
 // ProjectFile is where the project's policy file lies below its root.
 const ProjectFile = ".sayso/policy.toml"
 
+// Look is one policy file Load looked for, and whether it was there.
+type Look struct {
+	Path   string `json:"path"`
+	Whose  string `json:"whose"` // "person" or "project"
+	Exists bool   `json:"exists"`
+}
+
+// Starter is an entry to start a policy file with: the first thing a
+// person without one is shown, and one that Parse reads as it is.
+const Starter = `[[deny]]
+command = "terraform destroy"
+`
+
 // Load reads the person's policy file and the project's, and adds the
 // project's git remotes to the trusted hosts. A missing file is no file;
 // one that cannot be read is reported and gives nothing that widens.
+// Looked lists both files, there or not.
 func Load(f Files) *Policy {
 	var p *Policy
-	switch data, err := f.ReadFile(f.Person); {
+	data, err := f.ReadFile(f.Person)
+	switch {
 	case err == nil:
 		p = Parse(f.Person, data)
 	case errors.Is(err, fs.ErrNotExist):
@@ -37,16 +52,19 @@ func Load(f Files) *Policy {
 		p = Defaults()
 		p.Problems = append(p.Problems, Problem{Source: Source{File: f.Person}, Text: "cannot be read (" + err.Error() + "): no allow entry or setting of it is used"})
 	}
+	p.Looked = []Look{{Path: f.Person, Whose: "person", Exists: !errors.Is(err, fs.ErrNotExist)}}
 	if f.Root == "" {
 		return p
 	}
 	project := path.Join(f.Root, ProjectFile)
-	switch data, err := f.ReadFile(project); {
+	data, err = f.ReadFile(project)
+	switch {
 	case err == nil:
 		p.AddProject(project, data)
 	case !errors.Is(err, fs.ErrNotExist):
 		p.Problems = append(p.Problems, Problem{Source: Source{File: project}, Text: "cannot be read: " + err.Error()})
 	}
+	p.Looked = append(p.Looked, Look{Path: project, Whose: "project", Exists: !errors.Is(err, fs.ErrNotExist)})
 	if data, err := f.ReadFile(path.Join(f.Root, ".git", "config")); err == nil {
 		if hosts := RemoteHosts(data); len(hosts) > 0 {
 			base := p.TrustedHosts

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
@@ -197,6 +198,45 @@ func TestLoad(t *testing.T) {
 	}
 	if p := Load(Files{Person: "/broken/policy.toml", Root: "/q", ReadFile: read}); len(p.Problems) != 2 {
 		t.Errorf("problems = %v, want the break and the project's allow", p.Problems)
+	}
+}
+
+// Load names every file it looked for, there or not, in the order it
+// read them; one it cannot read is there.
+func TestLoadLooked(t *testing.T) {
+	read := func(name string) ([]byte, error) {
+		switch name {
+		case "/c/policy.toml":
+			return []byte(Starter), nil
+		case "/locked/.sayso/policy.toml":
+			return nil, fs.ErrPermission
+		}
+		return nil, fs.ErrNotExist
+	}
+	for _, c := range []struct {
+		person, root, want string
+	}{
+		{"/c/policy.toml", "", "person /c/policy.toml true"},
+		{"/none/policy.toml", "", "person /none/policy.toml false"},
+		{"/c/policy.toml", "/p", "person /c/policy.toml true; project /p/.sayso/policy.toml false"},
+		{"/none/policy.toml", "/locked", "person /none/policy.toml false; project /locked/.sayso/policy.toml true"},
+	} {
+		var got []string
+		for _, l := range Load(Files{Person: c.person, Root: c.root, ReadFile: read}).Looked {
+			got = append(got, fmt.Sprintf("%s %s %t", l.Whose, l.Path, l.Exists))
+		}
+		if g := strings.Join(got, "; "); g != c.want {
+			t.Errorf("Load(%q, root %q).Looked = %s, want %s", c.person, c.root, g, c.want)
+		}
+	}
+}
+
+// The entry a person without a policy file is shown is one Parse reads
+// as it is, with nothing to warn about.
+func TestStarter(t *testing.T) {
+	p := Parse("policy.toml", []byte(Starter))
+	if len(p.Entries) != 1 || p.Entries[0].Effect != Deny || len(p.Problems) > 0 {
+		t.Errorf("Parse(Starter) = entries %+v, problems %v; want one deny and no problem", p.Entries, p.Problems)
 	}
 }
 

@@ -230,6 +230,6 @@ type LedgerFilter struct {
 
 // Settings are the person's policy file settings, shown read-only.
 type Settings struct {
-	Files  []string       // the policy files read, in order
+	Looked []policy.Look  // the policy files looked for, there or not (the loaded policy's Looked)
 	Policy *policy.Policy // nil is the defaults
 }

@@ -28,7 +28,7 @@ func TestBrowser(t *testing.T) {
 	f := newFixture(t, time.Now)
 	f.mem.AddSession(Session{ID: "s1", Agent: "claude", Mode: policy.ModeAuto, Tasks: []Task{{ID: "s1-task", Agent: "claude", Mode: policy.ModeAuto}}})
 	f.mem.AddSession(Session{ID: "s2", Agent: "codex", Mode: policy.ModeAsk, Held: true, HeldWhy: "stopped by the person"})
-	f.mem.SetSettings(Settings{Files: []string{"/home/p/.config/sayso/policy.toml"}})
+	f.mem.SetSettings(Settings{Looked: []policy.Look{{Path: "/home/p/.config/sayso/policy.toml", Whose: "person", Exists: true}}})
 
 	// The login link lands on the cards page, and the event stream opens.
 	b.Open("log in", f.srv.LoginURL())

@@ -14,7 +14,7 @@ func TestSeed000s3ShowEachTimeOnSettings(t *testing.T) {
 	f := newFixture(t, nil)
 	p := policy.Defaults()
 	p.ShowEachTime = risk.Of(risk.Network, risk.RemoteWrite)
-	f.mem.SetSettings(Settings{Files: []string{"/home/p/.config/sayso/policy.toml"}, Policy: p})
+	f.mem.SetSettings(Settings{Looked: []policy.Look{{Path: "/home/p/.config/sayso/policy.toml", Whose: "person", Exists: true}}, Policy: p})
 	c, _ := f.login()
 	body, code := f.get(c, "/settings", nil)
 	if !strings.Contains(body, "show_each_time") || !strings.Contains(body, "network") || !strings.Contains(body, "remote-write") {

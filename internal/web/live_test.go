@@ -484,5 +484,5 @@ func richFixture(f *fixture) {
 		Summary: "ask git push origin main: a ceiling", Reasons: []string{"ask (tier 6, ceiling): `remote-write` is a ceiling"}})
 	f.mem.AddEntry(Entry{Kind: "decision", Session: sess, Class: "destructive", Decision: "ask", Outcome: "missed", OutcomeWhy: "the person did not answer within 10m0s",
 		Summary: "ask rm -rf ~/work: a ceiling"})
-	f.mem.SetSettings(Settings{Files: []string{"/home/p/.config/sayso/policy.toml", "/home/p/work/shop/.sayso.toml"}})
+	f.mem.SetSettings(Settings{Looked: []policy.Look{{Path: "/home/p/.config/sayso/policy.toml", Whose: "person", Exists: true}}})
 }

@@ -11,11 +11,21 @@ import (
 
 // settingsView is the policy file, as the settings page shows it.
 type settingsView struct {
-	Files    []string
+	Looked   []lookView
+	Start    string // where to start a policy file, when none is there
+	Starter  string // the entry to start it with
+	Project  string // where a project's own file lies below its root
 	Items    []settingItem
 	Entries  []entryView
 	Autonomy []policy.Row
 	Problems []string
+}
+
+// lookView is one policy file looked for, as the page says it.
+type lookView struct {
+	Path  string
+	Whose string
+	There string
 }
 
 type settingItem struct {
@@ -55,7 +65,7 @@ func newSettingsView(st Settings) settingsView {
 		b.Window = policy.DefaultBreaker.Window
 	}
 	v := settingsView{
-		Files: st.Files,
+		Project: policy.ProjectFile,
 		Items: []settingItem{
 			{"default_mode", p.DefaultMode.String(), "the mode a new session starts in"},
 			{"controller", p.Controller.String(), "any: parallel sessions keep working; latest: only the session of your newest message takes non-read steps"},
@@ -67,6 +77,25 @@ func newSettingsView(st Settings) settingsView {
 			{"show_each_time", orNone(strings.ReplaceAll(p.ShowEachTime.String(), ",", ", ")), "classes you see each time: no card offers \"always allow\" for them and no kept rule lifts them"},
 		},
 		Autonomy: p.Autonomy,
+	}
+	there := false
+	for _, l := range st.Looked {
+		lv := lookView{Path: l.Path, Whose: "yours, for every project", There: "not there"}
+		if l.Whose != "person" {
+			lv.Whose = "a project's"
+		}
+		if l.Exists {
+			lv.There, there = "there", true
+		}
+		if l.Whose == "person" && v.Start == "" {
+			v.Start = l.Path
+		}
+		v.Looked = append(v.Looked, lv)
+	}
+	if there {
+		v.Start = ""
+	} else if v.Start != "" {
+		v.Starter = strings.TrimSpace(policy.Starter)
 	}
 	for _, e := range p.Entries {
 		what := e.Command
