@@ -156,7 +156,7 @@ func runServe(env *Env, args []string) error {
 	// client gives a hook; each card's own life is shorter.
 	hook.Timeout = hookWait
 
-	if gone, err := gateway.Announce(gateway.Running{PID: os.Getpid(), Page: "http://" + *addr + "/", Started: time.Now().UTC()}); err != nil {
+	if gone, err := gateway.Announce(gateway.Running{PID: os.Getpid(), Page: "http://" + *addr + "/", Started: time.Now().UTC(), CardTimeout: *timeout}); err != nil {
 		fmt.Fprintf(env.Stderr, "sayso: warning: %v: sayso status will not name the page\n", err)
 	} else {
 		defer gone()

@@ -22,7 +22,8 @@ const statusUsage = `usage: sayso status [--json]
 
 Says, in a few lines, how sayso stands: whether the gateway (sayso serve)
 runs and the address of the person's page; the clients sayso is installed
-for, where, and how long a step may wait for the person; whether the pins
+for, where, and how long the running gateway lets a step wait for the
+person (its --card-timeout, or as long as the client waits); whether the pins
 hold (sayso doctor says more); whether steps run inside the wall; the
 problems of the policy files; and the cards missed in the last 24 hours.
 It changes nothing, and exits 0 whatever it finds.
@@ -35,15 +36,18 @@ func init() {
 
 // Status is what sayso status reports.
 type Status struct {
-	Gateway  bool           `json:"gateway"`
-	Page     string         `json:"page,omitempty"`
-	PID      int            `json:"pid,omitempty"`
-	Clients  []ClientState  `json:"clients"`
-	Pins     []hook.Problem `json:"pin_problems"`
-	Wall     policy.Wall    `json:"wall"`
-	Policy   []string       `json:"policy_problems"`
-	Missed   int            `json:"missed_24h"`
-	Problems []string       `json:"problems"` // what kept status from saying something
+	Gateway bool   `json:"gateway"`
+	Page    string `json:"page,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	// CardTimeout is the running gateway's --card-timeout in seconds,
+	// 0 for none.
+	CardTimeout float64        `json:"card_timeout_seconds,omitempty"`
+	Clients     []ClientState  `json:"clients"`
+	Pins        []hook.Problem `json:"pin_problems"`
+	Wall        policy.Wall    `json:"wall"`
+	Policy      []string       `json:"policy_problems"`
+	Missed      int            `json:"missed_24h"`
+	Problems    []string       `json:"problems"` // what kept status from saying something
 }
 
 // ClientState is one client sayso is installed for, at one scope.
@@ -55,6 +59,10 @@ type ClientState struct {
 	// Wait is how long, in seconds, the client waits for the hook that
 	// decides a step: a card lives a few seconds less.
 	Wait int `json:"wait_seconds"`
+	// CardWait is how long, in seconds, the running gateway lets a card
+	// of this client wait for the person; absent when no gateway runs or
+	// the one running does not say.
+	CardWait float64 `json:"card_wait_seconds,omitempty"`
 }
 
 func runStatus(env *Env, args []string) error {
@@ -78,7 +86,9 @@ func runStatus(env *Env, args []string) error {
 	if err != nil {
 		fail(err)
 	}
-	st.Gateway, st.Page, st.PID = up, run.Page, run.PID
+	st.Gateway, st.Page, st.PID, st.CardTimeout = up, run.Page, run.PID, run.CardTimeout.Seconds()
+	// A gateway that announced itself (a page) said its card timeout too.
+	announced := up && run.Page != ""
 
 	home, _ := os.UserHomeDir()
 	pins, err := pinStore()
@@ -103,7 +113,11 @@ func runStatus(env *Env, args []string) error {
 		c.Hooks++
 	}
 	for _, c := range byPlace {
-		c.Wait = int(hook.Waits(pins, c.Agent, deciding[c.Agent]) / time.Second)
+		wait := hook.Waits(pins, c.Agent, deciding[c.Agent])
+		c.Wait = int(wait / time.Second)
+		if announced {
+			c.CardWait = run.CardWait(wait).Seconds()
+		}
 		st.Clients = append(st.Clients, *c)
 	}
 	slices.SortFunc(st.Clients, func(a, b ClientState) int {
@@ -158,6 +172,11 @@ func runStatus(env *Env, args []string) error {
 	return nil
 }
 
+// seconds is a duration of s seconds, to the millisecond.
+func seconds(s float64) time.Duration {
+	return (time.Duration(s*float64(time.Second)) + time.Millisecond/2).Truncate(time.Millisecond)
+}
+
 // deciding is the event of each client whose hook decides a step first.
 var deciding = map[string]string{"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
 
@@ -165,7 +184,11 @@ func printStatus(env *Env, st Status) {
 	w := env.Stdout
 	switch {
 	case st.Gateway && st.Page != "":
-		fmt.Fprintf(w, "gateway: running (pid %d); page %s ('sayso login' prints a link)\n", st.PID, st.Page)
+		fmt.Fprintf(w, "gateway: running (pid %d); page %s ('sayso login' prints a link)", st.PID, st.Page)
+		if st.CardTimeout > 0 {
+			fmt.Fprintf(w, "; a card waits at most %v (--card-timeout)", seconds(st.CardTimeout))
+		}
+		fmt.Fprintln(w)
 	case st.Gateway:
 		fmt.Fprintln(w, "gateway: running; its page's address is not known ('sayso login' prints a link)")
 	default:
@@ -175,7 +198,20 @@ func printStatus(env *Env, st Status) {
 		fmt.Fprintln(w, "clients: none installed ('sayso install claude', codex or gemini)")
 	}
 	for _, c := range st.Clients {
-		fmt.Fprintf(w, "client: %s (%s) %d hooks in %s; a step waits up to %v for you\n", c.Agent, c.Scope, c.Hooks, c.Path, time.Duration(c.Wait)*time.Second-hook.CardMargin)
+		fmt.Fprintf(w, "client: %s (%s) %d hooks in %s; ", c.Agent, c.Scope, c.Hooks, c.Path)
+		most := time.Duration(c.Wait)*time.Second - hook.CardMargin
+		switch {
+		case c.CardWait > 0:
+			why := fmt.Sprintf("as long as %s waits for its hook, less %v", c.Agent, hook.CardMargin)
+			if c.CardWait < most.Seconds() {
+				why = "the --card-timeout of sayso serve"
+			}
+			fmt.Fprintf(w, "a step waits up to %v for you (%s)\n", seconds(c.CardWait), why)
+		case st.Gateway:
+			fmt.Fprintf(w, "a step waits up to %v for you, less if sayso serve runs with a --card-timeout\n", most)
+		default:
+			fmt.Fprintf(w, "no gateway runs, so no step waits for you (with sayso serve, up to %v)\n", most)
+		}
 	}
 	switch {
 	case len(st.Clients) == 0:

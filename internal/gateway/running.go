@@ -9,15 +9,32 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
 // Running is what a running sayso serve says of itself in the state
-// folder, for 'sayso status': where the person's page is.
+// folder, for 'sayso status': where the person's page is and how long
+// its cards wait.
 type Running struct {
 	PID     int       `json:"pid"`
 	Page    string    `json:"page"` // http://127.0.0.1:PORT/
 	Started time.Time `json:"started"`
+	// CardTimeout is the gateway's Config.CardTimeout: the cap on a
+	// card's wait (--card-timeout), 0 for none.
+	CardTimeout time.Duration `json:"card_timeout"`
+}
+
+// CardWait is how long a card of this gateway waits for the person when
+// its client waits wait for the hook: until CardMargin before the client
+// gives up, no longer than CardTimeout. It is what Cards gives a card
+// that arrives at once.
+func (r Running) CardWait(wait time.Duration) time.Duration {
+	life := wait - hook.CardMargin
+	if r.CardTimeout > 0 && r.CardTimeout < life {
+		life = r.CardTimeout
+	}
+	return life
 }
 
 // runningFile is where sayso serve says it runs, in the state folder.
