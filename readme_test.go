@@ -38,3 +38,30 @@ func TestReadmeNamesTheTestedClients(t *testing.T) {
 		t.Error("README.md does not lead with Install")
 	}
 }
+
+// TestReadmeServeReady: the first line the README shows of sayso serve is
+// the one it prints, so that a person reading the terminal knows it is up.
+func TestReadmeServeReady(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	serve, err := os.ReadFile("internal/cli/serve.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := regexp.MustCompile(`"(sayso: ready: [^"]*)\\n"`).FindSubmatch(serve)
+	if format == nil {
+		t.Fatal("internal/cli/serve.go prints no 'sayso: ready:' line")
+	}
+	line := regexp.MustCompile("^" + strings.ReplaceAll(regexp.QuoteMeta(string(format[1])), "%s", ".*") + "$")
+	shown := regexp.MustCompile(`(?m)^\s*(?:# )?(sayso: ready: .*)$`).FindAllStringSubmatch(string(readme), -1)
+	if len(shown) == 0 {
+		t.Error("README.md does not show the line sayso serve prints when it is ready")
+	}
+	for _, m := range shown {
+		if !line.MatchString(m[1]) {
+			t.Errorf("README.md shows %q; sayso serve prints %q", m[1], format[1])
+		}
+	}
+}

@@ -31,8 +31,9 @@ const serveUsage = `usage: sayso serve [--addr 127.0.0.1:PORT] [--card-timeout D
 
 Runs the gateway: hooks hand their steps to it over a unix socket in the
 state folder, questions become cards the person answers on a page served
-on loopback only, and every decision goes to the ledger. It prints a
-one-time login link, and a fresh one each time Enter is pressed in its
+on loopback only, and every decision goes to the ledger. Its first line
+says it is ready and where the page is; the next is a one-time login
+link, and it prints a fresh one each time Enter is pressed in its
 terminal; 'sayso login' asks it for another over the person's socket.
 A card waits as long as the agent's client waits for its hook (the
 timeout 'sayso install' wrote: 10 minutes for a step), less a few
@@ -62,12 +63,16 @@ func runServe(env *Env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return usagef("serve: %v", err)
 	}
+	// What the person should hear of but that does not stop the gateway
+	// is said after the line that says it is ready, which comes first.
+	var later []string
+	warn := func(format string, a ...any) { later = append(later, fmt.Sprintf(format, a...)) }
 	// A card lives only as long as its hook waits: the clients end a hook
 	// after the timeout install gave them, and the hook stops waiting for
 	// the gateway a little before. A longer card would show the person a
 	// question nobody waits on.
 	if longest := hookWait - hook.CardMargin; *timeout > longest {
-		fmt.Fprintf(env.Stderr, "sayso: warning: --card-timeout %v is longer than a hook waits; cards wait %v\n", *timeout, longest)
+		warn("sayso: warning: --card-timeout %v is longer than a hook waits; cards wait %v", *timeout, longest)
 		*timeout = longest
 	}
 	host, _, err := net.SplitHostPort(*addr)
@@ -116,16 +121,16 @@ func runServe(env *Env, args []string) error {
 		return err
 	}
 	if _, err := personReviewer(d.ConfigDir); err != nil {
-		fmt.Fprintf(env.Stderr, "sayso: warning: %v: no reviewer, auto asks\n", err)
+		warn("sayso: warning: %v: no reviewer, auto asks", err)
 	}
 	if w := d.Walls.State(); !w.On {
-		fmt.Fprintf(env.Stderr, "sayso: warning: no wall: %s; auto and autopilot ask about every shell step but a read\n", w.Why)
-		fmt.Fprintln(env.Stderr, "sayso: hint: go install ./cmd/sayso ./cmd/sayso-hook ./cmd/sayso-wall, then run sayso serve from there")
+		warn("sayso: warning: no wall: %s; auto and autopilot ask about every shell step but a read", w.Why)
+		warn("sayso: hint: go install ./cmd/sayso ./cmd/sayso-hook ./cmd/sayso-wall, then run sayso serve from there")
 	}
 	// A policy file sayso cannot read gives none of its settings and
 	// allow entries: the person hears it when the gateway starts.
 	for _, p := range policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), ReadFile: os.ReadFile}).Problems {
-		fmt.Fprintf(env.Stderr, "sayso: warning: policy: %s\n", p)
+		warn("sayso: warning: policy: %s", p)
 	}
 	d.Forwarders = &gateway.Forwarders{Pins: pins}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout,
@@ -157,12 +162,16 @@ func runServe(env *Env, args []string) error {
 	hook.Timeout = hookWait
 
 	if gone, err := gateway.Announce(gateway.Running{PID: os.Getpid(), Page: "http://" + *addr + "/", Started: time.Now().UTC(), CardTimeout: *timeout}); err != nil {
-		fmt.Fprintf(env.Stderr, "sayso: warning: %v: sayso status will not name the page\n", err)
+		warn("sayso: warning: %v: sayso status will not name the page", err)
 	} else {
 		defer gone()
 	}
-	fmt.Fprintf(env.Stdout, "sayso: serving on http://%s (hooks on %s)\n", *addr, socket)
+	// Every listener is open: hooks and the page are taken from here on.
+	fmt.Fprintf(env.Stdout, "sayso: ready: the page is on http://%s/ (hooks on %s)\n", *addr, socket)
 	fmt.Fprintf(env.Stdout, "sayso: open %s\n", g.Page.LoginURL())
+	for _, l := range later {
+		fmt.Fprintln(env.Stderr, l)
+	}
 	if f, ok := env.Stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(env.Stdout, "sayso: press Enter here for a fresh login link")
 		// Run in the background ('sayso serve &'), a read of the terminal
