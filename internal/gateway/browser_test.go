@@ -109,8 +109,7 @@ func TestBrowserFlow(t *testing.T) {
 	if got, err := f.db.Note(context.Background()); err != nil || got != typed {
 		t.Errorf("after a restart the store's note is %q (%v), want %q", got, err, typed)
 	}
-	login(b, f) // the restart forgot every session: the person logs in again
-	b.Open("note page after restart", f.base+"/note")
+	b.Open("note page after restart", f.base+"/note") // the tab is still logged in
 	if got, _ := chromedp.Run(b.Ctx(), chromedp.Value(chromedp.ID("note"))); got != typed {
 		t.Errorf("after a restart the page's note reads %q, want %q", got, typed)
 	}

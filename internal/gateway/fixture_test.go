@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -96,7 +97,9 @@ func (f *gw) start() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	// A restart serves on the same address, as sayso serve --addr does:
+	// the person's tab is an origin, port included.
+	tcp, err := listenAgain("127.0.0.1:" + cmp.Or(f.port, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,6 +118,19 @@ func (f *gw) start() {
 	f.base = "http://" + tcp.Addr().String()
 	_, f.port, _ = net.SplitHostPort(tcp.Addr().String())
 	go func() { f.done <- g.Serve(ctx, gateway.Listeners{Hooks: ln, Person: pln, Page: tcp}) }()
+}
+
+// listenAgain listens on addr, waiting a little for a port the last
+// gateway's shutdown has just let go.
+func listenAgain(addr string) (net.Listener, error) {
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		var ln net.Listener
+		if ln, err = net.Listen("tcp", addr); err == nil {
+			return ln, nil
+		}
+	}
+	return nil, err
 }
 
 // stop shuts the gateway down and closes the store; start opens it again.

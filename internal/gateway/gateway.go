@@ -55,7 +55,7 @@ func New(c Config) (*Gateway, error) {
 		d.Forwarders = &Forwarders{}
 	}
 	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Waits: c.Waits, Page: "http://" + c.Addr + "/", Now: c.Now, Notify: c.Notify}
-	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings})
+	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings, Logins: logins{d.DB}})
 	if err != nil {
 		return nil, err
 	}
@@ -113,8 +113,10 @@ func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
 	case <-ctx.Done():
 	case err = <-errc:
 	}
-	cancel()
+	// The page first: its event streams tell each tab that sayso serve
+	// stops, before the requests' context ends.
 	g.Page.Close()
+	cancel()
 	// The steps waiting for the person end now, each told that sayso
 	// serve stopped; a step that comes to wait from now on is denied
 	// with that reason. The decisions under way finish, and are kept

@@ -10,8 +10,12 @@ import (
 // server notice a closed browser.
 const heartbeat = 20 * time.Second
 
+// stoppingEvent tells the page that sayso serve stops.
+const stoppingEvent = "event: stopping\ndata: stopped\n\n"
+
 // events streams "cards" events: each tells the page to fetch the cards
-// again. The stream carries no card itself.
+// again; and "stopping" as sayso serve stops, when every card ends. The
+// stream carries no card itself.
 func (s *Server) events(w http.ResponseWriter, r *http.Request, session string) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
@@ -34,8 +38,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, session string) 
 	for {
 		select {
 		case <-ctx.Done():
+			select {
+			case <-s.done: // stopping, and the request ended with it
+				send(stoppingEvent)
+			default:
+			}
 			return
 		case <-s.done:
+			// sayso serve stops: every card ends with it, each hook told
+			// so. The page shows them over at once.
+			send(stoppingEvent)
 			return
 		case _, ok := <-changed:
 			if !ok {

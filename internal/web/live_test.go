@@ -104,7 +104,9 @@ func TestBrowserCardWhileElsewhere(t *testing.T) {
 }
 
 // restartable serves the page on a fixed port that can stop and start,
-// as sayso serve does.
+// as sayso serve does: each start is a new Server, which remembers only
+// what its Logins kept (here the Memory, as the store does for sayso
+// serve).
 type restartable struct {
 	t    *testing.T
 	mem  *Memory
@@ -119,7 +121,7 @@ func newRestartable(t *testing.T) *restartable {
 		t.Fatal(err)
 	}
 	r := &restartable{t: t, mem: NewMemory(time.Now), addr: ln.Addr().String()}
-	r.srv, err = New(r.mem, Options{Addr: r.addr})
+	r.srv, err = New(r.mem, Options{Addr: r.addr, Logins: r.mem})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +145,10 @@ func (r *restartable) start() {
 	var err error
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if ln, err = net.Listen("tcp", r.addr); err == nil {
+			r.srv.Close()
+			if r.srv, err = New(r.mem, Options{Addr: r.addr, Logins: r.mem}); err != nil {
+				r.t.Fatal(err)
+			}
 			r.serve(ln)
 			return
 		}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strconv"
@@ -29,9 +30,13 @@ type Memory struct {
 	ledger   []Entry
 	settings Settings
 	watchers map[chan struct{}]bool
+	logins   map[[sha256.Size]byte]*Login
 }
 
-var _ Backend = (*Memory)(nil)
+var (
+	_ Backend = (*Memory)(nil)
+	_ Logins  = (*Memory)(nil)
+)
 
 // NewMemory returns an empty Memory on the clock now (nil is time.Now).
 func NewMemory(now func() time.Time) *Memory {
@@ -417,4 +422,43 @@ func (m *Memory) Settings(ctx context.Context) (Settings, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.settings, nil
+}
+
+// PageLogins returns the browser sessions kept that have not ended.
+func (m *Memory) PageLogins(context.Context) ([]Login, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Login
+	for _, l := range m.logins {
+		if m.now().Before(l.Until) {
+			out = append(out, Login{Session: l.Session, Until: l.Until, Tabs: slices.Clone(l.Tabs)})
+		}
+	}
+	return out, nil
+}
+
+// KeepPageLogin keeps a browser session and one of its tabs.
+func (m *Memory) KeepPageLogin(_ context.Context, session, tab [sha256.Size]byte, until time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.logins == nil {
+		m.logins = map[[sha256.Size]byte]*Login{}
+	}
+	l := m.logins[session]
+	if l == nil {
+		l = &Login{Session: session, Until: until}
+		m.logins[session] = l
+	}
+	if !slices.Contains(l.Tabs, tab) {
+		l.Tabs = append(l.Tabs, tab)
+	}
+	return nil
+}
+
+// ForgetPageLogin forgets a browser session and its tabs.
+func (m *Memory) ForgetPageLogin(_ context.Context, session [sha256.Size]byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.logins, session)
+	return nil
 }

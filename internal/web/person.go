@@ -1,11 +1,13 @@
 package web
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -27,9 +29,33 @@ const (
 	keySize   = 32
 )
 
-// person holds the person's key, the login tokens not yet used and the
-// browser sessions with their tabs' keys, all in memory: a restart
-// forgets them.
+// Logins keeps the browser sessions the page let in and their tabs, by
+// hash only, so that a tab stays logged in across a restart of sayso
+// serve. The cookie and the tab's key stay in the person's browser (its
+// cookie jar and the tab's sessionStorage): a hash read from where
+// Logins keeps them lets nobody in, and nothing the page keeps is a key
+// that could mint a login. sayso serve keeps them in its store, in the
+// state folder the wall hides from every walled step.
+type Logins interface {
+	// PageLogins returns the browser sessions that have not ended.
+	PageLogins(ctx context.Context) ([]Login, error)
+	// KeepPageLogin keeps a browser session and one of its tabs.
+	KeepPageLogin(ctx context.Context, session, tab [sha256.Size]byte, until time.Time) error
+	// ForgetPageLogin forgets a browser session and its tabs.
+	ForgetPageLogin(ctx context.Context, session [sha256.Size]byte) error
+}
+
+// Login is a browser session the page let in, by hash.
+type Login struct {
+	Session [sha256.Size]byte   // SHA-256 of the cookie
+	Until   time.Time           // when it ends
+	Tabs    [][sha256.Size]byte // SHA-256 of each tab's key
+}
+
+// person holds the login tokens not yet used and the browser sessions
+// with their tabs' keys, by hash. Login tokens live in memory only: a
+// restart forgets a link not yet used. Sessions and tabs are also kept
+// in Logins, when set, and outlive a restart.
 //
 // The session is the cookie: a browser sends it by itself, to this page
 // and to anything else listening on 127.0.0.1 (cookies are not kept apart
@@ -38,7 +64,7 @@ const (
 // (never sent to any server, never written in a page), kept in the tab's
 // sessionStorage and sent by the page's script as TabHeader.
 type person struct {
-	key []byte // fresh at each start; signs nothing that outlives it
+	keep Logins // nil: in memory only
 
 	mu       sync.Mutex
 	logins   map[[sha256.Size]byte]time.Time     // token hash → when it stops working
@@ -51,16 +77,35 @@ type browserState struct {
 	tabs  map[[sha256.Size]byte]bool // tab key hash
 }
 
-func newPerson() (*person, error) {
-	key := make([]byte, keySize)
-	if _, err := rand.Read(key); err != nil {
-		return nil, err
-	}
-	return &person{
-		key:      key,
+// newPerson starts with the browser sessions keep holds. One it cannot
+// read lets no browser in until it logs in again: sayso serve logs why.
+func newPerson(keep Logins, now time.Time) *person {
+	p := &person{
+		keep:     keep,
 		logins:   map[[sha256.Size]byte]time.Time{},
 		sessions: map[[sha256.Size]byte]*browserState{},
-	}, nil
+	}
+	if keep == nil {
+		return p
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	kept, err := keep.PageLogins(ctx)
+	if err != nil {
+		slog.Error("page: read the browser sessions kept: every tab logs in again", "err", err)
+		return p
+	}
+	for _, l := range kept {
+		if !now.Before(l.Until) || l.Until.After(now.Add(SessionTTL)) {
+			continue
+		}
+		b := &browserState{until: l.Until, tabs: map[[sha256.Size]byte]bool{}}
+		for _, t := range l.Tabs {
+			b.tabs[t] = true
+		}
+		p.sessions[l.Session] = b
+	}
+	return p
 }
 
 func secret() string {
@@ -105,6 +150,13 @@ func (p *person) login(token, held string, now time.Time) (session, tab string) 
 	}
 	tab = secret()
 	b.tabs[hash(tab)] = true
+	if p.keep != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := p.keep.KeepPageLogin(ctx, hash(session), hash(tab), b.until); err != nil {
+			slog.Error("page: keep a browser session: this tab logs in again after a restart", "err", err)
+		}
+	}
 	return session, tab
 }
 
@@ -130,10 +182,17 @@ func (p *person) tabOK(s, tab string, now time.Time) bool {
 	return ok && now.Before(b.until) && b.tabs[hash(tab)]
 }
 
-func (p *person) logout(s string) {
+// logout ends the session s in this process and in what keeps it.
+func (p *person) logout(s string) error {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	delete(p.sessions, hash(s))
+	p.mu.Unlock()
+	if p.keep == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return p.keep.ForgetPageLogin(ctx, hash(s))
 }
 
 // sweep drops what expired. p.mu is held.
@@ -150,10 +209,13 @@ func (p *person) sweep(now time.Time) {
 	}
 }
 
-// csrf is the session's anti-CSRF token: a MAC of the session under the key.
+// csrf is the session's anti-CSRF token: a MAC keyed by the session's
+// own secret, so that it stays the same across a restart and only the
+// holder of the cookie can compute it. What Logins keeps is the
+// session's SHA-256, from which it cannot be computed.
 func (p *person) csrf(session string) string {
-	m := hmac.New(sha256.New, p.key)
-	m.Write([]byte("csrf\x00" + session))
+	m := hmac.New(sha256.New, []byte(session))
+	m.Write([]byte("sayso page csrf"))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 

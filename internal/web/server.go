@@ -34,6 +34,9 @@ type Options struct {
 	// it is drawn: what the person turned off that keeps sayso from
 	// holding (auto_without_wall).
 	Warnings func() []string
+	// Logins keeps the browser sessions and tabs let in, by hash, so
+	// that they outlive a restart; nil keeps them in memory only.
+	Logins Logins
 }
 
 // Server is the person's page. It is an http.Handler.
@@ -51,8 +54,9 @@ type Server struct {
 	doneOnce sync.Once
 }
 
-// New returns the person's page over b. It makes a fresh key for the
-// person; only LoginURL's links let a browser in.
+// New returns the person's page over b. Only LoginURL's links let a new
+// browser in; one that logged in before a restart stays in when
+// opts.Logins kept it.
 func New(b Backend, opts Options) (*Server, error) {
 	if b == nil {
 		return nil, errors.New("web: no backend")
@@ -71,10 +75,7 @@ func New(b Backend, opts Options) (*Server, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	p, err := newPerson()
-	if err != nil {
-		return nil, fmt.Errorf("web: make the person's key: %w", err)
-	}
+	p := newPerson(opts.Logins, opts.Now())
 	pg, err := parsePages()
 	if err != nil {
 		return nil, fmt.Errorf("web: %w", err)
@@ -269,7 +270,11 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request, session string) {
-	s.person.logout(session)
+	if err := s.person.logout(session); err != nil {
+		// Logged out here; what keeps the session could not forget it, so
+		// the cookie, dropped below, would still open it after a restart.
+		logFailure(r, err)
+	}
 	s.setCookie(w, "", -1)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

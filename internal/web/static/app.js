@@ -414,17 +414,30 @@
     const h = card.querySelector("h2");
     return h ? h.textContent.trim() : "";
   }
-  function leave(card) {
-    const left = expiresIn(card);
-    const expired = left !== null && left <= 1;
-    const why = expired ? "Missed: the agent stopped waiting, so the step was not run." : "Gone: answered elsewhere, or its agent stopped waiting.";
+  // leave shows a card whose hook no longer waits as over: its buttons
+  // go, its countdown stops, and it no longer counts as waiting. why says
+  // what ended it; by default it is read from the card's time left.
+  function leave(card, why) {
+    if (!why) {
+      const left = expiresIn(card);
+      why = left !== null && left <= 1
+        ? "Missed: nobody answered in time, so the agent was told no and the step was not run."
+        : "Over: answered in the agent's own terminal, or its agent stopped waiting (an interrupted turn, an ended session); nothing pressed here counts now.";
+    }
+    for (const t of card.querySelectorAll("time.expires")) {
+      t.classList.remove("expires", "soon");
+      t.classList.add("over");
+      t.textContent = "over";
+    }
     const hadFocus = card.contains(document.activeElement);
     // The exact height, not offsetHeight's whole pixels: a card of a
     // fractional height would move what is below it by half a pixel.
     card.style.height = card.getBoundingClientRect().height + "px";
     card.classList.add("gone");
+    card.classList.remove("sending");
     card.removeAttribute("tabindex");
     for (const b of card.querySelectorAll("button")) b.disabled = true;
+    for (const f of card.querySelectorAll("form.answers")) f.hidden = true;
     if (hadFocus) {
       const next = liveCards()[0];
       if (next) focusCard(next);
@@ -454,6 +467,21 @@
       missed.hidden = false;
     }
   }
+  // overAll shows every card still waiting as over, at once: sayso serve
+  // stopped or does not answer, and the hook that waited on each was
+  // answered without the person, and told why.
+  function overAll(why) {
+    const cards = document.getElementById("cards");
+    if (!cards) return;
+    if (pending) undo();
+    let n = 0;
+    for (const c of cards.querySelectorAll("article.card:not(.gone)")) { leave(c, why); n++; }
+    counts();
+    const live = document.getElementById("live");
+    if (live && n) live.textContent = n === 1 ? "A card is over: " + why : n + " cards are over: " + why;
+  }
+  const STOPPED = "Over: sayso serve stopped while this card waited. Its agent was answered without you and told why; the step did not run on an answer from here.";
+  const UNREACHABLE = "Over: sayso serve does not answer. The hook that waited on this card was answered without you; the step did not run on an answer from here.";
   // collapseGone removes the markers of cards that left: called when the
   // person acts, never while the pointer rests on the list.
   function collapseGone() {
@@ -542,6 +570,7 @@
               if (ev[1] === "ready") {
                 const was = failures;
                 failures = 0;
+                delete root.dataset.conn;
                 banner(null);
                 root.dataset.live = "on";
                 // A card posted between drawing the page and opening the
@@ -551,12 +580,16 @@
               } else if (ev[1] === "cards") {
                 refresh().catch(() => {});
                 liveRegions();
+              } else if (ev[1] === "stopping") {
+                overAll(STOPPED);
               }
             }
           }
+          status = 0; // the stream ended: sayso serve closed it, or stopped
         }
       } catch (err) {
         // the stream broke: try again below
+        if (status === 200) status = 0;
       }
       root.dataset.live = "off";
       failures++;
@@ -564,30 +597,55 @@
       await down(status, wait);
     }
   }
-  // down shows the banner and waits before the next try, polling the
-  // cards meanwhile in case only the stream is broken.
+  // down shows the banner and waits before the next try. A tab whose
+  // login ended tries nothing more: no retry can succeed, and the banner
+  // says what to do. Otherwise it polls the cards meanwhile, and tries
+  // the stream again as soon as a poll is answered; a poll that reaches
+  // no server shows every card as over.
   function down(status, wait) {
     return new Promise((resolve) => {
+      if (status === 401 || status === 403) {
+        root.dataset.conn = "login";
+        banner("This tab's login ended, so nothing more is tried. Open a fresh login link: press Enter where sayso serve runs, or run sayso login.");
+        wake = () => { wake = null; resolve(); };
+        return;
+      }
+      root.dataset.conn = "down";
       let left = wait;
+      let unreachable = status === 0;
       const say = () => {
-        if (status === 401 || status === 403) {
-          banner("This tab's login ended (sayso serve may have restarted). Open a fresh login link: press Enter where sayso serve runs, or run sayso login. Trying again in " + left + " s.");
+        if (unreachable) {
+          banner("sayso serve does not answer: start it again with sayso serve, and this tab reconnects by itself, still logged in. Trying again in " + left + " s.");
         } else {
-          banner("Cards that arrive now are not shown. Trying again in " + left + " s.");
+          banner("sayso serve answered " + status + "; it logged why where it runs. Cards that arrive now are not shown. Trying again in " + left + " s.");
         }
       };
       say();
-      const poll = async () => {
-        try { await refresh(); root.dataset.polled = String(Date.now()); } catch (e) { /* still down */ }
-      };
-      poll();
       const timer = setInterval(() => {
         left--;
-        if (left <= 0) { clearInterval(timer); wake = null; resolve(); return; }
+        if (left <= 0) { done(); return; }
         say();
-        if (left % 5 === 0) poll();
+        if (left % 5 === 0) poll(true);
       }, 1000);
-      wake = () => { clearInterval(timer); wake = null; resolve(); };
+      const done = () => { clearInterval(timer); wake = null; resolve(); };
+      // poll fetches the cards; a later poll that is answered tries the
+      // stream again at once.
+      const poll = async (later) => {
+        try {
+          await refresh();
+          root.dataset.polled = String(Date.now());
+          if (later) done();
+        } catch (e) {
+          if (e.status === 401 || e.status === 403) { status = e.status; done(); return; }
+          if (!e.status) {
+            unreachable = true;
+            overAll(UNREACHABLE);
+            say();
+          }
+        }
+      };
+      poll(false);
+      wake = done;
     });
   }
   document.addEventListener("click", (e) => {
