@@ -67,12 +67,14 @@ func TestBrowser(t *testing.T) {
 	b.WaitFor("the severe card, live", `document.querySelector("`+fsel+`") !== null`)
 
 	// A severe card offers no "always", and says why.
+	openCard(b, fsel)
 	if b.Eval(`document.querySelector("` + fsel + ` button[value=always]") !== null`) {
 		t.Error("the severe card offers Always allow")
 	}
 	if got := b.Text(fsel + " .no-offer"); !strings.Contains(got, "No “Always allow” here") || !strings.Contains(got, "severe") || strings.Contains(got, `"`) {
 		t.Errorf("severe card says %q", got)
 	}
+	openCard(b, sel)
 	b.Do("open why sayso asks", chromedp.Click(chromedp.CSS(sel+" details.why summary")))
 	b.Do("open the autopilot list", chromedp.Click(chromedp.CSS(sel+" details.autopilot summary")))
 	b.Screenshot("cards.png")

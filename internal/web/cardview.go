@@ -21,6 +21,7 @@ type cardView struct {
 	Effects  []effect // everything the step does that made sayso ask
 	Badge    badge
 	Name     string // agent · folder · session started-at
+	Project  string // the project's folder, short: its queue row names it
 	Tiers    []tierView
 	Preview  *preview // what "Always allow" also allows and never will; nil without an offer
 	NoOffer  string   // why there is no "Always allow", in plain words
@@ -84,6 +85,9 @@ func newCardView(c Card, started time.Time) cardView {
 		v.Lease = v.Badge.Class
 	}
 	v.Name = sessionName(c.Agent, c.Cwd, started)
+	if c.Cwd != "" {
+		v.Project = shortFolder(c.Cwd)
+	}
 	if d := c.Diagnostic; d != nil {
 		for _, t := range d.Tiers {
 			v.Tiers = append(v.Tiers, tierView{N: int(t.ID), Name: t.ID.String(), Decided: t.Decided, Why: tierWhy(t, d)})

@@ -86,6 +86,7 @@ func TestBrowserDeliberate(t *testing.T) {
 	// sends nothing, a press at once after it neither; a second press
 	// later allows, after its undo time.
 	once := fsel + " button[value=allow-once]"
+	openCard(b, fsel)
 	b.Do("press Allow once on the severe card twice at once", chromedp.Click(chromedp.CSS(once)), chromedp.Click(chromedp.CSS(once)))
 	time.Sleep(time.Second)
 	if got := b.Text(once); got != "Confirm: allow once" {

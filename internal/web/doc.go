@@ -31,6 +31,11 @@
 // build step, no fonts or scripts from elsewhere. The page needs
 // JavaScript.
 //
+// The cards form a queue: each waiting card is one compact row (its
+// badge, headline, agent, project and time left) and the one in focus is
+// open; on a phone its answer buttons follow the step, on the first
+// screen.
+//
 // The page holds a lasting change ("Always allow", "Deny and hold", a
 // mode, Forget) for five seconds in the tab, with an undo, before it
 // sends it: an undone change never reaches the server, and the server's

@@ -345,6 +345,7 @@ func TestBrowserNoLayoutShift(t *testing.T) {
 	b.Open("log in", f.srv.LoginURL())
 	b.WaitFor("the event stream", `document.documentElement.dataset.live === "on"`)
 	sel := "#card-" + second.ID
+	openCard(b, sel)
 	b.Do("open the details of the second card", chromedp.Click(chromedp.CSS(sel+" details.why summary")))
 	where := func() string {
 		return b.String(`[...document.querySelectorAll("` + sel + ` button")].map(e => { const r = e.getBoundingClientRect(); return Math.round(r.left + scrollX) + "," + Math.round(r.top + scrollY); }).join(" ")`)

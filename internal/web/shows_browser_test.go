@@ -80,6 +80,7 @@ func TestBrowserCardShows(t *testing.T) {
 	// The edit shows its diff: the old line removed, the new one added,
 	// as text (the page escapes it), the unchanged line as it is.
 	e := "#card-" + edit.ID
+	openCard(b, e)
 	if got := b.Text(e + " pre.diff del"); got != "-\treturn nil" && got != "- return nil" && !strings.Contains(got, "return nil") {
 		t.Errorf("the edit removes %q", got)
 	}
@@ -95,6 +96,7 @@ func TestBrowserCardShows(t *testing.T) {
 
 	// The MCP call shows its arguments key by key, its secret masked.
 	m := "#card-" + mcp.ID
+	openCard(b, m)
 	args := b.String(`[...document.querySelectorAll("` + m + ` dl.args dt")].map(d => d.textContent + "=" + d.nextElementSibling.textContent).join("|")`)
 	if want := `amount=129900|api_key=` + step.Masked + `|charge=ch_3MmlLr|metadata={"reason":"duplicate"}`; args != want {
 		t.Errorf("the MCP card's arguments = %q, want %q", args, want)

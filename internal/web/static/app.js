@@ -10,8 +10,8 @@
 // the favicon and the navigation, notifies the desktop, answers by
 // keyboard (only the card that has focus, and never an allow of a severe
 // or ceiling step, which asks to be confirmed), gives a few seconds to
-// undo an allow and what lasts, and keeps cards in place as others come
-// and go.
+// undo an allow and what lasts, keeps cards in place as others come
+// and go, and shows them as a queue: one row each, the focused one open.
 "use strict";
 
 (function () {
@@ -303,9 +303,40 @@
   }
   function focusCard(card) {
     if (!card) return;
+    openCard(card);
     card.focus({ preventScroll: true });
     card.scrollIntoView({ block: "nearest" });
   }
+  // openCard opens card in the queue and folds every other to its row.
+  function openCard(card) {
+    for (const c of document.querySelectorAll("#cards article.card")) {
+      const on = c === card;
+      c.classList.toggle("open", on);
+      const b = c.querySelector("button.open-card");
+      if (b) b.setAttribute("aria-expanded", String(on));
+    }
+  }
+  // oneOpen opens the first waiting card when none is open.
+  function oneOpen() {
+    if (!document.querySelector("#cards article.card.open:not(.gone)")) {
+      const first = liveCards()[0];
+      if (first) openCard(first);
+    }
+  }
+  // A card that takes focus, by a click, Tab or a link to it, opens.
+  document.addEventListener("focusin", (e) => {
+    const card = e.target instanceof Element && e.target.closest("#cards article.card");
+    if (card && !card.classList.contains("open") && !card.classList.contains("gone")) openCard(card);
+  });
+  document.addEventListener("click", (e) => {
+    const b = e.target instanceof Element && e.target.closest("button.open-card");
+    if (!b) return;
+    const card = b.closest("article.card");
+    if (card && !card.classList.contains("gone")) {
+      openCard(card);
+      collapseGone();
+    }
+  });
   function removeCard(card) {
     card.remove();
     seenIds.delete(card.id);
@@ -389,6 +420,9 @@
         const have = document.getElementById(a.id);
         if (have) { prev = have; continue; }
         const node = document.adoptNode(a);
+        node.classList.remove("open");
+        const ob = node.querySelector("button.open-card");
+        if (ob) ob.setAttribute("aria-expanded", "false");
         if (prev) prev.after(node);
         else {
           const empty = cards.querySelector(":scope > .empty");
@@ -401,6 +435,7 @@
       tick();
       const focused = document.activeElement;
       if (arrived.length && (!focused || focused === document.body)) focusCard(liveCards()[0]);
+      oneOpen();
       const live = document.getElementById("live");
       if (live && arrived.length) live.textContent = arrived.length === 1 ? "A new card: " + headline(arrived[0]) : arrived.length + " new cards.";
     }
@@ -441,6 +476,10 @@
     if (hadFocus) {
       const next = liveCards()[0];
       if (next) focusCard(next);
+    }
+    if (card.classList.contains("open")) {
+      card.classList.remove("open");
+      oneOpen();
     }
     const note = document.createElement("p");
     note.className = "gone-note";
@@ -723,8 +762,12 @@
     if (document.getElementById("conn")) {
       stream();
       for (const id of document.querySelectorAll("#cards article.card")) seenIds.add(id.id);
-      const first = liveCards()[0];
-      if (first && !location.hash) focusCard(first);
+      const target = location.hash && document.getElementById(location.hash.slice(1));
+      const first = target && target.matches("#cards article.card") ? target : liveCards()[0];
+      if (first) {
+        if (location.hash && first !== target) openCard(first);
+        else focusCard(first);
+      }
       if (document.getElementById("cards")) remember(Array.from(document.querySelectorAll("#cards article.card"), (a) => a.id));
       firstLoad = !document.getElementById("cards");
       setCount(document.querySelectorAll("#cards article.card").length);
