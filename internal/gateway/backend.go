@@ -46,8 +46,16 @@ func (b *Backend) Sessions(ctx context.Context) ([]web.Session, error) {
 		if s.Parent != "" {
 			continue
 		}
+		// The session's folder and whether it ended are the ledger's: its
+		// steps' rows keep the folder they ran in, after every card is
+		// gone.
+		a, err := b.DB.Activity(ctx, s.ID)
+		if err != nil {
+			return nil, err
+		}
 		index[s.ID] = len(out)
-		out = append(out, web.Session{ID: s.ID, Agent: s.Agent, Mode: modeOf(s.Mode), Held: s.Held, HeldWhy: s.HeldWhy, Tainted: s.Tainted, Turns: s.Turns, Created: s.CreatedAt})
+		out = append(out, web.Session{ID: s.ID, Agent: s.Agent, Mode: modeOf(s.Mode), Held: s.Held, HeldWhy: s.HeldWhy, Tainted: s.Tainted, Turns: s.Turns, Created: s.CreatedAt,
+			Cwd: a.Folder, Ended: a.Ended, EndedAt: a.EndedAt})
 	}
 	for _, s := range all {
 		if i, ok := index[s.Parent]; ok {

@@ -146,6 +146,11 @@ type Session struct {
 	Turns   int
 	Cwd     string // the folder the session works in, when known
 	Created time.Time
+	// Ended says the session's agent said it ended, at EndedAt, and it
+	// did nothing since: no lease is granted for it, and the page hides
+	// it until asked.
+	Ended   bool
+	EndedAt time.Time
 	Tasks   []Task
 }
 

@@ -104,7 +104,7 @@ func TestLeaseFormFilledIn(t *testing.T) {
 	f.seed()
 	person, _ := f.login()
 	body, _ := f.get(person, "/leases?session=s1&cwd=/home/p/proj&category=remote-write", nil)
-	for _, want := range []string{`<option value="s1" data-cwd="" selected>`, `<option selected>remote-write</option>`, `value="/home/p/proj"`} {
+	for _, want := range []string{`<option value="s1" data-cwd="/home/p/proj" selected>`, `<option selected>remote-write</option>`, `value="/home/p/proj"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the lease form lacks %s", want)
 		}

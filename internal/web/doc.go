@@ -36,6 +36,12 @@
 // open; on a phone its answer buttons follow the step, on the first
 // screen.
 //
+// A session is named everywhere by its agent, project and start (agent ·
+// project · started), told apart where two read alike; ended sessions
+// are hidden until asked for and get no lease. Find (⌘K) finds steps,
+// waiting or in the ledger, by the words of the command, its class and
+// its session's project, besides settings, rules and sessions.
+//
 // The page holds a lasting change ("Always allow", "Deny and hold", a
 // mode, Forget) for five seconds in the tab, with an undo, before it
 // sends it: an undone change never reaches the server, and the server's

@@ -20,14 +20,19 @@ func (s *Server) leasesPage(w http.ResponseWriter, r *http.Request, session stri
 		s.backendFail(w, r, session, err)
 		return
 	}
-	names := map[string]string{}
+	if cards, err := s.backend.Cards(ctx); err == nil {
+		withFolders(list, cards)
+	}
+	names := sessionNames(list)
+	// The picker offers the live sessions only: no step of an ended one
+	// could use a lease.
+	var live []Session
 	for _, ss := range list {
-		names[ss.ID] = sessionName(ss.Agent, ss.Cwd, ss.Created)
-		for _, t := range ss.Tasks {
-			names[t.ID] = "task of " + names[ss.ID]
+		if !ss.Ended {
+			live = append(live, ss)
 		}
 	}
-	s.render(w, r, http.StatusOK, "leases", session, view{Names: names, Title: "Leases", Nav: "leases", Leases: leases, Sessions: list, Categories: LeaseCategories(),
+	s.render(w, r, http.StatusOK, "leases", session, view{Names: names, Title: "Leases", Nav: "leases", Leases: leases, Sessions: live, Categories: LeaseCategories(),
 		Grant: Grant{Session: r.URL.Query().Get("session"), Cwd: r.URL.Query().Get("cwd"), Category: r.URL.Query().Get("category")}})
 }
 
@@ -50,6 +55,13 @@ func (s *Server) grantLease(w http.ResponseWriter, r *http.Request, session stri
 		s.fail(w, r, session, http.StatusBadRequest, "refused: a lease lives 1 to 15 minutes")
 		return
 	}
+	if ended, err := s.ended(r, g.Session); err != nil {
+		s.backendFail(w, r, session, err)
+		return
+	} else if ended {
+		s.fail(w, r, session, http.StatusBadRequest, "refused: that session has ended, so no step of it could use a lease; choose a live one")
+		return
+	}
 	if _, err := s.backend.GrantLease(r.Context(), g); err != nil {
 		s.backendFail(w, r, session, err)
 		return
@@ -63,6 +75,26 @@ func (s *Server) revokeLease(w http.ResponseWriter, r *http.Request, session str
 		return
 	}
 	back(w, r, "/leases")
+}
+
+// ended reports whether id names a session (or a task of one) that has
+// ended.
+func (s *Server) ended(r *http.Request, id string) (bool, error) {
+	list, err := s.backend.Sessions(r.Context())
+	if err != nil {
+		return false, err
+	}
+	for _, ss := range list {
+		if ss.ID == id {
+			return ss.Ended, nil
+		}
+		for _, t := range ss.Tasks {
+			if t.ID == id {
+				return ss.Ended, nil
+			}
+		}
+	}
+	return false, nil
 }
 
 func join(s []string) string {

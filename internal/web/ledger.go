@@ -23,7 +23,7 @@ func (s *Server) ledgerPage(w http.ResponseWriter, r *http.Request, session stri
 		s.backendFail(w, r, session, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "ledger", session, view{Title: "Ledger", Nav: "ledger", Ledger: rows, Filter: f, Sessions: list, Classes: classNames()})
+	s.render(w, r, http.StatusOK, "ledger", session, view{Title: "Ledger", Nav: "ledger", Ledger: rows, Filter: f, Sessions: list, Names: sessionNames(list), Classes: classNames()})
 }
 
 func classNames() []string {

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 )
 
 // result is one thing ⌘K finds.
 type result struct {
-	Kind   string `json:"kind"` // setting, rule or session
+	Kind   string `json:"kind"` // card, step, setting, rule or session
 	Title  string `json:"title"`
 	Detail string `json:"detail"`
 	URL    string `json:"url"`
@@ -17,13 +19,57 @@ type result struct {
 
 const maxResults = 20
 
-// find searches settings, rules and sessions for every word of q.
+// findLedger is how many of the newest ledger rows Find reads.
+const findLedger = 500
+
+// find searches the waiting cards and the ledger's steps (by the words
+// of the command, its class and its session's agent and project), then
+// settings, rules and sessions (by name), for every word of q.
 func (s *Server) find(ctx context.Context, q string) ([]result, error) {
 	words := strings.Fields(strings.ToLower(q))
 	if len(words) == 0 {
 		return nil, nil
 	}
+	sessions, err := s.backend.Sessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cards, err := s.backend.Cards(ctx)
+	if err != nil {
+		return nil, err
+	}
+	withFolders(sessions, cards)
+	names := sessionNames(sessions)
+	folders := map[string]string{}
+	for _, se := range sessions {
+		folders[se.ID] = se.Cwd
+		for _, t := range se.Tasks {
+			folders[t.ID] = se.Cwd
+		}
+	}
 	var all []result
+	for _, c := range cards {
+		if c.Answered {
+			continue
+		}
+		v := newCardView(c, time.Time{})
+		who := names[c.Session]
+		if who == "" {
+			who = sessionName(c.Agent, c.Cwd, time.Time{})
+		}
+		all = append(all, result{"card", c.Step, dotted(v.Headline, strings.Join(c.Classes, " "), who, c.Cwd, "waiting"), "/#card-" + c.ID})
+	}
+	rows, err := s.backend.Ledger(ctx, LedgerFilter{Limit: findLedger})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range rows {
+		if e.Kind != "decision" {
+			continue
+		}
+		detail := dotted(strings.TrimSpace(e.Decision+" "+e.Outcome), e.Class, names[e.Session], folders[e.Session])
+		all = append(all, result{"step", e.Summary, detail, "/ledger?text=" + url.QueryEscape(firstWords(e.Summary)) + "#entry-" + e.ID})
+	}
 	st, err := s.backend.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -48,14 +94,14 @@ func (s *Server) find(ctx context.Context, q string) ([]result, error) {
 	for _, r := range rules {
 		all = append(all, result{"rule", r.Rule.String(), "always allow in " + r.Cwd, "/rules#rule-" + r.ID})
 	}
-	sessions, err := s.backend.Sessions(ctx)
-	if err != nil {
-		return nil, err
-	}
 	for _, se := range sessions {
-		all = append(all, result{"session", se.ID, strings.TrimSpace(se.Agent + " " + se.Mode.String() + held(se.Held)), "/sessions#session-" + se.ID})
+		state, page := se.Mode.String()+held(se.Held), "/sessions"
+		if se.Ended {
+			state, page = "ended", "/sessions?ended=1"
+		}
+		all = append(all, result{"session", names[se.ID], dotted(state, se.Cwd, se.ID), page + "#session-" + se.ID})
 		for _, t := range se.Tasks {
-			all = append(all, result{"session", t.ID, "task of " + se.ID + " " + t.Mode.String() + held(t.Held), "/sessions#session-" + t.ID})
+			all = append(all, result{"session", names[t.ID], dotted(t.Mode.String()+held(t.Held), t.ID), page + "#session-" + t.ID})
 		}
 	}
 	var out []result
@@ -69,6 +115,27 @@ func (s *Server) find(ctx context.Context, q string) ([]result, error) {
 		}
 	}
 	return out, nil
+}
+
+// dotted joins the parts that are not empty with " · ".
+func dotted(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, " · ")
+}
+
+// firstWords is the start of a ledger row's summary, for the ledger's
+// own words filter: enough to find the row again.
+func firstWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 6 {
+		f = f[:6]
+	}
+	return strings.Join(f, " ")
 }
 
 func held(h bool) string {

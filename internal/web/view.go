@@ -29,7 +29,9 @@ type view struct {
 	Cards      []cardView
 	Sessions   []Session
 	Waiting    map[string]int    // waiting cards by session
-	Names      map[string]string // sessions' names by ID
+	Names      map[string]string // sessions' names by ID: agent · project · started, distinct
+	ShowEnded  bool              // the sessions page lists ended sessions too
+	EndedCount int               // ended sessions the sessions page hides
 	Grant      Grant             // the lease form's defaults
 	Modes      []policy.Mode
 	Rules      []ruleView

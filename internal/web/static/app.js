@@ -806,7 +806,7 @@
     count();
   }
 
-  // Ctrl-K / ⌘K: find a setting, rule or session.
+  // Ctrl-K / ⌘K: find a step (waiting or in the ledger), setting, rule or session.
   function finder() {
     const finder = document.getElementById("finder");
     if (!finder) return;
@@ -842,6 +842,7 @@
         items.push(li);
       }
       list.replaceChildren(...items);
+      list.dataset.q = text; // what the results are for
     }
     q.addEventListener("input", search);
     finder.addEventListener("keydown", (e) => {
