@@ -381,8 +381,10 @@ func TestBrowserNoLayoutShift(t *testing.T) {
 	b.Clean()
 }
 
-// Every page, at 1280 and 390 px, light and dark: a screenshot of each,
-// no sideways scrolling at 390 px, and axe-core finds nothing serious.
+// Every page, at 1440×900 (a laptop) and 390×844 (a phone), light and
+// dark: a screenshot of each, saved under $SAYSO_ARTIFACTS when it is set
+// so that CI keeps them; no sideways scrolling at 390 px, and axe-core
+// finds nothing serious.
 func TestBrowserEveryPage(t *testing.T) {
 	b := newBrowser(t)
 	f := newFixture(t, time.Now)
@@ -396,8 +398,8 @@ func TestBrowserEveryPage(t *testing.T) {
 	for _, dark := range []bool{false, true} {
 		scheme := map[bool]string{false: "light", true: "dark"}[dark]
 		b.Dark(dark)
-		for _, w := range []int64{1280, 390} {
-			b.Do("viewport", chromedp.EmulateViewport(w, map[int64]int64{1280: 800, 390: 844}[w]))
+		for _, w := range []int64{1440, 390} {
+			b.Do("viewport", chromedp.EmulateViewport(w, map[int64]int64{1440: 900, 390: 844}[w]))
 			for _, p := range pages {
 				b.Open(p.name, f.base+p.path)
 				if p.name == "ledger" {
@@ -409,7 +411,7 @@ func TestBrowserEveryPage(t *testing.T) {
 						t.Errorf("%s (%s) scrolls sideways at 390 px: %v > %v; too wide: %s", p.path, scheme, sw, iw, wide)
 					}
 				}
-				if w == 1280 {
+				if w == 1440 {
 					// Words wrap at their boundaries: no table cell breaks one.
 					if broken := b.String(brokenWords); broken != "" {
 						t.Errorf("%s (%s): words broken mid-word: %s", p.path, scheme, broken)
