@@ -47,7 +47,7 @@ func (s *Server) cardsFragment(w http.ResponseWriter, r *http.Request, session s
 		s.backendFail(w, r, session, err)
 		return
 	}
-	s.execute(w, http.StatusOK, "cards", "cards", session, view{Cards: cards})
+	s.execute(w, r, http.StatusOK, "cards", "cards", session, view{Cards: cards})
 }
 
 // answer answers a card. Only the answer's name, and with a deny the

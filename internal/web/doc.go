@@ -18,8 +18,9 @@
 // the finder's results and every change need the session and the key.
 // A tab stays logged in across a restart of sayso serve: Options.Logins
 // keeps each session and tab by its SHA-256 alone, so what is kept lets
-// nobody in, and the anti-CSRF token is a MAC keyed by the cookie itself,
-// the same after a restart. When sayso serve stops, the event stream says
+// nobody in, and the anti-CSRF token is a MAC of the session keyed by
+// the tab's own key, the same after a restart and out of reach of
+// anything that only holds the cookie. When sayso serve stops, the event stream says
 // so and the page shows every card as over; a tab whose login ended
 // stops retrying and says how to log in again.
 // Every route answers only for a Host of 127.0.0.1 or localhost on the

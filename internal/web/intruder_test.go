@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -505,7 +506,17 @@ func TestTwoTabs(t *testing.T) {
 	if res, _ := f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the first tab: status %d", res.StatusCode)
 	}
-	if res, _ := f.post(second, "/cards/"+severe.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusSeeOther {
+	// Each tab's forms carry a token of its own: the first tab's does not
+	// work from the second.
+	body, _ := f.get(second, "/", nil)
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(body)
+	if m == nil || m[1] == csrf {
+		t.Fatalf("the second tab's page carries token %q; want one of its own", m)
+	}
+	if res, _ := f.post(second, "/cards/"+severe.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusForbidden {
+		t.Errorf("the second tab with the first tab's token: status %d, want 403", res.StatusCode)
+	}
+	if res, _ := f.post(second, "/cards/"+severe.ID+"/answer", answerForm(m[1], "deny"), nil); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the second tab: status %d", res.StatusCode)
 	}
 }

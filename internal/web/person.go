@@ -209,19 +209,24 @@ func (p *person) sweep(now time.Time) {
 	}
 }
 
-// csrf is the session's anti-CSRF token: a MAC keyed by the session's
-// own secret, so that it stays the same across a restart and only the
-// holder of the cookie can compute it. What Logins keeps is the
-// session's SHA-256, from which it cannot be computed.
-func (p *person) csrf(session string) string {
-	m := hmac.New(sha256.New, []byte(session))
-	m.Write([]byte("sayso page csrf"))
+// csrf is a tab's anti-CSRF token: a MAC of the session keyed by the
+// tab's own key, so that it stays the same across a restart and only the
+// page's script in that tab can compute it: a dev server on another port
+// of 127.0.0.1 gets the cookie from the browser, but never the tab's key.
+// What Logins keeps is the SHA-256 of each, from which it cannot be
+// computed. Without a tab key there is no token.
+func (p *person) csrf(session, tab string) string {
+	if session == "" || tab == "" {
+		return ""
+	}
+	m := hmac.New(sha256.New, []byte(tab))
+	m.Write([]byte("sayso page csrf\x00" + session))
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-func (p *person) csrfOK(session, token string) bool {
-	want := p.csrf(session)
-	return token != "" && subtle.ConstantTimeCompare([]byte(want), []byte(token)) == 1
+func (p *person) csrfOK(session, tab, token string) bool {
+	want := p.csrf(session, tab)
+	return token != "" && want != "" && subtle.ConstantTimeCompare([]byte(want), []byte(token)) == 1
 }
 
 // sessionOf returns the request's live session, or "".

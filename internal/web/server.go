@@ -247,7 +247,7 @@ func (s *Server) change(h func(w http.ResponseWriter, r *http.Request, session s
 		if token == "" {
 			token = r.Header.Get(csrfHeader)
 		}
-		if !s.person.csrfOK(session, token) {
+		if !s.person.csrfOK(session, r.Header.Get(TabHeader), token) {
 			s.fail(w, r, session, http.StatusForbidden, "refused: the form's token is not this session's; reload the page")
 			return
 		}

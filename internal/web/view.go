@@ -120,18 +120,19 @@ func parsePages() (*pages, error) {
 
 // render writes page name inside the layout with status code.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, session string, v view) {
-	s.execute(w, code, name, "layout", session, v)
+	s.execute(w, r, code, name, "layout", session, v)
 }
 
 // execute writes one template of page name: the layout, or a fragment.
-func (s *Server) execute(w http.ResponseWriter, code int, name, tmpl, session string, v view) {
+// Its forms carry the anti-CSRF token of the tab that asked.
+func (s *Server) execute(w http.ResponseWriter, r *http.Request, code int, name, tmpl, session string, v view) {
 	t := s.pages.byName[name]
 	if t == nil {
 		http.Error(w, "no page "+name, http.StatusInternalServerError)
 		return
 	}
 	if session != "" {
-		v.CSRF = s.person.csrf(session)
+		v.CSRF = s.person.csrf(session, r.Header.Get(TabHeader))
 	}
 	v.Now = s.now()
 	if s.opts.Warnings != nil {
