@@ -63,6 +63,23 @@ func TestScripts(t *testing.T) {
 				ts.Check(err)
 				time.Sleep(d)
 			},
+			// waitfile PATH waits, a minute at most, for a file a command
+			// started in the background writes once it is up (sayso
+			// serve's serve.json): a busy machine can take seconds.
+			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: waitfile PATH")
+				}
+				path := ts.MkAbs(args[0])
+				for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+					if _, err := os.Stat(path); err == nil {
+						return
+					}
+					if time.Now().After(deadline) {
+						ts.Fatalf("%s did not appear within a minute", path)
+					}
+				}
+			},
 		},
 		Setup: func(e *testscript.Env) error {
 			placed.Do(func() { placeErr = besideSayso(e.Getenv("PATH"), launcher) })
