@@ -4,213 +4,229 @@ import "strings"
 
 // registry holds every program sayso knows. A program is added here and
 // classified in package risk under the same name; a test fails when one is
-// missing from the other. It is made at its size, which every sayso hook
+// missing from the other. It is built once, when the package is loaded,
+// by buildRegistry, from the tables below in the order they are written.
+var registry = buildRegistry()
+
+// buildRegistry makes the registry at its size, which every sayso hook
 // process builds at start: a map grown entry by entry is rehashed several
 // times on the way, a third of the package's start-up.
-var registry = make(map[string]Program, registrySize)
+func buildRegistry() map[string]Program {
+	r := make(builder, registrySize)
+	r.traits()
+	r.add(0, knownEveryday)
+	r.looksAndBuilds()
+	r.add(0, knownSimple)
+	return r
+}
+
+// builder is the registry while buildRegistry fills it.
+type builder map[string]Program
 
 // registrySize is room for every program registered; TestRegistrySize
 // fails when the registry outgrows it.
 const registrySize = 1400
 
 // add registers each name in names (space-separated) with traits t.
-func add(t Trait, names string) {
+func (r builder) add(t Trait, names string) {
 	for _, n := range strings.Fields(names) {
-		p := registry[n]
+		p := r[n]
 		p.Traits |= t
-		registry[n] = p
+		r[n] = p
 	}
 }
 
 // verbs records the subcommands of name that run code.
-func verbs(name string, vs ...string) {
-	p := registry[name]
+func (r builder) verbs(name string, vs ...string) {
+	p := r[name]
 	p.Verbs = append(p.Verbs, vs...)
-	registry[name] = p
+	r[name] = p
 }
 
 // progOpts records the options of name whose value is a program or a
 // command line.
-func progOpts(name string, opts ...string) {
-	p := registry[name]
+func (r builder) progOpts(name string, opts ...string) {
+	p := r[name]
 	p.ProgOpts = append(p.ProgOpts, opts...)
-	registry[name] = p
+	r[name] = p
 }
 
 // workOpts records the options of name whose value is the folder or file
 // it works on instead of its working folder; repoOpts, those naming
 // another repository.
-func workOpts(name string, opts ...string) {
-	p := registry[name]
+func (r builder) workOpts(name string, opts ...string) {
+	p := r[name]
 	p.WorkOpts = append(p.WorkOpts, opts...)
-	registry[name] = p
+	r[name] = p
 }
 
 // state records the folders of the home where name keeps its own state.
-func state(name string, dirs ...string) {
-	p := registry[name]
+func (r builder) state(name string, dirs ...string) {
+	p := r[name]
 	p.State = append(p.State, dirs...)
-	registry[name] = p
+	r[name] = p
 }
 
 // creds records the credentials, relative to the home, that name needs.
-func creds(name string, paths ...string) {
-	p := registry[name]
+func (r builder) creds(name string, paths ...string) {
+	p := r[name]
 	p.Credentials = append(p.Credentials, paths...)
-	registry[name] = p
+	r[name] = p
 }
 
-func repoOpts(name string, opts ...string) {
-	p := registry[name]
+func (r builder) repoOpts(name string, opts ...string) {
+	p := r[name]
 	p.RepoOpts = append(p.RepoOpts, opts...)
-	registry[name] = p
+	r[name] = p
 }
 
-func init() {
+// traits registers the programs with traits, and what the wrappers,
+// runners, clouds and forges among them do.
+func (r builder) traits() {
 	// Wrappers run the command that follows their options; package shell
 	// peels each of them.
-	add(Wrapper, `nohup setsid nice ionice stdbuf time timeout env xargs parallel busybox toybox
+	r.add(Wrapper, `nohup setsid nice ionice stdbuf time timeout env xargs parallel busybox toybox
 		watch caffeinate unbuffer chrt flock strace ltrace setarch linux32 linux64 fakeroot faketime
 		numactl xvfb-run valgrind catchsegv firejail taskset chronic dbus-launch dbus-run-session
 		ssh-agent proxychains proxychains4 torsocks sshpass entr dtach`)
-	add(Wrapper, `ccache sccache distcc cross-env`)
-	add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
-	add(Wrapper|Builtin, `builtin exec command`)
-	add(StdinArgs, `xargs parallel`)
+	r.add(Wrapper, `ccache sccache distcc cross-env`)
+	r.add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
+	r.add(Wrapper|Builtin, `builtin exec command`)
+	r.add(StdinArgs, `xargs parallel`)
 
 	// Shells. Bourne shells' -c strings and stdin are read as bash.
-	add(Shell|Bourne, `sh bash zsh dash ksh mksh ash yash rbash busybox-sh`)
-	add(Shell, `fish csh tcsh nu xonsh elvish pwsh powershell cmd cmd.exe`)
+	r.add(Shell|Bourne, `sh bash zsh dash ksh mksh ash yash rbash busybox-sh`)
+	r.add(Shell, `fish csh tcsh nu xonsh elvish pwsh powershell cmd cmd.exe`)
 
 	// Interpreters and runtimes.
-	add(Interpreter, `python python2 python3 pypy pypy3 ipython node nodejs deno bun ruby irb perl
+	r.add(Interpreter, `python python2 python3 pypy pypy3 ipython node nodejs deno bun ruby irb perl
 		php lua luajit osascript tclsh wish Rscript R julia java jshell groovy scala kotlin elixir iex
 		erl escript racket guile sbcl runghc runhaskell ghci awk gawk mawk nawk expect jrunscript qjs
 		ts-node tsx esno`)
-	add(Interpreter|Builtin, `source . eval trap coproc`)
-	add(Escapes, `ed ex vi vim nvim view emacs less more most man dc ftp gdb lldb mysql mariadb psql sqlite3 duckdb tmux screen nano`)
+	r.add(Interpreter|Builtin, `source . eval trap coproc`)
+	r.add(Escapes, `ed ex vi vim nvim view emacs less more most man dc ftp gdb lldb mysql mariadb psql sqlite3 duckdb tmux screen nano`)
 
 	// Runners of the project's tasks and of programs the project names.
-	add(Runner, `make gmake just task rake invoke nox tox mage gradle gradlew mvn mvnw ant sbt lein ninja
+	r.add(Runner, `make gmake just task rake invoke nox tox mage gradle gradlew mvn mvnw ant sbt lein ninja
 		npx bunx pnpm pnpx yarn uvx nix-shell earthly`)
-	add(RunsArgs, `npx pnpx bunx uvx npm pnpm yarn git find watchexec nodemon hyperfine direnv mise uv
+	r.add(RunsArgs, `npx pnpx bunx uvx npm pnpm yarn git find watchexec nodemon hyperfine direnv mise uv
 		aws-vault sops cmake fd fdfind tmux screen concurrently doppler dotenv poetry pipenv pdm hatch rye
 		bundle nix nix-shell devbox pixi conda script`)
-	add(Launcher|RunsArgs, `tmux screen script dtach entr nsenter unshare systemd-run gdb lldb watchexec nodemon
+	r.add(Launcher|RunsArgs, `tmux screen script dtach entr nsenter unshare systemd-run gdb lldb watchexec nodemon
 		hyperfine concurrently dotenv`)
-	verbs("npm", "run", "run-script", "exec", "x", "start", "restart", "stop")
-	verbs("cargo", "run", "xtask")
-	verbs("go", "run", "generate", "tool")
-	verbs("uv", "run")
-	verbs("poetry", "run")
-	verbs("pipenv", "run")
-	verbs("pdm", "run")
-	verbs("hatch", "run")
-	verbs("rye", "run")
-	verbs("bundle", "exec")
-	verbs("dotnet", "run")
-	verbs("swift", "run")
-	verbs("mix", "run")
-	verbs("deno", "run", "task")
-	verbs("bun", "run", "x")
-	verbs("stack", "run", "exec")
-	verbs("cabal", "run", "exec")
-	verbs("dune", "exec")
-	verbs("nix", "run", "develop", "shell")
-	verbs("docker", "exec", "run")
-	verbs("podman", "exec", "run")
-	verbs("kubectl", "exec", "run", "debug")
-	verbs("git", "bisect run", "submodule foreach", "filter-branch", "difftool", "mergetool")
-	verbs("gh", "extension")
-	verbs("direnv", "exec")
-	verbs("mise", "exec", "x", "run")
-	verbs("aws-vault", "exec")
-	verbs("sops", "exec-env", "exec-file")
-	verbs("cmake", "-E")
-	verbs("doppler", "run")
-	verbs("devbox", "run")
-	verbs("pixi", "run", "exec")
-	verbs("conda", "run")
-	verbs("tmux", "new", "new-session", "new-window", "split-window", "send-keys", "run-shell", "respawn-pane")
-	verbs("screen", "-dm", "-dmS")
+	r.verbs("npm", "run", "run-script", "exec", "x", "start", "restart", "stop")
+	r.verbs("cargo", "run", "xtask")
+	r.verbs("go", "run", "generate", "tool")
+	r.verbs("uv", "run")
+	r.verbs("poetry", "run")
+	r.verbs("pipenv", "run")
+	r.verbs("pdm", "run")
+	r.verbs("hatch", "run")
+	r.verbs("rye", "run")
+	r.verbs("bundle", "exec")
+	r.verbs("dotnet", "run")
+	r.verbs("swift", "run")
+	r.verbs("mix", "run")
+	r.verbs("deno", "run", "task")
+	r.verbs("bun", "run", "x")
+	r.verbs("stack", "run", "exec")
+	r.verbs("cabal", "run", "exec")
+	r.verbs("dune", "exec")
+	r.verbs("nix", "run", "develop", "shell")
+	r.verbs("docker", "exec", "run")
+	r.verbs("podman", "exec", "run")
+	r.verbs("kubectl", "exec", "run", "debug")
+	r.verbs("git", "bisect run", "submodule foreach", "filter-branch", "difftool", "mergetool")
+	r.verbs("gh", "extension")
+	r.verbs("direnv", "exec")
+	r.verbs("mise", "exec", "x", "run")
+	r.verbs("aws-vault", "exec")
+	r.verbs("sops", "exec-env", "exec-file")
+	r.verbs("cmake", "-E")
+	r.verbs("doppler", "run")
+	r.verbs("devbox", "run")
+	r.verbs("pixi", "run", "exec")
+	r.verbs("conda", "run")
+	r.verbs("tmux", "new", "new-session", "new-window", "split-window", "send-keys", "run-shell", "respawn-pane")
+	r.verbs("screen", "-dm", "-dmS")
 
 	// Options whose value is a program or a command line.
-	progOpts("rg", "--pre")
-	progOpts("bat", "--pager")
-	progOpts("batcat", "--pager")
-	progOpts("delta", "--pager")
-	progOpts("man", "--pager", "-P", "--html", "-H")
-	progOpts("mysql", "--pager")
-	progOpts("mariadb", "--pager")
-	progOpts("fd", "--exec", "-x", "--exec-batch", "-X")
-	progOpts("fdfind", "--exec", "-x", "--exec-batch", "-X")
-	progOpts("sort", "--compress-program")
+	r.progOpts("rg", "--pre")
+	r.progOpts("bat", "--pager")
+	r.progOpts("batcat", "--pager")
+	r.progOpts("delta", "--pager")
+	r.progOpts("man", "--pager", "-P", "--html", "-H")
+	r.progOpts("mysql", "--pager")
+	r.progOpts("mariadb", "--pager")
+	r.progOpts("fd", "--exec", "-x", "--exec-batch", "-X")
+	r.progOpts("fdfind", "--exec", "-x", "--exec-batch", "-X")
+	r.progOpts("sort", "--compress-program")
 	for _, t := range []string{"tar", "gtar", "bsdtar"} {
-		progOpts(t, "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
+		r.progOpts(t, "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
 	}
-	progOpts("rsync", "-e", "--rsh", "--rsync-path")
-	progOpts("zip", "-TT", "--unzip-command")
-	progOpts("nodemon", "--exec", "-x")
-	progOpts("watchexec", "--shell")
-	progOpts("hyperfine", "--prepare", "-p", "--setup", "-s", "--cleanup", "-c", "--shell", "-S")
-	progOpts("fzf", "--preview", "--bind")
-	progOpts("npm", "--script-shell")
-	progOpts("yarn", "--script-shell")
-	progOpts("pnpm", "--script-shell")
-	progOpts("go", "-exec", "-toolexec")
-	progOpts("git", "--exec-path")
-	progOpts("sqlite3", "-cmd", "-init")
-	progOpts("duckdb", "-cmd", "-init")
-	progOpts("emacs", "--eval", "-l", "--load", "-f", "--funcall", "--script")
-	progOpts("make", "--eval", "-E")
-	progOpts("gmake", "--eval", "-E")
-	progOpts("ssh", "-o")
-	progOpts("less", "--lesskey-src", "--lesskey-file")
+	r.progOpts("rsync", "-e", "--rsh", "--rsync-path")
+	r.progOpts("zip", "-TT", "--unzip-command")
+	r.progOpts("nodemon", "--exec", "-x")
+	r.progOpts("watchexec", "--shell")
+	r.progOpts("hyperfine", "--prepare", "-p", "--setup", "-s", "--cleanup", "-c", "--shell", "-S")
+	r.progOpts("fzf", "--preview", "--bind")
+	r.progOpts("npm", "--script-shell")
+	r.progOpts("yarn", "--script-shell")
+	r.progOpts("pnpm", "--script-shell")
+	r.progOpts("go", "-exec", "-toolexec")
+	r.progOpts("git", "--exec-path")
+	r.progOpts("sqlite3", "-cmd", "-init")
+	r.progOpts("duckdb", "-cmd", "-init")
+	r.progOpts("emacs", "--eval", "-l", "--load", "-f", "--funcall", "--script")
+	r.progOpts("make", "--eval", "-E")
+	r.progOpts("gmake", "--eval", "-E")
+	r.progOpts("ssh", "-o")
+	r.progOpts("less", "--lesskey-src", "--lesskey-file")
 
 	// Options that aim a program at another folder, file or repository
 	// than the one it runs in: a lease for a folder does not cover them.
-	workOpts("npm", "--prefix", "-C", "--workspace", "-w")
-	workOpts("pnpm", "--dir", "-C", "--prefix", "--filter", "-F")
-	workOpts("yarn", "--cwd")
-	workOpts("cargo", "--manifest-path")
-	workOpts("kubectl", "-f", "--filename", "-k", "--kustomize")
-	workOpts("helm", "--values", "-f")
-	repoOpts("gh", "-R", "--repo")
+	r.workOpts("npm", "--prefix", "-C", "--workspace", "-w")
+	r.workOpts("pnpm", "--dir", "-C", "--prefix", "--filter", "-F")
+	r.workOpts("yarn", "--cwd")
+	r.workOpts("cargo", "--manifest-path")
+	r.workOpts("kubectl", "-f", "--filename", "-k", "--kustomize")
+	r.workOpts("helm", "--values", "-f")
+	r.repoOpts("gh", "-R", "--repo")
 
 	// The clouds' and forges' command lines that keep logs, token caches
 	// and their own settings in the home, and fail without them.
-	state("gcloud", ".config/gcloud")
-	state("gsutil", ".config/gcloud", ".gsutil")
-	state("az", ".azure")
-	state("aws", ".aws/cli/cache", ".aws/sso/cache")
-	state("kubectl", ".kube/cache", ".kube/http-cache")
-	state("gh", ".config/gh", ".local/state/gh")
+	r.state("gcloud", ".config/gcloud")
+	r.state("gsutil", ".config/gcloud", ".gsutil")
+	r.state("az", ".azure")
+	r.state("aws", ".aws/cli/cache", ".aws/sso/cache")
+	r.state("kubectl", ".kube/cache", ".kube/http-cache")
+	r.state("gh", ".config/gh", ".local/state/gh")
 
 	// The credentials the forges', clouds' and clusters' command lines
 	// need to fetch, list and read what the person may: git's keys and
 	// stored passwords (gh's token as its credential helper) and the
 	// keyring it signs commits with, each tool's own token or keys, the
 	// registries' logins docker pulls with.
-	creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml",
+	r.creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml",
 		".gnupg") // commit.gpgsign: gpg signs with its keyring and agent
-	creds("docker", ".docker/config.json")
-	creds("gh", ".config/gh/hosts.yml", ".ssh")
-	creds("glab", ".config/glab-cli/config.yml")
-	creds("aws", ".aws")
-	creds("az", ".azure")
+	r.creds("docker", ".docker/config.json")
+	r.creds("gh", ".config/gh/hosts.yml", ".ssh")
+	r.creds("glab", ".config/glab-cli/config.yml")
+	r.creds("aws", ".aws")
+	r.creds("az", ".azure")
 	for _, g := range []string{"gcloud", "gsutil"} {
-		creds(g, ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db", ".config/gcloud/legacy_credentials",
+		r.creds(g, ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db", ".config/gcloud/legacy_credentials",
 			".config/gcloud/application_default_credentials.json")
 	}
-	creds("kubectl", ".kube/config")
-	creds("helm", ".kube/config")
+	r.creds("kubectl", ".kube/config")
+	r.creds("helm", ".kube/config")
 
 	// Programs that reach other hosts.
-	add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet
+	r.add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet
 		ftp tftp mail sendmail mutt lynx links w3m elinks websocat wscat swaks ssh-copy-id mosh autossh
 		grpcurl httpie s3cmd lftp ncftp smbclient`)
 
-	add(0, knownPlain)
+	r.add(0, knownPlain)
 }
 
 // knownPlain lists the programs sayso knows that have no trait above:
@@ -278,12 +294,11 @@ const knownEveryday = `
 	cursor subl zed hx helix micro kak idea ncdu zoxide watchman mkcert ldd
 `
 
-func init() { add(0, knownEveryday) }
-
-// Programs whose class does not depend on their arguments: those that
-// only look, and those that build, check or format the project.
-func init() {
-	add(Looks, `
+// looksAndBuilds registers the programs whose class does not depend on
+// their arguments: those that only look, and those that build, check or
+// format the project.
+func (r builder) looksAndBuilds() {
+	r.add(Looks, `
 	git-check-ref-format journalctl envsubst gettext shuf tsort pr look units ncal sha224sum sha384sum md5 base32 basenc
 	zipinfo zipgrep mimetype pv wait-on
 	ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack fd fdfind tree
@@ -306,7 +321,7 @@ func init() {
 	ineffassign hlint cppcheck cpplint swiftlint detekt oxlint htmlhint diff-so-fancy rofi dmenu tig
 	watchman-diag
 `)
-	add(Builds, `
+	r.add(Builds, `
 	tox nox sbt gofmt devenv cargo-sort cargo-deny cargo-nextest cargo-insta cargo-udeps cargo-machete cargo-shear
 	cargo-llvm-cov cargo-tarpaulin cargo-audit cargo-outdated cargo-expand cargo-fuzz rst2html gotmplfmt pyodide msgfmt csplit lzip unar stylus sync
 	goimports gopls prettier eslint black ruff isort autopep8 yapf rustfmt rustc clippy-driver tsc esbuild
@@ -372,8 +387,6 @@ const knownSimple = `
 	mdbook zola trunk wasm-pack cargo-watch
 	age rage
 `
-
-func init() { add(0, knownSimple) }
 
 // Sayso are the programs sayso installs, by name: the CLI and hook, the
 // hook's forwarder, the wall's launcher. This is the one list: risk
