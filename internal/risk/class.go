@@ -54,13 +54,13 @@ var bySeverity = [numClasses]Class{
 	Merge, RemoteWrite, Parallelize, Count, Opaque, Network, LocalWrite, Read,
 }
 
-var rank [numClasses]int
-
-func init() {
+// rank is a class's severity: the higher, the more severe.
+var rank = func() (r [numClasses]int) {
 	for i, c := range bySeverity {
-		rank[c] = len(bySeverity) - i
+		r[c] = len(bySeverity) - i
 	}
-}
+	return r
+}()
 
 func (c Class) String() string {
 	if c < numClasses {

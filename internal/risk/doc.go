@@ -17,24 +17,22 @@ package risk
 // shell) is looked up by classifier in registry.go, in this order:
 //
 //  1. programs, the table of programs with a classifier of their own. It is
-//     assembled at start-up from several tables: the literal in
-//     programs.go, morePrograms and toolbox (toolbox.go), addEveryday
-//     (everyday.go), a classifier for every wrapper seen alone
-//     (addToolbox), writers (writes.go) and sayso's own programs. Between
-//     them addOptions (options.go) decorates some entries with a check
-//     before or after their classifier (npm's global options, docker's
-//     endpoint, copiesHome), and git's clone in gitSubcommands (git.go),
-//     which must already be built: it is, because git.go sorts before
-//     programs.go.
+//     built once, on first use (loadTables, registry.go), from several
+//     tables: the literal in programs.go, morePrograms and toolbox
+//     (toolbox.go), addEveryday (everyday.go), a classifier for every
+//     wrapper seen alone (addToolbox), writers (writes.go) and sayso's own
+//     programs. Between them addOptions (options.go) decorates some entries
+//     with a check before or after their classifier (npm's global options,
+//     docker's endpoint, copiesHome). git's subcommands are a table of
+//     their own (git.go), built with it.
 //  2. simplePrograms (programs.go): a fixed class, read or local-write.
 //  3. The registry's Looks and Builds traits: read or local-write.
 //
 // A name found nowhere is unknown. Package program's registry
 // (program/registry.go) holds each program's traits, verbs, program- and
-// work-options, state and credentials, and is also built at start-up; a
-// test holds the two name sets together.
+// work-options, state and credentials, built once when that package
+// loads; a test holds the two name sets together.
 //
 // A family's pieces are spread: git's classifier and subcommands in
 // git.go, its global options in reading.go, its writes in writes_git.go,
-// its harmless settings in registry.go, its clone decorator in options.go,
-// its traits, verbs and credentials in program/registry.go.
+// its harmless settings in registry.go, its traits, verbs and credentials in program/registry.go.

@@ -8,7 +8,7 @@ import (
 
 // addEveryday adds the classifiers of everyday tools that take more than
 // a class: release tools, task runners, device and system tools.
-func addEveryday() {
+func addEveryday(programs map[string]func(*cmd)) {
 	for n, fn := range map[string]func(*cmd){
 		"lerna": releaseTool, "changeset": releaseTool, "semantic-release": releaseTool, "release-it": releaseTool,
 		"np": releaseTool, "chromatic": releaseTool, "flit": releaseTool, "maturin": releaseTool, "wasm-pack": releaseTool,

@@ -156,7 +156,7 @@ func git(c *cmd) {
 		}
 	}
 	g := &cmd{a: c.a, i: c.i, seg: c.seg, name: "git " + name, args: gitLongOptions(name, rest)}
-	fn, ok := gitSubcommands[name]
+	fn, ok := gitSubcommand(name)
 	if !ok {
 		if strings.HasPrefix(name, "-") {
 			c.add(Read, "git exits on an unknown option")
@@ -320,12 +320,12 @@ func gitConfigRuns(k string) string {
 	return ""
 }
 
-var gitSubcommands map[string]func(*cmd)
-
-func init() {
+// buildGitSubcommands makes the table of git's subcommands and their
+// classifiers.
+func buildGitSubcommands() map[string]func(*cmd) {
 	read := func(c *cmd) { c.add(Read, c.name+" only reads the repository") }
 	lw := func(c *cmd) { c.add(LocalWrite, c.name+" changes the local repository"); c.cwdWrite() }
-	gitSubcommands = map[string]func(*cmd){
+	return map[string]func(*cmd){
 		"push": gitPush, "remote": gitRemote, "config": gitConfig, "reset": gitReset, "clean": gitClean,
 		"checkout": gitCheckout, "switch": gitSwitch, "restore": gitRestore, "stash": gitStashWrites,
 		"branch": gitBranch, "tag": gitTag, "worktree": gitWorktree, "reflog": gitReflog,
@@ -333,7 +333,7 @@ func init() {
 		"difftool": gitDifftool, "mergetool": gitDifftool, "send-email": gitSendEmail, "credential": gitCredential,
 		"credential-store": gitCredential, "credential-cache": gitCredential, "lfs": gitLFS, "archive": gitArchive,
 		"update-ref": gitUpdateRef, "rm": gitRm, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
-		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": gitClone, "init": gitInit, "add": lw, "mv": gitMv,
+		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": gitCloneUnpacks, "init": gitInit, "add": lw, "mv": gitMv,
 		"cherry-pick": lw, "revert": lw, "am": gitAm, "apply": gitApply, "format-patch": gitFormatPatch, "sparse-checkout": lw,
 		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": gitUpdateIndex,
 		"read-tree": gitReadTree, "write-tree": read, "commit-tree": lw, "hash-object": lw, "mktag": lw, "mktree": lw,
@@ -349,6 +349,14 @@ func init() {
 		"column": read, "check-ref-format": read, "patch-id": read, "verify-pack": read, "show-index": read,
 		"citool": lw, "gui": lw, "gitk": read, "svn": gitSVN, "p4": gitSVN, "subtree": gitSubtree,
 	}
+}
+
+// gitCloneUnpacks classifies git clone: what the clone holds is
+// downloaded code, and a runner or a script of it run later in the step
+// runs that code.
+func gitCloneUnpacks(c *cmd) {
+	gitClone(c)
+	c.a.unpacked = true
 }
 
 func gitCommit(c *cmd) {

@@ -11,7 +11,7 @@ import (
 // that name another host or registry, and the options that make a program
 // evaluate, page or escape to a shell. Each wraps the program's own
 // classifier.
-func addOptions() {
+func addOptions(programs map[string]func(*cmd)) {
 	wrap := func(name string, pre func(*cmd) bool, post func(*cmd)) {
 		inner := programs[name]
 		programs[name] = func(c *cmd) {
@@ -52,14 +52,6 @@ func addOptions() {
 	}
 	wrap("gh", ghExtension, nil)
 
-	if clone := gitSubcommands["clone"]; clone != nil {
-		gitSubcommands["clone"] = func(c *cmd) {
-			clone(c)
-			// what the clone holds is downloaded code: a runner or a
-			// script of it run later in the step runs that code
-			c.a.unpacked = true
-		}
-	}
 	for _, n := range []string{"rsync", "cp", "scp", "zip", "tar", "7z", "rclone"} {
 		if programs[n] != nil {
 			wrap(n, nil, copiesHome)
@@ -166,7 +158,7 @@ func npmGlobals(c *cmd) bool {
 	return false
 }
 
-var npmClassify = func(c *cmd) { npm(c) }
+func npmClassify(c *cmd) { npm(c) }
 
 // npmPkg: npm pkg set scripts.* defines what a later npm run runs.
 func npmPkg(c *cmd) {

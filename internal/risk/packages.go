@@ -195,7 +195,7 @@ func npx(c *cmd) {
 		}
 		name = name[strings.LastIndexByte(name, '/')+1:]
 		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: name, args: c.args[i+1:]}
-		if fn, ok := programs[name]; ok && name != c.name {
+		if fn, ok := programs()[name]; ok && name != c.name {
 			fn(inner)
 		} else if cl, ok := simplePrograms[name]; ok {
 			inner.simple(cl)

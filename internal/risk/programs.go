@@ -8,11 +8,10 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// programs maps a program name to the function that classifies it.
-var programs map[string]func(*cmd)
-
-func init() {
-	programs = map[string]func(*cmd){
+// buildPrograms makes the table of the programs with a classifier of
+// their own: the program's name to the function that classifies it.
+func buildPrograms() map[string]func(*cmd) {
+	programs := map[string]func(*cmd){
 		"git": git, "gh": gh, "hub": hub,
 		"gcc": compiler, "g++": compiler, "cc": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"docker": docker, "podman": docker, "nerdctl": docker,
@@ -75,11 +74,11 @@ func init() {
 			delete(programs, k)
 		}
 	}
-	for k, v := range morePrograms {
+	for k, v := range morePrograms() {
 		programs[k] = v
 	}
-	addToolbox()
-	for k, v := range writers {
+	addToolbox(programs)
+	for k, v := range writers() {
 		programs[k] = v
 	}
 	for _, name := range program.Sayso {
@@ -87,6 +86,7 @@ func init() {
 			programs[name] = saysoProgram
 		}
 	}
+	return programs
 }
 
 // saysoProgram is one of the programs sayso installs beside its CLI (the
@@ -98,9 +98,10 @@ func saysoProgram(c *cmd) {
 
 // simplePrograms are programs whose class does not depend on their
 // arguments. Their operands are read as paths, so reading a secret is seen.
-var simplePrograms = map[string]Class{}
+var simplePrograms = buildSimplePrograms()
 
-func init() {
+func buildSimplePrograms() map[string]Class {
+	simplePrograms := map[string]Class{}
 	for _, n := range strings.Fields(`ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack
 		fd fdfind tree pwd true false test [ [[ date cal whoami id groups uname hostname which whereis type file stat du df free
 		uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath dig nslookup host whois
@@ -138,6 +139,7 @@ func init() {
 		openssl age rage `) {
 		simplePrograms[n] = LocalWrite
 	}
+	return simplePrograms
 }
 
 // metaOnly programs look at files without printing what they hold.

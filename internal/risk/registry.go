@@ -2,16 +2,50 @@ package risk
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+// The classifier tables are built once, on first use, by loadTables. They
+// cannot be package-level initializers: a classifier reaches back to them
+// (alias classifies the command it names, which is classified through
+// these tables), and Go refuses such an initialization cycle.
+var (
+	tablesOnce sync.Once
+	// programs maps a program name to the function that classifies it.
+	programsTable map[string]func(*cmd)
+	// gitTable maps a git subcommand to the function that classifies it.
+	gitTable map[string]func(*cmd)
+)
+
+func loadTables() {
+	tablesOnce.Do(func() {
+		gitTable = buildGitSubcommands()
+		programsTable = buildPrograms()
+	})
+}
+
+// programs returns the table of the programs with a classifier of their
+// own.
+func programs() map[string]func(*cmd) {
+	loadTables()
+	return programsTable
+}
+
+// gitSubcommand returns the classifier of git's subcommand name.
+func gitSubcommand(name string) (func(*cmd), bool) {
+	loadTables()
+	fn, ok := gitTable[name]
+	return fn, ok
+}
+
 // classifier returns the function that classifies the program called name,
 // or nil when sayso does not know it. Every program the registry lists has
 // one, and no other: a test holds the two together.
 func classifier(name string) func(*cmd) {
-	if fn, ok := programs[name]; ok {
+	if fn, ok := programs()[name]; ok {
 		return fn
 	}
 	if cl, ok := simplePrograms[name]; ok {

@@ -23,7 +23,7 @@ func TestRegistryMatchesClassifiers(t *testing.T) {
 		t.Errorf("the registry lists %q, which has no classifier", n)
 	}
 	var extra []string
-	for n := range programs {
+	for n := range programs() {
 		if !program.Known(n) {
 			extra = append(extra, n)
 		}
@@ -34,7 +34,7 @@ func TestRegistryMatchesClassifiers(t *testing.T) {
 		}
 	}
 	for n, cl := range simplePrograms {
-		if _, ok := programs[n]; ok {
+		if _, ok := programs()[n]; ok {
 			continue // its own classifier wins
 		}
 		if cl == Read && !program.Is(n, program.Looks) || cl == LocalWrite && !program.Is(n, program.Builds) {
@@ -71,7 +71,7 @@ func TestWrappersSeeThrough(t *testing.T) {
 		}
 	}
 	// risk's own interpreters and shells are the registry's.
-	for n, fn := range programs {
+	for n, fn := range programs() {
 		switch reflect.ValueOf(fn).Pointer() {
 		case reflect.ValueOf(interpreter).Pointer(), reflect.ValueOf(deno).Pointer(), reflect.ValueOf(bun).Pointer(), reflect.ValueOf(awk).Pointer():
 			if !program.Is(n, program.Interpreter|program.Shell) {

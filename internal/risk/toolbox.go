@@ -5,43 +5,46 @@ package risk
 // toolbox are the classifiers of the everyday toolbox beyond programs.go:
 // other version control systems and forges, database and queue clients,
 // disk tools, deploy tools, senders, and the programs that run others.
-var toolbox = map[string]func(*cmd){
-	"jj": jj, "hg": hg, "svn": svn, "tea": tea, "gt": graphite, "fossil": otherVCS, "bzr": otherVCS, "darcs": otherVCS,
-	"createdb": pgAdmin, "createuser": pgAdmin, "dropdb": pgAdmin, "dropuser": pgAdmin, "pg_dump": dumpDB, "pg_dumpall": dumpDB,
-	"mysqldump": dumpDB, "mongodump": dumpDB, "mongoexport": dumpDB, "pg_restore": restoreDB, "mongorestore": restoreDB,
-	"mongoimport": restoreDB, "pg_isready": readOnly, "pg_ctl": pgCtl, "mysqladmin": mysqladmin, "etcdctl": etcdctl,
-	"kafka-topics": kafkaTopics, "kafka-console-producer": kafkaProducer, "kafka-console-consumer": readOnly,
-	"kafka-consumer-groups": kafkaGroups, "rabbitmqctl": rabbitmq, "rabbitmqadmin": rabbitmq, "nats": nats,
-	"valkey-cli": redisCli, "memcached": localWrite, "consul": consul,
-	"sgdisk": partitioner, "gdisk": partitioner, "cgdisk": partitioner, "diskutil": diskutil, "hdiutil": hdiutil,
-	"mkdocs": mkdocs, "ko": ko, "helmfile": helmfile, "skaffold": skaffold, "eksctl": eksctl, "flyway": flyway,
-	"liquibase": liquibase, "prisma": prisma, "goose": migrationTool, "migrate": migrationTool, "atlas": migrationTool,
-	"alembic": migrationTool, "knex": migrationTool, "sequelize": migrationTool, "typeorm": migrationTool, "diesel": migrationTool,
-	"sqlx": migrationTool, "drizzle-kit": migrationTool, "manage.py": migrationTool, "django-admin": migrationTool, "artisan": migrationTool,
-	"dbmate": dbmate, "sqitch": sqitch, "flux": flux, "tilt": tilt, "packer": packer,
-	"vagrant": vagrant, "kustomize": kustomize, "kind": localCluster, "minikube": localCluster, "k3d": localCluster,
-	"colima": localCluster, "lima": localCluster, "kubectx": kubeContext, "kubens": kubeContext, "k9s": k9s, "stern": readOnly,
-	"buildah": buildah, "docker-compose": dockerCompose, "earthly": earthly, "ansible-galaxy": localWrite,
-	"doctl": genericCloud, "linode-cli": genericCloud, "hcloud": genericCloud, "scw": genericCloud, "ibmcloud": genericCloud,
-	"oci": genericCloud, "aliyun": genericCloud, "render": genericCloud,
-	"openssl": openssl, "swaks": swaks, "websocat": websocket, "wscat": websocket, "tailscale": tailscale,
-	"zerotier-cli": networkConfig, "wg": networkConfig, "wg-quick": networkConfig, "ssh-copy-id": sshCopyID,
-	"mosh": ssh, "autossh": ssh, "grpcurl": grpcurl, "httpie": httpie, "s3cmd": s3cmd, "lftp": netcat, "ncftp": netcat,
-	"smbclient": netcat,
-	"watchexec": runsCommand, "nodemon": runsCommand, "hyperfine": runsCommand, "concurrently": runsCommand,
-	"direnv": direnv, "mise": mise, "aws-vault": awsVault, "sops": sops, "credstash": credstash, "doppler": doppler, "dotenv": runsCommand,
-	"conda": envManager, "pdm": envManager, "pipenv": envManager, "hatch": envManager, "rye": envManager, "pixi": envManager,
-	"devbox": envManager, "nix": nix, "nix-shell": envManager, "invoke": runner, "cmake": cmake, "fzf": fzf,
-	"tree-sitter": localWrite, "newgrp": privileged, "view": editor, "ex": editor, "watch": readOnly,
-	"R": interpreter, "ghci": interpreter, "runghc": interpreter, "runhaskell": interpreter, "iex": interpreter,
-	"escript": interpreter, "racket": interpreter, "guile": interpreter, "sbcl": interpreter, "scala": interpreter,
-	"kotlin": interpreter, "jrunscript": interpreter, "qjs": interpreter, "elvish": interpreter, "cmd": interpreter,
-	"cmd.exe": interpreter, "java": interpreter, "ipython": interpreter, "tsx": interpreter, "ts-node": interpreter, "esno": interpreter, "busybox-sh": shellProgram, "coproc": opaqueProgram, "qwen": agentCLI, "crush": agentCLI,
+func toolbox() map[string]func(*cmd) {
+	return map[string]func(*cmd){
+		"jj": jj, "hg": hg, "svn": svn, "tea": tea, "gt": graphite, "fossil": otherVCS, "bzr": otherVCS, "darcs": otherVCS,
+		"createdb": pgAdmin, "createuser": pgAdmin, "dropdb": pgAdmin, "dropuser": pgAdmin, "pg_dump": dumpDB, "pg_dumpall": dumpDB,
+		"mysqldump": dumpDB, "mongodump": dumpDB, "mongoexport": dumpDB, "pg_restore": restoreDB, "mongorestore": restoreDB,
+		"mongoimport": restoreDB, "pg_isready": readOnly, "pg_ctl": pgCtl, "mysqladmin": mysqladmin, "etcdctl": etcdctl,
+		"kafka-topics": kafkaTopics, "kafka-console-producer": kafkaProducer, "kafka-console-consumer": readOnly,
+		"kafka-consumer-groups": kafkaGroups, "rabbitmqctl": rabbitmq, "rabbitmqadmin": rabbitmq, "nats": nats,
+		"valkey-cli": redisCli, "memcached": localWrite, "consul": consul,
+		"sgdisk": partitioner, "gdisk": partitioner, "cgdisk": partitioner, "diskutil": diskutil, "hdiutil": hdiutil,
+		"mkdocs": mkdocs, "ko": ko, "helmfile": helmfile, "skaffold": skaffold, "eksctl": eksctl, "flyway": flyway,
+		"liquibase": liquibase, "prisma": prisma, "goose": migrationTool, "migrate": migrationTool, "atlas": migrationTool,
+		"alembic": migrationTool, "knex": migrationTool, "sequelize": migrationTool, "typeorm": migrationTool, "diesel": migrationTool,
+		"sqlx": migrationTool, "drizzle-kit": migrationTool, "manage.py": migrationTool, "django-admin": migrationTool, "artisan": migrationTool,
+		"dbmate": dbmate, "sqitch": sqitch, "flux": flux, "tilt": tilt, "packer": packer,
+		"vagrant": vagrant, "kustomize": kustomize, "kind": localCluster, "minikube": localCluster, "k3d": localCluster,
+		"colima": localCluster, "lima": localCluster, "kubectx": kubeContext, "kubens": kubeContext, "k9s": k9s, "stern": readOnly,
+		"buildah": buildah, "docker-compose": dockerCompose, "earthly": earthly, "ansible-galaxy": localWrite,
+		"doctl": genericCloud, "linode-cli": genericCloud, "hcloud": genericCloud, "scw": genericCloud, "ibmcloud": genericCloud,
+		"oci": genericCloud, "aliyun": genericCloud, "render": genericCloud,
+		"openssl": openssl, "swaks": swaks, "websocat": websocket, "wscat": websocket, "tailscale": tailscale,
+		"zerotier-cli": networkConfig, "wg": networkConfig, "wg-quick": networkConfig, "ssh-copy-id": sshCopyID,
+		"mosh": ssh, "autossh": ssh, "grpcurl": grpcurl, "httpie": httpie, "s3cmd": s3cmd, "lftp": netcat, "ncftp": netcat,
+		"smbclient": netcat,
+		"watchexec": runsCommand, "nodemon": runsCommand, "hyperfine": runsCommand, "concurrently": runsCommand,
+		"direnv": direnv, "mise": mise, "aws-vault": awsVault, "sops": sops, "credstash": credstash, "doppler": doppler, "dotenv": runsCommand,
+		"conda": envManager, "pdm": envManager, "pipenv": envManager, "hatch": envManager, "rye": envManager, "pixi": envManager,
+		"devbox": envManager, "nix": nix, "nix-shell": envManager, "invoke": runner, "cmake": cmake, "fzf": fzf,
+		"tree-sitter": localWrite, "newgrp": privileged, "view": editor, "ex": editor, "watch": readOnly,
+		"R": interpreter, "ghci": interpreter, "runghc": interpreter, "runhaskell": interpreter, "iex": interpreter,
+		"escript": interpreter, "racket": interpreter, "guile": interpreter, "sbcl": interpreter, "scala": interpreter,
+		"kotlin": interpreter, "jrunscript": interpreter, "qjs": interpreter, "elvish": interpreter, "cmd": interpreter,
+		"cmd.exe": interpreter, "java": interpreter, "ipython": interpreter, "tsx": interpreter, "ts-node": interpreter, "esno": interpreter, "busybox-sh": shellProgram, "coproc": opaqueProgram, "qwen": agentCLI, "crush": agentCLI,
+	}
 }
 
 // addToolbox adds the toolbox to programs, and a classifier for each
 // wrapper seen alone.
-func addToolbox() {
+func addToolbox(programs map[string]func(*cmd)) {
+	toolbox := toolbox()
 	for _, n := range []string{"nohup", "setsid", "nice", "ionice", "stdbuf", "time", "timeout", "xargs", "parallel",
 		"busybox", "toybox", "caffeinate", "unbuffer", "chrt", "flock", "setarch", "linux32", "linux64", "fakeroot",
 		"faketime", "numactl", "xvfb-run", "valgrind", "catchsegv", "firejail", "taskset", "chronic", "dbus-launch",
@@ -54,8 +57,8 @@ func addToolbox() {
 	for k, v := range toolbox {
 		programs[k] = v
 	}
-	addEveryday()
-	addOptions()
+	addEveryday(programs)
+	addOptions(programs)
 }
 
 func readOnly(c *cmd) { c.add(Read, c.name+" only reads") }
@@ -92,12 +95,14 @@ func wrapperAlone(c *cmd) {
 func (c *cmd) verb() string { return c.words(1)[0] }
 
 // morePrograms extends programs with the tools of this file.
-var morePrograms = map[string]func(*cmd){
-	"glab": glab, "goreleaser": goreleaser, "vsce": publishVerb, "ovsx": publishVerb, "skopeo": skopeo,
-	"sam": deployCLI, "argocd": argocd, "nomad": nomad, "ngrok": tunnel, "cloudflared": tunnel, "lt": tunnel,
-	"localtunnel": tunnel, "lynx": textBrowser, "links": textBrowser, "w3m": textBrowser, "elinks": textBrowser,
-	"gpg": gpg, "gpg2": gpg, "man": manCmd, "gdb": gdb, "lldb": gdb, "playwright": playwright,
-	"chromium": browserProgram, "chromium-browser": browserProgram, "google-chrome": browserProgram, "chrome": browserProgram,
-	"firefox": browserProgram, "gofmt": gofmt, ":": colon, "ssh-keygen": sshKeygen, "ssh-add": sshAdd,
-	"strace": tracer, "ltrace": tracer, "gcore": tracer,
+func morePrograms() map[string]func(*cmd) {
+	return map[string]func(*cmd){
+		"glab": glab, "goreleaser": goreleaser, "vsce": publishVerb, "ovsx": publishVerb, "skopeo": skopeo,
+		"sam": deployCLI, "argocd": argocd, "nomad": nomad, "ngrok": tunnel, "cloudflared": tunnel, "lt": tunnel,
+		"localtunnel": tunnel, "lynx": textBrowser, "links": textBrowser, "w3m": textBrowser, "elinks": textBrowser,
+		"gpg": gpg, "gpg2": gpg, "man": manCmd, "gdb": gdb, "lldb": gdb, "playwright": playwright,
+		"chromium": browserProgram, "chromium-browser": browserProgram, "google-chrome": browserProgram, "chrome": browserProgram,
+		"firefox": browserProgram, "gofmt": gofmt, ":": colon, "ssh-keygen": sshKeygen, "ssh-add": sshAdd,
+		"strace": tracer, "ltrace": tracer, "gcore": tracer,
+	}
 }
