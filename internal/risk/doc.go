@@ -17,14 +17,15 @@ package risk
 // shell) is looked up by classifier in registry.go, in this order:
 //
 //  1. programs, the table of programs with a classifier of their own. It is
-//     built once, on first use (loadTables, registry.go), from several
-//     tables: the literal in programs.go, morePrograms and toolbox
-//     (toolbox.go), addEveryday (everyday.go), a classifier for every
-//     wrapper seen alone (addToolbox), writers (writes.go) and sayso's own
-//     programs. Between them addOptions (options.go) decorates some entries
-//     with a check before or after their classifier (npm's global options,
-//     docker's endpoint, copiesHome). git's subcommands are a table of
-//     their own (git.go), built with it.
+//     built once, on first use (loadTables, registry.go), from the table
+//     of families (family.go): one entry per family of programs, each in
+//     the file named after it, giving its names, the registry's traits it
+//     relies on, its classifier and the checks around it. Programs not yet
+//     moved into a family come from older tables applied before it: the
+//     literal in programs.go, morePrograms and toolbox (toolbox.go),
+//     addEveryday (everyday.go), a classifier for every wrapper seen alone
+//     (addToolbox), writers (writes.go) and sayso's own programs, some
+//     decorated by addOptions (options.go) with a check before or after.
 //  2. simplePrograms (programs.go): a fixed class, read or local-write.
 //  3. The registry's Looks and Builds traits: read or local-write.
 //
@@ -33,6 +34,8 @@ package risk
 // work-options, state and credentials, built once when that package
 // loads; a test holds the two name sets together.
 //
-// A family's pieces are spread: git's classifier and subcommands in
-// git.go, its global options in reading.go, its writes in writes_git.go,
-// its harmless settings in registry.go, its traits, verbs and credentials in program/registry.go.
+// git is one family, whole in git.go: its classifier, its subcommands'
+// table (built with the others), its global options, the settings that
+// make it run programs and the files its subcommands write. Its verbs,
+// program options and credentials are the registry's
+// (program/registry.go).

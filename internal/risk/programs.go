@@ -12,7 +12,7 @@ import (
 // their own: the program's name to the function that classifies it.
 func buildPrograms() map[string]func(*cmd) {
 	programs := map[string]func(*cmd){
-		"git": git, "gh": gh, "hub": hub,
+		"gh": gh, "hub": hub,
 		"gcc": compiler, "g++": compiler, "cc": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"docker": docker, "podman": docker, "nerdctl": docker,
 		"kubectl": kubectl, "oc": kubectl, "k": kubectl, "helm": helm,
@@ -84,6 +84,12 @@ func buildPrograms() map[string]func(*cmd) {
 	for _, name := range program.Sayso {
 		if name != "sayso" {
 			programs[name] = saysoProgram
+		}
+	}
+	for _, f := range families() {
+		fn := f.classifier()
+		for _, n := range f.names {
+			programs[n] = fn
 		}
 	}
 	return programs

@@ -106,13 +106,6 @@ func ReadPattern(words []string) Reading {
 	return readArgs(name, args)
 }
 
-// gitGlobalTakes are git's global options that take the next word as
-// their value (git(1)).
-var gitGlobalTakes = map[string]bool{
-	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
-	"--super-prefix": true, "--config-env": true, "--list-cmds": true, "--attr-source": true,
-}
-
 func readArgs(name string, args []shell.Word) Reading {
 	r := read(name, args)
 	// A word built at run time may expand to options as well as to an

@@ -279,16 +279,3 @@ func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
 		}
 	}
 }
-
-// harmlessGitConfig reports a git -c setting that names a program which
-// does nothing but accept or show (core.editor=true, core.pager=cat), or
-// turns hooks off (core.hooksPath=/dev/null).
-func harmlessGitConfig(k, v string) bool {
-	switch {
-	case k == "core.editor" || k == "sequence.editor" || k == "core.pager" || strings.HasPrefix(k, "pager."):
-		return harmlessProgram(v) || k != "core.editor" && k != "sequence.editor" && (v == "false" || v == "true" && strings.HasPrefix(k, "pager."))
-	case k == "core.hookspath":
-		return v == "/dev/null"
-	}
-	return false
-}
