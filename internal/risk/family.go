@@ -60,5 +60,7 @@ func (f family) classifier() func(*cmd) {
 func families() []family {
 	return []family{
 		gitFamily(),
+		interpreterFamily(), denoFamily(), bunFamily(), awkFamily(), shellFamily(),
+		makeFamily(), taskRunnerFamily(),
 	}
 }

@@ -35,8 +35,6 @@ func addOptions(programs map[string]func(*cmd)) {
 	wrap("redis-cli", redisModes, nil)
 	wrap("valkey-cli", redisModes, nil)
 	wrap("aws", awsDryRun, nil)
-	wrap("make", makeStdin, nil)
-	wrap("gmake", makeStdin, nil)
 	wrap("systemctl", systemctlUser, nil)
 	for _, n := range []string{"claude", "codex", "gemini", "aider", "cursor-agent", "opencode", "amp", "qwen", "crush"} {
 		wrap(n, nil, agentUnchecked)
@@ -313,31 +311,6 @@ func awsDryRun(c *cmd) bool {
 	if c.has("--dryrun", "--dry-run") && !c.has("--no-dry-run") {
 		c.add(Read, "aws --dryrun shows what it would do")
 		return true
-	}
-	return false
-}
-
-// makeStdin: make -f - reads its makefile from stdin, where sayso does
-// not look.
-func makeStdin(c *cmd) bool {
-	for i, w := range c.args {
-		v := w.Value
-		f := ""
-		switch {
-		case (v == "-f" || v == "--file" || v == "--makefile") && i+1 < len(c.args):
-			f = c.args[i+1].Value
-			if !c.args[i+1].Literal {
-				f = "-"
-			}
-		case strings.HasPrefix(v, "-f") && len(v) > 2:
-			f = v[2:]
-		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
-			_, f, _ = strings.Cut(v, "=")
-		}
-		if f == "-" || f == "/dev/stdin" || strings.HasPrefix(f, "/dev/fd/") || strings.HasPrefix(f, "/proc/self/fd/") {
-			c.add(Opaque, c.name+" reads its makefile from its input")
-			return false
-		}
 	}
 	return false
 }

@@ -6,8 +6,56 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
+
+// The families of the programs that run what they are given: the
+// interpreters, the shells, the task runners. Their runs field is what
+// TestWrappersSeeThrough holds against the registry.
+
+// interpreterFamily runs code from a file, a string or stdin.
+func interpreterFamily() family {
+	return family{names: []string{
+		"python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "ruby", "perl", "php", "lua", "luajit",
+		"Rscript", "julia", "osascript", "pwsh", "powershell", "tclsh", "wish", "jshell", "groovy", "irb", "expect",
+		"fish", "csh", "tcsh", "nu", "xonsh", "R", "ghci", "runghc", "runhaskell", "iex", "escript", "racket", "guile",
+		"sbcl", "scala", "kotlin", "jrunscript", "qjs", "elvish", "cmd", "cmd.exe", "java", "ipython", "tsx", "ts-node", "esno",
+	}, classify: interpreter, runs: runsCode}
+}
+
+func denoFamily() family {
+	return family{names: []string{"deno"}, traits: program.Interpreter, classify: deno, runs: runsCode}
+}
+
+func bunFamily() family {
+	return family{names: []string{"bun"}, traits: program.Interpreter, classify: bun, after: remoteSpecs, runs: runsCode}
+}
+
+// awkFamily: awk's program is code, and it runs commands with system()
+// and pipes (awk is classified in writes_text.go, beside the other text
+// tools' writes).
+func awkFamily() family {
+	return family{names: []string{"awk", "gawk", "mawk", "nawk"}, traits: program.Interpreter, classify: awk, runs: runsCode}
+}
+
+// shellFamily are the Bourne shells, whose -c strings and scripts sayso
+// reads as bash.
+func shellFamily() family {
+	return family{names: []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash", "busybox-sh"},
+		traits: program.Shell | program.Bourne, classify: shellProgram, runs: runsShell}
+}
+
+// makeFamily runs the recipes of a makefile; a makefile read from stdin
+// is code sayso does not read.
+func makeFamily() family {
+	return family{names: []string{"make", "gmake"}, traits: program.Runner, before: makeStdin, classify: makeCmd, runs: runsTasks}
+}
+
+// taskRunnerFamily runs the tasks a file of the project names.
+func taskRunnerFamily() family {
+	return family{names: []string{"just", "task", "rake", "mage", "invoke"}, traits: program.Runner, classify: runner, runs: runsTasks}
+}
 
 // runScript classifies running the script file w: the project's own code
 // is local work that sayso cannot see inside; code from anywhere else is
@@ -620,4 +668,29 @@ func nix(c *cmd) {
 		c.add(LocalWrite, "nix "+ws[0])
 		c.cwdWrite()
 	}
+}
+
+// makeStdin: make -f - reads its makefile from stdin, where sayso does
+// not look.
+func makeStdin(c *cmd) bool {
+	for i, w := range c.args {
+		v := w.Value
+		f := ""
+		switch {
+		case (v == "-f" || v == "--file" || v == "--makefile") && i+1 < len(c.args):
+			f = c.args[i+1].Value
+			if !c.args[i+1].Literal {
+				f = "-"
+			}
+		case strings.HasPrefix(v, "-f") && len(v) > 2:
+			f = v[2:]
+		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
+			_, f, _ = strings.Cut(v, "=")
+		}
+		if f == "-" || f == "/dev/stdin" || strings.HasPrefix(f, "/dev/fd/") || strings.HasPrefix(f, "/proc/self/fd/") {
+			c.add(Opaque, c.name+" reads its makefile from its input")
+			return false
+		}
+	}
+	return false
 }

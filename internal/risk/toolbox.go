@@ -32,12 +32,9 @@ func toolbox() map[string]func(*cmd) {
 		"watchexec": runsCommand, "nodemon": runsCommand, "hyperfine": runsCommand, "concurrently": runsCommand,
 		"direnv": direnv, "mise": mise, "aws-vault": awsVault, "sops": sops, "credstash": credstash, "doppler": doppler, "dotenv": runsCommand,
 		"conda": envManager, "pdm": envManager, "pipenv": envManager, "hatch": envManager, "rye": envManager, "pixi": envManager,
-		"devbox": envManager, "nix": nix, "nix-shell": envManager, "invoke": runner, "cmake": cmake, "fzf": fzf,
+		"devbox": envManager, "nix": nix, "nix-shell": envManager, "cmake": cmake, "fzf": fzf,
 		"tree-sitter": localWrite, "newgrp": privileged, "view": editor, "ex": editor, "watch": readOnly,
-		"R": interpreter, "ghci": interpreter, "runghc": interpreter, "runhaskell": interpreter, "iex": interpreter,
-		"escript": interpreter, "racket": interpreter, "guile": interpreter, "sbcl": interpreter, "scala": interpreter,
-		"kotlin": interpreter, "jrunscript": interpreter, "qjs": interpreter, "elvish": interpreter, "cmd": interpreter,
-		"cmd.exe": interpreter, "java": interpreter, "ipython": interpreter, "tsx": interpreter, "ts-node": interpreter, "esno": interpreter, "busybox-sh": shellProgram, "coproc": opaqueProgram, "qwen": agentCLI, "crush": agentCLI,
+		"coproc": opaqueProgram, "qwen": agentCLI, "crush": agentCLI,
 	}
 }
 
