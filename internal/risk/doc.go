@@ -34,6 +34,11 @@ package risk
 // work-options, state and credentials, built once when that package
 // loads; a test holds the two name sets together.
 //
+// TestLayout (layout_test.go) holds the shape: a program name belongs to
+// exactly one family or older table, a family's names have the traits it
+// states in the registry, and neither this package nor package program
+// has an init function.
+//
 // git is one family, whole in git.go: its classifier, its subcommands'
 // table (built with the others), its global options, the settings that
 // make it run programs and the files its subcommands write. Its verbs,

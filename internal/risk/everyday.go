@@ -9,7 +9,14 @@ import (
 // addEveryday adds the classifiers of everyday tools that take more than
 // a class: release tools, task runners, device and system tools.
 func addEveryday(programs map[string]func(*cmd)) {
-	for n, fn := range map[string]func(*cmd){
+	for n, fn := range everydayPrograms() {
+		programs[n] = fn
+	}
+}
+
+// everydayPrograms are the everyday tools addEveryday adds.
+func everydayPrograms() map[string]func(*cmd) {
+	return map[string]func(*cmd){
 		"lerna": releaseTool, "changeset": releaseTool, "semantic-release": releaseTool, "release-it": releaseTool,
 		"np": releaseTool, "chromatic": releaseTool, "flit": releaseTool, "maturin": releaseTool, "wasm-pack": releaseTool,
 		"eas": releaseTool, "nuget": releaseTool, "pod": releaseTool, "cap": namedTaskRunner, "fastlane": namedTaskRunner,
@@ -28,8 +35,6 @@ func addEveryday(programs map[string]func(*cmd)) {
 		"npm-run-all": namedTaskRunner, "run-s": namedTaskRunner, "run-p": namedTaskRunner, "perf": perfCmd, "fuser": fuser,
 		"chattr": chattr, "cron": privileged, "envsubst": envsubst, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
 		"kafka-consumer-groups.sh": kafkaGroups,
-	} {
-		programs[n] = fn
 	}
 }
 

@@ -43,7 +43,7 @@ func addOptions(programs map[string]func(*cmd)) {
 		wrap(n, launched, nil)
 	}
 	programs["dc"] = calculator
-	for _, n := range []string{"pip", "pip3", "uv", "uvx", "pipx", "poetry", "pdm", "pipenv", "npm", "pnpm", "yarn", "bun", "bunx", "npx", "pnpx", "gem", "cargo", "composer", "conda"} {
+	for _, n := range []string{"pip", "pip3", "uv", "uvx", "pipx", "poetry", "pdm", "pipenv", "npm", "pnpm", "yarn", "bunx", "npx", "pnpx", "gem", "cargo", "composer", "conda"} {
 		if programs[n] != nil {
 			wrap(n, nil, remoteSpecs)
 		}

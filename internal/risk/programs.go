@@ -11,7 +11,32 @@ import (
 // buildPrograms makes the table of the programs with a classifier of
 // their own: the program's name to the function that classifies it.
 func buildPrograms() map[string]func(*cmd) {
-	programs := map[string]func(*cmd){
+	programs := basePrograms()
+	for k, v := range morePrograms() {
+		programs[k] = v
+	}
+	addToolbox(programs)
+	for k, v := range writers() {
+		programs[k] = v
+	}
+	for _, name := range program.Sayso {
+		if name != "sayso" {
+			programs[name] = saysoProgram
+		}
+	}
+	for _, f := range families() {
+		fn := f.classifier()
+		for _, n := range f.names {
+			programs[n] = fn
+		}
+	}
+	return programs
+}
+
+// basePrograms is the first table of programs with a classifier of their
+// own, from before the families.
+func basePrograms() map[string]func(*cmd) {
+	return map[string]func(*cmd){
 		"gh": gh, "hub": hub,
 		"gcc": compiler, "g++": compiler, "cc": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
 		"docker": docker, "podman": docker, "nerdctl": docker,
@@ -32,7 +57,7 @@ func buildPrograms() map[string]func(*cmd) {
 		"kill": kill, "killall": killall, "pkill": killall,
 		"curl": curl, "wget": wget, "http": httpie, "https": httpie, "xh": httpie, "aria2c": wget,
 		"ssh": ssh, "scp": scp, "sftp": scp, "nc": netcat, "ncat": netcat, "netcat": netcat, "socat": socat,
-		"telnet": netcat, "socat-x": nil, "ftp": netcat, "tftp": netcat, "mail": mail, "sendmail": mail, "mutt": mail,
+		"telnet": netcat, "ftp": netcat, "tftp": netcat, "mail": mail, "sendmail": mail, "mutt": mail,
 		"source": source, ".": source, "eval": evalCmd, "trap": trapCmd, "alias": alias, "hash": hashCmd, "enable": enableCmd,
 		"exec": execCmd, "cd": cd, "pushd": cd, "popd": popd,
 		"npm": npm, "pnpm": npm, "yarn": npm, "npx": npx, "pnpx": npx, "bunx": npx,
@@ -55,35 +80,11 @@ func buildPrograms() map[string]func(*cmd) {
 		"bw": passwordManager, "lpass": passwordManager, "keepassxc-cli": passwordManager, "secret-tool": passwordManager,
 		"sayso": sayso, "claude": agentCLI, "codex": agentCLI, "gemini": agentCLI, "aider": agentCLI,
 		"cursor-agent": agentCLI, "opencode": agentCLI, "amp": agentCLI,
-		"tmux": tmux, "screen": tmux, "script": scriptCmd, "nohup": nil,
+		"tmux": tmux, "screen": tmux, "script": scriptCmd,
 		"vim": editor, "vi": editor, "nvim": editor, "nano": editor, "emacs": editor, "code": editor, "ed": editor,
-		"sed-i": nil, "patch": patchCmd, "open": openCmd, "xdg-open": openCmd,
+		"patch": patchCmd, "open": openCmd, "xdg-open": openCmd,
 		"git-lfs": localWrite, "pre-commit": localWrite,
 	}
-	for k, v := range programs {
-		if v == nil {
-			delete(programs, k)
-		}
-	}
-	for k, v := range morePrograms() {
-		programs[k] = v
-	}
-	addToolbox(programs)
-	for k, v := range writers() {
-		programs[k] = v
-	}
-	for _, name := range program.Sayso {
-		if name != "sayso" {
-			programs[name] = saysoProgram
-		}
-	}
-	for _, f := range families() {
-		fn := f.classifier()
-		for _, n := range f.names {
-			programs[n] = fn
-		}
-	}
-	return programs
 }
 
 // saysoProgram is one of the programs sayso installs beside its CLI (the
@@ -104,36 +105,35 @@ func buildSimplePrograms() map[string]Class {
 		uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath dig nslookup host whois
 		diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq sleep yes basename dirname
 		realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum hexdump od strings jq gojq jless fx
-		man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
+		info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
 		printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
 		return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
-		bc dc expr factor numfmt tokei cloc scc sloccount ctags gtags cscope
-		uptime w who last lastlog users finger getent
-		cut csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
-		golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint 
+		bc expr factor numfmt tokei cloc scc sloccount ctags gtags cscope
+		w who last lastlog users finger getent
+		csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
+		golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint
 		lsattr getfacl namei findmnt mountpoint blkid dmesg loginctl systemd-analyze
-		zcat zgrep zless bzcat xzcat zstdcat lz4cat 
+		zcat zgrep zless bzcat xzcat zstdcat lz4cat
 		git-check-ref-format diff3 sdiff icdiff delta difft
 		nvidia-smi sensors vmstat iostat mpstat sar pidstat`) {
 		simplePrograms[n] = Read
 	}
 	for _, n := range strings.Fields(`goimports gopls prettier eslint black ruff
 		rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
-		playwright pytest tox nox coverage mypy pyright pylint flake8 bandit
-		gcc g++ cc c++ clang clang++ ld ar ranlib strip objdump nm readelf cmake ninja meson bazel bazelisk buck2 scons autoreconf
-		configure autoconf automake libtool pkg-config javac java kotlinc scalac sbt ant lein clojure mix elixir erl rebar3
+		pytest tox nox coverage mypy pyright pylint flake8 bandit
+		ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
+		configure autoconf automake libtool pkg-config javac kotlinc scalac sbt ant lein clojure mix elixir erl rebar3
 		ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
-		protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
-		hugo jekyll mkdocs sphinx-build docusaurus gatsby next nuxt astro remix expo
+		protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr
+		hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
 		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
-		direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
-		jupyter ipython streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
-		sqlx prisma drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
-		tsx ts-node esno vue-cli ng nx turbo lerna rush changeset
+		asdf rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
+		jupyter streamlit flask uvicorn gunicorn hypercorn celery
+		vue-cli ng nx turbo rush
 		ruby-build bundler-audit brakeman rubocop rspec minitest
-		phpunit phpstan psalm php-cs-fixer artisan
-		mdbook zola trunk wasm-pack cargo-watch
-		openssl age rage `) {
+		phpunit phpstan psalm php-cs-fixer
+		mdbook zola trunk cargo-watch
+		age rage `) {
 		simplePrograms[n] = LocalWrite
 	}
 	return simplePrograms

@@ -1,7 +1,6 @@
 package risk
 
 import (
-	"reflect"
 	"sort"
 	"testing"
 
@@ -70,20 +69,16 @@ func TestWrappersSeeThrough(t *testing.T) {
 			t.Errorf("Classify(%q) = %v: inline code passes for local work", src, got)
 		}
 	}
-	// risk's own interpreters and shells are the registry's.
-	for n, fn := range programs() {
-		switch reflect.ValueOf(fn).Pointer() {
-		case reflect.ValueOf(interpreter).Pointer(), reflect.ValueOf(deno).Pointer(), reflect.ValueOf(bun).Pointer(), reflect.ValueOf(awk).Pointer():
-			if !program.Is(n, program.Interpreter|program.Shell) {
-				t.Errorf("risk classifies %q as an interpreter, the registry does not", n)
-			}
-		case reflect.ValueOf(shellProgram).Pointer():
-			if !program.Is(n, program.Shell) {
-				t.Errorf("risk classifies %q as a shell, the registry does not", n)
-			}
-		case reflect.ValueOf(runner).Pointer(), reflect.ValueOf(makeCmd).Pointer():
-			if !program.Is(n, program.Runner) {
-				t.Errorf("risk classifies %q as a task runner, the registry does not", n)
+	// risk's own interpreters, shells and task runners are the registry's:
+	// a family that runs what it is given says so in its runs field.
+	want := map[runs]program.Trait{runsCode: program.Interpreter | program.Shell, runsShell: program.Shell, runsTasks: program.Runner}
+	for _, f := range families() {
+		if f.runs == runsOwn {
+			continue
+		}
+		for _, n := range f.names {
+			if !program.Is(n, want[f.runs]) {
+				t.Errorf("risk classifies %q as running what it is given (family %s), the registry says only %v", n, f.names[0], program.Traits(n))
 			}
 		}
 	}

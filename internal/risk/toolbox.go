@@ -38,15 +38,20 @@ func toolbox() map[string]func(*cmd) {
 	}
 }
 
+// wrappersAlone are the wrappers classified by wrapperAlone when package
+// shell did not peel them, unless the toolbox has a classifier of their
+// own.
+var wrappersAlone = []string{"nohup", "setsid", "nice", "ionice", "stdbuf", "time", "timeout", "xargs", "parallel",
+	"busybox", "toybox", "caffeinate", "unbuffer", "chrt", "flock", "setarch", "linux32", "linux64", "fakeroot",
+	"faketime", "numactl", "xvfb-run", "valgrind", "catchsegv", "firejail", "taskset", "chronic", "dbus-launch",
+	"dbus-run-session", "ssh-agent", "proxychains", "proxychains4", "torsocks", "sshpass", "dtach",
+	"chroot", "runuser", "run0", "sg", "cross-env"}
+
 // addToolbox adds the toolbox to programs, and a classifier for each
 // wrapper seen alone.
 func addToolbox(programs map[string]func(*cmd)) {
 	toolbox := toolbox()
-	for _, n := range []string{"nohup", "setsid", "nice", "ionice", "stdbuf", "time", "timeout", "xargs", "parallel",
-		"busybox", "toybox", "caffeinate", "unbuffer", "chrt", "flock", "setarch", "linux32", "linux64", "fakeroot",
-		"faketime", "numactl", "xvfb-run", "valgrind", "catchsegv", "firejail", "taskset", "chronic", "dbus-launch",
-		"dbus-run-session", "ssh-agent", "proxychains", "proxychains4", "torsocks", "sshpass", "dtach",
-		"chroot", "runuser", "run0", "sg", "cross-env"} {
+	for _, n := range wrappersAlone {
 		if _, ok := toolbox[n]; !ok {
 			toolbox[n] = wrapperAlone
 		}

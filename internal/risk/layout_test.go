@@ -1,0 +1,118 @@
+package risk
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/program"
+)
+
+// tables lists every table that gives a program name its classifier: each
+// family by its first name, and the older tables not yet moved into
+// families by theirs. A name is in exactly one of them.
+func tables() map[string][]string {
+	out := map[string][]string{}
+	for _, f := range families() {
+		out["family "+f.names[0]] = f.names
+	}
+	keys := func(m map[string]func(*cmd)) []string {
+		var ns []string
+		for n := range m {
+			ns = append(ns, n)
+		}
+		return ns
+	}
+	out["basePrograms"] = keys(basePrograms())
+	out["morePrograms"] = keys(morePrograms())
+	out["toolbox"] = keys(toolbox())
+	out["everydayPrograms"] = keys(everydayPrograms())
+	out["writers"] = keys(writers())
+	out["calculator (options.go)"] = []string{"dc"}
+	var alone, own []string
+	tb := toolbox()
+	for _, n := range wrappersAlone {
+		if tb[n] == nil {
+			alone = append(alone, n)
+		}
+	}
+	out["wrappersAlone"] = alone
+	for _, n := range program.Sayso {
+		if n != "sayso" {
+			own = append(own, n)
+		}
+	}
+	out["sayso's own programs"] = own
+	var simple []string
+	for n := range simplePrograms {
+		simple = append(simple, n)
+	}
+	out["simplePrograms"] = simple
+	return out
+}
+
+// TestLayout: every program name sayso classifies belongs to exactly one
+// family or table; a family's names have the traits it states in the
+// registry; and no init function builds a table behind the reader's back.
+func TestLayout(t *testing.T) {
+	owner := map[string]string{}
+	var clashes []string
+	for table, names := range tables() {
+		seen := map[string]bool{}
+		for _, n := range names {
+			if seen[n] {
+				clashes = append(clashes, n+" twice in "+table)
+			}
+			seen[n] = true
+			if o, ok := owner[n]; ok {
+				a, b := o, table
+				if a > b {
+					a, b = b, a
+				}
+				clashes = append(clashes, n+" in "+a+" and "+b)
+				continue
+			}
+			owner[n] = table
+		}
+	}
+	sort.Strings(clashes)
+	for _, c := range clashes {
+		t.Errorf("program %s: a name belongs to one family", c)
+	}
+
+	for _, f := range families() {
+		if len(f.names) == 0 || f.classify == nil {
+			t.Errorf("family %v has no name or no classifier", f.names)
+		}
+		for _, n := range f.names {
+			if !program.Known(n) {
+				t.Errorf("family %s: the registry does not list %q", f.names[0], n)
+			}
+			if got := program.Traits(n); got&f.traits != f.traits {
+				t.Errorf("family %s: the registry gives %q the traits %v, the family says %v", f.names[0], n, got, f.traits)
+			}
+		}
+	}
+
+	for _, dir := range []string{".", "../program"} {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("list %s: %v", dir, err)
+		}
+		fset := token.NewFileSet()
+		for _, file := range files {
+			f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "init" {
+					t.Errorf("%s: func init: build tables with a function the reader can follow", fset.Position(fd.Pos()))
+				}
+			}
+		}
+	}
+}
