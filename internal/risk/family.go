@@ -62,5 +62,6 @@ func families() []family {
 		gitFamily(),
 		interpreterFamily(), denoFamily(), bunFamily(), awkFamily(), shellFamily(),
 		makeFamily(), taskRunnerFamily(),
+		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),
 	}
 }

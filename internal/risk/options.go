@@ -27,10 +27,6 @@ func addOptions(programs map[string]func(*cmd)) {
 	for _, n := range []string{"docker", "podman", "nerdctl"} {
 		wrap(n, nil, (*cmd).dockerEndpoint)
 	}
-	for _, n := range []string{"npm", "pnpm", "yarn"} {
-		wrap(n, npmGlobals, nil)
-	}
-	wrap("cargo", cargoGlobals, nil)
 	wrap("curl", curlLocal, nil)
 	wrap("redis-cli", redisModes, nil)
 	wrap("valkey-cli", redisModes, nil)
@@ -43,7 +39,7 @@ func addOptions(programs map[string]func(*cmd)) {
 		wrap(n, launched, nil)
 	}
 	programs["dc"] = calculator
-	for _, n := range []string{"pip", "pip3", "uv", "uvx", "pipx", "poetry", "pdm", "pipenv", "npm", "pnpm", "yarn", "bunx", "npx", "pnpx", "gem", "cargo", "composer", "conda"} {
+	for _, n := range []string{"pdm", "pipenv", "conda"} {
 		if programs[n] != nil {
 			wrap(n, nil, remoteSpecs)
 		}
@@ -117,45 +113,6 @@ func (c *cmd) bindsLocally(args []shell.Word) bool {
 	return false
 }
 
-// npmGlobals skips the global options before npm's verb (npm -w pkg
-// publish, pnpm --filter app deploy); --registry and npm pkg set
-// scripts.* are judged here.
-func npmGlobals(c *cmd) bool {
-	takes := npmGlobalTakes
-	for i, w := range c.args {
-		v := w.Value
-		reg := ""
-		switch {
-		case v == "--registry" && i+1 < len(c.args):
-			reg = c.args[i+1].Value
-		case strings.HasPrefix(v, "--registry="):
-			reg = strings.TrimPrefix(v, "--registry=")
-		case strings.HasPrefix(v, "--script-shell") || strings.HasPrefix(v, "--node-options") || strings.HasPrefix(v, "--userconfig") || strings.HasPrefix(v, "--globalconfig"):
-			c.add(Opaque, c.name+" "+v+" names a program or settings it runs with")
-		}
-		if reg != "" && strings.TrimSuffix(reg, "/") != "https://registry.npmjs.org" && strings.TrimSuffix(reg, "/") != "https://registry.yarnpkg.com" {
-			c.add(DownloadExec, c.name+" installs from another registry, whose packages' scripts run: "+reg)
-		}
-	}
-	rest := wordsAfterGlobals(c.args, takes)
-	// pnpm --package=x dlx y: the package named before the command runs
-	for i, w := range c.args[:len(c.args)-len(rest)] {
-		if v, ok := strings.CutPrefix(w.Value, "--package="); ok {
-			c.notTheProjects(v)
-		} else if w.Value == "--package" && i+1 < len(c.args) {
-			c.notTheProjects(c.args[i+1].Value)
-		}
-	}
-	if len(rest) > 0 && len(rest) < len(c.args) {
-		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
-		npmPkg(inner)
-		npmClassify(inner)
-		return true
-	}
-	npmPkg(c)
-	return false
-}
-
 func npmClassify(c *cmd) { npm(c) }
 
 // npmPkg: npm pkg set scripts.* defines what a later npm run runs.
@@ -170,28 +127,6 @@ func npmPkg(c *cmd) {
 			c.add(InstructionPatch, c.name+" pkg set "+w.Raw+" defines what a later step runs")
 		}
 	}
-}
-
-// cargoGlobals skips cargo's +toolchain and global options before the
-// verb (cargo +stable publish, cargo -Z x publish).
-func cargoGlobals(c *cmd) bool {
-	for _, w := range c.args {
-		if strings.HasPrefix(w.Value, "--config") {
-			c.add(Opaque, "cargo --config can name a program it runs (target runner, linker)")
-		}
-		if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
-			break
-		}
-	}
-	rest := wordsAfterGlobals(c.args, func(v string) bool {
-		return v == "-Z" || v == "-C" || v == "--config" || v == "--color" || v == "--manifest-path" || v == "-j" || v == "--jobs"
-	})
-	if len(rest) > 0 && len(rest) < len(c.args) && len(c.args) > 0 && (strings.HasPrefix(c.args[0].Value, "+") || strings.HasPrefix(c.args[0].Value, "-")) {
-		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
-		cargo(inner)
-		return true
-	}
-	return false
 }
 
 // curlLocal: data sent to this machine (a dev server on localhost) stays

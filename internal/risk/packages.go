@@ -6,8 +6,51 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
+
+// The package managers and package runners. Each checks the package specs
+// it is given for code from elsewhere (remoteSpecs, options.go).
+
+// npmFamily: npm, pnpm and yarn read their global options before the verb.
+func npmFamily() family {
+	return family{names: []string{"npm", "pnpm", "yarn"}, traits: program.RunsArgs, before: npmGlobals, classify: npm, after: remoteSpecs}
+}
+
+// npxFamily runs a package, downloaded when the project does not have it.
+func npxFamily() family {
+	return family{names: []string{"npx", "pnpx", "bunx", "uvx"}, traits: program.RunsArgs | program.Runner, classify: npx, after: remoteSpecs}
+}
+
+// cargoFamily: cargo reads its global options before the verb.
+func cargoFamily() family {
+	return family{names: []string{"cargo"}, before: cargoGlobals, classify: cargo, after: remoteSpecs}
+}
+
+func pipFamily() family {
+	return family{names: []string{"pip", "pip3"}, classify: pip, after: remoteSpecs}
+}
+
+func uvFamily() family {
+	return family{names: []string{"uv"}, traits: program.RunsArgs, classify: uv, after: remoteSpecs}
+}
+
+func pipxFamily() family {
+	return family{names: []string{"pipx"}, classify: pipx, after: remoteSpecs}
+}
+
+func poetryFamily() family {
+	return family{names: []string{"poetry"}, traits: program.RunsArgs, classify: poetry, after: remoteSpecs}
+}
+
+func gemFamily() family {
+	return family{names: []string{"gem"}, classify: gem, after: remoteSpecs}
+}
+
+func composerFamily() family {
+	return family{names: []string{"composer"}, classify: composer, after: remoteSpecs}
+}
 
 func npm(c *cmd) {
 	ws := c.words(3)
@@ -712,6 +755,67 @@ func projectLocation(args []shell.Word) bool {
 		case (w.Value == "--location" || w.Value == "-L") && i+1 < len(args) && args[i+1].Value == "project":
 			return true
 		}
+	}
+	return false
+}
+
+// npmGlobals skips the global options before npm's verb (npm -w pkg
+// publish, pnpm --filter app deploy); --registry and npm pkg set
+// scripts.* are judged here.
+func npmGlobals(c *cmd) bool {
+	takes := npmGlobalTakes
+	for i, w := range c.args {
+		v := w.Value
+		reg := ""
+		switch {
+		case v == "--registry" && i+1 < len(c.args):
+			reg = c.args[i+1].Value
+		case strings.HasPrefix(v, "--registry="):
+			reg = strings.TrimPrefix(v, "--registry=")
+		case strings.HasPrefix(v, "--script-shell") || strings.HasPrefix(v, "--node-options") || strings.HasPrefix(v, "--userconfig") || strings.HasPrefix(v, "--globalconfig"):
+			c.add(Opaque, c.name+" "+v+" names a program or settings it runs with")
+		}
+		if reg != "" && strings.TrimSuffix(reg, "/") != "https://registry.npmjs.org" && strings.TrimSuffix(reg, "/") != "https://registry.yarnpkg.com" {
+			c.add(DownloadExec, c.name+" installs from another registry, whose packages' scripts run: "+reg)
+		}
+	}
+	rest := wordsAfterGlobals(c.args, takes)
+	// pnpm --package=x dlx y: the package named before the command runs
+	for i, w := range c.args[:len(c.args)-len(rest)] {
+		if v, ok := strings.CutPrefix(w.Value, "--package="); ok {
+			c.notTheProjects(v)
+		} else if w.Value == "--package" && i+1 < len(c.args) {
+			c.notTheProjects(c.args[i+1].Value)
+		}
+	}
+	if len(rest) > 0 && len(rest) < len(c.args) {
+		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
+		npmPkg(inner)
+		npmClassify(inner)
+		return true
+	}
+	npmPkg(c)
+	return false
+}
+
+// cargoGlobals skips cargo's +toolchain and global options before the
+// verb (cargo +stable publish, cargo -Z x publish).
+func cargoGlobals(c *cmd) bool {
+	for _, w := range c.args {
+		if strings.HasPrefix(w.Value, "--config") {
+			c.add(Opaque, "cargo --config can name a program it runs (target runner, linker)")
+		}
+		if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
+			break
+		}
+	}
+	rest := wordsAfterGlobals(c.args, func(v string) bool {
+		return v == "-Z" || v == "-C" || v == "--config" || v == "--color" || v == "--manifest-path" || v == "-j" || v == "--jobs"
+	})
+	if len(rest) > 0 && len(rest) < len(c.args) && len(c.args) > 0 && (strings.HasPrefix(c.args[0].Value, "+") || strings.HasPrefix(c.args[0].Value, "-")) {
+		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
+		cargo(inner)
+		return true
 	}
 	return false
 }
