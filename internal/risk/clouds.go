@@ -6,8 +6,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
+
+// awsFamily: aws, its --dry-run forms read before the rest.
+func awsFamily() family {
+	return family{names: []string{"aws"}, before: awsDryRun, classify: aws}
+}
+
+// rcloneFamily copies to and from storage remotes; a copy of the home is
+// a secret leaving.
+func rcloneFamily() family {
+	return family{names: []string{"rclone"}, traits: program.Remote, classify: rclone, after: copiesHome}
+}
 
 func terraform(c *cmd) {
 	for _, a := range c.args {
@@ -775,6 +787,15 @@ func inertGcloudProperty(p string) bool {
 		"compute/region", "compute/zone", "run/region", "run/platform", "functions/region", "container/cluster",
 		"artifacts/location", "artifacts/repository", "dataproc/region", "deploy/region", "workflows/location",
 		"billing/quota_project", "ai/region", "dataflow/disable_public_ips", "app/promote_by_default":
+		return true
+	}
+	return false
+}
+
+// awsDryRun: --dryrun (s3) and --dry-run (ec2…) act on nothing.
+func awsDryRun(c *cmd) bool {
+	if c.has("--dryrun", "--dry-run") && !c.has("--no-dry-run") {
+		c.add(Read, "aws --dryrun shows what it would do")
 		return true
 	}
 	return false

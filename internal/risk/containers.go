@@ -8,6 +8,12 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+// dockerFamily: docker and the engines that take its command line; a
+// step that points them at another daemon acts on another host.
+func dockerFamily() family {
+	return family{names: []string{"docker", "podman", "nerdctl"}, classify: docker, after: (*cmd).dockerEndpoint}
+}
+
 func docker(c *cmd) {
 	w := c.words(3)
 	sub, verb := w[0], w[1]
@@ -445,4 +451,35 @@ func hostCap(name string) bool {
 		return true
 	}
 	return false
+}
+
+// dockerEndpoint: a docker option naming another daemon (--context, -H,
+// --host) makes every changing command act on another machine.
+func (c *cmd) dockerEndpoint() {
+	for i, w := range c.args {
+		v := w.Value
+		if !w.Literal {
+			continue
+		}
+		if !strings.HasPrefix(v, "-") {
+			return // the verb: options after it are the verb's
+		}
+		val := ""
+		switch {
+		case (v == "--context" || v == "-c" || v == "-H" || v == "--host" || v == "--url" || v == "--connection") && i+1 < len(c.args):
+			val = c.args[i+1].Value
+		case strings.HasPrefix(v, "--context=") || strings.HasPrefix(v, "--host=") || strings.HasPrefix(v, "--url=") || strings.HasPrefix(v, "--connection="):
+			_, val, _ = strings.Cut(v, "=")
+		case strings.HasPrefix(v, "-H") && len(v) > 2:
+			val = v[2:]
+		default:
+			continue
+		}
+		if val != "" && val != "default" && !strings.HasPrefix(val, "unix://") && val != "desktop-linux" && val != "colima" && val != "orbstack" && val != "rootless" {
+			if !Safe(c.a.segClasses(c.i).Without(Read)) || !c.a.segClasses(c.i).Without(Read).Empty() {
+				c.add(Deploy, c.name+" acts on another docker host: "+val)
+			}
+			return
+		}
+	}
 }

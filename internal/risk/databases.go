@@ -9,6 +9,12 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+// redisFamily: redis-cli and valkey-cli, whose modes (--pipe, --eval, -x)
+// are read before the command.
+func redisFamily() family {
+	return family{names: []string{"redis-cli", "valkey-cli"}, before: redisModes, classify: redisCli}
+}
+
 // sqlClient reads the SQL it is given and classifies the statements.
 func sqlClient(c *cmd) {
 	var sql []string
@@ -546,4 +552,26 @@ func undoesMigrations(c *cmd, tool string) bool {
 		}
 	}
 	return false
+}
+
+// redisModes: redis-cli's scanning and statistics modes only read.
+func redisModes(c *cmd) bool {
+	mode := false
+	for i := 0; i < len(c.args); i++ {
+		v := c.args[i].Value
+		switch v {
+		case "--scan", "--bigkeys", "--memkeys", "--hotkeys", "--stat", "--latency", "--latency-history", "--latency-dist", "--intrinsic-latency", "--keystats":
+			mode = true
+		case "--pattern", "--count", "-i", "-h", "-p", "-a", "-n", "-u", "--user", "--pass":
+			i++
+		default:
+			if !strings.HasPrefix(v, "-") {
+				return false
+			}
+		}
+	}
+	if mode {
+		c.add(Read, c.name+" scans or reports")
+	}
+	return mode
 }

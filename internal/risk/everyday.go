@@ -178,37 +178,6 @@ func sniffer(c *cmd) {
 	c.add(Secret, c.name+" reads what other programs send")
 }
 
-// dockerEndpoint: a docker option naming another daemon (--context, -H,
-// --host) makes every changing command act on another machine.
-func (c *cmd) dockerEndpoint() {
-	for i, w := range c.args {
-		v := w.Value
-		if !w.Literal {
-			continue
-		}
-		if !strings.HasPrefix(v, "-") {
-			return // the verb: options after it are the verb's
-		}
-		val := ""
-		switch {
-		case (v == "--context" || v == "-c" || v == "-H" || v == "--host" || v == "--url" || v == "--connection") && i+1 < len(c.args):
-			val = c.args[i+1].Value
-		case strings.HasPrefix(v, "--context=") || strings.HasPrefix(v, "--host=") || strings.HasPrefix(v, "--url=") || strings.HasPrefix(v, "--connection="):
-			_, val, _ = strings.Cut(v, "=")
-		case strings.HasPrefix(v, "-H") && len(v) > 2:
-			val = v[2:]
-		default:
-			continue
-		}
-		if val != "" && val != "default" && !strings.HasPrefix(val, "unix://") && val != "desktop-linux" && val != "colima" && val != "orbstack" && val != "rootless" {
-			if !Safe(c.a.segClasses(c.i).Without(Read)) || !c.a.segClasses(c.i).Without(Read).Empty() {
-				c.add(Deploy, c.name+" acts on another docker host: "+val)
-			}
-			return
-		}
-	}
-}
-
 // wordsAfterGlobals returns the verb path of a CLI whose global options
 // take a value (npm -w pkg, cargo +toolchain): those are skipped.
 func wordsAfterGlobals(args []shell.Word, takes func(string) bool) []shell.Word {

@@ -63,5 +63,6 @@ func families() []family {
 		interpreterFamily(), denoFamily(), bunFamily(), awkFamily(), shellFamily(),
 		makeFamily(), taskRunnerFamily(),
 		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),
+		dockerFamily(), curlFamily(), scpFamily(), redisFamily(), awsFamily(), rcloneFamily(), systemctlFamily(), ghFamily(),
 	}
 }

@@ -8,6 +8,12 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+// ghFamily: gh, its extensions (which run code of their own) read before
+// the rest.
+func ghFamily() family {
+	return family{names: []string{"gh"}, before: ghExtension, classify: gh}
+}
+
 // hub wraps git: its own commands are GitHub's, every other one is git's.
 func hub(c *cmd) {
 	switch v := c.words(1)[0]; v {
@@ -483,4 +489,15 @@ func publishVerb(c *cmd) {
 var inertGhConfig = map[string]bool{
 	"git_protocol": true, "prompt": true, "prefer_editor_prompt": true, "spinner": true,
 	"color_labels": true, "accessible_colors": true, "accessible_prompter": true,
+}
+
+// ghExtension: gh extension install fetches a repository's program, and
+// gh runs it.
+func ghExtension(c *cmd) bool {
+	ws := c.words(3)
+	if (ws[0] == "extension" || ws[0] == "extensions" || ws[0] == "ext") && (ws[1] == "install" || ws[1] == "upgrade" || ws[1] == "exec") && ws[2] != "." {
+		c.add(DownloadExec, "gh extension "+ws[1]+" runs a program fetched from "+ws[2])
+		return true
+	}
+	return false
 }

@@ -4,8 +4,20 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
+
+// curlFamily: curl, its local-only forms read before the rest.
+func curlFamily() family {
+	return family{names: []string{"curl"}, traits: program.Remote, before: curlLocal, classify: curl}
+}
+
+// scpFamily copies to and from other hosts; a copy of the home is a
+// secret leaving.
+func scpFamily() family {
+	return family{names: []string{"scp"}, traits: program.Remote, classify: scp, after: copiesHome}
+}
 
 // hostOf returns the host a URL-like word names, or "".
 func hostOf(v string) string {
@@ -551,4 +563,73 @@ func HostsNamed(script *shell.Script) []string {
 		}
 	}
 	return out
+}
+
+// curlLocal: data sent to this machine (a dev server on localhost) stays
+// on it, unless a proxy, a resolve or a file sends it elsewhere.
+func curlLocal(c *cmd) bool {
+	local := false
+	skip := false
+	for i, w := range c.args {
+		v := w.Value
+		if !w.Literal {
+			return false
+		}
+		if skip {
+			skip = false
+			continue
+		}
+		name, val, _ := strings.Cut(v, "=")
+		switch {
+		case name == "-x" || name == "--proxy" || name == "--preproxy" || strings.HasPrefix(name, "--socks") || name == "--resolve" ||
+			name == "--connect-to" || name == "-K" || name == "--config" || name == "-T" || name == "--upload-file" || strings.HasPrefix(v, "-x") && len(v) > 2:
+			return false
+		case isDataOpt(name):
+			d := val
+			if d == "" && i+1 < len(c.args) {
+				d = c.args[i+1].Value
+			}
+			if strings.HasPrefix(d, "@") || strings.Contains(d, "=@") || strings.Contains(d, "<") {
+				return false // a file or stdin: the files' checks apply
+			}
+			skip = val == "" && v == name
+		case strings.Contains(v, "://"):
+			if !localURL(v) {
+				return false
+			}
+			local = true
+		case strings.HasPrefix(v, "localhost:") || strings.HasPrefix(v, "127.0.0.1:") || v == "localhost" || v == "127.0.0.1":
+			local = true
+		case strings.HasPrefix(v, "-") && !strings.Contains(v, "=") && (curlArgOpts[v] || isDataOpt(v) || v == "--url"):
+			if v == "--url" && i+1 < len(c.args) && !localURL(c.args[i+1].Value) && !strings.HasPrefix(c.args[i+1].Value, "localhost") {
+				return false
+			}
+			skip = true
+		case strings.HasPrefix(v, "-"):
+		default:
+			return false // a host without a scheme, or a word sayso does not place
+		}
+	}
+	send := false
+	for i, w := range c.args {
+		name, val, _ := strings.Cut(w.Value, "=")
+		if isDataOpt(name) {
+			send = true
+		}
+		if (name == "-X" || name == "--request") && (val != "" || i+1 < len(c.args)) {
+			m := val
+			if m == "" {
+				m = c.args[i+1].Value
+			}
+			send = send || !strings.EqualFold(m, "GET") && !strings.EqualFold(m, "HEAD")
+		}
+		if strings.HasPrefix(w.Value, "-X") && len(w.Value) > 2 {
+			send = send || !strings.EqualFold(w.Value[2:], "GET")
+		}
+	}
+	if !local || !send {
+		return false // a plain fetch: curl's own reading applies
+	}
+	c.add(LocalWrite, "curl sends data to a server on this machine")
+	return true
 }

@@ -24,14 +24,6 @@ func addOptions(programs map[string]func(*cmd)) {
 			}
 		}
 	}
-	for _, n := range []string{"docker", "podman", "nerdctl"} {
-		wrap(n, nil, (*cmd).dockerEndpoint)
-	}
-	wrap("curl", curlLocal, nil)
-	wrap("redis-cli", redisModes, nil)
-	wrap("valkey-cli", redisModes, nil)
-	wrap("aws", awsDryRun, nil)
-	wrap("systemctl", systemctlUser, nil)
 	for _, n := range []string{"claude", "codex", "gemini", "aider", "cursor-agent", "opencode", "amp", "qwen", "crush"} {
 		wrap(n, nil, agentUnchecked)
 	}
@@ -44,9 +36,8 @@ func addOptions(programs map[string]func(*cmd)) {
 			wrap(n, nil, remoteSpecs)
 		}
 	}
-	wrap("gh", ghExtension, nil)
 
-	for _, n := range []string{"rsync", "cp", "scp", "zip", "tar", "7z", "rclone"} {
+	for _, n := range []string{"rsync", "cp", "zip", "tar", "7z"} {
 		if programs[n] != nil {
 			wrap(n, nil, copiesHome)
 		}
@@ -129,75 +120,6 @@ func npmPkg(c *cmd) {
 	}
 }
 
-// curlLocal: data sent to this machine (a dev server on localhost) stays
-// on it, unless a proxy, a resolve or a file sends it elsewhere.
-func curlLocal(c *cmd) bool {
-	local := false
-	skip := false
-	for i, w := range c.args {
-		v := w.Value
-		if !w.Literal {
-			return false
-		}
-		if skip {
-			skip = false
-			continue
-		}
-		name, val, _ := strings.Cut(v, "=")
-		switch {
-		case name == "-x" || name == "--proxy" || name == "--preproxy" || strings.HasPrefix(name, "--socks") || name == "--resolve" ||
-			name == "--connect-to" || name == "-K" || name == "--config" || name == "-T" || name == "--upload-file" || strings.HasPrefix(v, "-x") && len(v) > 2:
-			return false
-		case isDataOpt(name):
-			d := val
-			if d == "" && i+1 < len(c.args) {
-				d = c.args[i+1].Value
-			}
-			if strings.HasPrefix(d, "@") || strings.Contains(d, "=@") || strings.Contains(d, "<") {
-				return false // a file or stdin: the files' checks apply
-			}
-			skip = val == "" && v == name
-		case strings.Contains(v, "://"):
-			if !localURL(v) {
-				return false
-			}
-			local = true
-		case strings.HasPrefix(v, "localhost:") || strings.HasPrefix(v, "127.0.0.1:") || v == "localhost" || v == "127.0.0.1":
-			local = true
-		case strings.HasPrefix(v, "-") && !strings.Contains(v, "=") && (curlArgOpts[v] || isDataOpt(v) || v == "--url"):
-			if v == "--url" && i+1 < len(c.args) && !localURL(c.args[i+1].Value) && !strings.HasPrefix(c.args[i+1].Value, "localhost") {
-				return false
-			}
-			skip = true
-		case strings.HasPrefix(v, "-"):
-		default:
-			return false // a host without a scheme, or a word sayso does not place
-		}
-	}
-	send := false
-	for i, w := range c.args {
-		name, val, _ := strings.Cut(w.Value, "=")
-		if isDataOpt(name) {
-			send = true
-		}
-		if (name == "-X" || name == "--request") && (val != "" || i+1 < len(c.args)) {
-			m := val
-			if m == "" {
-				m = c.args[i+1].Value
-			}
-			send = send || !strings.EqualFold(m, "GET") && !strings.EqualFold(m, "HEAD")
-		}
-		if strings.HasPrefix(w.Value, "-X") && len(w.Value) > 2 {
-			send = send || !strings.EqualFold(w.Value[2:], "GET")
-		}
-	}
-	if !local || !send {
-		return false // a plain fetch: curl's own reading applies
-	}
-	c.add(LocalWrite, "curl sends data to a server on this machine")
-	return true
-}
-
 func localURL(u string) bool {
 	_, rest, ok := strings.Cut(u, "://")
 	if !ok {
@@ -217,61 +139,6 @@ func localURL(u string) bool {
 		host = host[:i]
 	}
 	return host == "localhost" || host == "127.0.0.1" || host == "0.0.0.0"
-}
-
-// redisModes: redis-cli's scanning and statistics modes only read.
-func redisModes(c *cmd) bool {
-	mode := false
-	for i := 0; i < len(c.args); i++ {
-		v := c.args[i].Value
-		switch v {
-		case "--scan", "--bigkeys", "--memkeys", "--hotkeys", "--stat", "--latency", "--latency-history", "--latency-dist", "--intrinsic-latency", "--keystats":
-			mode = true
-		case "--pattern", "--count", "-i", "-h", "-p", "-a", "-n", "-u", "--user", "--pass":
-			i++
-		default:
-			if !strings.HasPrefix(v, "-") {
-				return false
-			}
-		}
-	}
-	if mode {
-		c.add(Read, c.name+" scans or reports")
-	}
-	return mode
-}
-
-// awsDryRun: --dryrun (s3) and --dry-run (ec2…) act on nothing.
-func awsDryRun(c *cmd) bool {
-	if c.has("--dryrun", "--dry-run") && !c.has("--no-dry-run") {
-		c.add(Read, "aws --dryrun shows what it would do")
-		return true
-	}
-	return false
-}
-
-// systemctlUser: with --user, systemctl acts on the person's own units.
-func systemctlUser(c *cmd) bool {
-	if !c.has("--user") {
-		return false
-	}
-	var rest []shell.Word
-	for _, w := range c.args {
-		if w.Value != "--user" {
-			rest = append(rest, w)
-		}
-	}
-	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
-	switch v := inner.verb(); v {
-	case "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "kill", "reset-failed", "daemon-reload":
-		c.add(LocalWrite, "systemctl --user "+v+" changes the person's own services")
-		return true
-	case "enable", "link", "edit", "set-property", "add-wants", "preset", "import-environment", "set-environment":
-		c.add(InstructionPatch, "systemctl --user "+v+" changes what starts at login")
-		return true
-	}
-	systemctl(inner)
-	return true
 }
 
 // agentUnchecked: an agent started with its permission checks off runs
@@ -453,17 +320,6 @@ func githubShorthand(v string) bool {
 		return false
 	}
 	return !strings.HasSuffix(repo, ".tgz") && !strings.HasSuffix(repo, ".tar.gz")
-}
-
-// ghExtension: gh extension install fetches a repository's program, and
-// gh runs it.
-func ghExtension(c *cmd) bool {
-	ws := c.words(3)
-	if (ws[0] == "extension" || ws[0] == "extensions" || ws[0] == "ext") && (ws[1] == "install" || ws[1] == "upgrade" || ws[1] == "exec") && ws[2] != "." {
-		c.add(DownloadExec, "gh extension "+ws[1]+" runs a program fetched from "+ws[2])
-		return true
-	}
-	return false
 }
 
 // aliasValue: an alias runs its value wherever its name is used later, in

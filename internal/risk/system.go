@@ -2,7 +2,16 @@
 
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/shell"
+)
+
+// systemctlFamily: systemctl, its --user forms read before the rest.
+func systemctlFamily() family {
+	return family{names: []string{"systemctl"}, before: systemctlUser, classify: systemctl}
+}
 
 func crontab(c *cmd) {
 	if c.has("-l") {
@@ -221,4 +230,28 @@ func sshAdd(c *cmd) {
 		return
 	}
 	c.add(Secret, "ssh-add loads a private key")
+}
+
+// systemctlUser: with --user, systemctl acts on the person's own units.
+func systemctlUser(c *cmd) bool {
+	if !c.has("--user") {
+		return false
+	}
+	var rest []shell.Word
+	for _, w := range c.args {
+		if w.Value != "--user" {
+			rest = append(rest, w)
+		}
+	}
+	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
+	switch v := inner.verb(); v {
+	case "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "kill", "reset-failed", "daemon-reload":
+		c.add(LocalWrite, "systemctl --user "+v+" changes the person's own services")
+		return true
+	case "enable", "link", "edit", "set-property", "add-wants", "preset", "import-environment", "set-environment":
+		c.add(InstructionPatch, "systemctl --user "+v+" changes what starts at login")
+		return true
+	}
+	systemctl(inner)
+	return true
 }

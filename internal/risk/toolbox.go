@@ -13,7 +13,7 @@ func toolbox() map[string]func(*cmd) {
 		"mongoimport": restoreDB, "pg_isready": readOnly, "pg_ctl": pgCtl, "mysqladmin": mysqladmin, "etcdctl": etcdctl,
 		"kafka-topics": kafkaTopics, "kafka-console-producer": kafkaProducer, "kafka-console-consumer": readOnly,
 		"kafka-consumer-groups": kafkaGroups, "rabbitmqctl": rabbitmq, "rabbitmqadmin": rabbitmq, "nats": nats,
-		"valkey-cli": redisCli, "memcached": localWrite, "consul": consul,
+		"memcached": localWrite, "consul": consul,
 		"sgdisk": partitioner, "gdisk": partitioner, "cgdisk": partitioner, "diskutil": diskutil, "hdiutil": hdiutil,
 		"mkdocs": mkdocs, "ko": ko, "helmfile": helmfile, "skaffold": skaffold, "eksctl": eksctl, "flyway": flyway,
 		"liquibase": liquibase, "prisma": prisma, "goose": migrationTool, "migrate": migrationTool, "atlas": migrationTool,
