@@ -18,14 +18,14 @@ package risk
 //
 //  1. programs, the table of programs with a classifier of their own. It is
 //     built once, on first use (loadTables, registry.go), from the table
-//     of families (family.go): one entry per family of programs, each in
-//     the file named after it, giving its names, the registry's traits it
-//     relies on, its classifier and the checks around it. Programs not yet
-//     moved into a family come from older tables applied before it: the
-//     literal in programs.go, morePrograms and toolbox (toolbox.go),
-//     addEveryday (everyday.go), a classifier for every wrapper seen alone
-//     (addToolbox), writers (writes.go) and sayso's own programs, some
-//     decorated by addOptions (options.go) with a check before or after.
+//     of families (family.go): one entry per family of programs, in the
+//     file of its classifier, giving its names, the registry's traits it
+//     relies on, its classifier and the checks before and after it.
+//     Programs not yet moved into a family come from older tables, applied
+//     first, whose entries are a classifier alone: basePrograms
+//     (programs.go), morePrograms and toolbox (toolbox.go), a classifier
+//     for every wrapper seen alone (wrappersAlone), everydayPrograms
+//     (everyday.go), writers (writes.go) and sayso's own programs.
 //  2. simplePrograms (programs.go): a fixed class, read or local-write.
 //  3. The registry's Looks and Builds traits: read or local-write.
 //

@@ -2,7 +2,22 @@
 
 package risk
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/sayso-dev/sayso/internal/program"
+)
+
+// edFamily: ed and ex, whose script on stdin or in -s is editor commands,
+// which can run a shell.
+func edFamily() family {
+	return family{names: []string{"ed", "ex"}, traits: program.Escapes, before: edScript, classify: editor}
+}
+
+// dcFamily: dc, whose ! runs a shell.
+func dcFamily() family {
+	return family{names: []string{"dc"}, traits: program.Escapes, classify: calculator}
+}
 
 func editor(c *cmd) {
 	for _, w := range c.args {
@@ -140,4 +155,29 @@ func gofmt(c *cmd) {
 		return
 	}
 	c.add(Read, "gofmt prints")
+}
+
+// edScript: ed and ex read commands from their input; "!" runs a shell.
+func edScript(c *cmd) bool {
+	c.stdinScript(c.name)
+	return false
+}
+
+// calculator: dc runs a shell command after "!"; its script comes from
+// -e, files or its input.
+func calculator(c *cmd) {
+	for i, w := range c.args {
+		if !w.Literal || strings.Contains(w.Value, "!") {
+			c.add(Opaque, "dc runs a shell command after !")
+			return
+		}
+		if (w.Value == "-f" || w.Value == "--file") && i+1 < len(c.args) || strings.HasPrefix(w.Value, "--file=") {
+			c.add(Opaque, "dc runs a script file, which can run shell commands")
+			return
+		}
+	}
+	c.stdinScript("dc")
+	if c.a.segClasses(c.i).Empty() {
+		c.add(Read, "dc calculates")
+	}
 }

@@ -5,8 +5,20 @@ import (
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/place"
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
+
+// rsyncFamily copies, locally or to other hosts; a copy of the home is a
+// secret leaving.
+func rsyncFamily() family {
+	return family{names: []string{"rsync"}, traits: program.Remote, classify: rsync, after: copiesHome}
+}
+
+// cpFamily copies files; a copy of the home is a secret leaving.
+func cpFamily() family {
+	return family{names: []string{"cp"}, classify: copyMove, after: copiesHome}
+}
 
 // del classifies deleting w: inside the project it is local work; the
 // project itself, anything above or outside it, or a target that cannot be

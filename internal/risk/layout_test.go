@@ -31,7 +31,6 @@ func tables() map[string][]string {
 	out["toolbox"] = keys(toolbox())
 	out["everydayPrograms"] = keys(everydayPrograms())
 	out["writers"] = keys(writers())
-	out["calculator (options.go)"] = []string{"dc"}
 	var alone, own []string
 	tb := toolbox()
 	for _, n := range wrappersAlone {

@@ -1,3 +1,7 @@
+// Options as programs read them: the checks families share (remoteSpecs,
+// copiesHome) and the options that make a program evaluate, page or
+// escape to a shell.
+
 package risk
 
 import (
@@ -6,45 +10,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
-
-// Options as programs read them: global options before the verb, options
-// that name another host or registry, and the options that make a program
-// evaluate, page or escape to a shell. Each wraps the program's own
-// classifier.
-func addOptions(programs map[string]func(*cmd)) {
-	wrap := func(name string, pre func(*cmd) bool, post func(*cmd)) {
-		inner := programs[name]
-		programs[name] = func(c *cmd) {
-			if pre != nil && pre(c) {
-				return
-			}
-			inner(c)
-			if post != nil {
-				post(c)
-			}
-		}
-	}
-	for _, n := range []string{"claude", "codex", "gemini", "aider", "cursor-agent", "opencode", "amp", "qwen", "crush"} {
-		wrap(n, nil, agentUnchecked)
-	}
-	for _, n := range []string{"tmux", "screen"} {
-		wrap(n, launched, nil)
-	}
-	programs["dc"] = calculator
-	for _, n := range []string{"pdm", "pipenv", "conda"} {
-		if programs[n] != nil {
-			wrap(n, nil, remoteSpecs)
-		}
-	}
-
-	for _, n := range []string{"rsync", "cp", "zip", "tar", "7z"} {
-		if programs[n] != nil {
-			wrap(n, nil, copiesHome)
-		}
-	}
-	wrap("ed", edScript, nil)
-	wrap("ex", edScript, nil)
-}
 
 // evaluates: bash evaluates array subscripts and arithmetic in the
 // arguments of these builtins, and a command substitution there runs
@@ -139,60 +104,6 @@ func localURL(u string) bool {
 		host = host[:i]
 	}
 	return host == "localhost" || host == "127.0.0.1" || host == "0.0.0.0"
-}
-
-// agentUnchecked: an agent started with its permission checks off runs
-// whatever it decides, unseen.
-func agentUnchecked(c *cmd) {
-	for i, w := range c.args {
-		v := w.Value
-		switch {
-		case v == "--dangerously-skip-permissions" || v == "--dangerously-bypass-approvals-and-sandbox" || v == "--yolo" ||
-			v == "--full-auto" || v == "--yes-always" || v == "--dangerously-allow-all" || v == "--force" && c.name == "cursor-agent" ||
-			(v == "-y" || v == "--yes") && (c.name == "gemini" || c.name == "aider" || c.name == "qwen") ||
-			v == "--permission-mode=bypassPermissions" || v == "--approval-mode=yolo" || v == "--sandbox=danger-full-access" ||
-			(v == "--permission-mode" || v == "--approval-mode" || v == "--sandbox" || v == "-s") && i+1 < len(c.args) &&
-				(c.args[i+1].Value == "bypassPermissions" || c.args[i+1].Value == "yolo" || c.args[i+1].Value == "danger-full-access"):
-			c.add(Privilege, c.name+" "+v+" runs another agent with its permission checks off")
-			c.add(Opaque, c.name+" "+v+": whatever the other agent decides runs unseen")
-			return
-		}
-	}
-}
-
-// launched: a session or window whose command the shell reader split off
-// is that command.
-func launched(c *cmd) bool {
-	if c.seg.Inline {
-		c.add(LocalWrite, c.name+" starts the command read after it")
-		return true
-	}
-	return false
-}
-
-// calculator: dc runs a shell command after "!"; its script comes from
-// -e, files or its input.
-func calculator(c *cmd) {
-	for i, w := range c.args {
-		if !w.Literal || strings.Contains(w.Value, "!") {
-			c.add(Opaque, "dc runs a shell command after !")
-			return
-		}
-		if (w.Value == "-f" || w.Value == "--file") && i+1 < len(c.args) || strings.HasPrefix(w.Value, "--file=") {
-			c.add(Opaque, "dc runs a script file, which can run shell commands")
-			return
-		}
-	}
-	c.stdinScript("dc")
-	if c.a.segClasses(c.i).Empty() {
-		c.add(Read, "dc calculates")
-	}
-}
-
-// edScript: ed and ex read commands from their input; "!" runs a shell.
-func edScript(c *cmd) bool {
-	c.stdinScript(c.name)
-	return false
 }
 
 // stdinScript classifies commands a program reads on its input: a

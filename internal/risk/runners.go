@@ -10,6 +10,25 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+// agentFamily are the coding agents run as a step: what they are asked
+// to do is not read, and a flag that turns their own checks off is seen.
+func agentFamily() family {
+	return family{names: []string{"claude", "codex", "gemini", "aider", "cursor-agent", "opencode", "amp", "qwen", "crush"},
+		classify: agentCLI, after: agentUnchecked}
+}
+
+// tmuxFamily: tmux and screen start commands in sessions that outlive the
+// step.
+func tmuxFamily() family {
+	return family{names: []string{"tmux", "screen"}, traits: program.Launcher | program.RunsArgs, before: launched, classify: tmux}
+}
+
+// envManagerFamily are the environment managers that also install
+// packages, whose specs are checked for code from elsewhere.
+func envManagerFamily() family {
+	return family{names: []string{"conda", "pdm", "pipenv"}, traits: program.RunsArgs, classify: envManager, after: remoteSpecs}
+}
+
 // The families of the programs that run what they are given: the
 // interpreters, the shells, the task runners. Their runs field is what
 // TestWrappersSeeThrough holds against the registry.
@@ -691,6 +710,35 @@ func makeStdin(c *cmd) bool {
 			c.add(Opaque, c.name+" reads its makefile from its input")
 			return false
 		}
+	}
+	return false
+}
+
+// agentUnchecked: an agent started with its permission checks off runs
+// whatever it decides, unseen.
+func agentUnchecked(c *cmd) {
+	for i, w := range c.args {
+		v := w.Value
+		switch {
+		case v == "--dangerously-skip-permissions" || v == "--dangerously-bypass-approvals-and-sandbox" || v == "--yolo" ||
+			v == "--full-auto" || v == "--yes-always" || v == "--dangerously-allow-all" || v == "--force" && c.name == "cursor-agent" ||
+			(v == "-y" || v == "--yes") && (c.name == "gemini" || c.name == "aider" || c.name == "qwen") ||
+			v == "--permission-mode=bypassPermissions" || v == "--approval-mode=yolo" || v == "--sandbox=danger-full-access" ||
+			(v == "--permission-mode" || v == "--approval-mode" || v == "--sandbox" || v == "-s") && i+1 < len(c.args) &&
+				(c.args[i+1].Value == "bypassPermissions" || c.args[i+1].Value == "yolo" || c.args[i+1].Value == "danger-full-access"):
+			c.add(Privilege, c.name+" "+v+" runs another agent with its permission checks off")
+			c.add(Opaque, c.name+" "+v+": whatever the other agent decides runs unseen")
+			return
+		}
+	}
+}
+
+// launched: a session or window whose command the shell reader split off
+// is that command.
+func launched(c *cmd) bool {
+	if c.seg.Inline {
+		c.add(LocalWrite, c.name+" starts the command read after it")
+		return true
 	}
 	return false
 }

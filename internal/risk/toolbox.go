@@ -31,10 +31,10 @@ func toolbox() map[string]func(*cmd) {
 		"smbclient": netcat,
 		"watchexec": runsCommand, "nodemon": runsCommand, "hyperfine": runsCommand, "concurrently": runsCommand,
 		"direnv": direnv, "mise": mise, "aws-vault": awsVault, "sops": sops, "credstash": credstash, "doppler": doppler, "dotenv": runsCommand,
-		"conda": envManager, "pdm": envManager, "pipenv": envManager, "hatch": envManager, "rye": envManager, "pixi": envManager,
+		"hatch": envManager, "rye": envManager, "pixi": envManager,
 		"devbox": envManager, "nix": nix, "nix-shell": envManager, "cmake": cmake, "fzf": fzf,
-		"tree-sitter": localWrite, "newgrp": privileged, "view": editor, "ex": editor, "watch": readOnly,
-		"coproc": opaqueProgram, "qwen": agentCLI, "crush": agentCLI,
+		"tree-sitter": localWrite, "newgrp": privileged, "view": editor, "watch": readOnly,
+		"coproc": opaqueProgram,
 	}
 }
 
@@ -60,7 +60,6 @@ func addToolbox(programs map[string]func(*cmd)) {
 		programs[k] = v
 	}
 	addEveryday(programs)
-	addOptions(programs)
 }
 
 func readOnly(c *cmd) { c.add(Read, c.name+" only reads") }

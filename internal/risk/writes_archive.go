@@ -6,6 +6,16 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+// zipFamily and tarFamily pack files into archives; an archive of the
+// home is a secret leaving.
+func zipFamily() family {
+	return family{names: []string{"zip"}, classify: zipCmd, after: copiesHome}
+}
+
+func tarFamily() family {
+	return family{names: []string{"tar"}, classify: tar, after: copiesHome}
+}
+
 // Archivers write where they unpack (tar -C, unzip -d, or the working
 // folder), the members they are told to extract, and the archive they
 // create; some delete what they archive (tar --remove-files, zip -m,
