@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/sayso-dev/sayso/internal/program"
@@ -114,4 +115,87 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFamilyInOneFile: a family's entry is written in the file of its
+// classifier, with the checks only it uses before and after it: a
+// reader of the file reads the whole family. Checks several families
+// share may live elsewhere.
+func TestFamilyInOneFile(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]string{} // function or method name → file
+	type entry struct{ file, fn string }
+	var entries []entry
+	uses := map[string]int{} // before/after function → families using it
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			declared[fd.Name.Name] = file
+			ast.Inspect(fd, func(n ast.Node) bool {
+				lit, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "family" {
+					return true
+				}
+				for _, e := range lit.Elts {
+					kv, ok := e.(*ast.KeyValueExpr)
+					if !ok {
+						continue
+					}
+					key := kv.Key.(*ast.Ident).Name
+					if key != "classify" && key != "before" && key != "after" {
+						continue
+					}
+					name := funcName(kv.Value)
+					if name == "" {
+						continue
+					}
+					entries = append(entries, entry{file, key + " " + name})
+					if key != "classify" {
+						uses[name]++
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(entries) == 0 {
+		t.Fatal("found no family entries")
+	}
+	for _, e := range entries {
+		key, name, _ := strings.Cut(e.fn, " ")
+		if key != "classify" && uses[name] > 1 {
+			continue // a check several families share
+		}
+		if got := declared[name]; got != e.file {
+			t.Errorf("%s: a family's %s is %s, written in %s: a family is whole in one file", e.file, key, name, got)
+		}
+	}
+}
+
+// funcName is the name of the function an expression names: f, (*cmd).m.
+func funcName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	}
+	return ""
 }

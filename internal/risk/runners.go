@@ -51,13 +51,6 @@ func bunFamily() family {
 	return family{names: []string{"bun"}, traits: program.Interpreter, classify: bun, after: remoteSpecs, runs: runsCode}
 }
 
-// awkFamily: awk's program is code, and it runs commands with system()
-// and pipes (awk is classified in writes_text.go, beside the other text
-// tools' writes).
-func awkFamily() family {
-	return family{names: []string{"awk", "gawk", "mawk", "nawk"}, traits: program.Interpreter, classify: awk, runs: runsCode}
-}
-
 // shellFamily are the Bourne shells, whose -c strings and scripts sayso
 // reads as bash.
 func shellFamily() family {

@@ -3,8 +3,15 @@ package risk
 import (
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
+
+// awkFamily: awk's program is code, and it runs commands with system()
+// and pipes.
+func awkFamily() family {
+	return family{names: []string{"awk", "gawk", "mawk", "nawk"}, traits: program.Interpreter, classify: awk, runs: runsCode}
+}
 
 // Text tools that write files named inside their scripts or by their
 // operands: sed's w, W, r and R commands and s///w (sed(1)), awk's print
