@@ -27,8 +27,12 @@ func TestBrowserRestart(t *testing.T) {
 		return c && c.classList.contains("gone") && c.querySelector("time.expires") === null &&
 			![...c.querySelectorAll("button[name=answer]")].some(b => !b.disabled || b.checkVisibility()) })()`)
 	t.Logf("the card was shown as over %v after the gateway began to stop", time.Since(stopped).Round(time.Millisecond))
-	if got := b.Text(sel + " .gone-note"); !strings.Contains(got, "sayso serve stopped") {
-		t.Errorf("the dead card says %q; want that sayso serve stopped", got)
+	// The page learns of the stop from the gateway's last event, or, when
+	// the connection drops before that event arrives (a busy machine), from
+	// the first status check that reaches no server: either way the card
+	// says the gateway is gone.
+	if got := b.Text(sel + " .gone-note"); !strings.Contains(got, "sayso serve stopped") && !strings.Contains(got, "sayso serve does not answer") {
+		t.Errorf("the dead card says %q; want that sayso serve stopped or does not answer", got)
 	}
 	if title := b.String(`document.title`); strings.HasPrefix(title, "(") {
 		t.Errorf("the title still counts a card: %q", title)
