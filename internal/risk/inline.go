@@ -24,7 +24,13 @@ func (c *cmd) inlineCode(opt string, code *shell.Word, rest []shell.Word) {
 	switch {
 	case c.name == "osascript":
 		// AppleScript drives other applications, which run outside any
-		// wall: Terminal's do script, a browser, the keychain.
+		// wall: Terminal's do script, a browser, the keychain. One
+		// statement sayso reads whole is known: a notification, given as
+		// osascript's only arguments, in its default language.
+		if opt == "-e" && len(c.args) == 2 && code != nil && code.Literal && appleScriptNotification(code.Value) {
+			c.add(Read, c.name+" "+opt+" shows a notification")
+			return
+		}
 		c.add(Opaque, c.name+" "+opt+" runs AppleScript, which acts through other applications")
 		return
 	case opt == "-EncodedCommand" || opt == "-enc":
@@ -222,3 +228,64 @@ func wholeEnv(code string) string {
 func identByte(b byte) bool {
 	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
+
+// appleScriptNotification reports whether script is one display
+// notification statement and nothing else: its text and its with title,
+// subtitle and sound name parameters, each a plain string literal (the
+// AppleScript Language Guide's display notification, in StandardAdditions).
+// A string joined to anything (&), a variable, a second statement or any
+// other word is code sayso does not read.
+func appleScriptNotification(script string) bool {
+	s := strings.TrimSpace(script)
+	for _, w := range []string{"display", "notification"} {
+		rest, ok := strings.CutPrefix(s, w)
+		if !ok || rest == "" || !isSpace(rest[0]) {
+			return false
+		}
+		s = strings.TrimLeft(rest, " \t")
+	}
+	s, ok := appleScriptString(s)
+	if !ok {
+		return false
+	}
+	seen := map[string]bool{}
+	for s = strings.TrimLeft(s, " \t"); s != ""; s = strings.TrimLeft(s, " \t") {
+		param := ""
+		for _, p := range []string{"with title", "subtitle", "sound name"} {
+			if rest, ok := strings.CutPrefix(s, p); ok && rest != "" && isSpace(rest[0]) {
+				param, s = p, strings.TrimLeft(rest, " \t")
+				break
+			}
+		}
+		if param == "" || seen[param] {
+			return false
+		}
+		seen[param] = true
+		if s, ok = appleScriptString(s); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// appleScriptString reads the string literal s starts with, where a
+// backslash escapes the character after it, and returns what follows it.
+func appleScriptString(s string) (string, bool) {
+	if !strings.HasPrefix(s, `"`) {
+		return "", false
+	}
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			if rest := s[i+1:]; rest == "" || isSpace(rest[0]) {
+				return rest, true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' }

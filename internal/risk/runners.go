@@ -138,7 +138,10 @@ func interpreter(c *cmd) {
 			}
 			return
 		case strings.HasPrefix(v, "-"):
-			if (v == "-W" || v == "-X" || v == "-I" || v == "-r" || v == "--require" || v == "--import" || v == "--loader") && i+1 < len(c.args) {
+			// osascript -l names the language and -s the output flags
+			// (osascript(1)): neither is the script.
+			if (v == "-W" || v == "-X" || v == "-I" || v == "-r" || v == "--require" || v == "--import" || v == "--loader" ||
+				c.name == "osascript" && (v == "-l" || v == "-s")) && i+1 < len(c.args) {
 				if c.name == "node" && (v == "-r" || v == "--require" || v == "--import" || v == "--loader") {
 					c.runScriptIfPath(c.args[i+1])
 				}
