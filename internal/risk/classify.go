@@ -226,6 +226,10 @@ type assessor struct {
 	vars       map[string][]binding
 	varFacts   map[string]varFacts // per variable and folder
 	inVar      map[string]bool     // variables being expanded
+
+	// madeText holds the files the step last wrote with cat from a
+	// here-doc it holds whole, with their text (runsHereText).
+	madeText map[string]string
 }
 
 func (a *assessor) add(seg int, c Class, why string) {

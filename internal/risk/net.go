@@ -75,7 +75,22 @@ func (c *cmd) makes(w shell.Word) {
 	}
 	for _, p := range c.a.resolve(w) {
 		c.a.made[p] = true
+		delete(c.a.madeText, p)
 	}
+}
+
+// madeCode returns the text the step last wrote to each of ps with cat
+// from a here-doc, when it wrote them all that way and the text is one.
+func (a *assessor) madeCode(ps []string) (string, bool) {
+	text, ok := "", false
+	for i, p := range ps {
+		t, known := a.madeText[p]
+		if !known || i > 0 && t != text {
+			return "", false
+		}
+		text, ok = t, true
+	}
+	return text, ok
 }
 
 // runsMade reports whether one of ps was written, copied or linked by an

@@ -148,7 +148,9 @@ func interpreter(c *cmd) {
 				i++
 			}
 		default:
-			c.runScript(w)
+			if !c.runsHereText(w) {
+				c.runScript(w)
+			}
 			c.secretArgs(c.args[i+1:])
 			return
 		}
@@ -156,6 +158,23 @@ func interpreter(c *cmd) {
 	if !c.hereCode() {
 		c.a.mark(c.i, roleCode)
 	}
+}
+
+// runsHereText runs the script file w as inline code when the step wrote
+// it with cat from a here-doc it holds whole (cat > t.py <<'EOF' … EOF;
+// python3 t.py): its text is in the step, as python3 -c would have it.
+// Anything written to the file since, or a download, keeps it unread.
+func (c *cmd) runsHereText(w shell.Word) bool {
+	ps := c.a.resolve(w)
+	if ps == nil || !c.a.runsMade(ps) || c.a.runsDownload(ps) {
+		return false
+	}
+	code, ok := c.a.madeCode(ps)
+	if !ok {
+		return false
+	}
+	c.inlineCode(w.Raw, &shell.Word{Raw: code, Value: code, Literal: true}, nil)
+	return true
 }
 
 func (c *cmd) runScriptIfPath(w shell.Word) {

@@ -568,12 +568,37 @@ func (c *cmd) redirects() {
 			c.add(LocalWrite, "writes "+r.Target.Raw)
 			c.path(OpWrite, r.Target)
 			c.makes(r.Target)
+			c.writesHereText(r.Target)
 		case r.Reads():
 			if quietDevice(r.Target) {
 				continue
 			}
 			c.path(OpRead, r.Target)
 		}
+	}
+}
+
+// writesHereText remembers the text cat writes to target from a here-doc
+// whose body the step holds whole (no expansion in it): a script written
+// so and run later in the step is code sayso reads, as inline code.
+func (c *cmd) writesHereText(target shell.Word) {
+	if c.name != "cat" || len(c.args) > 0 {
+		return
+	}
+	var in *shell.Redirect
+	for k := range c.seg.Redirs {
+		if r := &c.seg.Redirs[k]; (r.Fd == "" || r.Fd == "0") && strings.HasPrefix(r.Op, "<") {
+			in = r
+		}
+	}
+	if in == nil || in.Op != "<<" && in.Op != "<<-" || !in.BodyLiteral && strings.ContainsAny(in.Body, "$`\\") {
+		return
+	}
+	if c.a.madeText == nil {
+		c.a.madeText = map[string]string{}
+	}
+	for _, p := range c.a.resolve(target) {
+		c.a.madeText[p] = in.Body
 	}
 }
 
