@@ -130,9 +130,13 @@ func sqlite(c *cmd) {
 				c.write(d)
 			default:
 				// sqlite3 creates the database file, empty, when it is
-				// missing, even to read from it.
+				// missing, even to read from it: in the project, where a
+				// walled step may write. Outside it the wall stops that
+				// empty file, and reading is all the step does.
 				c.path(OpRead, d)
-				c.path(OpWrite, d)
+				if !c.outOfScope(d) {
+					c.path(OpWrite, d)
+				}
 			}
 		}
 	}
@@ -498,4 +502,17 @@ func (c *cmd) psqlMeta(q string) {
 		}
 		i = i + 1 + n
 	}
+}
+
+// outOfScope reports whether every path w may name lies outside the
+// folders a walled step may write (the project's, the temporary ones); a
+// path sayso cannot know is not.
+func (c *cmd) outOfScope(w shell.Word) bool {
+	ps := c.a.resolve(w)
+	for _, p := range ps {
+		if c.a.ctx.InScope(p) || c.a.ctx.Scratch(p) {
+			return false
+		}
+	}
+	return len(ps) > 0
 }
