@@ -540,6 +540,17 @@ func vercel(c *cmd) {
 		c.add(Deploy, "vercel env "+ws[1])
 	case "rm", "remove":
 		c.add(Destructive, "vercel rm deletes deployments")
+	case "project", "projects":
+		// vercel project ls, inspect; add and rm change the team's
+		// projects (Vercel CLI docs: vercel project).
+		switch ws[1] {
+		case "ls", "list", "inspect":
+			c.add(Read, "vercel project "+ws[1])
+		case "rm", "remove":
+			c.add(Destructive, "vercel project rm deletes a project and its deployments")
+		default:
+			c.add(Deploy, "vercel project "+ws[1]+" changes the team's projects")
+		}
 	case "link", "pull", "login", "logout", "dev", "build", "init":
 		c.add(LocalWrite, "vercel "+v)
 	default:
