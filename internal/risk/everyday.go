@@ -34,7 +34,22 @@ func everydayPrograms() map[string]func(*cmd) {
 		"ncp": func(c *cmd) { c.name = "cp"; copyMove(c) }, "copyfiles": func(c *cmd) { c.name = "cp"; copyMove(c) },
 		"npm-run-all": namedTaskRunner, "run-s": namedTaskRunner, "run-p": namedTaskRunner, "perf": perfCmd, "fuser": fuser,
 		"chattr": chattr, "cron": privileged, "envsubst": envsubst, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
-		"kafka-consumer-groups.sh": kafkaGroups,
+		"kafka-consumer-groups.sh": kafkaGroups, "corepack": corepack,
+	}
+}
+
+// corepack: enable and disable put shims of the package managers beside
+// node's own programs, install -g and prepare --activate set the version
+// every project gets (corepack(1)): installs for the whole machine. The
+// rest works in the project and corepack's cache.
+func corepack(c *cmd) {
+	switch v := c.verb(); {
+	case v == "enable" || v == "disable" || v == "install" && c.has("-g", "--global") || v == "prepare" && c.has("--activate"):
+		c.add(LocalWrite, "corepack "+v+" changes the package managers of the whole machine")
+		c.installsForMachine("")
+	default:
+		c.add(LocalWrite, "corepack "+v)
+		c.cwdWrite()
 	}
 }
 

@@ -123,7 +123,7 @@ func buildSimplePrograms() map[string]Class {
 		protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr
 		hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
 		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
-		asdf rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
+		asdf rtx nvm fnm volta pyenv rbenv goenv sdk rustup
 		jupyter streamlit flask uvicorn gunicorn hypercorn celery
 		vue-cli ng nx turbo rush
 		ruby-build bundler-audit brakeman rubocop rspec minitest
