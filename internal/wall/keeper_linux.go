@@ -108,6 +108,9 @@ type keeper struct {
 	early map[int]int // pid → wait status, reaped before it was filed
 	own   map[int]bool
 	kids  chan struct{}
+	// starters are the walls set up once for the steps of one profile,
+	// by the profile (starterFor).
+	starters map[string]*starter
 }
 
 func (k *keeper) send(m msg, fds ...int) {
@@ -139,7 +142,7 @@ func keeperMain(stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("control socket: %w", err))
 	}
-	k := &keeper{ctl: c.(*net.UnixConn), steps: map[int]int{}, early: map[int]int{}, own: map[int]bool{}, kids: make(chan struct{}, 1)}
+	k := &keeper{ctl: c.(*net.UnixConn), steps: map[int]int{}, early: map[int]int{}, own: map[int]bool{}, kids: make(chan struct{}, 1), starters: map[string]*starter{}}
 	go k.reap()
 	go k.watch()
 	k.send(msg{Op: "ready"})
@@ -155,7 +158,9 @@ func keeperMain(stderr io.Writer) int {
 func (k *keeper) handle(m msg, fds []int) {
 	switch m.Op {
 	case "spawn":
-		k.spawn(m, fds)
+		// Setting a starter up takes a while: the keeper answers the
+		// holder meanwhile.
+		go k.spawn(m, fds)
 	case "listen":
 		closeAll(fds)
 		ln, err := net.Listen("tcp4", "127.0.0.1:0")
@@ -203,7 +208,14 @@ func (k *keeper) handle(m msg, fds []int) {
 				syscall.Kill(pid, syscall.Signal(m.Sig))
 			}
 		}
+		starters := make([]*starter, 0, len(k.starters))
+		for _, s := range k.starters {
+			starters = append(starters, s)
+		}
 		k.mu.Unlock()
+		for _, s := range starters {
+			s.signal(m.ID, syscall.Signal(m.Sig))
+		}
 	default:
 		closeAll(fds)
 	}
@@ -216,6 +228,9 @@ func (k *keeper) spawn(m msg, fds []int) {
 	defer closeAll(fds)
 	if len(fds) != 4 || len(m.Argv) == 0 {
 		k.send(msg{Op: "exited", ID: m.ID, Err: "spawn: want four descriptors and a command"})
+		return
+	}
+	if s, a := k.starterFor(m); s != nil && s.run(m.ID, a, m, fds) == nil {
 		return
 	}
 	attr := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setsid: true}
@@ -288,7 +303,7 @@ func (k *keeper) watch() {
 		k.mu.Lock()
 		ports = slices.DeleteFunc(ports, func(p int) bool { return k.own[p] })
 		k.mu.Unlock()
-		procs := children()
+		procs := children() - k.starterCount()
 		if !slices.Equal(ports, last) || procs != lastProcs {
 			k.send(msg{Op: "ports", Ports: ports, Procs: procs})
 			last, lastProcs = ports, procs

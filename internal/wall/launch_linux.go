@@ -35,6 +35,8 @@ func Main(args []string, stderr io.Writer) int {
 		switch args[0] {
 		case insideArg:
 			return inside(args[1:], stderr)
+		case starterArg:
+			return starterMain(args[1:], stderr)
 		case keeperArg:
 			return keeperMain(stderr)
 		case holdArg:
@@ -259,24 +261,45 @@ func inside(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
 		return ExitSetup
 	}
+	a, bash, err := enter(args)
+	if err != nil {
+		return fail(err)
+	}
+	if a.Check {
+		return 0
+	}
+	if err := unix.CloseRange(4, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fail(fmt.Errorf("close inherited descriptors: %w", err))
+	}
+	if _, err := syscall.Write(3, []byte("r")); err != nil {
+		return fail(fmt.Errorf("report start: %w", err))
+	}
+	err = syscall.Exec(bash, shellArgv(a), stepEnv(a.Profile, os.Environ()))
+	return fail(fmt.Errorf("run bash: %w", err))
+}
+
+// enter sets the wall up around this process, on its locked thread: args
+// are the second stage's (the first stage's namespaces, bash, then the
+// launcher's). What it returns runs walled from this thread only.
+func enter(args []string) (Args, string, error) {
 	if len(args) < 2 {
-		return fail(errors.New("inside: no shell"))
+		return Args{}, "", errors.New("inside: no shell")
 	}
 	outer, bash := args[0], args[1]
 	a, err := ParseArgs(args[2:])
 	if err != nil {
-		return fail(err)
+		return a, "", err
 	}
 	runtime.LockOSThread() // never unlocked: this thread is restricted and execs
 	// Only what the first stage handed in reaches the shell: a descriptor
 	// the client left open (a folder, a file the wall keeps) would let the
 	// step reach past the mounts.
-	if err := unix.CloseRange(4, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return fail(fmt.Errorf("close inherited descriptors: %w", err))
+	if err := unix.CloseRange(5, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return a, "", fmt.Errorf("close inherited descriptors: %w", err)
 	}
 	own, err := namespaces()
 	if err != nil {
-		return fail(err)
+		return a, "", err
 	}
 	first := strings.Fields(outer)
 	// The keeper's steps start in a PID namespace of their own: they get
@@ -287,59 +310,62 @@ func inside(args []string, stderr io.Writer) int {
 	}
 	for i, ns := range strings.Fields(own) {
 		if len(first) != 2 || first[i] == ns {
-			return fail(errors.New("not in a user and mount namespace of its own"))
+			return a, "", errors.New("not in a user and mount namespace of its own")
 		}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return fail(fmt.Errorf("find working folder: %w", err))
+		return a, "", fmt.Errorf("find working folder: %w", err)
 	}
 	if !a.Profile.Secrets {
 		a.Profile.Hidden = append(a.Profile.Hidden, agents()...)
 	}
 	if err := mountAll(a.Profile); err != nil {
-		return fail(err)
+		return a, "", err
 	}
 	if ownPIDs {
 		if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-			return fail(fmt.Errorf("mount the wall's /proc: %w", err))
+			return a, "", fmt.Errorf("mount the wall's /proc: %w", err)
 		}
 	}
 	// The working folder is found again through the new mounts: a step
 	// started inside a covered folder must not keep the old one.
 	if err := os.Chdir(cwd); err != nil {
-		return fail(fmt.Errorf("enter working folder: %w", err))
+		return a, "", fmt.Errorf("enter working folder: %w", err)
 	}
 	if err := restrict(a.Profile); err != nil {
-		return fail(err)
+		return a, "", err
 	}
 	if err := dropCaps(); err != nil {
-		return fail(err)
+		return a, "", err
 	}
-	if a.Check {
-		return 0
+	return a, bash, nil
+}
+
+// shellArgv is how bash runs a's command. With a report to make, bash
+// runs the command as the client's shell would eval it and reports its
+// folder; without, as `bash -c` would: the client starts a new shell for
+// every step (Profile.Line).
+func shellArgv(a Args) []string {
+	if a.ReportFD >= 0 {
+		return []string{"bash", "-c", inner, "bash", a.Command}
 	}
-	env := make([]string, 0, len(os.Environ())+1)
-	for _, e := range os.Environ() {
+	return []string{"bash", "-c", a.Command}
+}
+
+// stepEnv is the walled shell's environment: env without what holds a
+// secret (unless the profile grants secrets), with SAYSO_WALL naming the
+// scope.
+func stepEnv(p Profile, env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, e := range env {
 		name, _, _ := strings.Cut(e, "=")
-		if name == "SAYSO_WALL" || !a.Profile.Secrets && place.SecretVar(name) {
+		if name == "SAYSO_WALL" || !p.Secrets && place.SecretVar(name) {
 			continue
 		}
-		env = append(env, e)
+		out = append(out, e)
 	}
-	env = append(env, "SAYSO_WALL="+a.Profile.Scope.String())
-	if _, err := syscall.Write(3, []byte("r")); err != nil {
-		return fail(fmt.Errorf("report start: %w", err))
-	}
-	// With a report to make, bash runs the command as the client's shell
-	// would eval it and reports its folder; without, as `bash -c` would:
-	// the client starts a new shell for every step (Profile.Line).
-	argv := []string{"bash", "-c", a.Command}
-	if a.ReportFD >= 0 {
-		argv = []string{"bash", "-c", inner, "bash", a.Command}
-	}
-	err = syscall.Exec(bash, argv, env)
-	return fail(fmt.Errorf("run bash: %w", err))
+	return append(out, "SAYSO_WALL="+p.Scope.String())
 }
 
 // agents are the sockets of the agents that sign or decrypt with the

@@ -257,7 +257,8 @@ func TestWallHidesSockets(t *testing.T) {
 }
 
 // TestWallSignals: a walled step cannot signal a process outside it,
-// and can signal its own.
+// and can signal its own. Its parent is the wall's starter, inside the
+// wall: the step may not read its descriptors, memory or environment.
 func TestWallSignals(t *testing.T) {
 	need(t)
 	w := newWorld(t)
@@ -267,7 +268,8 @@ func TestWallSignals(t *testing.T) {
 	}
 	defer sleep.Process.Kill()
 	pid := strconv.Itoa(sleep.Process.Pid)
-	for _, cmd := range []string{"kill -0 " + pid, "kill -TERM " + pid, "kill -0 " + strconv.Itoa(os.Getpid()), "kill -0 $PPID",
+	for _, cmd := range []string{"kill -0 " + pid, "kill -TERM " + pid, "kill -0 " + strconv.Itoa(os.Getpid()),
+		"ls /proc/$PPID/fd/", "cat /proc/$PPID/environ", "head -c1 /proc/$PPID/mem", "ls /proc/$PPID/root/",
 		"cat /proc/" + pid + "/environ", "ls /proc/" + pid + "/root/", "readlink /proc/" + pid + "/cwd"} {
 		if r := w.run(t, w.profile(Approved), w.root, cmd); r.code == 0 {
 			t.Errorf("%q inside the wall succeeded, want refused", cmd)

@@ -1,0 +1,66 @@
+package wall
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWallStarter: the steps of a session start from one wall set up
+// once (their parent is the same starter), and still see the files as
+// they are when each starts: a credential the person writes after the
+// wall was set up is hidden from the next step, a configuration replaced
+// outside is read as it is now, and another profile gets a wall of its
+// own.
+func TestWallStarter(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "starter.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	config := filepath.Join(w.home, ".gitconfig")
+	must(t, os.WriteFile(config, []byte("[user]\n\tname = before\n"), 0o644))
+	p := w.profile(Local)
+	p.Session = sock
+	parent := func(p Profile) string {
+		t.Helper()
+		r := w.run(t, p, w.root, "echo $PPID")
+		if r.code != 0 {
+			t.Fatalf("echo $PPID: %+v", r)
+		}
+		return strings.TrimSpace(r.stdout)
+	}
+	first := parent(p)
+	if again := parent(p); again != first {
+		t.Errorf("two steps of one profile started from %s and %s, want one starter", first, again)
+	}
+	read := w.profile(Read)
+	read.Session = sock
+	if other := parent(read); other == first {
+		t.Errorf("a read step started from the local steps' starter %s", first)
+	}
+
+	aws := filepath.Join(w.home, ".aws", "credentials")
+	must(t, os.MkdirAll(filepath.Dir(aws), 0o700))
+	must(t, os.WriteFile(aws, []byte("aws-secret-written-later\n"), 0o600))
+	if r := w.run(t, p, w.root, "cat "+quote(aws)); strings.Contains(r.stdout, "aws-secret-written-later") {
+		t.Errorf("a credential written after the wall was set up was read: %+v", r)
+	}
+
+	if r := w.run(t, p, w.root, "cat "+quote(config)); !strings.Contains(r.stdout, "before") {
+		t.Fatalf("read the configuration: %+v", r)
+	}
+	next := config + ".new"
+	must(t, os.WriteFile(next, []byte("[user]\n\tname = after\n"), 0o644))
+	must(t, os.Rename(next, config))
+	if r := w.run(t, p, w.root, "cat "+quote(config)); !strings.Contains(r.stdout, "after") {
+		t.Errorf("a configuration replaced outside was read as it was: %+v", r)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
