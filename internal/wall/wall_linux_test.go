@@ -269,7 +269,7 @@ func TestWallSignals(t *testing.T) {
 	defer sleep.Process.Kill()
 	pid := strconv.Itoa(sleep.Process.Pid)
 	for _, cmd := range []string{"kill -0 " + pid, "kill -TERM " + pid, "kill -0 " + strconv.Itoa(os.Getpid()),
-		"ls /proc/$PPID/fd/", "cat /proc/$PPID/environ", "head -c1 /proc/$PPID/mem", "ls /proc/$PPID/root/",
+		"readlink /proc/$PPID/fd/2", "cat /proc/$PPID/environ", "head -c1 /proc/$PPID/mem", "ls /proc/$PPID/root/",
 		"cat /proc/" + pid + "/environ", "ls /proc/" + pid + "/root/", "readlink /proc/" + pid + "/cwd"} {
 		if r := w.run(t, w.profile(Approved), w.root, cmd); r.code == 0 {
 			t.Errorf("%q inside the wall succeeded, want refused", cmd)
