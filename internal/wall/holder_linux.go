@@ -39,6 +39,9 @@ type holder struct {
 	waits map[int]chan reply
 	gone  bool
 	kept  []net.Listener // egress listeners left open for what steps left running
+	// spare is an egress listener made ahead for the next step, so a step
+	// does not wait for the keeper to make one.
+	spare chan egressListener
 
 	// onPorts is told the ports the wall's processes listen on and how
 	// many processes it holds, when either changes.
@@ -100,7 +103,7 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		return nil, err
 	}
-	h := &holder{ctl: c.(*net.UnixConn), pid: pid, ns: ns, waits: map[int]chan reply{}, onPorts: onPorts, done: make(chan struct{})}
+	h := &holder{ctl: c.(*net.UnixConn), pid: pid, ns: ns, waits: map[int]chan reply{}, onPorts: onPorts, done: make(chan struct{}), spare: make(chan egressListener, 1)}
 	if h.tmux, err = os.MkdirTemp("", "sayso-wall-tmux-"); err != nil {
 		h.close()
 		return nil, err
@@ -263,6 +266,39 @@ func (h *holder) listen() (net.Listener, int, error) {
 	return ln, r.m.Port, err
 }
 
+// egressListener is a listener on the wall's own loopback and its port.
+type egressListener struct {
+	ln   net.Listener
+	port int
+}
+
+// egress is a listener for a step's egress: the one made ahead when
+// there is one, and the next is made meanwhile.
+func (h *holder) egress() (net.Listener, int, error) {
+	var e egressListener
+	select {
+	case e = <-h.spare:
+	default:
+		ln, port, err := h.listen()
+		if err != nil {
+			return nil, 0, err
+		}
+		e = egressListener{ln, port}
+	}
+	go func() {
+		ln, port, err := h.listen()
+		if err != nil {
+			return
+		}
+		select {
+		case h.spare <- egressListener{ln, port}:
+		default:
+			ln.Close()
+		}
+	}()
+	return e.ln, e.port, nil
+}
+
 // connect is a connection to port on the wall's own loopback.
 func (h *holder) connect(port int) (net.Conn, error) {
 	r, err := h.call(msg{Op: "connect", Port: port})
@@ -300,7 +336,7 @@ func (h *holder) run(s step, files [4]int, hand func(), sigs <-chan os.Signal) (
 	if err != nil {
 		return 0, err
 	}
-	ln, port, err := h.listen()
+	ln, port, err := h.egress()
 	if err != nil {
 		return 0, fmt.Errorf("open the step's egress: %w", err)
 	}
@@ -389,6 +425,11 @@ func (h *holder) close() {
 	}
 	h.kept = nil
 	h.mu.Unlock()
+	select {
+	case e := <-h.spare:
+		e.ln.Close()
+	default:
+	}
 	for _, d := range []string{h.tmux, h.caches} {
 		if d != "" {
 			removeTree(d)
