@@ -118,7 +118,7 @@ func TestSearchFindsSettingsRulesSessions(t *testing.T) {
 	f := newFixture(t, nil)
 	offering, _ := f.seed()
 	person, csrf := f.login()
-	f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "always"), nil)
+	f.confirmed(person, csrf, offering, "always")
 	for q, want := range map[string]string{
 		"default_mode": "/settings#setting-default_mode",
 		"feature":      "/rules#rule-",
