@@ -19,8 +19,9 @@ type result struct {
 
 const maxResults = 20
 
-// findLedger is how many of the newest ledger rows Find reads.
-const findLedger = 500
+// findLedger is how many steps Find takes from the ledger: the newest
+// that hold every word of the search.
+const findLedger = 2 * maxResults
 
 // find searches the waiting cards and the ledger's steps (by the words
 // of the command, its class and its session's agent and project), then
@@ -59,14 +60,13 @@ func (s *Server) find(ctx context.Context, q string) ([]result, error) {
 		}
 		all = append(all, result{"card", c.Step, dotted(v.Headline, strings.Join(c.Classes, " "), who, c.Cwd, "waiting"), "/#card-" + c.ID})
 	}
-	rows, err := s.backend.Ledger(ctx, LedgerFilter{Limit: findLedger})
+	// The steps that hold every word, newest first, found in the ledger
+	// itself: a keystroke reads no more of it than it must.
+	rows, err := s.backend.Ledger(ctx, LedgerFilter{Kind: "decision", Text: q, Limit: findLedger})
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range rows {
-		if e.Kind != "decision" {
-			continue
-		}
 		detail := dotted(strings.TrimSpace(e.Decision+" "+e.Outcome), e.Class, names[e.Session], folders[e.Session])
 		all = append(all, result{"step", e.Summary, detail, "/ledger?text=" + url.QueryEscape(firstWords(e.Summary)) + "#entry-" + e.ID})
 	}
