@@ -412,7 +412,7 @@ func (m *Memory) Ledger(ctx context.Context, f LedgerFilter) ([]Entry, error) {
 			f.Session != "" && e.Session != f.Session,
 			f.Class != "" && e.Class != f.Class,
 			f.Decision != "" && e.Decision != f.Decision,
-			!containsAll(strings.ToLower(e.Kind+" "+e.Session+" "+e.Summary), words):
+			!containsAll(strings.ToLower(e.Kind+" "+e.Session+" "+e.Summary+" "+e.Decision+" "+e.Class+" "+strings.Join(e.Reasons, " ")), words):
 			continue
 		}
 		out = append(out, e)
