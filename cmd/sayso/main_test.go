@@ -15,6 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/wall"
 )
 
 func TestMain(m *testing.M) {
@@ -48,10 +49,21 @@ func TestScripts(t *testing.T) {
 	}
 	var placed sync.Once
 	var placeErr error
+	// [wall] holds where the launcher sets up its wall for this user on
+	// this kernel, as sayso doctor finds it.
+	walls := sync.OnceValue(func() bool {
+		return wall.Verified(launcher, filepath.Join(t.TempDir(), wall.SeenFile), true) == nil
+	})
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
+		Condition: func(cond string) (bool, error) {
+			if cond == "wall" {
+				return walls(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// sleep D gives a command started in the background time to
 			// start (a follower's first read of the ledger).

@@ -200,8 +200,11 @@ func runDoctor(env *Env, args []string) error {
 			dirs = append(dirs, d)
 		}
 	}
-	rep := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs)
-	rep.Problems = append(rep.Problems, wallProblems(home, store)...)
+	// The launcher run for real, and its record replaced: the hooks,
+	// status and the cards read the same verdict from then on.
+	wall := hook.CheckWalls(home, append(paths.Protected(), hook.Installed(store)...)).State()
+	rep := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs, wall)
+	rep.Problems = append(rep.Problems, wallProblems(wall)...)
 	rep.Problems = append(rep.Problems, policyProblems(paths.ProjectRoot(cwd))...)
 	if *asJSON {
 		if rep.Problems == nil {
@@ -250,12 +253,9 @@ func policyProblems(root string) []hook.Problem {
 
 // wallProblems reports a machine where sayso's wall cannot be applied, and
 // a policy file that lets auto run without it: both are the person's to
-// fix, never "ok".
-func wallProblems(home string, pins hook.FilePins) []hook.Problem {
+// fix, never "ok". off is the wall as doctor found it.
+func wallProblems(off policy.Wall) []hook.Problem {
 	var out []hook.Problem
-	// The launcher run for real, and its record replaced: the hooks,
-	// status and the cards read the same verdict from then on.
-	off := hook.CheckWalls(home, append(paths.Protected(), hook.Installed(pins)...)).State()
 	if !off.On {
 		out = append(out, hook.Problem{Agent: "sayso", What: "no wall: " + off.Why + "; auto and autopilot ask about everything but reading",
 			Fix: "install sayso-wall beside sayso (go install ./cmd/sayso-wall) on a kernel with Landlock and user namespaces"})

@@ -40,19 +40,20 @@ func (b *Backend) Sessions(ctx context.Context) ([]web.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The sessions' folders and whether they ended are the ledger's: their
+	// steps' rows keep the folder they ran in, after every card is gone.
+	// One statement for all, a few index seeks each.
+	acts, err := b.DB.Activities(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var out []web.Session
 	index := map[string]int{}
 	for _, s := range all {
 		if s.Parent != "" {
 			continue
 		}
-		// The session's folder and whether it ended are the ledger's: its
-		// steps' rows keep the folder they ran in, after every card is
-		// gone.
-		a, err := b.DB.Activity(ctx, s.ID)
-		if err != nil {
-			return nil, err
-		}
+		a := acts[s.ID]
 		index[s.ID] = len(out)
 		out = append(out, web.Session{ID: s.ID, Agent: s.Agent, Mode: modeOf(s.Mode), Held: s.Held, HeldWhy: s.HeldWhy, Tainted: s.Tainted, Turns: s.Turns, Created: s.CreatedAt,
 			Cwd: a.Folder, Ended: a.Ended, EndedAt: a.EndedAt})
@@ -143,35 +144,30 @@ func (b *Backend) SetNote(ctx context.Context, note string) error {
 }
 
 func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, error) {
-	rows, err := b.DB.Log(ctx, store.LogFilter{Session: f.Session})
-	if err != nil {
-		return nil, err
-	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 200
 	}
-	text := strings.ToLower(f.Text)
-	var out []web.Entry
-	// outcomes are the answers and expiries met so far, newest first, by
-	// session and step: the ask that came before each takes it.
-	type key struct{ session, step string }
-	outcomes := map[key][2]string{}
-	for i := len(rows) - 1; i >= 0 && len(out) < limit; i-- {
-		r := rows[i]
-		var o struct {
-			Answer string `json:"answer"`
-			Step   string `json:"step"`
-			Why    string `json:"why"`
+	var before int64
+	if f.Before != "" {
+		n, err := strconv.ParseInt(f.Before, 10, 64)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("ledger row %q: %w", f.Before, web.ErrInvalid)
 		}
-		_ = json.Unmarshal(r.Detail, &o)
-		k := key{r.Session, store.Cap(o.Step)}
-		switch r.Kind {
-		case store.KindAnswer:
-			outcomes[k] = [2]string{o.Answer, "the person answered " + o.Answer}
-		case store.KindCardExpired:
-			outcomes[k] = [2]string{Missed, o.Why}
-		}
+		before = n
+	}
+	rows, err := b.DB.Page(ctx, store.PageFilter{Session: f.Session, Kind: f.Kind, Decision: f.Decision, Class: f.Class,
+		Words: strings.Fields(f.Text), Before: before, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	// What became of each ask on the page: the answer or missed card after it.
+	outcomes, err := b.DB.Outcomes(ctx, rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]web.Entry, 0, len(rows))
+	for _, r := range rows {
 		var d struct {
 			Shows      *step.Shown `json:"shows"`
 			Decision   string      `json:"decision"`
@@ -185,22 +181,11 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 		if r.Kind == store.KindCardExpired {
 			e.Decision = Missed // the missed tray: the filter decision=missed
 		}
-		if r.Kind == store.KindDecision && d.Decision == "ask" {
-			if oc, ok := outcomes[k]; ok {
-				e.Outcome, e.OutcomeWhy = oc[0], oc[1]
-				delete(outcomes, k)
-			}
+		if oc, ok := outcomes[r.ID]; ok {
+			e.Outcome, e.OutcomeWhy = oc.Answer, oc.Why
 		}
 		if len(d.Diagnostic.Classes) > 0 {
 			e.Class = d.Diagnostic.Classes[0]
-		}
-		switch {
-		case f.Decision != "" && e.Decision != f.Decision:
-			continue
-		case f.Class != "" && !contains(d.Diagnostic.Classes, f.Class):
-			continue
-		case text != "" && !strings.Contains(strings.ToLower(r.Summary+" "+string(r.Detail)), text):
-			continue
 		}
 		out = append(out, e)
 	}
@@ -209,7 +194,7 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 
 // Missed is the decision the ledger gives a card that stopped waiting
 // unanswered: the page's filter for its missed tray.
-const Missed = "missed"
+const Missed = store.DecisionMissed
 
 // MissedCards lists the cards that stopped waiting unanswered, newest
 // first, with how each ended (store.MissedTimeout, MissedLeft,

@@ -314,6 +314,37 @@ func (f *gw) get(c *http.Client, path string, hdr http.Header) (string, int) {
 // hdr says otherwise ("Origin": "" leaves the Origin out).
 func (f *gw) post(c *http.Client, path string, form url.Values, hdr http.Header) (int, string) {
 	f.t.Helper()
+	code, body, _ := f.send(c, path, form, hdr)
+	return code, body
+}
+
+// press answers card id as the page's first press does. An allow of a
+// step that needs it confirmed is refused (428) with a confirm, which
+// form then carries, due web.ConfirmAfter later; anything else is the
+// answer's reply.
+func (f *gw) press(c *http.Client, id string, form url.Values) (int, string) {
+	f.t.Helper()
+	code, body, h := f.send(c, "/cards/"+id+"/answer", form, nil)
+	if confirm := h.Get(web.ConfirmHeader); code == http.StatusPreconditionRequired && confirm != "" {
+		form.Set("confirm", confirm)
+	}
+	return code, body
+}
+
+// answer is the person's whole answer to card id on the page: pressed,
+// and where the step needs it, confirmed a moment later.
+func (f *gw) answer(c *http.Client, id string, form url.Values) (int, string) {
+	f.t.Helper()
+	code, body := f.press(c, id, form)
+	if form.Get("confirm") == "" {
+		return code, body
+	}
+	time.Sleep(web.ConfirmAfter)
+	return f.post(c, "/cards/"+id+"/answer", form, nil)
+}
+
+func (f *gw) send(c *http.Client, path string, form url.Values, hdr http.Header) (int, string, http.Header) {
+	f.t.Helper()
 	req, _ := http.NewRequest("POST", f.base+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", f.base)
@@ -333,7 +364,7 @@ func (f *gw) post(c *http.Client, path string, form url.Values, hdr http.Header)
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
+	return res.StatusCode, string(b), res.Header
 }
 
 // api calls the hosts' API with token ("" sends none).

@@ -176,7 +176,7 @@ func TestIntruderReplaysAnswer(t *testing.T) {
 	f := startGateway(t, 30*time.Second)
 	p := f.block("s-replay", "git push origin feature/login")
 	person, csrf := f.login()
-	if code, _ := f.post(person, "/cards/"+p.card.ID+"/answer", answerForm(csrf, "allow-once"), nil); code != http.StatusSeeOther {
+	if code, _ := f.answer(person, p.card.ID, answerForm(csrf, "allow-once")); code != http.StatusSeeOther {
 		t.Fatalf("first answer: status %d", code)
 	}
 	if got := p.result(t); got != "allow" {
@@ -239,7 +239,7 @@ func TestIntruderAlwaysWithoutOffer(t *testing.T) {
 		t.Fatalf("the severe card offers %v (no offer: %q)", severe.card.Offer, severe.card.NoOffer)
 	}
 	person, csrf := f.login()
-	if code, _ := f.post(person, "/cards/"+offering.card.ID+"/answer", answerForm(csrf, "always"), nil); code != http.StatusSeeOther {
+	if code, _ := f.answer(person, offering.card.ID, answerForm(csrf, "always")); code != http.StatusSeeOther {
 		t.Fatalf("always on the offering card: %d", code)
 	}
 	if got := offering.result(t); got != "allow" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // TestLoadCards keeps 200 hooks waiting on cards at once and answers them
@@ -48,7 +49,9 @@ func TestLoadCards(t *testing.T) {
 		t.Fatalf("%d cards wait (%d steps seen), want %d", len(cs), len(byStep), n)
 	}
 
-	// The burst: even steps allowed once, odd ones denied.
+	// The burst: even steps allowed once, odd ones denied. A push is a
+	// ceiling step: each allow is pressed first, and the burst is of the
+	// presses that confirm it, the ones that answer.
 	person, csrf := f.login()
 	pressed := make([]time.Time, n)
 	var presses sync.WaitGroup
@@ -62,14 +65,21 @@ func TestLoadCards(t *testing.T) {
 		if i%2 == 1 {
 			answer = "deny"
 		}
+		form := answerForm(csrf, answer)
+		if answer != "deny" {
+			if code, body := f.press(person, id, form); code != http.StatusPreconditionRequired {
+				t.Fatalf("the first press of allow-once on %s: status %d %s", command(i), code, body)
+			}
+		}
 		presses.Go(func() {
 			<-start
 			pressed[i] = time.Now()
-			if code, _ := f.post(person, "/cards/"+id+"/answer", answerForm(csrf, answer), nil); code != http.StatusSeeOther {
+			if code, _ := f.post(person, "/cards/"+id+"/answer", form, nil); code != http.StatusSeeOther {
 				t.Errorf("answer %s to %s: status %d", answer, command(i), code)
 			}
 		})
 	}
+	time.Sleep(web.ConfirmAfter)
 	burst := time.Now()
 	close(start)
 	presses.Wait()
@@ -113,8 +123,13 @@ func TestLoadCards(t *testing.T) {
 	for i := range 9 {
 		step := fmt.Sprintf("git push origin feature/alone-%d", i)
 		p := f.block(fmt.Sprintf("s-alone-%d", i), step)
+		// A push is a ceiling step: its allow is confirmed, and the
+		// confirming press is the one that answers.
+		form := answerForm(csrf, "allow-once")
+		f.press(person, p.card.ID, form)
+		time.Sleep(web.ConfirmAfter)
 		at := time.Now()
-		if code, _ := f.post(person, "/cards/"+p.card.ID+"/answer", answerForm(csrf, "allow-once"), nil); code != http.StatusSeeOther {
+		if code, _ := f.post(person, "/cards/"+p.card.ID+"/answer", form, nil); code != http.StatusSeeOther {
 			t.Fatalf("answer %s: status %d", step, code)
 		}
 		if got := p.result(t); got != "allow" {

@@ -85,7 +85,7 @@ func TestSeed000s3ShowEachTime(t *testing.T) {
 		t.Fatalf("the card offers no rule: %q", c.NoOffer)
 	}
 	person, csrf := f.login()
-	if code, body := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, "always"), nil); code != http.StatusSeeOther {
+	if code, body := f.answer(person, c.ID, answerForm(csrf, "always")); code != http.StatusSeeOther {
 		t.Fatalf("always: status %d %s", code, body)
 	}
 	if d := <-got; d != "allow" {

@@ -27,7 +27,7 @@ func TestSeed004s6VerbUnit(t *testing.T) {
 			<-got
 			t.Fatalf("the card about %q offers no rule: %s", command, c.NoOffer)
 		}
-		if code, body := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, answer), nil); code != http.StatusSeeOther {
+		if code, body := f.answer(person, c.ID, answerForm(csrf, answer)); code != http.StatusSeeOther {
 			t.Fatalf("%s on %q: status %d %s", answer, command, code, body)
 		}
 		var offer []string

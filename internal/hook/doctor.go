@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 // Report is what doctor found: problems switch sayso off or make it ask
@@ -21,8 +22,10 @@ type Report struct {
 
 // Doctor checks what sayso installed: the pins, the client settings that
 // switch hooks off, and each client's own sandbox against sayso's
-// folders (dirs). project is the project root to check project files in.
-func Doctor(store PinStore, home, project string, getenv func(string) string, dirs []string) Report {
+// folders (dirs), saying what a sandbox being off means with sayso's wall
+// as it is here (wall). project is the project root to check project
+// files in.
+func Doctor(store PinStore, home, project string, getenv func(string) string, dirs []string, wall policy.Wall) Report {
 	pins, err := store.Load()
 	if err != nil {
 		return Report{Problems: []Problem{{What: err.Error(), Fix: "sayso install AGENT"}}}
@@ -54,7 +57,7 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 	for a := range scopes {
 		agents[a] = true
 	}
-	return Report{Problems: out, Warnings: Sandboxes(agents, t, dirs)}
+	return Report{Problems: out, Warnings: Sandboxes(agents, t, dirs, wall)}
 }
 
 // readJSON reads agent's settings file at path as its client reads it:

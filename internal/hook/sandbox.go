@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 // Sandboxes checks the wall behind sayso: each installed client's own
@@ -15,9 +17,15 @@ import (
 // program could rewrite sayso's store or policy. The answers are
 // warnings: sayso still gates every step, it just stands alone.
 //
+// With sayso's wall working here (wall.On), a shell step sayso lets run
+// runs inside it and cannot write sayso's folders, so a client's sandbox
+// being off says less: what it still leaves open is what runs outside
+// the wall. Without the wall, nothing stands between a program the agent
+// runs and sayso's folders.
+//
 // What a client's flags say at start (codex --sandbox, gemini --sandbox)
 // is not visible here; the settings files and environment are.
-func Sandboxes(agents map[string]bool, t Target, dirs []string) []Problem {
+func Sandboxes(agents map[string]bool, t Target, dirs []string, wall policy.Wall) []Problem {
 	var out []Problem
 	for _, agent := range []string{"claude", "codex", "gemini"} {
 		if !agents[agent] {
@@ -33,7 +41,7 @@ func Sandboxes(agents map[string]bool, t Target, dirs []string) []Problem {
 			w = geminiWall(t)
 		}
 		if !w.on {
-			out = append(out, Problem{agent, w.off + ": a program the agent runs can write anywhere you can, sayso's folders included", w.fix})
+			out = append(out, Problem{agent, w.off + sandboxOff(wall), w.fix})
 			continue
 		}
 		for _, d := range dirs {
@@ -47,6 +55,20 @@ func Sandboxes(agents map[string]bool, t Target, dirs []string) []Problem {
 		}
 	}
 	return out
+}
+
+// sandboxOff says what a client's sandbox being off still means, with
+// sayso's wall working here or not: the rest of the warning's sentence.
+func sandboxOff(wall policy.Wall) string {
+	if wall.On {
+		return ": the shell steps sayso lets run are inside sayso's wall, but what runs outside it can write anywhere you can, sayso's folders included: " +
+			"the client itself, its MCP servers and plugins, and a step you allow to run as root (sudo)"
+	}
+	why := ""
+	if wall.Why != "" {
+		why = " (" + wall.Why + ")"
+	}
+	return ", and sayso's wall does not work here" + why + ": a program the agent runs can write anywhere you can, sayso's folders included"
 }
 
 // clientSandbox is what one client's sandbox lets an agent's programs write.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/policy"
 )
 
 // TestCodexSlashTmp: Codex's workspace-write lets its programs write /tmp
@@ -28,11 +30,36 @@ func TestCodexSlashTmp(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := false
-		for _, p := range Sandboxes(map[string]bool{"codex": true}, target, []string{dir}) {
+		for _, p := range Sandboxes(map[string]bool{"codex": true}, target, []string{dir}, policy.Wall{On: true}) {
 			got = got || strings.Contains(p.What, "writable root /tmp:")
 		}
 		if got != tc.want {
 			t.Errorf("config %q: a warning that /tmp holds %s = %v, want %v", tc.config, dir, got, tc.want)
+		}
+	}
+}
+
+// TestSandboxOffWithTheWall: a client's sandbox being off means what
+// sayso's wall leaves open. With the wall working here, a shell step
+// sayso lets run cannot write sayso's folders: the warning names what
+// runs outside the wall. Without it, every program the agent runs can.
+func TestSandboxOffWithTheWall(t *testing.T) {
+	target := Target{Home: t.TempDir(), Project: t.TempDir(), Getenv: func(string) string { return "" }}
+	for _, tc := range []struct {
+		wall      policy.Wall
+		want, not string
+	}{
+		{policy.Wall{On: true}, "the shell steps sayso lets run are inside sayso's wall, but what runs outside it can write anywhere you can, sayso's folders included: the client itself, its MCP servers and plugins, and a step you allow to run as root (sudo)", "a program the agent runs"},
+		{policy.Wall{Why: "no user namespaces for this user"}, "and sayso's wall does not work here (no user namespaces for this user): a program the agent runs can write anywhere you can, sayso's folders included", "inside sayso's wall"},
+	} {
+		ps := Sandboxes(map[string]bool{"claude": true, "gemini": true}, target, nil, tc.wall)
+		if len(ps) != 2 {
+			t.Fatalf("wall %+v: %d warnings, want one for each client's sandbox off: %+v", tc.wall, len(ps), ps)
+		}
+		for _, p := range ps {
+			if !strings.HasSuffix(p.What, tc.want) || strings.Contains(p.What, tc.not) {
+				t.Errorf("wall %+v: %s warns %q; want it to end %q", tc.wall, p.Agent, p.What, tc.want)
+			}
 		}
 	}
 }

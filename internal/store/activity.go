@@ -42,27 +42,35 @@ func (tx *tx) activity(ctx context.Context, id string) (Activity, error) {
 	} else if err != nil {
 		return a, err
 	}
-	var last, end sql.NullInt64
-	if err := tx.QueryRowContext(ctx, "SELECT max(at) FROM ledger WHERE session = ? AND kind IN (?, ?, ?)",
-		id, KindDecision, KindMessage, KindTask).Scan(&last); err != nil {
-		return a, err
-	}
-	if err := tx.QueryRowContext(ctx, "SELECT max(at) FROM ledger WHERE session = ? AND kind IN (?, ?)",
-		id, KindSessionEnded, KindTaskEnded).Scan(&end); err != nil {
+	var last, end int64
+	// Each max is one seek in ledger_session_kind.
+	if err := tx.QueryRowContext(ctx, `SELECT
+		max(COALESCE((SELECT max(at) FROM ledger WHERE session = ?1 AND kind = ?2), 0),
+		    COALESCE((SELECT max(at) FROM ledger WHERE session = ?1 AND kind = ?3), 0),
+		    COALESCE((SELECT max(at) FROM ledger WHERE session = ?1 AND kind = ?4), 0)),
+		max(COALESCE((SELECT max(at) FROM ledger WHERE session = ?1 AND kind = ?5), 0),
+		    COALESCE((SELECT max(at) FROM ledger WHERE session = ?1 AND kind = ?6), 0))`,
+		id, KindDecision, KindMessage, KindTask, KindSessionEnded, KindTaskEnded).Scan(&last, &end); err != nil {
 		return a, err
 	}
 	err = tx.QueryRowContext(ctx, `SELECT json_extract(detail, '$.cwd') FROM ledger
 		WHERE session = ? AND kind = ? AND COALESCE(json_extract(detail, '$.cwd'), '') <> ''
-		ORDER BY id DESC LIMIT 1`, id, KindDecision).Scan(&a.Folder)
+		ORDER BY at DESC, id DESC LIMIT 1`, id, KindDecision).Scan(&a.Folder)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return a, err
 	}
-	endAt := max(endedAt, end.Int64)
-	a.Last = instant(last.Int64)
-	if endAt != 0 && endAt >= last.Int64 {
+	return activityOf(a, endedAt, last, end), nil
+}
+
+// activityOf completes a: the session's last step, message or task at
+// last, its end recorded in sessions (endedAt) or the ledger (end).
+func activityOf(a Activity, endedAt, last, end int64) Activity {
+	endAt := max(endedAt, end)
+	a.Last = instant(last)
+	if endAt != 0 && endAt >= last {
 		a.Ended, a.EndedAt = true, instant(endAt)
 	}
-	return a, nil
+	return a
 }
 
 // ErrSessionEnded: the session has ended, so nothing granted to it could

@@ -22,6 +22,15 @@ func TestActivity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Every session's at once, as the sessions page reads them,
+		// says the same.
+		all, err := db.Activities(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all[id] != a {
+			t.Errorf("Activities()[%s] = %+v, Activity = %+v", id, all[id], a)
+		}
 		return a
 	}
 	person(t, db, "s", "push it")

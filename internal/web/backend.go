@@ -227,9 +227,11 @@ type Entry struct {
 // LedgerFilter selects ledger rows. The zero value selects the newest rows.
 type LedgerFilter struct {
 	Session  string
+	Kind     string // only rows of this kind ("decision": the steps)
 	Class    string
 	Decision string
 	Text     string // words every row must contain, in any case
+	Before   string // only rows older than the row of this ID: the next page
 	Limit    int    // at most this many; 0 is the backend's default
 }
 

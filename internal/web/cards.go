@@ -52,7 +52,9 @@ func (s *Server) cardsFragment(w http.ResponseWriter, r *http.Request, session s
 
 // answer answers a card. Only the answer's name, and with a deny the
 // person's message to the agent, are read from the form: "Always allow"
-// keeps the card's own offer, never a rule the form names.
+// keeps the card's own offer, never a rule the form names. An allow of a
+// severe, ceiling or never step needs its confirm (confirm.go): without
+// a good one it is refused and the refusal gives one.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, session string) {
 	ctx := r.Context()
 	a, err := ParseAnswer(r.PostForm.Get("answer"))
@@ -73,6 +75,12 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, session string) 
 		return
 	case a == AlwaysAllow && len(c.Offer) == 0:
 		s.backendFail(w, r, session, ErrNoOffer)
+		return
+	}
+	if v := newCardView(c, time.Time{}); (a == AllowOnce || a == AlwaysAllow) && v.Deliberate() &&
+		!s.confirmOK(r, session, c.ID, a, r.PostForm.Get(confirmField)) {
+		w.Header().Set(ConfirmHeader, s.confirmFor(r, session, c.ID, a))
+		s.fail(w, r, session, http.StatusPreconditionRequired, "refused: a "+v.Badge.Label+" step is allowed only once confirmed: press its Allow button again, after a moment, to confirm; nothing was allowed")
 		return
 	}
 	message := ""

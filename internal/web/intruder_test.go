@@ -184,7 +184,7 @@ func TestIntruderReplaysAnswer(t *testing.T) {
 	f := newFixture(t, nil)
 	offering, severe := f.seed()
 	person, csrf := f.login()
-	res, _ := f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "always"), nil)
+	res := f.confirmed(person, csrf, offering, "always")
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("first answer: status %d", res.StatusCode)
 	}
@@ -242,7 +242,7 @@ func TestIntruderAlwaysWithoutOffer(t *testing.T) {
 	offering, severe := f.seed()
 	person, csrf := f.login()
 	// The first "Always allow" keeps the offer of the card that has one.
-	if res, _ := f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "always"), nil); res.StatusCode != http.StatusSeeOther {
+	if res := f.confirmed(person, csrf, offering, "always"); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("always on the offering card: %d", res.StatusCode)
 	}
 	// A second, on the severe card with no offer, naming a rule in the
@@ -276,7 +276,7 @@ func TestAlwaysKeepsOnlyTheOffer(t *testing.T) {
 	form.Set("pattern", "git push origin *")
 	form.Set("cwd", "/")
 	form.Add("offer", "git push --force origin main")
-	if res, _ := f.post(person, "/cards/"+offering.ID+"/answer", form, nil); res.StatusCode != http.StatusSeeOther {
+	if res := f.confirmedForm(person, offering, form); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("always: %d", res.StatusCode)
 	}
 	rules, _ := f.mem.Rules(context.Background())

@@ -400,13 +400,19 @@ func (m *Memory) Ledger(ctx context.Context, f LedgerFilter) ([]Entry, error) {
 	defer m.mu.Unlock()
 	words := strings.Fields(strings.ToLower(f.Text))
 	var out []Entry
+	older := f.Before == ""
 	for i := len(m.ledger) - 1; i >= 0; i-- {
 		e := m.ledger[i]
+		if !older {
+			older = e.ID == f.Before
+			continue
+		}
 		switch {
-		case f.Session != "" && e.Session != f.Session,
+		case f.Kind != "" && e.Kind != f.Kind,
+			f.Session != "" && e.Session != f.Session,
 			f.Class != "" && e.Class != f.Class,
 			f.Decision != "" && e.Decision != f.Decision,
-			!containsAll(strings.ToLower(e.Kind+" "+e.Session+" "+e.Summary), words):
+			!containsAll(strings.ToLower(e.Kind+" "+e.Session+" "+e.Summary+" "+e.Decision+" "+e.Class+" "+strings.Join(e.Reasons, " ")), words):
 			continue
 		}
 		out = append(out, e)

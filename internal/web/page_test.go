@@ -3,8 +3,11 @@ package web
 import (
 	"bufio"
 	"context"
+	"fmt"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,7 +121,7 @@ func TestSearchFindsSettingsRulesSessions(t *testing.T) {
 	f := newFixture(t, nil)
 	offering, _ := f.seed()
 	person, csrf := f.login()
-	f.post(person, "/cards/"+offering.ID+"/answer", answerForm(csrf, "always"), nil)
+	f.confirmed(person, csrf, offering, "always")
 	for q, want := range map[string]string{
 		"default_mode": "/settings#setting-default_mode",
 		"feature":      "/rules#rule-",
@@ -195,5 +198,35 @@ func TestLeasesModesRelease(t *testing.T) {
 	}
 	if ss, _ = f.mem.Sessions(ctx); ss[1].Held {
 		t.Error("s2 still held after release")
+	}
+}
+
+// The ledger page shows one page of rows, newest first, and links to
+// the next, which starts below the last row shown and keeps the filter.
+func TestLedgerPages(t *testing.T) {
+	f := newFixture(t, nil)
+	f.seed()
+	for i := range ledgerLimit + 30 {
+		f.mem.AddEntry(Entry{Kind: "decision", Session: "s1", Decision: "allow", Summary: fmt.Sprintf("allow ls dir%03d", i)})
+	}
+	person, _ := f.login()
+	body, code := f.get(person, "/ledger?text=allow+ls", nil)
+	if code != http.StatusOK || strings.Count(body, `<li id="entry-`) != ledgerLimit || !strings.Contains(body, "allow ls dir129") || strings.Contains(body, "allow ls dir029") {
+		t.Fatalf("the first page: status %d, %d rows", code, strings.Count(body, `<li id="entry-`))
+	}
+	m := regexp.MustCompile(`<a href="(/ledger\?[^"]+)" rel="next">Older rows</a>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("the first page links to no older rows")
+	}
+	next := html.UnescapeString(m[1])
+	if !strings.Contains(next, "text=allow+ls") || !strings.Contains(next, "before=") {
+		t.Errorf("the older rows' link %q does not keep the filter", next)
+	}
+	body, _ = f.get(person, next, nil)
+	if n := strings.Count(body, `<li id="entry-`); n != 30 || !strings.Contains(body, "allow ls dir029") || !strings.Contains(body, "allow ls dir000") || strings.Contains(body, "allow ls dir030") {
+		t.Errorf("the second page holds %d rows, want the 30 older ones", n)
+	}
+	if strings.Contains(body, `rel="next"`) {
+		t.Error("the last page links to older rows")
 	}
 }

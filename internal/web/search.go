@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -19,8 +20,9 @@ type result struct {
 
 const maxResults = 20
 
-// findLedger is how many of the newest ledger rows Find reads.
-const findLedger = 500
+// findLedger is how many steps Find takes from the ledger: the newest
+// that hold every word of the search.
+const findLedger = 2 * maxResults
 
 // find searches the waiting cards and the ledger's steps (by the words
 // of the command, its class and its session's agent and project), then
@@ -59,14 +61,11 @@ func (s *Server) find(ctx context.Context, q string) ([]result, error) {
 		}
 		all = append(all, result{"card", c.Step, dotted(v.Headline, strings.Join(c.Classes, " "), who, c.Cwd, "waiting"), "/#card-" + c.ID})
 	}
-	rows, err := s.backend.Ledger(ctx, LedgerFilter{Limit: findLedger})
+	rows, err := s.findSteps(ctx, words, sessions, names)
 	if err != nil {
 		return nil, err
 	}
 	for _, e := range rows {
-		if e.Kind != "decision" {
-			continue
-		}
 		detail := dotted(strings.TrimSpace(e.Decision+" "+e.Outcome), e.Class, names[e.Session], folders[e.Session])
 		all = append(all, result{"step", e.Summary, detail, "/ledger?text=" + url.QueryEscape(firstWords(e.Summary)) + "#entry-" + e.ID})
 	}
@@ -115,6 +114,75 @@ func (s *Server) find(ctx context.Context, q string) ([]result, error) {
 		}
 	}
 	return out, nil
+}
+
+// findSteps asks the ledger for the newest steps that may hold every
+// word, so that a keystroke reads no more of it than it must. A word of
+// a session's name (its agent, its project) is no word of its steps'
+// rows: it picks the sessions, whose steps the ledger is asked for, by
+// the other words. find checks every word on what it shows.
+func (s *Server) findSteps(ctx context.Context, words []string, sessions []Session, names map[string]string) ([]Entry, error) {
+	var own, named []string
+	for _, w := range words {
+		inName := false
+		for _, n := range names {
+			inName = inName || strings.Contains(strings.ToLower(n), w)
+		}
+		if inName {
+			named = append(named, w)
+		} else {
+			own = append(own, w)
+		}
+	}
+	f := LedgerFilter{Kind: "decision", Text: strings.Join(own, " "), Limit: findLedger}
+	if len(named) == 0 {
+		return s.backend.Ledger(ctx, f)
+	}
+	var picked []string
+	for _, se := range sessions {
+		for _, id := range append([]string{se.ID}, taskIDs(se)...) {
+			if containsAll(strings.ToLower(names[id]+" "+se.Cwd), named) && len(picked) < findSessions {
+				picked = append(picked, id)
+			}
+		}
+	}
+	// The word may be a step's too ("git" in a project named git-tools):
+	// the steps of every session that hold every word come as well.
+	out, err := s.backend.Ledger(ctx, LedgerFilter{Kind: "decision", Text: strings.Join(words, " "), Limit: findLedger})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, e := range out {
+		seen[e.ID] = true
+	}
+	for _, id := range picked {
+		f.Session = id
+		rows, err := s.backend.Ledger(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range rows {
+			if !seen[e.ID] {
+				seen[e.ID] = true
+				out = append(out, e)
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Entry) int { return b.At.Compare(a.At) })
+	return out, nil
+}
+
+// findSessions bounds how many sessions Find reads the steps of when a
+// word names sessions.
+const findSessions = 10
+
+func taskIDs(se Session) []string {
+	var out []string
+	for _, t := range se.Tasks {
+		out = append(out, t.ID)
+	}
+	return out
 }
 
 // dotted joins the parts that are not empty with " · ".

@@ -50,6 +50,8 @@ type Server struct {
 	mux     *http.ServeMux
 	cop     *http.CrossOriginProtection
 
+	confirmKey []byte // see confirm.go
+
 	done     chan struct{} // closed by Close: event streams end
 	doneOnce sync.Once
 }
@@ -88,7 +90,9 @@ func New(b Backend, opts Options) (*Server, error) {
 		person:  p,
 		pages:   pg,
 		cop:     http.NewCrossOriginProtection(),
-		done:    make(chan struct{}),
+
+		confirmKey: newConfirmKey(),
+		done:       make(chan struct{}),
 	}
 	s.routes()
 	return s, nil

@@ -40,6 +40,7 @@ type view struct {
 	Note       string
 	NoteMax    int
 	Ledger     []Entry
+	Older      string // the next page of the ledger, when there may be one
 	Filter     LedgerFilter
 	Classes    []string
 	Settings   settingsView

@@ -109,7 +109,7 @@
       if (res.ok) return { ok: true, res };
       const doc = new DOMParser().parseFromString(await res.text(), "text/html");
       const msg = doc.querySelector("main .error");
-      return { ok: false, msg: msg ? msg.textContent.trim() : "Refused (" + res.status + ")." };
+      return { ok: false, res, msg: msg ? msg.textContent.trim() : "Refused (" + res.status + ")." };
     } catch (err) {
       return { ok: false, msg: "sayso did not answer (" + err.message + "); nothing was changed. Is sayso serve running?" };
     }
@@ -225,35 +225,59 @@
     "deny": "Denied",
     "deny-hold": "Denied, and the session is held",
   };
-  // confirmAt is when an armed allow may be confirmed: a second press
-  // sooner is the same stray press (a double click, a held key).
+  // An armed allow may be confirmed CONFIRM_AFTER_MS after it was armed:
+  // a second press sooner is the same stray press (a double click, a held
+  // key). Arming is the server's: the first press sends the allow without
+  // a confirm, the server refuses it and gives the confirm the second
+  // press sends.
   const CONFIRM_AFTER_MS = 600, ARMED_MS = 10000;
-  function armed(submitter) {
-    const at = Number(submitter.dataset.armed || 0);
-    if (at && Date.now() - at >= CONFIRM_AFTER_MS) return true;
-    if (at) return false;
+  async function arm(card, form, submitter) {
+    if (submitter.dataset.arming) return;
+    submitter.dataset.arming = "1";
+    clearError(form);
+    const r = await post(form, new URLSearchParams(new FormData(form, submitter)));
+    delete submitter.dataset.arming;
+    if (r.ok) { // answered without a confirm: the server took it as it is
+      removeCard(card);
+      counts();
+      return;
+    }
+    const token = r.res && r.res.headers.get("X-Sayso-Confirm");
+    if (!token) {
+      besideError(form, r.msg);
+      return;
+    }
     const was = Array.from(submitter.childNodes, (n) => n.cloneNode(true));
     submitter.dataset.armed = String(Date.now());
+    submitter.dataset.confirmToken = token;
     submitter.classList.add("armed");
     submitter.textContent = submitter.dataset.confirm;
     if (!pending) toast("Press “" + submitter.dataset.confirm + "” again to allow it, or wait and nothing is sent.");
     setTimeout(() => {
       if (!submitter.isConnected || submitter.disabled) return;
-      delete submitter.dataset.armed;
-      submitter.classList.remove("armed");
+      disarm(submitter);
       submitter.replaceChildren(...was);
     }, ARMED_MS);
-    return false;
+  }
+  function disarm(submitter) {
+    delete submitter.dataset.armed;
+    delete submitter.dataset.confirmToken;
+    submitter.classList.remove("armed");
   }
   function answer(card, form, submitter) {
     if (!submitter || card.classList.contains("gone")) return;
-    if (submitter.dataset.confirm && !armed(submitter)) return;
+    if (submitter.dataset.confirm) {
+      const at = Number(submitter.dataset.armed || 0);
+      if (!at) return void arm(card, form, submitter);
+      if (Date.now() - at < CONFIRM_AFTER_MS) return;
+    }
     const buttons = form.querySelectorAll("button");
     const step = card.dataset.step || "the step";
     const label = submitter.dataset.undo;
     const left = expiresIn(card);
     const next = neighbour(card, 1) || neighbour(card, -1);
     const body = new URLSearchParams(new FormData(form, submitter));
+    if (submitter.dataset.confirmToken) body.set("confirm", submitter.dataset.confirmToken);
     for (const b of buttons) b.disabled = true;
     const send = async (keepalive) => {
       clearError(form);
@@ -278,10 +302,7 @@
       hold(label + " (" + step + ")", send, () => {
         card.classList.remove("sending");
         for (const b of buttons) b.disabled = false;
-        if (submitter.dataset.armed) {
-          delete submitter.dataset.armed;
-          submitter.classList.remove("armed");
-        }
+        if (submitter.dataset.armed) disarm(submitter);
         focusCard(card);
       }, seconds);
       return;

@@ -1,0 +1,166 @@
+package e2e
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// page is the person's page of the world's 'sayso serve', logged in as a
+// tab is: the cookie of a fresh login link, the tab's key from the
+// redirect's fragment on every request, and the session's anti-CSRF
+// token from the page.
+type page struct {
+	base string
+	c    *http.Client
+	tab  string
+	csrf string
+}
+
+// login opens a link from 'sayso login' as the person's browser does.
+// It may run beside the test, while a client waits: it returns errors.
+func (w *world) login() (*page, error) {
+	link, err := w.cli("login")
+	if err != nil {
+		return nil, err
+	}
+	jar, _ := cookiejar.New(nil)
+	p := &page{base: "http://" + w.addr, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+	res, err := p.c.Get(strings.TrimSpace(string(link)))
+	if err != nil {
+		return nil, err
+	}
+	res.Body.Close()
+	_, tab, ok := strings.Cut(res.Header.Get("Location"), "#tab=")
+	if res.StatusCode != http.StatusSeeOther || !ok || tab == "" {
+		return nil, fmt.Errorf("login %s: status %d, Location %q", link, res.StatusCode, res.Header.Get("Location"))
+	}
+	p.tab = tab
+	body, code, err := p.get("/")
+	if err != nil {
+		return nil, err
+	}
+	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		return nil, fmt.Errorf("the page after login: status %d, no csrf field:\n%s", code, body)
+	}
+	p.csrf = m[1]
+	return p, nil
+}
+
+func (p *page) get(path string) (string, int, error) {
+	req, err := http.NewRequest("GET", p.base+path, nil)
+	if err != nil {
+		return "", 0, err
+	}
+	req.Header.Set(web.TabHeader, p.tab)
+	res, err := p.c.Do(req)
+	if err != nil {
+		return "", 0, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return string(b), res.StatusCode, err
+}
+
+// post sends a form as the page's script does: from the page's origin,
+// with the tab's key and the token.
+func (p *page) post(path string, form url.Values) (int, string, error) {
+	form.Set("csrf", p.csrf)
+	req, err := http.NewRequest("POST", p.base+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", p.base)
+	req.Header.Set(web.TabHeader, p.tab)
+	res, err := p.c.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, string(b), err
+}
+
+// card waits for the card of step on the page and returns its id.
+func (p *page) card(step string, within time.Duration) (string, error) {
+	re := regexp.MustCompile(`<article class="card[^"]*" id="card-([^"]+)"[^>]* data-step="` + regexp.QuoteMeta(step) + `"`)
+	var body string
+	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		var err error
+		if body, _, err = p.get("/cards"); err != nil {
+			return "", err
+		}
+		if m := re.FindStringSubmatch(body); m != nil {
+			return m[1], nil
+		}
+	}
+	return "", fmt.Errorf("no card for %q on the page in %v:\n%s", step, within, body)
+}
+
+// TestDenyMessageReachesModel: the agent's push waits on a card; the
+// person denies it on the page with a message; the real client hands the
+// deny to the model, which reads the person's words in its next request's
+// tool result. Judged by what the model server received.
+func TestDenyMessageReachesModel(t *testing.T) {
+	const step, said = "git push origin main", "push to the branch feature/login instead"
+	for _, name := range []string{"claude", "codex"} {
+		t.Run(name, func(t *testing.T) {
+			client(t, name)
+			w := newWorld(t)
+			w.serveFor(t, "90s")
+			f := NewFake(Call{Command: step})
+			defer f.Close()
+			type answered struct {
+				code int
+				body string
+				err  error
+			}
+			done := make(chan answered, 1)
+			go func() {
+				// The person's page, while the client waits on the card.
+				p, err := w.login()
+				if err != nil {
+					done <- answered{err: err}
+					return
+				}
+				id, err := p.card(step, 60*time.Second)
+				if err != nil {
+					done <- answered{err: err}
+					return
+				}
+				code, body, err := p.post("/cards/"+id+"/answer", url.Values{"answer": {"deny"}, "message": {said}})
+				done <- answered{code, body, err}
+			}()
+			out := w.drive(t, name, f, "push my branch")
+			a := <-done
+			if a.err != nil || a.code != http.StatusSeeOther {
+				t.Fatalf("deny on the page: status %d, %v\n%s\n%s output:\n%s", a.code, a.err, a.body, name, out)
+			}
+			results := f.Results()
+			if len(results) == 0 {
+				t.Fatalf("the model server received no tool result\n%s output:\n%s", name, out)
+			}
+			t.Logf("the model received: %s", results[0])
+			if !strings.Contains(results[0], said) {
+				t.Errorf("the model's next request holds the tool result %s; want the person's words %q in it", results[0], said)
+			}
+			if p := w.pushes(); len(p) != 0 {
+				t.Errorf("pushed: %q", p)
+			}
+			if t.Failed() {
+				t.Logf("%s output:\n%s\nledger:\n%s", name, out, w.sayso(t, "log"))
+			}
+		})
+	}
+}
