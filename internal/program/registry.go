@@ -260,7 +260,7 @@ const knownPlain = `
 	op pass security gopass bw lpass keepassxc-cli secret-tool
 	sayso sayso-hook sayso-wall claude codex gemini aider cursor-agent opencode amp qwen crush
 	tmux screen script vim vi nvim nano emacs code ed ex open xdg-open
-	ngrok cloudflared lt localtunnel tailscale zerotier-cli wg wg-quick
+	ngrok cloudflared lt localtunnel bore tailscale zerotier-cli wg wg-quick
 	gdb lldb gcore playwright chromium chromium-browser google-chrome chrome firefox
 	tree-sitter
 	lerna changeset semantic-release release-it np chromatic flit maturin wasm-pack eas nuget pod cap fastlane
@@ -379,7 +379,7 @@ const knownSimple = `
 	convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
 	dos2unix unix2dos
 	direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
-	jupyter streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
+	streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
 	sqlx drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
 	vue-cli ng nx turbo lerna rush changeset
 	ruby-build bundler-audit brakeman rubocop rspec minitest

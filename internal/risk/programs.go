@@ -124,7 +124,7 @@ func buildSimplePrograms() map[string]Class {
 		hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
 		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
 		asdf rtx nvm fnm volta pyenv rbenv goenv sdk rustup
-		jupyter streamlit flask uvicorn gunicorn hypercorn celery
+		streamlit flask uvicorn gunicorn hypercorn celery
 		vue-cli ng nx turbo rush
 		ruby-build bundler-audit brakeman rubocop rspec minitest
 		phpunit phpstan psalm php-cs-fixer

@@ -75,6 +75,7 @@ func (c *cmd) known() {
 		c.stdinVerb()
 		c.envDump()
 		c.transportOff()
+		c.listens()
 		c.fdSecret()
 		for _, w := range c.args {
 			c.globSecret(w)
