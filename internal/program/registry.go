@@ -371,8 +371,8 @@ const knownSimple = `
 	rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
 	pytest coverage mypy pyright pylint flake8 bandit
 	ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
-	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure mix elixir erl rebar3
-	ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
+	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure elixir erl rebar3
+	ghc cabal stack nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
 	protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
 	hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
 	gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio

@@ -157,6 +157,9 @@ func helm(c *cmd) {
 			return
 		}
 		c.add(LocalWrite, "helm "+v)
+		if v == "plugin" {
+			c.helmPlugin()
+		}
 	case "install", "upgrade", "rollback":
 		if dry {
 			c.add(Read, "helm "+v+" --dry-run")

@@ -199,6 +199,7 @@ func jupyterFamily() family {
 // code on this machine; bound to every address, others reach it.
 func jupyter(c *cmd) {
 	c.add(LocalWrite, "jupyter runs notebooks of the project")
+	c.readSecrets()
 	c.cwdWrite()
 	for _, w := range c.args {
 		k, v, ok := strings.Cut(w.Value, "=")

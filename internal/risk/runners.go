@@ -319,6 +319,9 @@ func deno(c *cmd) {
 				c.add(DownloadExec, "deno runs code from "+w.Raw)
 				return
 			}
+			if ws[0] == "run" && c.denoRemote(w) {
+				return
+			}
 		}
 		c.add(LocalWrite, "deno "+ws[0])
 		c.cwdWrite()
