@@ -76,6 +76,7 @@ func (c *cmd) known() {
 		c.envDump()
 		c.transportOff()
 		c.listens()
+		c.builtNames()
 		c.fdSecret()
 		for _, w := range c.args {
 			c.globSecret(w)
