@@ -264,7 +264,7 @@ const knownPlain = `
 	gdb lldb gcore playwright chromium chromium-browser google-chrome chrome firefox
 	tree-sitter
 	lerna changeset semantic-release release-it np chromatic flit maturin wasm-pack eas nuget pod cap fastlane
-	pm2 rails wp husky dbt cdktf copilot kapp istioctl linkerd velero sentry-cli playwright-cli pgcli mycli litecli usql
+	pm2 forever supervisorctl rails wp husky dbt cdktf copilot kapp istioctl linkerd velero sentry-cli playwright-cli pgcli mycli litecli usql
 	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
 	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
 	update-alternatives ldconfig networksetup pmset nmcli

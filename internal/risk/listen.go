@@ -194,7 +194,7 @@ func jupyterFamily() family {
 }
 
 // jupyter classifies a notebook server: with its token and password off
-// (--ServerApp.token='', --NotebookApp.token='', --IdentityProvider.token=''
+// (--ServerApp.token=”, --NotebookApp.token=”, --IdentityProvider.token=”
 // in Jupyter Server's config reference), whoever reaches the port runs
 // code on this machine; bound to every address, others reach it.
 func jupyter(c *cmd) {
