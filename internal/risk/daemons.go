@@ -47,7 +47,7 @@ func daemon(c *cmd) {
 		c.add(Deploy, "pm2 deploy")
 	case "list", "ls", "l", "status", "logs", "show", "info", "describe", "monit", "jlist", "prettylist", "ping", "env", "report", "":
 		c.add(Read, n)
-	case "start", "restart", "reload", "startOrRestart", "startOrReload", "startOrGracefulReload":
+	case "start", "startOrRestart", "startOrReload", "startOrGracefulReload":
 		c.add(LocalWrite, n+" keeps a command running from its daemon")
 		c.managed(n, "--interpreter", "-i")
 	default:
