@@ -115,3 +115,64 @@ func (c *cmd) innerHere(words []string) []Finding {
 	ctx.depth++
 	return Classify(shell.Parse(strings.Join(words, " ")), ctx).Findings
 }
+
+// systemdRunValues are systemd-run's options that take the next word as
+// their value (systemd-run(1)).
+var systemdRunValues = map[string]bool{
+	"-u": true, "--unit": true, "-p": true, "--property": true, "--description": true, "--slice": true, "-E": true,
+	"--setenv": true, "-H": true, "--host": true, "-M": true, "--machine": true, "--uid": true, "--gid": true,
+	"--nice": true, "-D": true, "--working-directory": true, "--on-active": true, "--on-boot": true, "--on-startup": true,
+	"--on-unit-active": true, "--on-unit-inactive": true, "--on-calendar": true, "--timer-property": true,
+	"--path-property": true, "--socket-property": true, "--service-type": true,
+}
+
+// systemdRun: systemd-run hands a command to the service manager, the
+// system's or with --user the person's, which runs it outside the wall,
+// later with a timer option (systemd-run(1)); the command is judged as
+// a segment.
+func systemdRun(c *cmd) {
+	privileged(c)
+	for i := 0; i < len(c.args); i++ {
+		v := c.args[i].Value
+		if v == "--" {
+			i++
+		} else if strings.HasPrefix(v, "-") {
+			if systemdRunValues[v] {
+				i++
+			}
+			continue
+		}
+		var words []string
+		for _, w := range c.args[i:] {
+			words = append(words, w.Raw)
+		}
+		c.daemonRuns(c.name, words)
+		return
+	}
+}
+
+// launchctlSubmit: launchctl submit -l LABEL -- COMMAND has launchd run
+// the command and keep it alive (launchctl(1)).
+func (c *cmd) launchctlSubmit() {
+	for i, w := range c.args {
+		if w.Literal && w.Value == "--" {
+			var words []string
+			for _, a := range c.args[i+1:] {
+				words = append(words, a.Raw)
+			}
+			c.daemonRuns("launchctl submit", words)
+			return
+		}
+	}
+}
+
+// daemonRuns classifies the words a service manager runs for the step.
+func (c *cmd) daemonRuns(n string, words []string) {
+	for _, f := range c.innerHere(words) {
+		switch f.Class {
+		case Read, LocalWrite:
+			continue
+		}
+		c.add(f.Class, n+" runs it from the service manager, outside the wall: "+f.Why)
+	}
+}

@@ -17,9 +17,13 @@ var listenOpts = []string{"--host", "--bind", "--address", "--addr", "--listen",
 
 // everyAddress reports whether an address, with or without a port after
 // it, is every address of the machine: 0.0.0.0, ::, [::], * (bind(2)'s
-// INADDR_ANY and in6addr_any).
+// INADDR_ANY and in6addr_any), or a port alone (":8080", which Go's
+// net.Listen and most servers built on it bind on every address).
 func everyAddress(v string) bool {
 	v = strings.Trim(v, `"'`)
+	if port, ok := strings.CutPrefix(v, ":"); ok && port != "" && strings.Trim(port, "0123456789") == "" {
+		return true
+	}
 	for _, a := range []string{"0.0.0.0", "[::]", "::", "*", "[::0]", "::0"} {
 		if v == a || strings.HasPrefix(v, a+":") && a != "::" {
 			return true

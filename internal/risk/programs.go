@@ -70,7 +70,7 @@ func basePrograms() map[string]func(*cmd) {
 		"sysctl": sysctl, "iptables": privileged, "ip6tables": privileged, "nft": privileged, "ufw": privileged,
 		"useradd": privileged, "userdel": privileged, "usermod": privileged, "groupadd": privileged, "passwd": privileged,
 		"chpasswd": privileged, "visudo": privileged, "setcap": privileged, "nsenter": privileged, "unshare": privileged,
-		"systemd-run": privileged, "sudo": privileged, "su": privileged, "doas": privileged, "pkexec": privileged,
+		"systemd-run": systemdRun, "sudo": privileged, "su": privileged, "doas": privileged, "pkexec": privileged,
 		"sudoedit": sudoedit, "reboot": halt, "shutdown": halt, "halt": halt, "poweroff": halt, "init": halt,
 		"printenv": printenv, "env": printenv, "set": setCmd, "export": exportCmd, "declare": exportCmd, "typeset": exportCmd,
 		"history": historyCmd, "op": passwordManager, "pass": passwordManager, "security": security, "gopass": passwordManager,
