@@ -553,8 +553,21 @@ func (c *cmd) runInner(verb string) {
 // expands it here): a secret passed in leaves the wall with the
 // container, which the daemon runs outside it.
 func (c *cmd) passEnv() {
-	for i, w := range c.args {
+	seen := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
 		v, val := w.Value, shell.Word{}
+		if !seen {
+			seen = w.Literal && (v == "run" || v == "create" || v == "exec")
+			continue
+		}
+		if !strings.HasPrefix(v, "-") {
+			return // the image or the container: what follows is its command
+		}
+		if !strings.Contains(v, "=") && !dockerRunSwitches[v] && !strings.HasPrefix(v, "-e") && v != "--env" {
+			i++ // an option's value
+			continue
+		}
 		switch {
 		case (v == "-e" || v == "--env") && i+1 < len(c.args):
 			val = c.args[i+1]
