@@ -50,9 +50,11 @@ func (c *cmd) listenAll(n string, opts ...string) {
 			default:
 				continue
 			}
-			if everyAddress(val) {
-				c.add(Network, n+" listens on every address ("+o+" "+val+"): other machines reach what it serves")
-				return
+			for _, a := range strings.Split(val, ",") { // kubectl port-forward --address localhost,0.0.0.0
+				if everyAddress(a) {
+					c.add(Network, n+" listens on every address ("+o+" "+val+"): other machines reach what it serves")
+					return
+				}
 			}
 		}
 	}
