@@ -260,11 +260,11 @@ const knownPlain = `
 	op pass security gopass bw lpass keepassxc-cli secret-tool
 	sayso sayso-hook sayso-wall claude codex gemini aider cursor-agent opencode amp qwen crush
 	tmux screen script vim vi nvim nano emacs code ed ex open xdg-open
-	ngrok cloudflared lt localtunnel tailscale zerotier-cli wg wg-quick
+	ngrok cloudflared lt localtunnel bore tailscale zerotier-cli wg wg-quick
 	gdb lldb gcore playwright chromium chromium-browser google-chrome chrome firefox
 	tree-sitter
 	lerna changeset semantic-release release-it np chromatic flit maturin wasm-pack eas nuget pod cap fastlane
-	pm2 rails wp husky dbt cdktf copilot kapp istioctl linkerd velero sentry-cli playwright-cli pgcli mycli litecli usql
+	pm2 forever supervisorctl rails wp husky dbt cdktf copilot kapp istioctl linkerd velero sentry-cli playwright-cli pgcli mycli litecli usql
 	adb defaults nmap mtr iperf3 ab wrk k6 hurl tcpdump tshark lazygit lazydocker ranger broot wine
 	pkg choco scoop winget emerge xbps-install nix-env guix flox eopkg pkgin pkgman flatpak softwareupdate installer
 	update-alternatives ldconfig networksetup pmset nmcli
@@ -371,15 +371,15 @@ const knownSimple = `
 	rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
 	pytest coverage mypy pyright pylint flake8 bandit
 	ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
-	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure mix elixir erl rebar3
-	ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
+	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure elixir erl rebar3
+	ghc cabal stack nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
 	protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
 	hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
 	gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio
 	convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
 	dos2unix unix2dos
 	direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
-	jupyter streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
+	streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
 	sqlx drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
 	vue-cli ng nx turbo lerna rush changeset
 	ruby-build bundler-audit brakeman rubocop rspec minitest

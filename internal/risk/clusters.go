@@ -62,6 +62,7 @@ func kubectl(c *cmd) {
 		}
 	case "port-forward", "proxy":
 		c.add(LocalWrite, n+" opens a local port")
+		c.listenAll(n, "--address")
 	case "create", "apply", "replace", "patch", "set", "scale", "autoscale", "label", "annotate", "edit", "expose",
 		"run", "cordon", "uncordon", "drain", "taint", "cp", "exec", "attach", "debug", "certificate":
 		if dry {
@@ -73,8 +74,11 @@ func kubectl(c *cmd) {
 			c.add(Secret, n+" token prints a service account's token")
 		}
 		c.add(Deploy, n+" changes the cluster")
-		if verb == "exec" {
-			c.innerSecret("--")
+		switch verb {
+		case "exec", "run", "debug":
+			c.innerRun("--")
+		case "cp":
+			c.copyIn()
 		}
 	default:
 		c.add(Deploy, n+" may change the cluster")
@@ -153,6 +157,9 @@ func helm(c *cmd) {
 			return
 		}
 		c.add(LocalWrite, "helm "+v)
+		if v == "plugin" {
+			c.helmPlugin()
+		}
 	case "install", "upgrade", "rollback":
 		if dry {
 			c.add(Read, "helm "+v+" --dry-run")

@@ -66,12 +66,18 @@ func dockerVerb(c *cmd, v string) {
 	case "run", "create":
 		c.add(LocalWrite, n+" "+v+" starts a container")
 		dockerRunFlags(c)
+		c.passEnv()
+		c.runInner(v)
 	case "exec":
 		c.add(LocalWrite, n+" exec runs a command in a container")
 		if c.has("--privileged") {
 			c.add(Privilege, n+" exec --privileged")
 		}
+		c.passEnv()
 		c.execInner()
+	case "cp":
+		c.add(LocalWrite, n+" cp copies between the host and a container")
+		c.copyIn()
 	case "build":
 		c.add(LocalWrite, n+" build builds an image")
 		if c.has("--push") {
@@ -344,9 +350,11 @@ func (c *cmd) execInner() {
 	}
 }
 
-// innerSecret judges the command after sep (kubectl exec POD -- CMD) for
-// the secrets it prints: a pod's environment holds the keys it runs with.
-func (c *cmd) innerSecret(sep string) {
+// innerRun judges the command after sep (kubectl exec POD -- CMD,
+// kubectl run NAME --image=I -- CMD) as exec's is judged: it runs in the
+// cluster, outside the wall, and what it prints — a pod's environment
+// holds the keys it runs with — lands in the transcript.
+func (c *cmd) innerRun(sep string) {
 	for i, a := range c.args {
 		if a.Literal && a.Value == sep {
 			var words []string
@@ -354,9 +362,11 @@ func (c *cmd) innerSecret(sep string) {
 				words = append(words, w.Raw)
 			}
 			for _, f := range c.inner(words) {
-				if f.Class == Secret {
-					c.add(Secret, c.name+" exec runs in the container: "+f.Why)
+				switch f.Class {
+				case Read, LocalWrite, Opaque, Protected, InstructionPatch:
+					continue
 				}
+				c.add(f.Class, c.name+" runs in the container: "+f.Why)
 			}
 			return
 		}
@@ -482,4 +492,137 @@ func (c *cmd) dockerEndpoint() {
 			return
 		}
 	}
+}
+
+// dockerRunOpts are docker run's and podman run's options that take a
+// value in the next word (docker-run(1), podman-run(1)); an option not
+// listed here and not among dockerRunSwitches is taken to take one too.
+var dockerRunSwitches = map[string]bool{
+	"-d": true, "--detach": true, "-i": true, "--interactive": true, "-t": true, "--tty": true, "-it": true, "-ti": true,
+	"-dit": true, "-itd": true, "--rm": true, "-P": true, "--publish-all": true, "--privileged": true, "--init": true,
+	"--read-only": true, "--no-healthcheck": true, "--oom-kill-disable": true, "-q": true, "--quiet": true,
+	"--disable-content-trust": true, "--replace": true, "--rootfs": true, "--http-proxy": true, "--no-hosts": true,
+	"--use-api-socket": true, "--sig-proxy": true, "--tls-verify": true,
+}
+
+// runInner judges the command a container started by run or create runs
+// (docker-run(1): IMAGE [COMMAND] [ARG...], with --entrypoint before
+// them) as exec's is judged: the daemon runs it outside every wall, so a
+// download run as code there is one here.
+func (c *cmd) runInner(verb string) {
+	var words []string
+	entry := ""
+	seen, image := false, false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v := w.Value
+		switch {
+		case !seen:
+			seen = w.Literal && v == verb
+		case !image && strings.HasPrefix(v, "-"):
+			if strings.HasPrefix(v, "--entrypoint") {
+				if at := strings.IndexByte(w.Raw, '='); at >= 0 {
+					entry = w.Raw[at+1:]
+				} else if i+1 < len(c.args) {
+					entry = c.args[i+1].Raw
+				}
+			}
+			if !strings.Contains(v, "=") && !dockerRunSwitches[v] {
+				i++
+			}
+		case !image:
+			image = true
+		default:
+			words = append(words, w.Raw)
+		}
+	}
+	if entry != "" {
+		words = append([]string{entry}, words...)
+	}
+	for _, f := range c.inner(words) {
+		switch f.Class {
+		case Read, LocalWrite, Opaque, Protected, InstructionPatch:
+			continue
+		}
+		c.add(f.Class, c.name+" "+verb+" runs in the container, outside the wall: "+f.Why)
+	}
+}
+
+// passEnv judges the variables -e and --env hand the container
+// (docker-run(1): "-e VAR" passes the host's value through; "-e VAR=$X"
+// expands it here): a secret passed in leaves the wall with the
+// container, which the daemon runs outside it.
+func (c *cmd) passEnv() {
+	seen := false
+	for i := 0; i < len(c.args); i++ {
+		w := c.args[i]
+		v, val := w.Value, shell.Word{}
+		if !seen {
+			seen = w.Literal && (v == "run" || v == "create" || v == "exec")
+			continue
+		}
+		if !strings.HasPrefix(v, "-") {
+			return // the image or the container: what follows is its command
+		}
+		if !strings.Contains(v, "=") && !dockerRunSwitches[v] && !strings.HasPrefix(v, "-e") && v != "--env" {
+			i++ // an option's value
+			continue
+		}
+		switch {
+		case (v == "-e" || v == "--env") && i+1 < len(c.args):
+			val = c.args[i+1]
+		case strings.HasPrefix(v, "--env="):
+			val = shell.Word{Raw: w.Raw, Value: v[len("--env="):], Literal: w.Literal, Params: w.Params}
+		case strings.HasPrefix(v, "-e") && len(v) > 2 && !strings.HasPrefix(v, "--"):
+			val = shell.Word{Raw: w.Raw, Value: v[2:], Literal: w.Literal, Params: w.Params}
+		default:
+			continue
+		}
+		name, _, set := strings.Cut(val.Value, "=")
+		if !set && val.Literal && secretVar(name) {
+			c.add(Secret, c.name+" passes $"+name+" into the container, outside the wall")
+		}
+		for _, p := range val.Params {
+			if secretVar(p) {
+				c.add(Secret, c.name+" hands the container $"+p+", outside the wall")
+			}
+		}
+		if set && !val.Literal && len(val.Params) == 0 {
+			c.add(Opaque, c.name+" hands the container a value built at run time: "+val.Raw)
+		}
+	}
+}
+
+// copyIn judges docker cp's and podman cp's host paths (docker-cp(1):
+// SRC_PATH CONTAINER:DEST or CONTAINER:SRC DEST_PATH): a host file
+// copied in is read, by the daemon outside the wall; a container's file
+// copied out is written here.
+func (c *cmd) copyIn() {
+	ops := c.operands()
+	if len(ops) < 2 {
+		return
+	}
+	src, dst := ops[len(ops)-2], ops[len(ops)-1] // kubectl cp -c NAME takes a value: the paths come last
+	if containerRef(dst.Value) && !containerRef(src.Value) {
+		if src.Value == "-" {
+			return // a tar stream on stdin, judged with the pipe
+		}
+		c.path(OpRead, src)
+		switch strings.TrimSuffix(src.Value, "/") {
+		case "~", "$HOME", "/home", "/root", "/":
+			c.add(Secret, c.name+" cp hands the container the whole home, its keys among it")
+		}
+		return
+	}
+	if containerRef(src.Value) && !containerRef(dst.Value) && dst.Value != "-" {
+		c.path(OpWrite, dst)
+	}
+}
+
+// containerRef reports whether a docker cp operand names a container's
+// path (CONTAINER:PATH): a colon before any slash.
+func containerRef(v string) bool {
+	colon := strings.IndexByte(v, ':')
+	slash := strings.IndexByte(v, '/')
+	return colon > 0 && (slash < 0 || colon < slash)
 }

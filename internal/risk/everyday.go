@@ -20,7 +20,7 @@ func everydayPrograms() map[string]func(*cmd) {
 		"lerna": releaseTool, "changeset": releaseTool, "semantic-release": releaseTool, "release-it": releaseTool,
 		"np": releaseTool, "chromatic": releaseTool, "flit": releaseTool, "maturin": releaseTool, "wasm-pack": releaseTool,
 		"eas": releaseTool, "nuget": releaseTool, "pod": releaseTool, "cap": namedTaskRunner, "fastlane": namedTaskRunner,
-		"pm2": pm2, "rails": rails, "wp": wpCLI, "husky": husky, "dbt": dbt, "cdktf": cdk, "copilot": genericCloud,
+		"rails": rails, "wp": wpCLI, "husky": husky, "dbt": dbt, "cdktf": cdk, "copilot": genericCloud,
 		"kapp": deployCLI, "istioctl": deployCLI, "linkerd": deployCLI, "velero": deployCLI,
 		"sentry-cli": sentryCLI, "playwright-cli": browserProgram, "pgcli": sqlClient, "mycli": sqlClient, "litecli": sqlClient,
 		"usql": sqlClient, "adb": adb, "defaults": defaults, "nmap": networkTool, "mtr": networkTool, "iperf3": networkTool,
@@ -83,17 +83,6 @@ func namedTaskRunner(c *cmd) {
 	}
 	c.add(LocalWrite, c.name+" runs the project's tasks")
 	c.cwdWrite()
-}
-
-func pm2(c *cmd) {
-	switch v := c.verb(); v {
-	case "deploy":
-		c.add(Deploy, "pm2 deploy")
-	case "list", "ls", "status", "logs", "show", "describe", "monit", "jlist", "prettylist", "":
-		c.add(Read, "pm2 "+v)
-	default:
-		c.add(LocalWrite, "pm2 "+v+" manages local processes")
-	}
 }
 
 func rails(c *cmd) {

@@ -64,6 +64,6 @@ func families() []family {
 		makeFamily(), taskRunnerFamily(),
 		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),
 		dockerFamily(), curlFamily(), scpFamily(), redisFamily(), awsFamily(), rcloneFamily(), systemctlFamily(), ghFamily(),
-		agentFamily(), tmuxFamily(), envManagerFamily(), rsyncFamily(), cpFamily(), zipFamily(), tarFamily(), edFamily(), dcFamily(),
+		agentFamily(), tmuxFamily(), jupyterFamily(), mixFamily(), zigFamily(), daemonFamily(), envManagerFamily(), rsyncFamily(), cpFamily(), zipFamily(), tarFamily(), edFamily(), dcFamily(),
 	}
 }

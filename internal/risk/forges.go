@@ -253,7 +253,17 @@ func jj(c *cmd) {
 			c.add(Read, "jj git "+ws[1])
 		}
 	case "log", "st", "status", "diff", "show", "evolog", "obslog", "files", "file", "cat", "root", "help", "version", "--version", "config", "interdiff", "operation", "op", "util", "":
-		if (ws[0] == "op" || ws[0] == "operation") && (ws[1] == "restore" || ws[1] == "revert" || ws[1] == "abandon" || ws[1] == "undo") {
+		if (ws[0] == "op" || ws[0] == "operation") && ws[1] == "abandon" {
+			// jj op abandon drops operations from the log: what they
+			// held cannot be restored or undone (jj op abandon --help).
+			c.add(Destructive, "jj op abandon drops operations, and the undo they allow, for good")
+			return
+		}
+		if ws[0] == "util" && ws[1] == "gc" {
+			c.add(Destructive, "jj util gc drops commits and operations nothing refers to, as git gc --prune=now does")
+			return
+		}
+		if (ws[0] == "op" || ws[0] == "operation") && (ws[1] == "restore" || ws[1] == "revert" || ws[1] == "undo") {
 			c.add(LocalWrite, "jj op "+ws[1])
 			return
 		}
@@ -266,6 +276,10 @@ func jj(c *cmd) {
 			return
 		}
 		c.add(Read, "jj "+ws[0])
+	case "abandon":
+		// jj abandon drops commits and rebases their descendants, as
+		// git branch -D and hg strip drop theirs.
+		c.add(Destructive, "jj abandon drops commits")
 	default:
 		c.add(LocalWrite, "jj "+ws[0]+" changes the local repository")
 		c.cwdWrite()
@@ -298,8 +312,17 @@ func hg(c *cmd) {
 			return
 		}
 		c.add(Read, "hg "+v)
-	case "purge", "clean", "strip", "prune", "rollback":
+	case "purge", "clean", "strip", "debugstrip", "prune", "obsolete", "rollback":
 		c.add(Destructive, "hg "+v+" discards work")
+	case "histedit":
+		// hg histedit drops and folds changesets, stripping them as hg
+		// strip does (hg help histedit); --abort, --continue and
+		// --edit-plan only steer one under way.
+		if c.has("--abort", "--continue", "--edit-plan", "--outgoing", "-o") {
+			c.add(LocalWrite, "hg histedit "+c.args[len(c.args)-1].Value)
+			return
+		}
+		c.add(Destructive, "hg histedit rewrites history, stripping what it drops")
 	case "update", "up", "checkout", "co", "revert":
 		if c.has("-C", "--clean", "--all") || v == "revert" && c.has("-a", "--all") {
 			c.add(Destructive, "hg "+v+" discards changes")

@@ -341,10 +341,10 @@ func buildGitSubcommands() map[string]func(*cmd) {
 		"rebase": gitRebase, "submodule": gitSubmodule, "filter-branch": gitFilterBranch, "filter-repo": gitFilterBranch,
 		"difftool": gitDifftool, "mergetool": gitDifftool, "send-email": gitSendEmail, "credential": gitCredential,
 		"credential-store": gitCredential, "credential-cache": gitCredential, "lfs": gitLFS, "archive": gitArchive,
-		"update-ref": gitUpdateRef, "rm": gitRm, "gc": gitGC, "prune": lw, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
+		"update-ref": gitUpdateRef, "rm": gitRm, "gc": gitGC, "prune": gitPrune, "bisect": gitBisect, "notes": lw, "commit": gitCommit,
 		"merge": gitMerge, "pull": lw, "fetch": lw, "clone": gitCloneUnpacks, "init": gitInit, "add": lw, "mv": gitMv,
 		"cherry-pick": lw, "revert": lw, "am": gitAm, "apply": gitApply, "format-patch": gitFormatPatch, "sparse-checkout": lw,
-		"maintenance": lw, "commit-graph": lw, "repack": lw, "pack-refs": lw, "replace": lw, "update-index": gitUpdateIndex,
+		"maintenance": lw, "commit-graph": lw, "repack": gitRepack, "pack-refs": lw, "replace": lw, "update-index": gitUpdateIndex,
 		"read-tree": gitReadTree, "write-tree": read, "commit-tree": lw, "hash-object": lw, "mktag": lw, "mktree": lw,
 		"fast-import": lw, "bundle": gitBundle, "rerere": lw, "checkout-index": gitCheckoutIndex, "merge-file": lw, "unpack-objects": lw,
 		"status": read, "log": gitDiffOutput, "show": gitDiffOutput, "diff": gitDiffOutput, "blame": read, "annotate": read, "rev-parse": read,
@@ -853,6 +853,37 @@ func gitGC(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, "git gc")
+}
+
+// gitPrune: git prune with no --expire drops every unreachable loose
+// object at once (git-prune(1)), what git gc --prune=now does; an expiry
+// in the past keeps the recent ones, as plain git gc does.
+func gitPrune(c *cmd) {
+	if c.has("-n", "--dry-run") {
+		c.add(Read, "git prune --dry-run lists what it would drop")
+		return
+	}
+	for _, w := range c.args {
+		if v, ok := strings.CutPrefix(w.Value, "--expire="); ok && v != "now" && v != "all" && w.Literal {
+			c.add(LocalWrite, "git prune --expire="+v+" keeps what is newer")
+			return
+		}
+		if w.Value == "--expire" {
+			c.add(LocalWrite, "git prune --expire keeps what is newer")
+			return
+		}
+	}
+	c.add(Destructive, "git prune drops unreachable commits for good, as git gc --prune=now does")
+}
+
+// gitRepack: repack -a -d drops the unreachable objects of the packs it
+// replaces; -A keeps them loose, for gc's expiry (git-repack(1)).
+func gitRepack(c *cmd) {
+	if c.shortFlag('a') && c.shortFlag('d') && !c.shortFlag('A') && !c.has("--keep-unreachable", "--cruft") {
+		c.add(Destructive, "git repack -a -d drops unreachable commits for good")
+		return
+	}
+	c.add(LocalWrite, "git repack")
 }
 
 func gitBisect(c *cmd) {

@@ -410,6 +410,7 @@ func hasDataItem(ws []shell.Word) bool {
 }
 
 func ssh(c *cmd) {
+	c.sshForwards()
 	var pos []shell.Word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -510,6 +511,7 @@ func socat(c *cmd) {
 			c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: true, Tilde: strings.HasPrefix(f, "~")})
 		}
 	}
+	c.socatShell()
 	switch {
 	case remote && file:
 		c.add(Exfil, "socat sends a file to a host")
@@ -524,6 +526,7 @@ func socat(c *cmd) {
 func netcat(c *cmd) {
 	if c.has("-l", "--listen") || c.shortFlag('l') {
 		c.add(LocalWrite, c.name+" listens on a port")
+		c.bindShell()
 		return
 	}
 	if c.has("-e", "-c", "--exec", "--sh-exec", "--lua-exec") || c.name == "socat" && strings.Contains(strings.Join(shell.Words(c.args), " "), "EXEC:") || c.name == "socat" && strings.Contains(strings.Join(shell.Words(c.args), " "), "SYSTEM:") {

@@ -437,6 +437,9 @@ func goCmd(c *cmd) {
 		c.add(LocalWrite, "go "+v+" builds or runs the project")
 		c.cwdWrite()
 		c.outputs(goOutputFlags, nil)
+		if v == "run" {
+			c.goRunRemote()
+		}
 		if v == "install" {
 			c.installsForMachine(c.envDir("GOBIN", "", c.envDir("GOPATH", "bin", "~/go/bin")))
 		}
@@ -490,6 +493,7 @@ func composer(c *cmd) {
 		c.add(LocalWrite, "composer "+v)
 		c.namedTask(v)
 		c.cwdWrite()
+		c.composerRemote(v)
 	}
 }
 
@@ -502,6 +506,7 @@ func mvn(c *cmd) {
 	}
 	c.add(LocalWrite, "mvn builds the project")
 	c.cwdWrite()
+	c.mvnPlugin()
 }
 
 func gradle(c *cmd) {
@@ -516,6 +521,7 @@ func gradle(c *cmd) {
 	}
 	c.add(LocalWrite, "gradle builds the project")
 	c.cwdWrite()
+	c.gradleInitScript()
 }
 
 func dotnet(c *cmd) {
@@ -531,6 +537,9 @@ func dotnet(c *cmd) {
 	}
 	c.add(LocalWrite, "dotnet "+ws[0])
 	c.cwdWrite()
+	if ws[0] == "tool" {
+		c.dotnetTool(ws[1])
+	}
 }
 
 func apt(c *cmd) {

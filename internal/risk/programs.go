@@ -70,7 +70,7 @@ func basePrograms() map[string]func(*cmd) {
 		"sysctl": sysctl, "iptables": privileged, "ip6tables": privileged, "nft": privileged, "ufw": privileged,
 		"useradd": privileged, "userdel": privileged, "usermod": privileged, "groupadd": privileged, "passwd": privileged,
 		"chpasswd": privileged, "visudo": privileged, "setcap": privileged, "nsenter": privileged, "unshare": privileged,
-		"systemd-run": privileged, "sudo": privileged, "su": privileged, "doas": privileged, "pkexec": privileged,
+		"systemd-run": systemdRun, "sudo": privileged, "su": privileged, "doas": privileged, "pkexec": privileged,
 		"sudoedit": sudoedit, "reboot": halt, "shutdown": halt, "halt": halt, "poweroff": halt, "init": halt,
 		"printenv": printenv, "env": printenv, "set": setCmd, "export": exportCmd, "declare": exportCmd, "typeset": exportCmd,
 		"history": historyCmd, "op": passwordManager, "pass": passwordManager, "security": security, "gopass": passwordManager,
@@ -118,13 +118,13 @@ func buildSimplePrograms() map[string]Class {
 		rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
 		pytest tox nox coverage mypy pyright pylint flake8 bandit
 		ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
-		configure autoconf automake libtool pkg-config javac kotlinc scalac sbt ant lein clojure mix elixir erl rebar3
-		ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
+		configure autoconf automake libtool pkg-config javac kotlinc scalac sbt ant lein clojure elixir erl rebar3
+		ghc cabal stack nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
 		protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr
 		hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
 		convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
 		asdf rtx nvm fnm volta pyenv rbenv goenv sdk rustup
-		jupyter streamlit flask uvicorn gunicorn hypercorn celery
+		streamlit flask uvicorn gunicorn hypercorn celery
 		vue-cli ng nx turbo rush
 		ruby-build bundler-audit brakeman rubocop rspec minitest
 		phpunit phpstan psalm php-cs-fixer

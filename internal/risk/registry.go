@@ -75,6 +75,8 @@ func (c *cmd) known() {
 		c.stdinVerb()
 		c.envDump()
 		c.transportOff()
+		c.listens()
+		c.builtNames()
 		c.fdSecret()
 		for _, w := range c.args {
 			c.globSecret(w)

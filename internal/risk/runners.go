@@ -282,6 +282,7 @@ func module(c *cmd, m string, rest []shell.Word) {
 	case "site", "platform", "sysconfig", "this", "pydoc", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
 		c.add(Read, c.name+" -m "+m)
 	case "http.server", "SimpleHTTPServer":
+		c.servesRoot(c.name+" -m "+m, rest, "-d", "--directory")
 		if c.bindsLocally(rest) {
 			c.add(LocalWrite, c.name+" -m "+m+" serves the folder to this machine only")
 			return
@@ -316,6 +317,9 @@ func deno(c *cmd) {
 		for _, w := range c.operands() {
 			if strings.Contains(w.Value, "://") {
 				c.add(DownloadExec, "deno runs code from "+w.Raw)
+				return
+			}
+			if ws[0] == "run" && c.denoRemote(w) {
 				return
 			}
 		}

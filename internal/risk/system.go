@@ -51,6 +51,9 @@ func launchctl(c *cmd) {
 		c.add(Read, "launchctl "+v)
 	default:
 		c.add(InstructionPatch, "launchctl "+v+" changes what starts at login")
+		if v == "submit" {
+			c.launchctlSubmit()
+		}
 	}
 }
 

@@ -99,7 +99,7 @@ func (c *cmd) verb() string { return c.words(1)[0] }
 func morePrograms() map[string]func(*cmd) {
 	return map[string]func(*cmd){
 		"glab": glab, "goreleaser": goreleaser, "vsce": publishVerb, "ovsx": publishVerb, "skopeo": skopeo,
-		"sam": deployCLI, "argocd": argocd, "nomad": nomad, "ngrok": tunnel, "cloudflared": tunnel, "lt": tunnel,
+		"sam": deployCLI, "argocd": argocd, "nomad": nomad, "ngrok": tunnel, "cloudflared": tunnel, "lt": tunnel, "bore": tunnel,
 		"localtunnel": tunnel, "lynx": textBrowser, "links": textBrowser, "w3m": textBrowser, "elinks": textBrowser,
 		"gpg": gpg, "gpg2": gpg, "man": manCmd, "gdb": gdb, "lldb": gdb, "playwright": playwright,
 		"chromium": browserProgram, "chromium-browser": browserProgram, "google-chrome": browserProgram, "chrome": browserProgram,
