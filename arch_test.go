@@ -40,6 +40,7 @@ var rules = map[string]struct {
 	"internal/risk":    {pure, []string{"internal/program", "internal/place", "internal/shell"}},
 	"internal/rule":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},
 	"internal/policy":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule"}},
+	"internal/bundle":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy"}},
 	"internal/wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
