@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -136,7 +135,7 @@ func (h *Hub) Append(ctx context.Context, node int64, rows []Row) error {
 func (h *Hub) Ledger(ctx context.Context, person int64, limit int) ([]Entry, error) {
 	var out []Entry
 	err := pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SELECT set_config('sayso.person', $1, true)", strconv.FormatInt(person, 10)); err != nil {
+		if _, err := tx.Exec(ctx, "SELECT set_config('sayso.person', $1, true)", personSetting(person)); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, "SELECT node_id, seq, body, prev, hash, received_at FROM ledger ORDER BY received_at DESC, node_id, seq DESC LIMIT $1", limit)
