@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -216,5 +217,51 @@ func TestShipResumes(t *testing.T) {
 	}
 	if n, err := Ship(ctx, other, h, nodes[0].id, 10); err == nil || n != 0 {
 		t.Fatalf("a foreign chain: Ship = %d, %v; want nothing and an error", n, err)
+	}
+}
+
+// offline is a hub the node cannot reach.
+type offline struct{}
+
+func (offline) Head(context.Context, int64) (int64, []byte, error) {
+	return 0, nil, errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+}
+func (offline) Append(context.Context, int64, []hub.Row) error {
+	return errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
+}
+
+// TestOfflineAndBack: with the hub out of reach the node's hooks keep
+// deciding and their rows wait in the outbox; back online, every row
+// reaches the hub, in its chain.
+func TestOfflineAndBack(t *testing.T) {
+	h, people, nodes := twoNodes(t)
+	ctx := context.Background()
+	for i := 0; i < 10; i++ {
+		if err := hookStep(ctx, nodes[0].path, i); err != nil {
+			t.Fatalf("a hook while the hub is unreachable: %v", err)
+		}
+	}
+	db, err := store.Open(ctx, nodes[0].path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, err := Ship(ctx, db, offline{}, nodes[0].id, 4); err == nil || n != 0 {
+		t.Fatalf("shipping to an unreachable hub: %d, %v", n, err)
+	}
+	if out, _ := db.Outbox(ctx, 100); len(out) != 10 {
+		t.Fatalf("after a failed ship the outbox holds %d rows, want all 10", len(out))
+	}
+	for i := 10; i < 15; i++ {
+		if err := hookStep(ctx, nodes[0].path, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := Ship(ctx, db, h, nodes[0].id, 4); err != nil || n != 15 {
+		t.Fatalf("back online: shipped %d, %v; want 15", n, err)
+	}
+	held, err := h.Ledger(ctx, people[0], 100)
+	if err != nil || len(held) != 15 {
+		t.Fatalf("the hub holds %d rows, %v; want 15", len(held), err)
 	}
 }
