@@ -40,6 +40,15 @@ var rules = map[string]struct {
 	"internal/risk":    {pure, []string{"internal/program", "internal/place", "internal/shell"}},
 	"internal/rule":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},
 	"internal/policy":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule"}},
+	"internal/bundle":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy"}},
+	"internal/hub": {map[string]string{
+		"database/sql":       "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",
+		"modernc.org/sqlite": "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",
+	}, nil},
+	"internal/passkey": {map[string]string{
+		"os":           "checking a signature needs no disk: the caller hands in the pins, the card and the answer",
+		"database/sql": "checking a signature needs no database",
+	}, nil},
 	"internal/wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",

@@ -30,10 +30,10 @@ nothing to warn about, 1 when there is, 2 for a usage error.
 `
 
 func init() {
-	register(command{"policy", "check the policy files: what each entry matches", runPolicy}, "check")
+	register(command{"policy", "check the policy files: what each entry matches", runPolicy}, "check", "keygen", "sign")
 	// The policy page is the help topic "policy" too: the command's usage
 	// comes first.
-	helpTopics["policy"] = policyUsage + "\n" + docs.Topics["policy"]
+	helpTopics["policy"] = policyUsage + orgPolicyUsage + "\n" + docs.Topics["policy"]
 }
 
 // policyCheckResult is the stable JSON of sayso policy check.
@@ -48,8 +48,11 @@ type policyCheckResult struct {
 var errWarned = errors.New("the policy files have problems")
 
 func runPolicy(env *Env, args []string) error {
+	if len(args) > 0 && (args[0] == "keygen" || args[0] == "sign" || args[0] == "check" && hasOrgFlag(args[1:])) {
+		return runOrgPolicy(env, args[0], args[1:])
+	}
 	if len(args) == 0 || args[0] != "check" {
-		return usagef("policy: want 'policy check'")
+		return usagef("policy: want 'policy check', 'policy keygen' or 'policy sign'")
 	}
 	fs := flag.NewFlagSet("policy check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -157,4 +160,14 @@ func printPolicyCheck(w io.Writer, res *policyCheckResult) {
 			fmt.Fprintf(w, "  not matches: %s\n", c)
 		}
 	}
+}
+
+// hasOrgFlag reports whether policy check is asked about the org's file.
+func hasOrgFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--org" || a == "-org" || strings.HasPrefix(a, "--org=") || strings.HasPrefix(a, "-org=") {
+			return true
+		}
+	}
+	return false
 }

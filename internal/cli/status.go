@@ -16,6 +16,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/team"
 )
 
 const statusUsage = `usage: sayso status [--json]
@@ -138,6 +139,7 @@ func runStatus(env *Env, args []string) error {
 		return err
 	}
 	pol := policy.Load(policy.Files{Person: filepath.Join(config, "policy.toml"), Root: paths.ProjectRoot(cwd), ReadFile: os.ReadFile})
+	pol.SetTeam(team.Load(config, time.Now()))
 	for _, p := range pol.Problems {
 		st.Policy = append(st.Policy, p.String())
 	}

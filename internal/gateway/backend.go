@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/step"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/team"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -214,6 +216,7 @@ func contains(ss []string, s string) bool {
 
 func (b *Backend) Settings(ctx context.Context) (web.Settings, error) {
 	p := policy.Load(policy.Files{Person: filepath.Join(b.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
+	p.SetTeam(team.Load(b.ConfigDir, time.Now()))
 	return web.Settings{Looked: p.Looked, Policy: p}, nil
 }
 

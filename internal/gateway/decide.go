@@ -19,6 +19,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/team"
 )
 
 // Decider decides steps against the store.
@@ -86,6 +87,7 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container) (policy.Request, error) {
 	root := paths.ProjectRoot(s.Project())
 	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
+	pol.SetTeam(team.Load(d.ConfigDir, now()))
 	kept, err := d.DB.Rules(ctx)
 	if err != nil {
 		return policy.Request{}, err

@@ -66,6 +66,7 @@ const (
 	ReasonMode              // mode: the session's mode allows or asks by itself
 	ReasonPerson            // ask: the person decides
 	ReasonHook              // the hook answered without the policy (a tool it cannot read, a broken pin)
+	ReasonNoPerson          // ask: a CI node has no person to ask, so it denies
 )
 
 var reasonNames = [...]string{
@@ -73,6 +74,7 @@ var reasonNames = [...]string{
 	"deny-entry", "deny-row", "ask-entry", "ask-row", "lease", "no-lease",
 	"ceiling", "rule", "allow-entry", "reviewer", "out-of-scope", "unscoped",
 	"unwalled", "autopilot", "wildcard", "approve-row", "mode", "person", "hook",
+	"no-person",
 }
 
 func (r Reason) String() string {
@@ -283,7 +285,7 @@ func reasons(dec Decision, d *Diagnostic) []string {
 			out = append(out, c.String()+": "+whyOf(&d.Assessment, c))
 		}
 		for _, t := range d.Tiers {
-			if t.Reason == ReasonOutOfScope || t.Reason == ReasonUnwalled {
+			if t.Reason == ReasonOutOfScope || t.Reason == ReasonUnwalled || t.Reason == ReasonNoPerson {
 				out = append(out, t.Why)
 			}
 		}

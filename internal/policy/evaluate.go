@@ -49,6 +49,10 @@ func expandAll(ps []string, home string) []string {
 // the same decision and diagnostic.
 func Evaluate(req Request) (Decision, Diagnostic) {
 	pol := policyOf(&req)
+	capped := ""
+	if limit, why := pol.modeCap(); req.Mode > limit {
+		req.Mode, capped = limit, why
+	}
 	w := place(&req, pol)
 	a := assess(&req, pol, &w)
 	withLinks(&a, req.Links, &w)
@@ -78,6 +82,9 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	e.parallel(&a)
 	st.classes = a.Classes
 	e.d.Assessment = a
+	if capped != "" {
+		e.d.Problems = append(append([]Problem(nil), e.d.Problems...), Problem{Source: Source{File: "org bundle"}, Text: capped})
+	}
 	e.run()
 	e.d.NoRule = noRule(&req, e.d.Mode, pol.ShowEachTime&a.Classes)
 	e.d.Unit = pol.Agents[req.Agent].RuleUnit
@@ -184,6 +191,11 @@ func (e *evaluation) run() {
 
 	// 3. and 4. The person's policy file: entries and autonomy rows.
 	auto := pol.ResolveAutonomy(req.Agent, e.st.tool)
+	if limit, _ := pol.modeCap(); limit < ModeAutopilot && auto.Found && auto.Value == AutoApprove {
+		// An approving row is autopilot for its tools: a cap below
+		// autopilot sets it aside.
+		auto = Resolved{}
+	}
 	if auto.Found {
 		origin := "specific"
 		if auto.Wildcard {
@@ -351,6 +363,10 @@ func (e *evaluation) run() {
 			reach = ReachWide
 		}
 		e.d.Reach = reach
+	}
+	if pol.Team.CI && e.decision == Ask {
+		e.decision = Deny
+		e.d.Tiers = append(e.d.Tiers, Tier{ID: TierAsk, Reason: ReasonNoPerson, Why: "a CI node has no person to ask: what would ask is denied"})
 	}
 	e.d.Reviewable = e.decision == Ask && reviewWaives && !req.Review.Asked && e.d.Decided().ID != TierExplicitAsk && !classes.Any(risk.KindNever)
 }

@@ -38,6 +38,9 @@ type Policy struct {
 	// Agents are the person's settings for one agent, by its name
 	// (claude, codex, gemini or a host's): [agents.NAME].
 	Agents map[string]Agent
+	// Team is the node's standing in a team: the org's bundle, or why it
+	// holds none. Only SetTeam sets it.
+	Team Team
 
 	// Problems are what was broken or ignored, each with its place: shown
 	// on every check, on the hook's stderr and on the page.

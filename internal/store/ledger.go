@@ -96,13 +96,22 @@ func (tx *tx) appendLedger(ctx context.Context, kind, session, summary string, d
 		}
 		text = string(b)
 	}
+	summary = capAt(summary, maxSummary)
 	res, err := tx.ExecContext(ctx,
 		"INSERT INTO ledger (at, kind, session, summary, detail) VALUES (?, ?, ?, ?, ?)",
-		nanos(tx.now), kind, session, capAt(summary, maxSummary), text)
+		nanos(tx.now), kind, session, summary, text)
 	if err != nil {
 		return 0, fmt.Errorf("append %s to ledger: %w", kind, err)
 	}
-	return res.LastInsertId()
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	e := Entry{ID: id, At: tx.now, Kind: kind, Session: session, Summary: summary, Detail: json.RawMessage(text)}
+	if err := tx.chain(ctx, e); err != nil {
+		return 0, fmt.Errorf("append %s to ledger: %w", kind, err)
+	}
+	return id, nil
 }
 
 // Log returns ledger rows in the order they were written.

@@ -1,0 +1,138 @@
+package hub
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Card is a card waiting on a node for its person.
+type Card struct {
+	ID      string
+	Node    int64
+	Person  int64
+	Body    []byte // the node's card, as the node made it: what the person's passkey signs over
+	Digest  []byte
+	Created time.Time
+}
+
+// Answer is an answer given at the hub to a card: the verdict and the
+// person's passkey assertion over the card and verdict. The hub stores it
+// as it came; only the node decides whether it is the person's.
+type Answer struct {
+	ID        int64
+	Card      string
+	Verdict   string
+	Assertion []byte
+	Created   time.Time
+}
+
+// Channels the hub's triggers ring when a card or an answer is written.
+const (
+	ChannelCards   = "sayso_cards"
+	ChannelAnswers = "sayso_answers"
+)
+
+// PostCard records a card waiting on node for the node's person.
+func (h *Hub) PostCard(ctx context.Context, node int64, id string, body []byte) error {
+	d := sha256.Sum256(body)
+	_, err := h.pool.Exec(ctx, `INSERT INTO cards (id, node_id, person_id, body, digest)
+		SELECT $1, id, person_id, $3, $4 FROM nodes WHERE id = $2 AND left_at IS NULL`, id, node, body, d[:])
+	if err != nil {
+		return fmt.Errorf("post card %s: %w", id, err)
+	}
+	return nil
+}
+
+// CloseCard marks a card no longer waiting: answered, or its hook gone.
+func (h *Hub) CloseCard(ctx context.Context, id string) error {
+	_, err := h.pool.Exec(ctx, "UPDATE cards SET closed_at = now() WHERE id = $1 AND closed_at IS NULL", id)
+	if err != nil {
+		return fmt.Errorf("close card %s: %w", id, err)
+	}
+	return nil
+}
+
+// OpenCards returns the cards waiting for person on any of their nodes,
+// oldest first. The table is the truth: a page that reconnects calls it
+// again, whatever notifications it missed.
+func (h *Hub) OpenCards(ctx context.Context, person int64) ([]Card, error) {
+	rows, err := h.pool.Query(ctx, "SELECT id, node_id, person_id, body, digest, created_at FROM cards WHERE person_id = $1 AND closed_at IS NULL ORDER BY created_at, id", person)
+	if err != nil {
+		return nil, fmt.Errorf("open cards of person %d: %w", person, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Card, error) {
+		var c Card
+		err := r.Scan(&c.ID, &c.Node, &c.Person, &c.Body, &c.Digest, &c.Created)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("open cards of person %d: %w", person, err)
+	}
+	return out, nil
+}
+
+// ErrClosed is returned for an answer to a card no longer waiting.
+var ErrClosed = errors.New("the card is no longer waiting")
+
+// AddAnswer records an answer given at the hub's page to a waiting card.
+func (h *Hub) AddAnswer(ctx context.Context, card, verdict string, assertion []byte) error {
+	tag, err := h.pool.Exec(ctx, `INSERT INTO answers (card_id, verdict, assertion)
+		SELECT id, $2, $3 FROM cards WHERE id = $1 AND closed_at IS NULL`, card, verdict, assertion)
+	if err != nil {
+		return fmt.Errorf("answer card %s: %w", card, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("answer card %s: %w", card, ErrClosed)
+	}
+	return nil
+}
+
+// Answers returns the answers given to a card, oldest first.
+func (h *Hub) Answers(ctx context.Context, card string) ([]Answer, error) {
+	rows, err := h.pool.Query(ctx, "SELECT id, card_id, verdict, coalesce(assertion, ''), created_at FROM answers WHERE card_id = $1 ORDER BY id", card)
+	if err != nil {
+		return nil, fmt.Errorf("answers to card %s: %w", card, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Answer, error) {
+		var a Answer
+		err := r.Scan(&a.ID, &a.Card, &a.Verdict, &a.Assertion, &a.Created)
+		return a, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("answers to card %s: %w", card, err)
+	}
+	return out, nil
+}
+
+// Listen rings ring each time one of channels is notified, until ctx ends
+// or the connection breaks (the error says which). A listener that comes
+// back re-reads the tables: a notification is a ring, never the truth.
+func Listen(ctx context.Context, dsn string, ring func(channel string), channels ...string) error {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	defer conn.Close(context.Background())
+	for _, c := range channels {
+		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{c}.Sanitize()); err != nil {
+			return fmt.Errorf("listen %s: %w", c, err)
+		}
+	}
+	ring("") // (re)connected: read the tables now
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return fmt.Errorf("listen: %w", err)
+		}
+		ring(n.Channel)
+	}
+}
+
+// personSetting is the value row-level security reads for person.
+func personSetting(person int64) string { return strconv.FormatInt(person, 10) }

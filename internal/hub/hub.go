@@ -1,0 +1,139 @@
+package hub
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Role is the database role the hub works as: it may only insert and read
+// the ledger.
+const Role = "sayso_hub"
+
+// Hub is an open hub database.
+type Hub struct {
+	pool *pgxpool.Pool
+}
+
+// Open connects to the database at dsn, applies the migrations it lacks
+// with the connection's own role, then works as Role on every connection.
+func Open(ctx context.Context, dsn string) (*Hub, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("connect to hub database: %w", err)
+	}
+	err = migrate(ctx, conn)
+	conn.Close(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("hub database: %w", err)
+	}
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		_, err := c.Exec(ctx, "SET ROLE "+Role)
+		return err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("hub database: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("hub database as %s: %w", Role, err)
+	}
+	return &Hub{pool: pool}, nil
+}
+
+// Close closes the hub's connections.
+func (h *Hub) Close() { h.pool.Close() }
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations are the embedded numbered files, in order: 001_init.sql is
+// version 1.
+func migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var out []migration
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with its number", base)
+		}
+		b, err := migrationFiles.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, migration{n, base, string(b)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
+	for i, m := range out {
+		if m.version != i+1 {
+			return nil, fmt.Errorf("migration %s: want number %d", m.name, i+1)
+		}
+	}
+	return out, nil
+}
+
+// migrate applies every migration newer than the database, each in its own
+// transaction under one advisory lock, so hubs starting at once apply each
+// migration once.
+func migrate(ctx context.Context, conn *pgx.Conn) error {
+	ms, err := migrations()
+	if err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version int NOT NULL)`); err != nil {
+		return fmt.Errorf("hub schema version: %w", err)
+	}
+	for _, m := range ms {
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(7411, 0)"); err != nil {
+				return err
+			}
+			var v int
+			err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_version").Scan(&v)
+			if err != nil {
+				return err
+			}
+			if v > len(ms) {
+				return fmt.Errorf("schema version %d is newer than this sayso (%d)", v, len(ms))
+			}
+			if v >= m.version {
+				return nil
+			}
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return err
+			}
+			_, err = tx.Exec(ctx, "INSERT INTO schema_version VALUES ($1)", m.version)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate hub %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// ErrNotFound is returned when a person, node or card does not exist.
+var ErrNotFound = errors.New("not found")

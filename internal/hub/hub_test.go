@@ -1,0 +1,218 @@
+package hub_test
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// open opens a fresh hub database; dsn is the superuser's way in.
+func open(t *testing.T) (*hub.Hub, string) {
+	t.Helper()
+	dsn := pgtest.Shared().Database(t)
+	h, err := hub.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h, dsn
+}
+
+// chain makes n rows continuing (seq, prev).
+func chain(seq int64, prev []byte, n int, text string) []hub.Row {
+	var rows []hub.Row
+	for i := 0; i < n; i++ {
+		seq++
+		body := []byte(fmt.Sprintf(`{"n":%d,"text":%q}`, seq, text))
+		r := hub.Row{Seq: seq, Body: body, Prev: prev, Hash: hub.Chain(prev, body)}
+		rows = append(rows, r)
+		prev = r.Hash
+	}
+	return rows
+}
+
+type fixture struct {
+	h                *hub.Hub
+	dsn              string
+	ada, bob         int64
+	adaNode, bobNode int64
+}
+
+func setup(t *testing.T) fixture {
+	t.Helper()
+	h, dsn := open(t)
+	ctx := context.Background()
+	f := fixture{h: h, dsn: dsn}
+	var err error
+	if f.ada, err = h.AddPerson(ctx, "ada"); err != nil {
+		t.Fatal(err)
+	}
+	if f.bob, err = h.AddPerson(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	pub, _, _ := ed25519.GenerateKey(nil)
+	if f.adaNode, err = h.AddNode(ctx, "ada-laptop", f.ada, false, pub); err != nil {
+		t.Fatal(err)
+	}
+	if f.bobNode, err = h.AddNode(ctx, "build-1", f.bob, true, pub); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestMigrateTwice(t *testing.T) {
+	_, dsn := open(t)
+	h, err := hub.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("second open: %v", err)
+	}
+	h.Close()
+}
+
+func TestLedgerChain(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	rows := chain(0, hub.Genesis, 3, "a")
+	if err := f.h.Append(ctx, f.adaNode, rows); err != nil {
+		t.Fatal(err)
+	}
+	seq, hash, err := f.h.Head(ctx, f.adaNode)
+	if err != nil || seq != 3 || string(hash) != string(rows[2].Hash) {
+		t.Fatalf("Head = %d, %x, %v; want 3, %x", seq, hash, err, rows[2].Hash)
+	}
+	next := chain(3, rows[2].Hash, 2, "b")
+	for _, c := range []struct {
+		name string
+		rows []hub.Row
+	}{
+		{"a gap", next[1:]},
+		{"a row shipped twice", rows[2:]},
+		{"an edited row", func() []hub.Row {
+			r := next[0]
+			r.Body = []byte(`{"n":4,"text":"edited"}`)
+			return []hub.Row{r}
+		}()},
+		{"an edited row with its hash made again", func() []hub.Row {
+			r := next[0]
+			r.Body = []byte(`{"n":4,"text":"edited"}`)
+			r.Prev = hub.Genesis
+			r.Hash = hub.Chain(r.Prev, r.Body)
+			return []hub.Row{r}
+		}()},
+		{"a good row then a bad one", []hub.Row{next[0], {Seq: 5, Body: next[1].Body, Prev: next[1].Prev, Hash: hub.Genesis}}},
+	} {
+		err := f.h.Append(ctx, f.adaNode, c.rows)
+		if !errors.Is(err, hub.ErrChain) {
+			t.Errorf("%s: Append = %v, want ErrChain", c.name, err)
+		}
+	}
+	if seq, _, _ := f.h.Head(ctx, f.adaNode); seq != 3 {
+		t.Fatalf("after refused appends the head is row %d, want 3: a refused batch left rows", seq)
+	}
+	if err := f.h.Append(ctx, f.adaNode, next); err != nil {
+		t.Fatalf("the true next rows: %v", err)
+	}
+}
+
+// TestLedgerAppendOnly: no role — not the hub's, not the tables' owner
+// (here a superuser) — can update, delete or truncate a ledger row.
+func TestLedgerAppendOnly(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	if err := f.h.Append(ctx, f.adaNode, chain(0, hub.Genesis, 2, "kept")); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, role := range []string{hub.Role, pgtest.Superuser} {
+		if _, err := conn.Exec(ctx, "SET ROLE "+role); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{
+			"UPDATE ledger SET body = 'x'",
+			"DELETE FROM ledger",
+			"TRUNCATE ledger",
+		} {
+			if _, err := conn.Exec(ctx, q); err == nil {
+				t.Errorf("as %s, %q succeeded", role, q)
+			}
+		}
+	}
+	if _, err := conn.Exec(ctx, "RESET ROLE"); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	var body string
+	if err := conn.QueryRow(ctx, "SELECT count(*), min(convert_from(body, 'UTF8')) FROM ledger").Scan(&n, &body); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || !strings.Contains(body, "kept") {
+		t.Fatalf("the ledger holds %d rows (%s), want the 2 kept ones unchanged", n, body)
+	}
+	// A hand-made row that does not continue the chain is refused too.
+	_, err = conn.Exec(ctx, "INSERT INTO ledger (node_id, seq, person_id, body, prev, hash) VALUES ($1, 3, $2, 'forged', $3, $3)", f.adaNode, f.ada, hub.Genesis)
+	if err == nil {
+		t.Error("a forged row was inserted by hand")
+	}
+}
+
+// TestLedgerPerPerson: row-level security keeps each person to their own
+// rows, whatever the query.
+func TestLedgerPerPerson(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	if err := f.h.Append(ctx, f.adaNode, chain(0, hub.Genesis, 3, "ada")); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.h.Append(ctx, f.bobNode, chain(0, hub.Genesis, 2, "bob")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		person int64
+		want   int
+		text   string
+	}{{f.ada, 3, "ada"}, {f.bob, 2, "bob"}, {999, 0, ""}} {
+		rows, err := f.h.Ledger(ctx, c.person, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != c.want {
+			t.Errorf("person %d reads %d rows, want %d", c.person, len(rows), c.want)
+		}
+		for _, r := range rows {
+			if !strings.Contains(string(r.Row.Body), c.text) {
+				t.Errorf("person %d reads another's row %s", c.person, r.Row.Body)
+			}
+		}
+	}
+	// As the hub's role with no person set, a plain SELECT reads nothing.
+	conn, err := pgx.Connect(ctx, f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "SET ROLE "+hub.Role); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := conn.QueryRow(ctx, "SELECT count(*) FROM ledger").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("the hub's role with no person reads %d rows, want 0", n)
+	}
+}

@@ -1,0 +1,92 @@
+// Package passkey checks, on a node, that a yes came from the person: a
+// WebAuthn assertion by one of the passkeys the node pinned when the
+// person enrolled it, whose challenge is the hash of exactly the card and
+// the answer. The hub routes answers but holds no key that makes one:
+// without the person's authenticator nothing verifies, so the hub can deny
+// but never approve.
+package passkey
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+
+	"github.com/go-webauthn/webauthn/protocol"
+)
+
+// Key is one passkey a node pinned when its person enrolled it.
+type Key struct {
+	Person       string `json:"person"`
+	CredentialID []byte `json:"credential_id"`
+	PublicKey    []byte `json:"public_key"` // COSE, as the authenticator gave it at registration
+}
+
+// Pins are the passkeys a node trusts, and the hub's WebAuthn identity:
+// its relying party ID and the origin of its page.
+type Pins struct {
+	RPID   string `json:"rp_id"`
+	Origin string `json:"origin"`
+	Keys   []Key  `json:"keys"`
+}
+
+// Verdicts an answer can carry. Only a deny needs no signature.
+const (
+	VerdictAllow  = "allow"  // allow once
+	VerdictAlways = "always" // allow and keep the card's offered rule
+	VerdictDeny   = "deny"
+)
+
+// ErrNotThePerson is returned for an assertion that does not prove the
+// card's person said this answer to this card.
+var ErrNotThePerson = errors.New("not the person's own say-so")
+
+// Challenge is what the person's passkey signs to give verdict on card:
+// the card's bytes and the verdict, so that a yes to one card is no yes
+// to another, and an "allow once" is never an "always".
+func Challenge(card []byte, verdict string) []byte {
+	c := sha256.Sum256(card)
+	h := sha256.New()
+	h.Write([]byte("sayso answer\x00"))
+	h.Write([]byte(verdict))
+	h.Write([]byte{0})
+	h.Write(c[:])
+	return h.Sum(nil)
+}
+
+// Verify checks that assertion (the browser's PublicKeyCredential, as
+// JSON) is person's passkey, pinned here, saying verdict to exactly card,
+// with the person present and verified.
+func (p Pins) Verify(person string, card []byte, verdict string, assertion []byte) error {
+	if verdict != VerdictAllow && verdict != VerdictAlways && verdict != VerdictDeny {
+		return fmt.Errorf("%w: unknown verdict %q", ErrNotThePerson, verdict)
+	}
+	if len(assertion) == 0 {
+		return fmt.Errorf("%w: the answer carries no signature", ErrNotThePerson)
+	}
+	parsed, err := protocol.ParseCredentialRequestResponseBytes(assertion)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNotThePerson, err)
+	}
+	var key *Key
+	for i := range p.Keys {
+		if p.Keys[i].Person == person && bytes.Equal(p.Keys[i].CredentialID, parsed.RawID) {
+			key = &p.Keys[i]
+		}
+	}
+	if key == nil {
+		return fmt.Errorf("%w: signed by no passkey of %s this node pinned", ErrNotThePerson, person)
+	}
+	challenge := base64.RawURLEncoding.EncodeToString(Challenge(card, verdict))
+	err = parsed.Verify(challenge, p.RPID, "", []string{p.Origin}, nil, nil, protocol.TopOriginImplicitVerificationMode,
+		false, true, true, key.PublicKey, protocol.SignaturePolicy{})
+	if err != nil {
+		var pe *protocol.Error
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%w: %s: %s", ErrNotThePerson, pe.Details, pe.DevInfo)
+		}
+		return fmt.Errorf("%w: %v", ErrNotThePerson, err)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package team
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sync"
+
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/passkey"
+)
+
+// Waiting is a card waiting on this node, as this node made it: the bytes
+// the person's passkey must sign, whatever the hub shows or stores.
+type Waiting struct {
+	ID     string
+	Person string // the person's name, as their passkeys were pinned
+	Body   []byte
+}
+
+// Say is what the node takes from the hub's answers to a card.
+type Say struct {
+	Verdict string   // passkey.VerdictAllow, VerdictAlways or VerdictDeny; "" for none taken
+	Refused []string // the answers not taken, each with why
+}
+
+// Taker takes answers from the hub for this node's cards: a deny as it
+// comes, a yes only with the person's own passkey over exactly that card
+// and verdict, each assertion once.
+type Taker struct {
+	Pins passkey.Pins
+
+	mu   sync.Mutex
+	used map[[32]byte]bool
+}
+
+// Take reads the hub's answers to w, oldest first, and returns the first
+// the node can take.
+func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
+	var s Say
+	for _, a := range answers {
+		if a.Card != w.ID {
+			s.Refused = append(s.Refused, fmt.Sprintf("answer %d is to card %s, not %s", a.ID, a.Card, w.ID))
+			continue
+		}
+		if a.Verdict == passkey.VerdictDeny {
+			// The hub may always say no for the person.
+			s.Verdict = passkey.VerdictDeny
+			return s
+		}
+		if err := t.Pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion); err != nil {
+			s.Refused = append(s.Refused, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err))
+			continue
+		}
+		sum := sha256.Sum256(a.Assertion)
+		t.mu.Lock()
+		seen := t.used[sum]
+		if !seen {
+			if t.used == nil {
+				t.used = map[[32]byte]bool{}
+			}
+			t.used[sum] = true
+		}
+		t.mu.Unlock()
+		if seen {
+			s.Refused = append(s.Refused, fmt.Sprintf("answer %d (%s): its signature was already taken once", a.ID, a.Verdict))
+			continue
+		}
+		s.Verdict = a.Verdict
+		return s
+	}
+	return s
+}

@@ -1,0 +1,82 @@
+package team
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"testing"
+
+	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
+	"github.com/go-webauthn/webauthn/protocol/webauthncose"
+
+	"github.com/sayso-dev/sayso/internal/passkey"
+)
+
+// authr is a software authenticator: an ES256 passkey making assertions
+// the way a browser hands them to a page.
+type authr struct {
+	person string
+	id     []byte
+	key    *ecdsa.PrivateKey
+	count  uint32
+}
+
+func newAuthr(t *testing.T, person string) *authr {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := make([]byte, 16)
+	rand.Read(id)
+	return &authr{person: person, id: id, key: k}
+}
+
+// pinned is the key a node pins when the person enrols it.
+func (a *authr) pinned(t *testing.T) passkey.Key {
+	t.Helper()
+	pub, err := a.key.PublicKey.ECDH()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := pub.Bytes() // 0x04 || X || Y
+	cose, err := webauthncbor.Marshal(webauthncose.EC2PublicKeyData{
+		PublicKeyData: webauthncose.PublicKeyData{KeyType: int64(webauthncose.EllipticKey), Algorithm: int64(webauthncose.AlgES256)},
+		Curve:         int64(webauthncose.P256), XCoord: raw[1:33], YCoord: raw[33:],
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return passkey.Key{Person: a.person, CredentialID: a.id, PublicKey: cose}
+}
+
+// assert signs challenge as the authenticator would for a page at origin
+// of relying party rpID, the person present and verified.
+func (a *authr) assert(t *testing.T, rpID, origin string, challenge []byte) []byte {
+	t.Helper()
+	a.count++
+	rp := sha256.Sum256([]byte(rpID))
+	auth := append(rp[:], 0x05) // user present, user verified
+	auth = binary.BigEndian.AppendUint32(auth, a.count)
+	client, _ := json.Marshal(map[string]any{
+		"type": "webauthn.get", "challenge": base64.RawURLEncoding.EncodeToString(challenge), "origin": origin, "crossOrigin": false,
+	})
+	ch := sha256.Sum256(client)
+	digest := sha256.Sum256(append(append([]byte(nil), auth...), ch[:]...))
+	sig, err := ecdsa.SignASN1(rand.Reader, a.key, digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64 := base64.RawURLEncoding.EncodeToString
+	out, _ := json.Marshal(map[string]any{
+		"id": b64(a.id), "rawId": b64(a.id), "type": "public-key",
+		"response": map[string]string{
+			"authenticatorData": b64(auth), "clientDataJSON": b64(client), "signature": b64(sig), "userHandle": b64([]byte(a.person)),
+		},
+	})
+	return out
+}

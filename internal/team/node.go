@@ -1,0 +1,137 @@
+package team
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/passkey"
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// Files in sayso's config folder (a protected path: no step reaches it).
+const (
+	StateFile  = "team.json"   // the node's standing: hub, pinned org key, pinned passkeys
+	BundleFile = "bundle.json" // the newest org bundle the node took
+)
+
+// State is what a node pins when it joins a team.
+type State struct {
+	Hub    string            `json:"hub"`
+	OrgKey ed25519.PublicKey `json:"org_key"`
+	CI     bool              `json:"ci"`
+	// Seq and Sum name the bundle the node holds: an older one, or
+	// another under the same number, is a replay.
+	Seq  uint64       `json:"bundle_seq"`
+	Sum  [32]byte     `json:"bundle_sum"`
+	Pins passkey.Pins `json:"passkeys"`
+}
+
+// ReadState reads the node's team state; ok is false when it is in no team.
+func ReadState(config string) (State, bool, error) {
+	var s State
+	b, err := os.ReadFile(filepath.Join(config, StateFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, false, nil
+	}
+	if err != nil {
+		return s, true, fmt.Errorf("read team state: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, true, fmt.Errorf("read team state: %w", err)
+	}
+	if len(s.OrgKey) != ed25519.PublicKeySize {
+		return s, true, errors.New("read team state: no org key pinned")
+	}
+	return s, true, nil
+}
+
+// WriteState writes the node's team state, atomically, 0600.
+func WriteState(config string, s State) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(config, StateFile), b)
+}
+
+func writeFile(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".team-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// Load is the node's standing for the decision at now: not in a team, in
+// one with a valid bundle, or in one without (then no auto), fail closed
+// on anything it cannot read.
+func Load(config string, now time.Time) policy.Team {
+	s, joined, err := ReadState(config)
+	if !joined {
+		return policy.Team{}
+	}
+	if err != nil {
+		return policy.Team{Joined: true, Why: err.Error()}
+	}
+	t := policy.Team{Joined: true, CI: s.CI}
+	b, err := os.ReadFile(filepath.Join(config, BundleFile))
+	if err != nil {
+		t.Why = "no org bundle taken yet"
+		if !errors.Is(err, fs.ErrNotExist) {
+			t.Why = "read org bundle: " + err.Error()
+		}
+		return t
+	}
+	var signed bundle.Signed
+	if err := json.Unmarshal(b, &signed); err != nil {
+		t.Why = "read org bundle: " + err.Error()
+		return t
+	}
+	o, _, err := bundle.Open(signed, bundle.Pin{Key: s.OrgKey, Seq: s.Seq, Sum: s.Sum}, now)
+	if err != nil {
+		t.Why = err.Error()
+		return t
+	}
+	t.Org = o
+	return t
+}
+
+// Take installs a signed bundle on the node once it opens against the
+// pinned org key and is no older than the one held; the pin moves to it.
+func Take(config string, signed bundle.Signed, now time.Time) (bundle.Body, error) {
+	s, joined, err := ReadState(config)
+	if !joined {
+		return bundle.Body{}, errors.New("this node is in no team: sayso team join first")
+	}
+	if err != nil {
+		return bundle.Body{}, err
+	}
+	_, body, err := bundle.Open(signed, bundle.Pin{Key: s.OrgKey, Seq: s.Seq, Sum: s.Sum}, now)
+	if err != nil {
+		return body, err
+	}
+	raw, err := json.Marshal(signed)
+	if err != nil {
+		return body, err
+	}
+	if err := writeFile(filepath.Join(config, BundleFile), raw); err != nil {
+		return body, fmt.Errorf("keep org bundle: %w", err)
+	}
+	s.Seq, s.Sum = body.Seq, signed.Sum()
+	return body, WriteState(config, s)
+}

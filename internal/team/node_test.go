@@ -1,0 +1,71 @@
+package team
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// TestNodeBundle: a node in a team holds no auto until it takes a valid
+// bundle; an older one is refused and a swapped-in older file counts as
+// none; an expired one ends auto again.
+func TestNodeBundle(t *testing.T) {
+	config := t.TempDir()
+	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	if got := Load(config, now); got.Joined {
+		t.Fatalf("a node in no team: %+v", got)
+	}
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	if err := WriteState(config, State{Hub: "https://hub.example", OrgKey: pub}); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(config, now); !got.Joined || got.Org != nil {
+		t.Fatalf("joined without a bundle: %+v, want no org (no auto)", got)
+	}
+	sign := func(seq uint64) bundle.Signed {
+		s, err := bundle.Sign(priv, bundle.Body{Org: "acme", Seq: seq, Issued: now.Add(-time.Hour), Expires: now.Add(time.Hour), Policy: "mode_cap = \"auto\"\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	old, cur := sign(1), sign(2)
+	if _, err := Take(config, cur, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(config, now); got.Org == nil || got.Org.Seq != 2 || got.Org.ModeCap != policy.ModeAuto {
+		t.Fatalf("after taking #2: %+v", got)
+	}
+	if _, err := Take(config, old, now); !errors.Is(err, bundle.ErrReplayed) {
+		t.Fatalf("taking #1 after #2: %v, want ErrReplayed", err)
+	}
+	// The older bundle's file put in place by hand is no bundle at all.
+	raw, _ := os.ReadFile(filepath.Join(config, BundleFile))
+	if err := writeFile(filepath.Join(config, BundleFile), []byte(`{"body":"`+string(mustB64(old.Body))+`","signature":"`+string(mustB64(old.Signature))+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := Load(config, now); got.Org != nil {
+		t.Fatalf("a replayed file: %+v, want no org", got)
+	}
+	os.WriteFile(filepath.Join(config, BundleFile), raw, 0o600)
+	if got := Load(config, now.Add(2*time.Hour)); got.Org != nil {
+		t.Fatalf("an expired bundle: %+v, want no org", got)
+	}
+	os.WriteFile(filepath.Join(config, StateFile), []byte("{broken"), 0o600)
+	if got := Load(config, now); !got.Joined || got.Org != nil {
+		t.Fatalf("a broken state file: %+v, want joined with no org", got)
+	}
+}
+
+func mustB64(b []byte) []byte {
+	out := make([]byte, base64.StdEncoding.EncodedLen(len(b)))
+	base64.StdEncoding.Encode(out, b)
+	return out
+}
