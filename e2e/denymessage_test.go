@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/sayso-dev/sayso/internal/web"
+	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
 
 // page is the person's page of the world's 'sayso serve', logged in as a
@@ -163,4 +166,45 @@ func TestDenyMessageReachesModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBrowserDenyReachesClaudeCode: the same, with the person's page in
+// real Chromium: the card appears while the real client waits, the person
+// types a message and presses Deny, and the model reads their words.
+func TestBrowserDenyReachesClaudeCode(t *testing.T) {
+	const step, said = "git push origin main", "push to the branch feature/login instead"
+	client(t, "claude")
+	w := newWorld(t)
+	w.serveFor(t, "90s")
+	f := NewFake(Call{Command: step})
+	defer f.Close()
+	b := browsertest.New(t)
+	link, err := w.cli("login")
+	must(t, err)
+	card := `article.card[data-step="` + step + `"]`
+	done := make(chan error, 1)
+	go func() {
+		// The person, while the client waits on the card: no t here, this
+		// is not the test's goroutine.
+		done <- chromedp.Do(b.Ctx(),
+			chromedp.Navigate(strings.TrimSpace(string(link))),
+			chromedp.WaitVisible(chromedp.CSS(card)),
+			chromedp.Sleep(time.Second), // a press right as a card appears is not taken
+			chromedp.SendKeys(chromedp.CSS(card+` input[name=message]`), said),
+			chromedp.Click(chromedp.CSS(card+` button[value=deny]`)),
+			chromedp.WaitNotPresent(chromedp.CSS(card)),
+		)
+	}()
+	out := w.drive(t, "claude", f, "push my branch")
+	if err := <-done; err != nil {
+		t.Fatalf("deny in the browser: %v\nclaude output:\n%s", err, out)
+	}
+	results := f.Results()
+	if len(results) == 0 || !strings.Contains(results[0], said) {
+		t.Errorf("the model's next request holds the tool results %q; want the person's words %q in the first", results, said)
+	}
+	if p := w.pushes(); len(p) != 0 {
+		t.Errorf("pushed: %q", p)
+	}
+	b.Screenshot("deny-message-claude.png")
 }
