@@ -59,3 +59,57 @@ exit 0
 		t.Errorf("the approved step changed ~/.bashrc: %q", b)
 	}
 }
+
+// TestWallApprovedEveryday: what a person approves every day still
+// works within that reach: removing the project's build folder, an
+// install into the folder its card named (and nothing beside it), an
+// edit by rename of a file its card named, a line added in place to a
+// file of the home's its card named.
+func TestWallApprovedEveryday(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	gobin := filepath.Join(w.home, "go", "bin")
+	bin := filepath.Join(w.home, ".local", "bin")
+	notes := filepath.Join(w.home, "notes")
+	for _, d := range []string{gobin, bin, notes, filepath.Join(w.root, "build", "obj")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(notes, "todo.txt"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	approved := func(writes ...string) Profile {
+		return For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true,
+			Writes: writes, Unlock: writes})
+	}
+	steps := []struct {
+		cmd    string
+		writes []string
+	}{
+		{`rm -rf build/`, []string{filepath.Join(w.root, "build")}},
+		{`printf tool > ` + gobin + `/tool && chmod +x ` + gobin + `/tool`, []string{gobin}},
+		{`sed -i s/old/new/ ` + notes + `/todo.txt`, []string{filepath.Join(notes, "todo.txt")}},
+		{`echo '[alias]' >> ~/.gitconfig`, []string{filepath.Join(w.home, ".gitconfig")}},
+	}
+	for _, s := range steps {
+		if r := w.run(t, approved(s.writes...), w.root, s.cmd+` && { echo planted > `+bin+`/git; true; }`); r.code != 0 {
+			t.Errorf("%s: %+v", s.cmd, r)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.root, "build")); err == nil {
+		t.Error("rm -rf build/ left the build folder")
+	}
+	if b, _ := os.ReadFile(filepath.Join(gobin, "tool")); string(b) != "tool" {
+		t.Errorf("the install did not land: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(notes, "todo.txt")); string(b) != "new\n" {
+		t.Errorf("sed -i: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.home, ".gitconfig")); string(b) != "[user][alias]\n" {
+		t.Errorf("~/.gitconfig: %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(bin, "git")); err == nil {
+		t.Error("an approved step planted ~/.local/bin/git beside what it was approved to write")
+	}
+}
