@@ -2,6 +2,7 @@ package wall
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -111,5 +112,46 @@ func TestWallApprovedEveryday(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(bin, "git")); err == nil {
 		t.Error("an approved step planted ~/.local/bin/git beside what it was approved to write")
+	}
+}
+
+// TestWallSameRace: a process an earlier step left running flips the
+// approved script between what the person approved and another body,
+// by rename, as fast as it can, to land the other after the launcher's
+// check. Every run must run what was approved, or nothing: judged by a
+// file only the other body makes.
+func TestWallSameRace(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	mark := filepath.Join(w.root, "other-ran")
+	script := filepath.Join(w.root, "release.sh")
+	good := "#!/bin/sh\necho approved\n"
+	other := "#!/bin/sh\necho other > " + mark + "\n"
+	for name, body := range map[string]string{"good": good, "other": other, "release.sh": good} {
+		if err := os.WriteFile(filepath.Join(w.root, name), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decided := Sum(script)
+	flip := exec.Command("sh", "-c", `while :; do cp good r.t && mv r.t release.sh; cp other r.t && mv r.t release.sh; done`)
+	flip.Dir = w.root
+	if err := flip.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { flip.Process.Kill(); flip.Wait() })
+	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true,
+		Same: map[string]string{script: decided}})
+	ran := 0
+	for i := 0; i < 40; i++ {
+		r := w.run(t, p, w.root, "./release.sh")
+		if _, err := os.Stat(mark); err == nil {
+			t.Fatalf("run %d ran what the person did not approve: %+v", i, r)
+		}
+		if r.code == 0 && strings.Contains(r.stdout, "approved") {
+			ran++
+		}
+	}
+	if ran == 0 {
+		t.Error("no run got past the check: the race was never run")
 	}
 }
