@@ -2,10 +2,12 @@ package wall
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestWallApprovedReach: the person allows `npm run release` on its card
@@ -115,43 +117,61 @@ func TestWallApprovedEveryday(t *testing.T) {
 	}
 }
 
-// TestWallSameRace: a process an earlier step left running flips the
-// approved script between what the person approved and another body,
-// by rename, as fast as it can, to land the other after the launcher's
-// check. Every run must run what was approved, or nothing: judged by a
-// file only the other body makes.
+// TestWallSameRace: a process an earlier step left running watches the
+// approved script and, the moment the launcher has read it for its
+// check, rewrites it in place with another body (and back, a moment
+// later, for the next check). Every run must run what the person
+// approved, or nothing: judged by a file only the other body makes.
 func TestWallSameRace(t *testing.T) {
 	need(t)
 	w := newWorld(t)
 	mark := filepath.Join(w.root, "other-ran")
 	script := filepath.Join(w.root, "release.sh")
-	good := "#!/bin/sh\necho approved\n"
-	other := "#!/bin/sh\necho other > " + mark + "\n"
-	for name, body := range map[string]string{"good": good, "other": other, "release.sh": good} {
-		if err := os.WriteFile(filepath.Join(w.root, name), []byte(body), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	decided := Sum(script)
-	flip := exec.Command("sh", "-c", `while :; do cp good r.t && mv r.t release.sh; cp other r.t && mv r.t release.sh; done`)
-	flip.Dir = w.root
-	if err := flip.Start(); err != nil {
+	good := []byte("#!/bin/sh\necho approved\n")
+	other := []byte("#!/bin/sh\necho other > " + mark + "\n")
+	if err := os.WriteFile(script, good, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { flip.Process.Kill(); flip.Wait() })
+	decided := Sum(script)
+	in, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := unix.InotifyAddWatch(in, script, unix.IN_CLOSE_NOWRITE); err != nil {
+		t.Fatal(err)
+	}
+	swapped := make(chan struct{}, 1)
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			if _, err := unix.Read(in, buf); err != nil {
+				return
+			}
+			os.WriteFile(script, other, 0o755) // in place: the same file
+			select {
+			case swapped <- struct{}{}:
+			default:
+			}
+			time.Sleep(300 * time.Millisecond)
+			os.WriteFile(script, good, 0o755)
+		}
+	}()
+	t.Cleanup(func() { unix.Close(in) })
 	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true,
 		Same: map[string]string{script: decided}})
-	ran := 0
-	for i := 0; i < 40; i++ {
+	for i := 0; i < 5; i++ {
+		time.Sleep(400 * time.Millisecond) // the script is as approved again
 		r := w.run(t, p, w.root, "./release.sh")
 		if _, err := os.Stat(mark); err == nil {
 			t.Fatalf("run %d ran what the person did not approve: %+v", i, r)
 		}
-		if r.code == 0 && strings.Contains(r.stdout, "approved") {
-			ran++
+		if !(r.code == 0 && strings.Contains(r.stdout, "approved")) && !strings.Contains(r.stderr, "changed after the step was decided") {
+			t.Errorf("run %d neither ran what was approved nor said why not: %+v", i, r)
 		}
 	}
-	if ran == 0 {
-		t.Error("no run got past the check: the race was never run")
+	select {
+	case <-swapped:
+	default:
+		t.Fatal("the script was never rewritten: the test saw no race")
 	}
 }
