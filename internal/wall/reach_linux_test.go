@@ -1,7 +1,9 @@
 package wall
 
 import (
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,5 +175,60 @@ func TestWallSameRace(t *testing.T) {
 	case <-swapped:
 	default:
 		t.Fatal("the script was never rewritten: the test saw no race")
+	}
+}
+
+// TestWallOtherAgents: the person has an ssh agent the client's
+// environment does not name — started in another terminal, or forwarded
+// into another login — at the place ssh-agent and sshd put it
+// (/tmp/ssh-XXXXXXXXXX/agent.PID). Local work finds it by its place and
+// asks it to sign: judged by the agent, which must be reached by no
+// walled step.
+func TestWallOtherAgents(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	dir, err := os.MkdirTemp("/tmp", "ssh-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	agent, err := net.Listen("unix", filepath.Join(dir, "agent.4242"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	reached := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := agent.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	step := `for s in /tmp/ssh-*/agent.*; do ` + helperEnv + `=1 ` + launcher(t) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
+	for name, p := range map[string]Profile{"read": w.profile(Read), "local": w.profile(Local), "wide by a mode": w.profile(Approved)} {
+		r := client(t, w.root, p.Wrap(step, launcher(t)), "", "HOME="+w.home, "SSH_AUTH_SOCK=")
+		if strings.Contains(r.stdout, dir) {
+			t.Errorf("%s: a walled step reached the person's other ssh agent: %+v", name, r)
+		}
+	}
+	// The positive control: the same loop, run plain, reaches it.
+	out, _ := exec.Command("sh", "-c", `for s in /tmp/ssh-*/agent.*; do `+helperEnv+`=1 `+launcher(t)+` dial "$s" 2>/dev/null && echo "reached $s"; done; true`).Output()
+	if !strings.Contains(string(out), dir) {
+		t.Fatalf("run plain, the loop did not reach the agent: the check sees nothing (%q)", out)
+	}
+	select {
+	case <-reached:
+	default:
+		t.Fatal("the agent saw no connection at all")
+	}
+	if n := len(reached); n > 0 {
+		t.Errorf("the agent was reached %d more times than the plain run", n)
 	}
 }
