@@ -492,9 +492,11 @@ func For(in Inputs) Profile {
 }
 
 // shared are the folders of the home that hold many tools' files (what
-// runs at the person's next login, editor or command among them): a
-// named write of one file in one does not open it whole.
-var shared = []string{".config", ".local", ".local/share", ".local/state", ".local/lib", ".cache"}
+// runs at the person's next login, editor or command among them) or the
+// person's keys: a named write of one file in one does not open it
+// whole (a yes to a line added to ~/.ssh/config is not one to replace
+// the person's key beside it).
+var shared = []string{".config", ".local", ".local/share", ".local/state", ".local/lib", ".cache", ".ssh", ".gnupg"}
 
 // written is what an Approved step may write for a place the decision
 // read as written or deleted: a folder whole; a file, or a path still to

@@ -51,12 +51,12 @@ func TestUnlockHolder(t *testing.T) {
 // never a folder too wide to open for one file.
 func TestWritten(t *testing.T) {
 	home := t.TempDir()
-	for _, d := range []string{"notes", "src", ".local/bin", ".config", "old"} {
+	for _, d := range []string{"notes", "src", ".local/bin", ".config", "old", ".ssh"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{".gitconfig", "notes/todo.txt", ".config/tool.conf"} {
+	for _, f := range []string{".gitconfig", "notes/todo.txt", ".config/tool.conf", ".ssh/config"} {
 		if err := os.WriteFile(filepath.Join(home, f), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -75,6 +75,8 @@ func TestWritten(t *testing.T) {
 		{h(".planted"), nil},
 		{h(".config/tool.conf"), []string{h(".config/tool.conf")}},
 		{h(".config/nvim/init.lua"), nil},
+		{h(".ssh/config"), []string{h(".ssh/config")}},
+		{h(".ssh/id_ed25519"), nil},
 		{h(".local/share/x"), nil},
 		{home, nil},
 		{filepath.Dir(home), nil},
