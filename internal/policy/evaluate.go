@@ -573,8 +573,8 @@ func outsideWrites(e *evaluation) []risk.PathUse {
 // the project's remotes), without the loopback's names and addresses in
 // any spelling (127.0.0.2, ::ffff:127.0.0.1, and 0.0.0.0 or ::, which a
 // connect leads to the loopback), which in a wall are the wall's own:
-// a remote the agent added (git remote add is local work) must not open
-// the host's own services to every later step.
+// a yes to git remote add for one remote is not one to open the host's
+// own services to every later step.
 func egressHosts(trusted []string) []string {
 	if trusted == nil {
 		trusted = risk.DefaultTrustedHosts

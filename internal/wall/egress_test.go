@@ -14,7 +14,7 @@ import (
 // name as the loopback, however the address is spelt: 0.0.0.0 and :: (a
 // connect to them reaches the loopback on Linux), the loopback's other
 // spellings, and names that lead there. A host list may hold them: the
-// project's remotes are trusted hosts, and git remote add is local work.
+// project's remotes are trusted hosts, and one git remote add away.
 // Judged by the listener: it must accept nothing.
 func TestEgressLoopback(t *testing.T) {
 	got := make(chan string, 16)
