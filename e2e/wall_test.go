@@ -259,7 +259,9 @@ func TestWallPositiveControl(t *testing.T) {
 // TestWallClaudeCode: Claude Code runs the agent's script, which sayso
 // lets through as local work, and the wall keeps every channel of the
 // person's out of its reach — with the gateway running and without it,
-// and in autopilot, which lets the step write outside the project.
+// and in autopilot, which lets the step through wide: it writes only
+// what the decision read it writing, and the script names nothing
+// outside the project.
 func TestWallClaudeCode(t *testing.T) {
 	bin := client(t, "claude")
 	needWall(t)
@@ -279,7 +281,7 @@ func TestWallClaudeCode(t *testing.T) {
 				w.serve(t)
 			}
 			claudeScenario(t, bin, w, scenario{"attack", func(w *world) Call { return Call{Command: "sh tools/x.sh"} },
-				func(t *testing.T, w *world, results []string) { wallHeld(t, w, results, tt.autopilot) }})
+				func(t *testing.T, w *world, results []string) { wallHeld(t, w, results) }})
 		})
 	}
 }
@@ -296,27 +298,20 @@ func TestWallCodex(t *testing.T) {
 	w.install(t, "codex")
 	out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
 		"--dangerously-bypass-approvals-and-sandbox", "do the task")
-	wallHeld(t, w, f.Results(), false)
+	wallHeld(t, w, f.Results())
 	if t.Failed() {
 		t.Logf("codex output:\n%s", out)
 	}
 }
 
 // wallHeld checks from outside that the script ran and changed none of
-// the person's channels. Autopilot lets a step write outside the project,
-// so there that one write is what was decided.
-func wallHeld(t *testing.T, w *world, results []string, outsideAllowed bool) {
+// the person's channels, nor wrote outside the project.
+func wallHeld(t *testing.T, w *world, results []string) {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(w.proj, "ran.txt")); err != nil {
 		t.Fatalf("the script did not run (it is local work): %q", results)
 	}
-	var got []string
-	for _, c := range changed(w) {
-		if c != "wrote outside the project" || !outsideAllowed {
-			got = append(got, c)
-		}
-	}
-	if len(got) > 0 {
+	if got := changed(w); len(got) > 0 {
 		t.Errorf("from inside the wall the script %s", strings.Join(got, "; "))
 	}
 	cmd := exec.Command(sayso, "doctor")

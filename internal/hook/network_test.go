@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -63,5 +64,69 @@ func TestStepNetwork(t *testing.T) {
 	}
 	if mode := profile("./release.sh https://uploads.example.com/v2", policy.ReachWide, false); slices.Contains(mode.Hosts, "uploads.example.com") {
 		t.Errorf("a step let through wide by a mode reaches the hosts its command names: %v", mode.Hosts)
+	}
+}
+
+// TestApprovedReach: a step let through wide writes the project and the
+// places its decision read it writing, nothing else: the release script
+// behind npm run release gets no folder of the home; go install gets
+// the folder it installs into; a step that only runs a script is not
+// read as writing it; the person's approved_writes widen every such
+// step, and a step a mode let through within the project none.
+func TestApprovedReach(t *testing.T) {
+	home := t.TempDir()
+	for _, d := range []string{"go/bin", ".local/bin", "notes"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := projectWith(t, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "package.json": `{"scripts":{"release":"node scripts/release.js"}}`,
+		"scripts/release.js": "", "build/x": ""})
+	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
+	profile := func(command string, reach policy.Reach, widen ...string) wall.Profile {
+		t.Helper()
+		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Cwd: root, Home: home,
+			Scripts: map[string]string{"release": "node scripts/release.js"}}}
+		_, diag := policy.Evaluate(req)
+		diag.Answered = true
+		diag.ApprovedWrites = widen
+		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Session: "s", Cwd: root, Command: command}, reach, accessOf(&diag, reach, false))
+		if !ok {
+			t.Fatalf("%q: not wrapped", command)
+		}
+		args, _ := launcherArgs(line, walls.Launcher)
+		a, err := wall.ParseArgs(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a.Profile
+	}
+	local := profile("npm run release", policy.ReachProject)
+	beyond := func(p wall.Profile) []string { // what it writes beyond local work
+		var out []string
+		for _, w := range p.Write {
+			if !slices.Contains(local.Write, w) {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	if p := profile("npm run release", policy.ReachWide); len(beyond(p)) > 0 || !slices.Contains(p.Write, root) || slices.Contains(p.Write, "/") {
+		t.Errorf("npm run release, approved: writes %v", p.Write)
+	}
+	if p := profile("go install golang.org/x/tools/gopls@latest", policy.ReachWide); !slices.Contains(p.Write, filepath.Join(home, "go", "bin")) || slices.Contains(p.Write, filepath.Join(home, ".local", "bin")) {
+		t.Errorf("go install, approved: writes %v", p.Write)
+	}
+	if p := profile("sed -i s/a/b/ "+filepath.Join(home, "notes", "todo.txt"), policy.ReachWide); !slices.Contains(p.Write, filepath.Join(home, "notes")) {
+		t.Errorf("sed -i of a file of the home, approved: writes %v", p.Write)
+	}
+	if p := profile("bash "+filepath.Join(home, ".local", "bin", "tool"), policy.ReachWide); slices.Contains(p.Write, filepath.Join(home, ".local", "bin")) {
+		t.Errorf("a script run, not written, opened its folder: %v", p.Write)
+	}
+	if p := profile("npm run release", policy.ReachWide, filepath.Join(home, "notes")); !slices.Contains(p.Write, filepath.Join(home, "notes")) {
+		t.Errorf("approved_writes: writes %v", p.Write)
+	}
+	if p := profile("npm test", policy.ReachProject, filepath.Join(home, "notes")); slices.Contains(p.Write, filepath.Join(home, "notes")) {
+		t.Errorf("local work widened by approved_writes: %v", p.Write)
 	}
 }

@@ -127,6 +127,8 @@ type access struct {
 	gitConfig bool              // the project's repository configuration
 	state     []string          // the folders of the home the step's tools keep their own state in
 	unlock    []string          // the protected paths the person's say-so lets a wide step write
+	writes    []string          // the places the decision read as written: a wide step writes them
+	widen     []string          // the folders the person's policy lets every wide step write
 	creds     []string          // the person's credentials the step's tools need (relative to the home)
 	secrets   bool              // every credential: the person said yes to this step
 	hosts     []string          // the hosts its traffic may reach through the wall's proxy
@@ -147,6 +149,13 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 	a.creds = toolCredentials(diag.Assessment.Script)
 	a.known = len(a.creds) > 0
 	a.hosts = diag.Hosts
+	if reach == policy.ReachWide {
+		// What the decision let through wide writes where it read the
+		// step writing, beside the project: nothing else, whatever code
+		// of the project's it runs.
+		a.writes = approvedWrites(diag.Assessment)
+		a.widen = diag.ApprovedWrites
+	}
 	if reach == policy.ReachWide && (diag.Answered || shown) {
 		// Only the person's answer to this step unlocks: what the mode
 		// lets through (autopilot, the autonomy wildcard, an allow entry,
@@ -298,7 +307,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 		session = ""
 	}
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
-		State: x.state, Unlock: x.unlock, Credentials: x.creds, Secrets: x.secrets,
+		State: x.state, Unlock: x.unlock, Writes: x.writes, Widen: x.widen, Credentials: x.creds, Secrets: x.secrets,
 		Hosts: x.hosts, HostNetwork: hostNet, Session: session, Ledger: w.Ledger, SessionID: s.Session, Same: x.same})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
@@ -331,15 +340,17 @@ func reachesDaemons(script *shell.Script) bool {
 	return true
 }
 
-// approvedWrites are the paths a step let through wide by the person's
-// say-so names as written — their instruction files or settings, what the
-// system or ssh start (~/.ssh/config), their credentials (npm login's
-// ~/.npmrc), a tool's settings (gcloud's configurations): the person saw
-// them, so the wall lets the step write exactly those.
+// approvedWrites are the paths a step let through wide names as written
+// or deleted — their instruction files or settings, what the system or
+// ssh start (~/.ssh/config), their credentials (npm login's ~/.npmrc), a
+// tool's settings (gcloud's configurations), an install's folder: the
+// wall lets the step write those (wall.Inputs.Writes), and, on the
+// person's say-so, those it keeps read-only (wall.Inputs.Unlock). What
+// the step only runs is not among them.
 func approvedWrites(a risk.Assessment) []string {
 	var out []string
 	for _, p := range a.Paths {
-		if p.Op != risk.OpRead && p.Path != "" {
+		if (p.Op == risk.OpWrite || p.Op == risk.OpDelete) && p.Path != "" {
 			out = append(out, p.Path)
 		}
 	}

@@ -248,6 +248,10 @@ type Diagnostic struct {
 	// hosts. A step the person said yes to reaches those its command
 	// names as well (risk.HostsNamed).
 	Hosts []string
+	// ApprovedWrites are the folders the person's policy lets every step
+	// let through wide write beside what it names (Policy.ApprovedWrites),
+	// absolute.
+	ApprovedWrites []string
 	// Seen are the files that say what the step runs, with their SHA-256
 	// when it was decided (Request.Seen).
 	Seen map[string]string

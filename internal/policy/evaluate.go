@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -77,7 +78,8 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 		}
 	}
 	e := &evaluation{req: &req, pol: pol, w: &w, st: &st}
-	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems, Tiers: make([]Tier, 0, 9), Hosts: egressHosts(w.ctx.TrustedHosts), Seen: req.Seen}
+	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems, Tiers: make([]Tier, 0, 9), Hosts: egressHosts(w.ctx.TrustedHosts), Seen: req.Seen,
+		ApprovedWrites: expandAll(pol.ApprovedWrites, w.ctx.Home)}
 	e.classPatterns(&a)
 	e.parallel(&a)
 	st.classes = a.Classes
@@ -584,16 +586,21 @@ func outsideWrites(e *evaluation) []risk.PathUse {
 
 // egressHosts are the hosts a walled step's traffic may reach through the
 // wall's egress proxy: the trusted hosts (the registries, the policy's,
-// the project's remotes), without the loopback's names, which in a wall
-// are the wall's own.
+// the project's remotes), without the loopback's names and addresses in
+// any spelling (127.0.0.2, ::ffff:127.0.0.1, and 0.0.0.0 or ::, which a
+// connect leads to the loopback), which in a wall are the wall's own:
+// a yes to git remote add for one remote is not one to open the host's
+// own services to every later step.
 func egressHosts(trusted []string) []string {
 	if trusted == nil {
 		trusted = risk.DefaultTrustedHosts
 	}
 	out := make([]string, 0, len(trusted))
 	for _, h := range trusted {
-		switch h {
-		case "localhost", "127.0.0.1", "::1", "[::1]":
+		if strings.EqualFold(strings.TrimSuffix(h, "."), "localhost") {
+			continue
+		}
+		if ip, err := netip.ParseAddr(strings.Trim(h, "[]")); err == nil && (ip.Unmap().IsLoopback() || ip.Unmap().IsUnspecified()) {
 			continue
 		}
 		out = append(out, h)

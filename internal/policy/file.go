@@ -19,14 +19,20 @@ type Policy struct {
 	// TrustedHosts are the hosts a plain fetch may reach without asking;
 	// nil is risk.DefaultTrustedHosts. The loader adds the project's git
 	// remotes.
-	TrustedHosts  []string
-	DefaultMode   Mode
-	Controller    Controller
-	OwnerWordsMax int // characters of owner words a task may take from its parent
-	MaxParallel   int // sub-agents a session may run at once
-	Breaker       Breaker
-	ProjectsBase  string // the folder a container's mount must lie strictly below; "" is the home folder
-	Reviewer      Reviewer
+	TrustedHosts []string
+	// ApprovedWrites are folders (~ for the home) every step let through
+	// wide may write beside the places the decision read it writing:
+	// where the person's approved steps write what sayso cannot read
+	// (a release script's output outside the project). Only the person's
+	// own file sets it.
+	ApprovedWrites []string
+	DefaultMode    Mode
+	Controller     Controller
+	OwnerWordsMax  int // characters of owner words a task may take from its parent
+	MaxParallel    int // sub-agents a session may run at once
+	Breaker        Breaker
+	ProjectsBase   string // the folder a container's mount must lie strictly below; "" is the home folder
+	Reviewer       Reviewer
 	// AutoWithoutWall lets auto and autopilot approve shell steps where
 	// sayso's wall cannot be applied (§13): what such a step runs can then
 	// do whatever the person can. Only the person's own file sets it.

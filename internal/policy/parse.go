@@ -252,6 +252,8 @@ func (f *fileParser) setting(key string, at unstable.Range, v *unstable.Node) {
 		s.ProtectedPaths, ok = f.strs(at, key, v)
 	case "trusted_hosts":
 		s.TrustedHosts, ok = f.strs(at, key, v)
+	case "approved_writes":
+		s.ApprovedWrites, ok = f.strs(at, key, v)
 	case "projects_base":
 		s.ProjectsBase, ok = f.str(at, key, v)
 	case "auto_without_wall":
@@ -385,6 +387,9 @@ func (f *fileParser) apply() {
 	}
 	if f.set["trusted_hosts"] {
 		p.TrustedHosts = s.TrustedHosts
+	}
+	if f.set["approved_writes"] {
+		p.ApprovedWrites = s.ApprovedWrites
 	}
 	if f.set["projects_base"] {
 		p.ProjectsBase = s.ProjectsBase

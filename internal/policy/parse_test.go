@@ -19,6 +19,7 @@ owner_words_max = 1_000
 max_parallel = 2
 protected_paths = ["~/vault"]
 trusted_hosts = ["example.com"]
+approved_writes = ["~/.local/share/releases"]
 projects_base = "~/projects"
 
 [breaker]
@@ -30,7 +31,8 @@ window = "5m"
 		t.Fatalf("problems: %v", p.Problems)
 	}
 	if p.DefaultMode != ModeAsk || p.Controller != ControllerLatest || p.OwnerWordsMax != 1000 || p.MaxParallel != 2 ||
-		p.Breaker != (Breaker{7, 2, 5 * time.Minute}) || p.ProtectedPaths[0] != "~/vault" || p.TrustedHosts[0] != "example.com" || p.ProjectsBase != "~/projects" {
+		p.Breaker != (Breaker{7, 2, 5 * time.Minute}) || p.ProtectedPaths[0] != "~/vault" || p.TrustedHosts[0] != "example.com" || p.ProjectsBase != "~/projects" ||
+		len(p.ApprovedWrites) != 1 || p.ApprovedWrites[0] != "~/.local/share/releases" {
 		t.Errorf("settings = %+v", p)
 	}
 	d := Defaults()
@@ -125,6 +127,7 @@ func TestProjectFileMayOnlyTighten(t *testing.T) {
 	p := parsed(t, "[autonomy.claude]\n\"*\" = \"auto_approve\"\n")
 	p.AddProject("/p/.sayso/policy.toml", []byte(`
 default_mode = "autopilot"
+approved_writes = ["~"]
 
 [[allow]]
 command = "git push origin main"
@@ -147,14 +150,17 @@ Read = "require_approval"
 		texts = append(texts, pr.String())
 	}
 	all := strings.Join(texts, "\n")
-	for _, want := range []string{"/p/.sayso/policy.toml:2: default_mode in the project's file is ignored", "/p/.sayso/policy.toml:4: allow in the project's file is ignored",
-		"/p/.sayso/policy.toml:14: auto_approve in the project's file is ignored", "/p/.sayso/policy.toml:18: [classes] in the project's file is ignored"} {
+	for _, want := range []string{"/p/.sayso/policy.toml:2: default_mode in the project's file is ignored", "/p/.sayso/policy.toml:5: allow in the project's file is ignored",
+		"/p/.sayso/policy.toml:15: auto_approve in the project's file is ignored", "/p/.sayso/policy.toml:19: [classes] in the project's file is ignored"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}
 	}
 	if p.DefaultMode != ModeAuto {
 		t.Errorf("the project's file set the mode")
+	}
+	if len(p.ApprovedWrites) > 0 || !strings.Contains(all, "/p/.sayso/policy.toml:3: approved_writes in the project's file is ignored") {
+		t.Errorf("the project's file widened the approved steps' reach: %v\n%s", p.ApprovedWrites, all)
 	}
 	if got, _, _ := decided(Request{Agent: "claude", Command: "git push origin main", Policy: p}); got == Allow {
 		t.Error("the project's allow let git push through")

@@ -21,8 +21,9 @@ const (
 	ReachProject
 	// ReachWide: the person's say-so (their answer, a lease, a kept rule,
 	// an allow entry, the reviewer finding their words) or autopilot: it
-	// writes anywhere but sayso's own folders and binaries and the
-	// clients' settings, which no step reaches.
+	// writes what ReachProject writes and the places the decision read
+	// it writing (and the policy's approved_writes), never sayso's own
+	// folders and binaries or the clients' settings.
 	ReachWide
 )
 

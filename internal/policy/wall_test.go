@@ -61,3 +61,19 @@ func TestNoWallOptOutOnlyInPersonFile(t *testing.T) {
 		t.Errorf("unwalled local work with the project's opt-out = %v, want ask", got)
 	}
 }
+
+// TestEgressHostsNoLoopback: a walled step's egress never holds the
+// host's loopback, however it is spelt, though the trusted hosts do: the
+// project's remotes are trusted, and a remote at 0.0.0.0 (a connect
+// there reaches the loopback) is one git remote add away.
+func TestEgressHostsNoLoopback(t *testing.T) {
+	remotes := RemoteHosts([]byte("[remote \"x\"]\n\turl = http://0.0.0.0:8080/r.git\n[remote \"y\"]\n\turl = http://[::ffff:127.0.0.1]:8080/r.git\n"))
+	if len(remotes) != 2 {
+		t.Fatalf("RemoteHosts = %v, want the two remotes' hosts", remotes)
+	}
+	trusted := append([]string{"registry.npmjs.org", "localhost", "LOCALHOST.", "127.0.0.2", "::", "[::1]", "0:0:0:0:0:0:0:1"}, remotes...)
+	got := egressHosts(trusted)
+	if len(got) != 1 || got[0] != "registry.npmjs.org" {
+		t.Errorf("egressHosts(%v) = %v, want the registry alone", trusted, got)
+	}
+}

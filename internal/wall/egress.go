@@ -215,7 +215,12 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 		return nil, fmt.Errorf("%s has no address", host)
 	}
 	ip := ips[0].IP
-	if (ip.IsLoopback() || ip.IsUnspecified()) && net.ParseIP(strings.Trim(host, "[]")) == nil && host != "localhost" {
+	if ip.IsUnspecified() {
+		// A connect to 0.0.0.0 or :: reaches this machine's loopback: no
+		// one names the loopback so.
+		return nil, fmt.Errorf("%s is no host to reach (%s leads to this machine's loopback)", host, ip)
+	}
+	if ip.IsLoopback() && net.ParseIP(strings.Trim(host, "[]")) == nil && host != "localhost" {
 		return nil, fmt.Errorf("%s leads to this machine's loopback (%s)", host, ip)
 	}
 	target := net.JoinHostPort(ip.String(), port)

@@ -381,6 +381,7 @@ func agents() []string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); strings.HasPrefix(d, "/") {
 		run = d
 	}
+	out = append(out, otherAgents()...)
 	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
 }
 

@@ -71,6 +71,9 @@ func mountAll(p Profile) error {
 	if err := overlays(p); err != nil {
 		return err
 	}
+	if err := seal(p.Same); err != nil {
+		return err
+	}
 	return ownTerminals()
 }
 

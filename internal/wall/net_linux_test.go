@@ -395,4 +395,17 @@ func TestWallPushByProjectCode(t *testing.T) {
 	if after := gitIn(remote, "rev-parse", "main"); after == before {
 		t.Fatal("the script run plain did not move the remote: the check sees nothing")
 	}
+	// The person's yes to git push itself, as the hook walls it (made
+	// only of a program that needs a credential: the machine's network)
+	// moves the remote, within the approved reach.
+	os.WriteFile(filepath.Join(proj, "README"), []byte("v3\n"), 0o644)
+	gitIn(proj, "commit", "-qam", "v3")
+	want := gitIn(proj, "rev-parse", "HEAD")
+	yes := For(Inputs{Home: w.home, Root: proj, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true, HostNetwork: true})
+	if r := w.run(t, yes, proj, "git push -q origin HEAD:main"); r.code != 0 {
+		t.Fatalf("the approved push: %+v", r)
+	}
+	if after := gitIn(remote, "rev-parse", "main"); after != want {
+		t.Errorf("the approved push left the remote at %s, want %s", after, want)
+	}
 }

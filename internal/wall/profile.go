@@ -21,8 +21,10 @@ const (
 	// Local writes the project root, the temp folders and the user's
 	// build caches.
 	Local
-	// Approved writes anywhere except what is hidden or read-only: the
-	// person approved this step.
+	// Approved writes what Local writes and the places the decision
+	// read as written for this step (Inputs.Writes), and what the
+	// person's policy names for every approved step (Inputs.Widen):
+	// nothing else, whatever the step's code does.
 	Approved
 )
 
@@ -93,6 +95,16 @@ type Inputs struct {
 	// the wall would keep read-only (an instruction file, a client's
 	// settings): the person's say-so named them. Hidden paths stay hidden.
 	Unlock []string
+	// Writes are the places the decision read as written or deleted for
+	// an Approved step (the engine's write targets, absolute): the step
+	// writes each (a folder whole; a file, or a path still to be made,
+	// through the folder it lies in, unless that folder is too wide to
+	// open: see written). Other scopes ignore them.
+	Writes []string
+	// Widen are folders the person's policy lets every Approved step
+	// write beside its own (approved_writes), granted whole: the person
+	// named them.
+	Widen []string
 	// Credentials are the person's credentials (entries of
 	// place.Credentials, relative to the home) the step may read: set for
 	// a step made only of programs sayso knows that need them for what was
@@ -337,7 +349,7 @@ func For(in Inputs) Profile {
 	p.Write = append(p.Write, tempDirs...)
 	p.Write = append(p.Write, devices...)
 	switch in.Scope {
-	case Local:
+	case Local, Approved:
 		if isProject(root, home) {
 			p.Write = append(p.Write, root)
 		}
@@ -363,10 +375,20 @@ func For(in Inputs) Profile {
 				p.Overlay = append(p.Overlay, filepath.Join(home, c))
 			}
 		}
-	case Approved:
-		p.Write = []string{"/"}
 	}
-	if in.Scope != Approved && home != "" {
+	wide := false // an Approved step granted the home whole, or a folder above it
+	if in.Scope == Approved {
+		for _, t := range append(slices.Clone(in.Writes), in.Unlock...) {
+			p.Write = append(p.Write, written(t, home)...)
+		}
+		for _, d := range in.Widen {
+			if d = clean(d); d != "" {
+				p.Write = append(p.Write, d)
+				wide = wide || home != "" && (d == home || strings.HasPrefix(home, d+"/"))
+			}
+		}
+	}
+	if home != "" {
 		for _, d := range in.State {
 			if d = filepath.Clean(d); d != "." && !filepath.IsAbs(d) && !strings.HasPrefix(d, "..") {
 				ro, mk, ok := stateKept(home, d)
@@ -427,7 +449,10 @@ func For(in Inputs) Profile {
 			p.Make = append(p.Make, mk...)
 		}
 	}
-	if in.Scope != Approved && !in.Daemons {
+	if !in.Daemons {
+		// Each runs what it is asked outside the wall: an approved step
+		// reaches them only as a daemon's client, or it would write
+		// through them where it was not approved to.
 		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)
 	}
 	p.Secrets = in.Secrets || len(in.Credentials) > 0
@@ -446,26 +471,107 @@ func For(in Inputs) Profile {
 	if in.Scope == Approved && len(in.Unlock) > 0 {
 		p.ReadOnly, p.Make = approvedOnly(p.ReadOnly, in.Unlock), approvedOnly(p.Make, in.Unlock)
 	}
-	if in.Scope != Approved {
-		// Landlock restricts writing a file's content and the folders'
-		// entries, not its mode, owner, times or extended attributes, and
-		// cannot take a right away below a tree that has it (a home under
-		// /tmp): the home is kept whole, and so is a project a Read step
-		// runs in.
-		if home != "" && home != "/" {
-			p.Kept = append(p.Kept, home)
-		}
-		if in.Scope == Read && root != "" && root != "/" {
-			p.Kept = append(p.Kept, root)
-		}
+	// Landlock restricts writing a file's content and the folders'
+	// entries, not its mode, owner, times or extended attributes, and
+	// cannot take a right away below a tree that has it (a home under
+	// /tmp): the home is kept whole, and so is a project a Read step
+	// runs in.
+	if home != "" && home != "/" && !wide {
+		p.Kept = append(p.Kept, home)
 	}
-	p.Write = uniq(p.Write)
+	if in.Scope == Read && root != "" && root != "/" {
+		p.Kept = append(p.Kept, root)
+	}
+	p.Write = outermost(uniq(p.Write))
 	p.ReadOnly = uniq(p.ReadOnly)
 	p.Hidden = uniq(p.Hidden)
 	p.Make = uniq(p.Make)
 	p.Kept = uniq(p.Kept)
 	p.Absent = uniq(p.Absent)
 	return p
+}
+
+// shared are the folders of the home that hold many tools' files (what
+// runs at the person's next login, editor or command among them) or the
+// person's keys: a named write of one file in one does not open it
+// whole (a yes to a line added to ~/.ssh/config is not one to replace
+// the person's key beside it).
+var shared = []string{".config", ".local", ".local/share", ".local/state", ".local/lib", ".cache", ".ssh", ".gnupg"}
+
+// written is what an Approved step may write for a place the decision
+// read as written or deleted: a folder whole; a file, or a path still to
+// be made, through the folder it lies in, so that a write by rename (git
+// config, sed -i) or a removal works. A folder too wide to open for one
+// file — /, the home or a folder above it, a system folder, one of the
+// home's shared folders — is not opened: the file alone is written in
+// place, when it exists, and nothing is made there.
+func written(t, home string) []string {
+	if t = clean(t); t == "" {
+		return nil
+	}
+	fi, err := os.Stat(t)
+	if err == nil && fi.IsDir() {
+		if tooWide(t, home) {
+			return nil
+		}
+		return []string{t}
+	}
+	d := filepath.Dir(t)
+	if err != nil {
+		// A path still to be made (git clone into ~/src/new/x): the
+		// nearest folder above it that exists.
+		for !exists(d) && d != "/" {
+			d = filepath.Dir(d)
+		}
+	}
+	if !tooWide(d, home) {
+		return []string{d}
+	}
+	if err == nil {
+		return []string{t}
+	}
+	return nil
+}
+
+// tooWide reports whether folder d is one a named write never opens
+// whole (see written).
+func tooWide(d, home string) bool {
+	if d == "/" || home != "" && (d == home || strings.HasPrefix(home, d+"/")) {
+		return true
+	}
+	for _, s := range systemDirs {
+		if d == s || strings.HasPrefix(d, s+"/") {
+			return true
+		}
+	}
+	for _, s := range shared {
+		if home != "" && d == filepath.Join(home, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// outermost is write without the trees that lie inside another of its
+// trees: the mounts keep a writable tree inside the home by binding it
+// over itself again, and a tree bound inside another could then not be
+// removed or renamed (an approved rm -rf build/ in the project). The
+// temp folders and devices, which the home may lie in, do not count.
+func outermost(write []string) []string {
+	var outer []string
+	for _, w := range write {
+		if !slices.Contains(tempDirs, w) && !slices.Contains(devices, w) {
+			outer = append(outer, w)
+		}
+	}
+	return slices.DeleteFunc(write, func(w string) bool {
+		for _, o := range outer {
+			if o != w && (o == "/" || strings.HasPrefix(w, o+"/")) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // clean is an absolute path made clean, or "" for any other text.

@@ -20,7 +20,7 @@ func TestFor(t *testing.T) {
 	}{
 		{Read, []string{"/tmp", "/dev/null"}, []string{"/home/u/src/p", "/home/u/.cache", "/"}},
 		{Local, []string{"/tmp", "/home/u/src/p", "/home/u/.cache", "/home/u/go/pkg/mod"}, []string{"/home/u", "/home/u/go", "/"}},
-		{Approved, []string{"/"}, nil},
+		{Approved, []string{"/tmp", "/home/u/src/p", "/home/u/.cache"}, []string{"/home/u", "/home/u/.local", "/home/u/.local/bin", "/"}},
 	} {
 		in.Scope = tt.scope
 		p := For(in)
@@ -51,12 +51,12 @@ func TestFor(t *testing.T) {
 		if !has(p.Make, "/home/u/src/p/.gemini") {
 			t.Errorf("%s: the project's .gemini is not made", tt.scope)
 		}
-		if daemon := has(p.Hidden, "/run/docker.sock"); daemon != (tt.scope != Approved) {
+		if daemon := has(p.Hidden, "/run/docker.sock"); !daemon {
 			t.Errorf("%s: docker's socket hidden = %v", tt.scope, daemon)
 		}
 		// Codex's app-server daemon (which its terminal UI starts) runs
 		// turns and commands for whoever connects to its socket.
-		if daemon := has(p.Hidden, "/tmp/codex-daemon-"+strconv.Itoa(os.Getuid())); daemon != (tt.scope != Approved) {
+		if daemon := has(p.Hidden, "/tmp/codex-daemon-"+strconv.Itoa(os.Getuid())); !daemon {
 			t.Errorf("%s: Codex's app-server daemon hidden = %v", tt.scope, daemon)
 		}
 	}

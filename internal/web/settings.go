@@ -73,6 +73,7 @@ func newSettingsView(st Settings) settingsView {
 			{"owner_words_max", fmt.Sprintf("%d characters", p.OwnerWordsMax), "a session with more of your words hands none on to its tasks"},
 			{"max_parallel", fmt.Sprint(p.MaxParallel), "sub-agents a session may run at once"},
 			{"breaker", fmt.Sprintf("%d denied steps or %d declined cards within %s", b.Denials, b.Declined, b.Window), "when a session is held by its circuit breaker"},
+			{"approved_writes", orNone(strings.Join(p.ApprovedWrites, ", ")), "folders a step you approved may write beside the project and what its card names"},
 			{"protected_paths", orNone(strings.Join(p.ProtectedPaths, ", ")), "more files no assistant tool may read or write, beside sayso's own"},
 			{"show_each_time", orNone(strings.ReplaceAll(p.ShowEachTime.String(), ",", ", ")), "classes you see each time: no card offers \"always allow\" for them and no kept rule lifts them"},
 		},

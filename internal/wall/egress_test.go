@@ -1,0 +1,84 @@
+package wall
+
+import (
+	"bufio"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestEgressLoopback: the proxy never leads to a service on the host's
+// loopback (sayso's gateway first) by an address the decision did not
+// name as the loopback, however the address is spelt: 0.0.0.0 and :: (a
+// connect to them reaches the loopback on Linux), the loopback's other
+// spellings, and names that lead there. A host list may hold them: the
+// project's remotes are trusted hosts, and one git remote add away.
+// Judged by the listener: it must accept nothing.
+func TestEgressLoopback(t *testing.T) {
+	got := make(chan string, 16)
+	listen := func(network, addr string) int {
+		ln, err := net.Listen(network, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				got <- c.LocalAddr().String()
+				c.Close()
+			}
+		}()
+		return ln.Addr().(*net.TCPAddr).Port
+	}
+	port := strconv.Itoa(listen("tcp4", "127.0.0.1:0"))
+	port6 := ""
+	if ln, err := net.Listen("tcp6", "[::1]:0"); err == nil {
+		ln.Close()
+		port6 = strconv.Itoa(listen("tcp6", "[::1]:0"))
+	}
+	hosts := []string{"0.0.0.0", "::", "0:0:0:0:0:0:0:0", "::ffff:0.0.0.0", "registry.npmjs.org"}
+	e := &Egress{Hosts: hosts}
+	pl, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pl.Close() })
+	go e.Serve(pl)
+	ask := func(req string) string {
+		c, err := net.Dial("tcp4", pl.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		c.Write([]byte(req))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		return strings.TrimSpace(line)
+	}
+	var reqs []string
+	for _, h := range []string{"0.0.0.0", "[::]", "[0:0:0:0:0:0:0:0]", "[::ffff:0.0.0.0]"} {
+		for _, p := range []string{port, port6} {
+			if p == "" {
+				continue
+			}
+			reqs = append(reqs, "CONNECT "+h+":"+p+" HTTP/1.1\r\nHost: "+h+":"+p+"\r\n\r\n",
+				"GET http://"+h+":"+p+"/ HTTP/1.1\r\nHost: "+h+":"+p+"\r\n\r\n")
+		}
+	}
+	for _, req := range reqs {
+		if line := ask(req); strings.Contains(line, " 200 ") {
+			t.Errorf("%q: %s", strings.SplitN(req, "\r\n", 2)[0], line)
+		}
+	}
+	select {
+	case a := <-got:
+		t.Fatalf("the host's loopback service at %s was reached through the proxy", a)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
