@@ -76,7 +76,7 @@ func newCardView(c Card, started time.Time) cardView {
 	case len(v.Effects) > 0:
 		v.Headline = capital(v.Effects[0].What)
 	case c.Step != "":
-		v.Headline = capital(verbOf(c.Tool)) + " " + c.Step
+		v.Headline = headlineOf(c.Tool, c.Step)
 	}
 	if len(v.Effects) > 0 {
 		v.Effects = v.Effects[1:]
@@ -126,6 +126,22 @@ func effects(c Card) []effect {
 
 // verbOf is what the card says the step does, by what risk's table of
 // the agents' tools says the tool is.
+// headlineOf is a step with no effect to lead with, in words: its
+// verb and the step. A step of a tool that is not the shell already
+// names the tool ("Write: write /p/x", "mcp__x__y"): it is not said twice.
+func headlineOf(tool, step string) string {
+	if rest, ok := strings.CutPrefix(step, tool+": "); ok && tool != "" {
+		if strings.HasPrefix(rest, "/") || strings.Contains(rest, "://") {
+			return capital(verbOf(tool)) + " " + rest
+		}
+		return capital(rest)
+	}
+	if step == tool {
+		return "Use " + tool
+	}
+	return capital(verbOf(tool)) + " " + step
+}
+
 func verbOf(tool string) string {
 	if tool == "" {
 		return "run"

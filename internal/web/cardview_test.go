@@ -10,6 +10,22 @@ import (
 	"github.com/sayso-dev/sayso/internal/rule"
 )
 
+// TestHeadlineSaysTheToolOnce: a step with no effect to lead with reads
+// as its verb and the step, with the tool named once.
+func TestHeadlineSaysTheToolOnce(t *testing.T) {
+	for _, tc := range []struct{ tool, step, want string }{
+		{"Write", "Write: write /home/p/.bashrc", "Write /home/p/.bashrc"},
+		{"MultiEdit", "MultiEdit: edit /p/a.go, edit /p/b.go", "Edit /p/a.go, edit /p/b.go"},
+		{"WebFetch", "WebFetch: https://example.com/", "Fetch https://example.com/"},
+		{"mcp__github__create_issue", "mcp__github__create_issue", "Use mcp__github__create_issue"},
+		{"Bash", "ls -la", "Run ls -la"},
+	} {
+		if got := headlineOf(tc.tool, tc.step); got != tc.want {
+			t.Errorf("headlineOf(%q, %q) = %q, want %q", tc.tool, tc.step, got, tc.want)
+		}
+	}
+}
+
 // The card leads with the step's effect, from the diagnostic's fields,
 // and its badge follows the most severe class: a secret read, a delete
 // outside the project and a download run are as loud as a publish.
