@@ -205,15 +205,6 @@ func (b *Backend) MissedCards(ctx context.Context, limit int) ([]store.Missed, e
 	return b.DB.MissedCards(ctx, limit)
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (b *Backend) Settings(ctx context.Context) (web.Settings, error) {
 	p := policy.Load(policy.Files{Person: filepath.Join(b.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
 	p.SetTeam(team.Load(b.ConfigDir, time.Now()))

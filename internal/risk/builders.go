@@ -86,15 +86,17 @@ func remoteAddress(w shell.Word) bool {
 // goRunRemote: go run PKG@VERSION fetches the module at that version and
 // runs it, outside the project's go.mod (go help run).
 func (c *cmd) goRunRemote() {
-	for _, w := range c.operands()[1:] {
-		v := w.Value
-		if strings.HasPrefix(v, ".") || strings.HasPrefix(v, "/") || strings.HasSuffix(v, ".go") {
-			return // the project's package or files: its own code
-		}
-		if at := strings.LastIndexByte(v, '@'); at > 0 && strings.Contains(v[:at], ".") {
-			c.add(DownloadExec, "go run "+w.Raw+" fetches the module at that version and runs it")
-		}
+	ops := c.operands()
+	if len(ops) < 2 {
 		return
+	}
+	w := ops[1] // what go run runs; the rest are its arguments
+	v := w.Value
+	if strings.HasPrefix(v, ".") || strings.HasPrefix(v, "/") || strings.HasSuffix(v, ".go") {
+		return // the project's package or files: its own code
+	}
+	if at := strings.LastIndexByte(v, '@'); at > 0 && strings.Contains(v[:at], ".") {
+		c.add(DownloadExec, "go run "+w.Raw+" fetches the module at that version and runs it")
 	}
 }
 
