@@ -206,5 +206,4 @@ func TestBrowserDenyReachesClaudeCode(t *testing.T) {
 	if p := w.pushes(); len(p) != 0 {
 		t.Errorf("pushed: %q", p)
 	}
-	b.Screenshot("deny-message-claude.png")
 }
