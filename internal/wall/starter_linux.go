@@ -49,7 +49,7 @@ type starter struct {
 	used     time.Time
 }
 
-// startersOf finds, or sets up, the starter for the step m asks the
+// starterFor finds, or sets up, the starter for the step m asks the
 // keeper to spawn; nil when the step is not one a starter runs (a check,
 // bad arguments) or none can be had now.
 func (k *keeper) starterFor(m msg) (*starter, Args) {
