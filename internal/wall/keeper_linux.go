@@ -59,11 +59,37 @@ func send(c *net.UnixConn, m msg, fds ...int) error {
 	return err
 }
 
+// buffers holds receive's buffers: a message may be as long as maxMsg,
+// and a new buffer of that size for each one, cleared and collected, was
+// most of what the wall's processes spent on a step.
+var buffers = sync.Pool{New: func() any { return new([maxMsg]byte) }}
+
 // receive reads one message and the descriptors it carries.
 func receive(c *net.UnixConn) (msg, []int, error) {
-	b := make([]byte, maxMsg)
+	b := buffers.Get().(*[maxMsg]byte)
+	defer buffers.Put(b)
+	return receiveIn(c, b[:])
+}
+
+// replyMax bounds what a launcher reads from its session: an answer of a
+// few words, not a step. A longer one is cut, does not parse, and fails.
+const replyMax = 4 << 10
+
+// receiveReply is receive for a launcher, whose only messages are its
+// session's short answers: a process that starts for each step does not
+// take, clear and collect a buffer the size of a step.
+func receiveReply(c *net.UnixConn) (msg, []int, error) {
+	var b [replyMax]byte
+	return receiveIn(c, b[:])
+}
+
+// receiveIn is receive into b.
+func receiveIn(c *net.UnixConn, b []byte) (msg, []int, error) {
 	oob := make([]byte, unix.CmsgSpace(8*4))
-	n, oobn, _, _, err := c.ReadMsgUnix(b, oob)
+	n, oobn, flags, _, err := c.ReadMsgUnix(b, oob)
+	if err == nil && flags&unix.MSG_TRUNC != 0 {
+		err = fmt.Errorf("message longer than %d bytes", len(b))
+	}
 	var fds []int
 	if oobn > 0 {
 		cms, perr := unix.ParseSocketControlMessage(oob[:oobn])

@@ -142,7 +142,7 @@ func viaSession(a Args, args []string, files [4]int, hand func(), sigs <-chan os
 	hand()
 	done := make(chan reply, 1)
 	go func() {
-		m, fds, err := receive(c)
+		m, fds, err := receiveReply(c)
 		closeAll(fds)
 		if err != nil {
 			m = msg{Err: "the session's wall ended while the step ran: " + err.Error()}
@@ -236,7 +236,7 @@ func EndSession(sock string) error {
 	if err := send(c, msg{Op: "end"}); err != nil {
 		return err
 	}
-	receive(c)
+	receiveReply(c)
 	return nil
 }
 
