@@ -137,6 +137,12 @@ type keeper struct {
 	// starters are the walls set up once for the steps of one profile,
 	// by the profile (starterFor).
 	starters map[string]*starter
+	// ran is the starter of each step a starter runs, by the holder's id
+	// of the step: a replaced starter is not in starters any more, and
+	// runs its last steps still.
+	ran map[int]*starter
+	// signalled is a signal sent to a step the keeper is still starting.
+	signalled map[int]syscall.Signal
 }
 
 func (k *keeper) send(m msg, fds ...int) {
@@ -168,7 +174,7 @@ func keeperMain(stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("control socket: %w", err))
 	}
-	k := &keeper{ctl: c.(*net.UnixConn), steps: map[int]int{}, early: map[int]int{}, own: map[int]bool{}, kids: make(chan struct{}, 1), starters: map[string]*starter{}}
+	k := &keeper{ctl: c.(*net.UnixConn), steps: map[int]int{}, early: map[int]int{}, own: map[int]bool{}, kids: make(chan struct{}, 1), starters: map[string]*starter{}, ran: map[int]*starter{}, signalled: map[int]syscall.Signal{}}
 	go k.reap()
 	go k.watch()
 	k.send(msg{Op: "ready"})
@@ -226,21 +232,24 @@ func (k *keeper) handle(m msg, fds []int) {
 		cf.Close()
 	case "signal":
 		closeAll(fds)
+		sig := syscall.Signal(m.Sig)
 		k.mu.Lock()
+		found := false
 		for pid, id := range k.steps {
 			if id == m.ID {
 				// The step is a session of its own: its group is its pid.
-				syscall.Kill(-pid, syscall.Signal(m.Sig))
-				syscall.Kill(pid, syscall.Signal(m.Sig))
+				syscall.Kill(-pid, sig)
+				syscall.Kill(pid, sig)
+				found = true
 			}
 		}
-		starters := make([]*starter, 0, len(k.starters))
-		for _, s := range k.starters {
-			starters = append(starters, s)
+		s := k.ran[m.ID]
+		if !found && s == nil && len(k.signalled) < 64 && (k.signalled[m.ID] == 0 || sig == syscall.SIGKILL) {
+			k.signalled[m.ID] = sig
 		}
 		k.mu.Unlock()
-		for _, s := range starters {
-			s.signal(m.ID, syscall.Signal(m.Sig))
+		if s != nil {
+			s.signal(m.ID, sig)
 		}
 	default:
 		closeAll(fds)
@@ -256,8 +265,24 @@ func (k *keeper) spawn(m msg, fds []int) {
 		k.send(msg{Op: "exited", ID: m.ID, Err: "spawn: want four descriptors and a command"})
 		return
 	}
-	if s, a := k.starterFor(m); s != nil && s.run(m.ID, a, m, fds) == nil {
-		return
+	if s, a := k.starterFor(m); s != nil {
+		k.mu.Lock()
+		k.ran[m.ID] = s
+		sig := k.signalled[m.ID]
+		delete(k.signalled, m.ID)
+		k.mu.Unlock()
+		if sig != 0 {
+			s.signal(m.ID, sig)
+		}
+		if s.run(m.ID, a, m, fds) == nil {
+			return
+		}
+		k.mu.Lock()
+		delete(k.ran, m.ID)
+		if sig := s.takeEarly(m.ID); sig != 0 {
+			k.signalled[m.ID] = sig
+		}
+		k.mu.Unlock()
 	}
 	attr := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setsid: true}
 	if os.Getuid() != 0 {
@@ -282,6 +307,11 @@ func (k *keeper) spawn(m msg, fds []int) {
 		return
 	}
 	k.steps[pid] = m.ID
+	if sig := k.signalled[m.ID]; sig != 0 {
+		delete(k.signalled, m.ID)
+		syscall.Kill(-pid, sig)
+		syscall.Kill(pid, sig)
+	}
 	k.mu.Unlock()
 	select {
 	case k.kids <- struct{}{}:

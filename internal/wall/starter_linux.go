@@ -42,9 +42,11 @@ type starter struct {
 	ctl   *net.UnixConn
 	sendM sync.Mutex
 
-	mu       sync.Mutex
-	running  map[int]int // the holder's id of a step → its pid, once started
-	retiring bool        // replaced: it ends when its last step does
+	mu      sync.Mutex
+	running map[int]int // the holder's id of a step → its pid, once started
+	// early is a signal sent to a step before the starter said its pid.
+	early    map[int]syscall.Signal
+	retiring bool // replaced: it ends when its last step does
 	gone     bool
 	used     time.Time
 }
@@ -182,7 +184,7 @@ func startStarter(m msg, args []string, key, print string) (*starter, error) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		return nil, err
 	}
-	s := &starter{key: key, print: print, pid: pid, ctl: c.(*net.UnixConn), running: map[int]int{}, used: time.Now()}
+	s := &starter{key: key, print: print, pid: pid, ctl: c.(*net.UnixConn), running: map[int]int{}, early: map[int]syscall.Signal{}, used: time.Now()}
 	r, fds, err := receive(s.ctl)
 	closeAll(fds)
 	if err != nil || r.Op != "ready" {
@@ -217,14 +219,28 @@ func (s *starter) run(id int, a Args, m msg, fds []int) error {
 	return err
 }
 
+// takeEarly is the signal sent to the step with id before it started,
+// if any, which the starter no longer keeps.
+func (s *starter) takeEarly(id int) syscall.Signal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sig := s.early[id]
+	delete(s.early, id)
+	return sig
+}
+
 // signal sends sig to the step with id, and its process group, if the
 // starter runs it.
 func (s *starter) signal(id int, sig syscall.Signal) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if pid := s.running[id]; pid > 0 {
+	pid := s.running[id]
+	switch {
+	case pid > 0:
 		syscall.Kill(-pid, sig)
 		syscall.Kill(pid, sig)
+	case s.early[id] == 0 || sig == syscall.SIGKILL:
+		s.early[id] = sig
 	}
 }
 
@@ -240,16 +256,23 @@ func (k *keeper) listenStarter(s *starter) {
 		s.mu.Lock()
 		switch m.Op {
 		case "started":
-			if _, ok := s.running[m.ID]; ok {
+			if _, ok := s.running[m.ID]; ok && m.Status > 0 {
 				s.running[m.ID] = m.Status
+				if sig := s.early[m.ID]; sig != 0 {
+					delete(s.early, m.ID)
+					syscall.Kill(-m.Status, sig)
+					syscall.Kill(m.Status, sig)
+				}
 			}
 			s.mu.Unlock()
 		case "exited":
 			delete(s.running, m.ID)
+			delete(s.early, m.ID)
 			if s.retiring && len(s.running) == 0 {
 				syscall.Kill(s.pid, syscall.SIGKILL)
 			}
 			s.mu.Unlock()
+			k.forget(m.ID)
 			k.send(msg{Op: "exited", ID: m.ID, Status: m.Status, Err: m.Err})
 		default:
 			s.mu.Unlock()
@@ -264,6 +287,7 @@ func (k *keeper) listenStarter(s *starter) {
 		ids = append(ids, id)
 	}
 	clear(s.running)
+	clear(s.early)
 	s.mu.Unlock()
 	k.mu.Lock()
 	if k.starters[s.key] == s {
@@ -271,8 +295,16 @@ func (k *keeper) listenStarter(s *starter) {
 	}
 	k.mu.Unlock()
 	for _, id := range ids {
+		k.forget(id)
 		k.send(msg{Op: "exited", ID: id, Err: "the wall's starter ended while the step ran"})
 	}
+}
+
+// forget drops the step with id from the steps starters run.
+func (k *keeper) forget(id int) {
+	k.mu.Lock()
+	delete(k.ran, id)
+	k.mu.Unlock()
 }
 
 // starterCount is how many starters the keeper holds: its children that

@@ -2,9 +2,12 @@ package wall
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestWallStarter: the steps of a session start from one wall set up
@@ -62,5 +65,56 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestWallSignalReplacedStarter: a signal the client sends a step still
+// reaches it after the starter that started it was replaced (a file the
+// wall hides appeared, and the next step got a new starter).
+func TestWallSignalReplacedStarter(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "replaced.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	p := w.profile(Local)
+	p.Session = sock
+	started, got := filepath.Join(w.root, "started"), filepath.Join(w.root, "got")
+	cmd := exec.Command("bash", "-c", p.Wrap("trap 'echo TERM > got; exit 3' TERM; echo $PPID > started; sleep 60 & wait", launcher(t)))
+	cmd.Dir = w.root
+	cmd.Env = append(os.Environ(), launcherEnv+"=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
+	var first []byte
+	for deadline := time.Now().Add(20 * time.Second); len(first) == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the long step did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+		first, _ = os.ReadFile(started)
+	}
+
+	aws := filepath.Join(w.home, ".aws", "credentials")
+	must(t, os.MkdirAll(filepath.Dir(aws), 0o700))
+	must(t, os.WriteFile(aws, []byte("written while a step ran\n"), 0o600))
+	r := w.run(t, p, w.root, "echo $PPID")
+	if r.code != 0 || strings.TrimSpace(r.stdout) == strings.TrimSpace(string(first)) {
+		t.Fatalf("the next step did not get a new starter: %+v (the first step's parent was %s)", r, first)
+	}
+
+	// As a terminal does: to the client's process group, the launcher in it.
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+	<-done
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(got); strings.TrimSpace(string(b)) == "TERM" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a step of a replaced starter did not get the signal the client sent")
+		}
 	}
 }
