@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/sayso-dev/sayso/internal/gitdir"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -85,7 +86,7 @@ func findGitDir(dir string) string {
 			if fi.IsDir() {
 				return link
 			}
-			if gd := wall.GitDirOf(link); gd != "" {
+			if gd := gitdir.Named(link); gd != "" {
 				return gd
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sayso-dev/sayso/internal/gitdir"
 )
 
 // Worktrees are the other work trees of the repository of the project at
@@ -50,7 +52,7 @@ func Worktrees(root string) []string {
 		if !filepath.IsAbs(link) || filepath.Base(link) != ".git" {
 			continue
 		}
-		if named := gitFile(link); named == "" || filepath.Clean(named) != gd {
+		if named := gitdir.Named(link); named == "" || filepath.Clean(named) != gd {
 			continue
 		}
 		add(filepath.Dir(link))
@@ -69,38 +71,9 @@ func commonDir(link string) string {
 	if fi.IsDir() {
 		return link
 	}
-	dir := gitFile(link)
+	dir := gitdir.Named(link)
 	if dir == "" {
 		return ""
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "commondir"))
-	if err != nil {
-		return "" // a submodule's .git file: its own repository
-	}
-	c := strings.TrimSpace(string(b))
-	if !filepath.IsAbs(c) {
-		c = filepath.Join(dir, c)
-	}
-	return filepath.Clean(c)
-}
-
-// gitFile is the folder a .git file names ("gitdir: …"), or "".
-func gitFile(link string) string {
-	fi, err := os.Lstat(link)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return ""
-	}
-	b, err := os.ReadFile(link)
-	if err != nil {
-		return ""
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(link), dir)
-	}
-	return filepath.Clean(dir)
+	return gitdir.Common(dir) // none: a submodule's .git file, its own repository
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sayso-dev/sayso/internal/gitdir"
 )
 
 // gitPaths are the paths of the project's repository that would run a
@@ -77,39 +79,17 @@ func within(dir, root string) bool {
 	return d == r || strings.HasPrefix(d, r+"/")
 }
 
-// GitDirOf is the folder a .git file (a worktree's, a submodule's)
-// names, or "".
-func GitDirOf(link string) string {
-	b, err := os.ReadFile(link)
-	if err != nil || len(b) > 4096 {
-		return ""
-	}
-	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	dir = strings.TrimSpace(dir)
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(filepath.Dir(link), dir)
-	}
-	return filepath.Clean(dir)
-}
-
 // LinkedGitDirs are the git folders a .git file leads to: the one it
 // names and, for a worktree, the common folder that one names; nil when
 // it names none.
 func LinkedGitDirs(link string) []string {
-	dir := GitDirOf(link)
+	dir := gitdir.Named(link)
 	if dir == "" {
 		return nil
 	}
 	dirs := []string{dir}
-	if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
-		common := strings.TrimSpace(string(c))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
-		}
-		dirs = append(dirs, filepath.Clean(common))
+	if common := gitdir.Common(dir); common != "" {
+		dirs = append(dirs, common)
 	}
 	return dirs
 }
