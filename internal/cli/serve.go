@@ -151,6 +151,8 @@ func runServe(env *Env, args []string) error {
 		*addr = tcp.Addr().String()
 		c.Addr = *addr
 	}
+	// No session's wall forwards a server of its own to the page's port.
+	d.Walls.PagePort = tcp.Addr().(*net.TCPAddr).Port
 	g, err := gateway.New(c)
 	if err != nil {
 		ln.Close()

@@ -37,6 +37,9 @@ type Walls struct {
 	// Ledger is sayso serve's socket, where the wall reports the
 	// connections it refuses.
 	Ledger string
+	// PagePort is the port sayso serve serves the person's page on: no
+	// session's wall forwards a port of its own to it.
+	PagePort int
 }
 
 // FindWalls finds the launcher beside the running binary and checks that
@@ -308,7 +311,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	}
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Writes: x.writes, Widen: x.widen, Credentials: x.creds, Secrets: x.secrets,
-		Hosts: x.hosts, HostNetwork: hostNet, Session: session, Ledger: w.Ledger, SessionID: s.Session, Same: x.same})
+		Hosts: x.hosts, HostNetwork: hostNet, Session: session, Ledger: w.Ledger, SessionID: s.Session, PagePort: w.PagePort, Same: x.same})
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

@@ -409,3 +409,34 @@ func TestWallPushByProjectCode(t *testing.T) {
 		t.Errorf("the approved push left the remote at %s, want %s", after, want)
 	}
 }
+
+// TestWallPagePort: a server a session's step runs on the port of the
+// person's page (the one sayso serve names) is not forwarded to the machine's loopback, where it
+// would stand in for the page (or keep it from starting); another port
+// of the same session is.
+func TestWallPagePort(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "page.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	page, other := freePort(t), freePort(t)
+	p := w.profile(Local)
+	p.Session = sock
+	p.PagePort = page
+	for _, port := range []int{page, other} {
+		serve := fmt.Sprintf(`%s=1 %s serve 127.0.0.1:%d >/dev/null 2>&1 & sleep 0.3; echo up`, helperEnv, quote(launcher(t)), port)
+		if r := w.run(t, p, w.root, serve); r.code != 0 || !strings.Contains(r.stdout, "up") {
+			t.Fatalf("start the server on %d: %+v", port, r)
+		}
+	}
+	get := fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo ping >&3 && head -n1 <&3`, page)
+	if r := w.run(t, p, w.root, get); !strings.Contains(r.stdout, "pong") {
+		t.Fatalf("a later step of the session did not reach the server on the page's port: %+v", r)
+	}
+	if !reaches(other, 5*time.Second) {
+		t.Fatal("the session's other server was not reached from the machine's loopback")
+	}
+	if reaches(page, time.Second) {
+		t.Fatal("a walled server was forwarded to the page's port on the machine's loopback")
+	}
+}

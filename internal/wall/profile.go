@@ -129,6 +129,9 @@ type Inputs struct {
 	// session's steps share one network and the processes they leave
 	// running; "" gives the step a network of its own that ends with it.
 	Session string
+	// PagePort is the port the person's page is served on, when not
+	// place.PagePort: no session forwards a port its steps listen on to it.
+	PagePort int
 	// Ledger is sayso serve's socket (absolute), where the wall reports
 	// the connections it refuses; SessionID the client's session they are
 	// reported under.
@@ -180,6 +183,9 @@ type Profile struct {
 	HostNetwork       bool
 	Session           string
 	Ledger, SessionID string
+	// PagePort is the person's page's port, when not place.PagePort
+	// (Inputs).
+	PagePort int
 	// Same are "SUM:PATH": files that must be as they were decided when
 	// the step starts, or it does not run (a process the session left
 	// running rewrote what the person approved).
@@ -336,6 +342,9 @@ func For(in Inputs) Profile {
 	home := clean(in.Home)
 	root := clean(in.Root)
 	p := Profile{Scope: in.Scope, Hosts: in.Hosts, HostNetwork: in.HostNetwork, Session: clean(in.Session), Ledger: clean(in.Ledger), SessionID: in.SessionID}
+	if in.PagePort > 0 && in.PagePort < 1<<16 && in.PagePort != place.PagePort {
+		p.PagePort = in.PagePort
+	}
 	if !sessionID(p.SessionID) {
 		p.SessionID = ""
 	}

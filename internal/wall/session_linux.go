@@ -9,11 +9,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sayso-dev/sayso/internal/place"
 )
 
 // holdArg marks a session's holder: the process that keeps the session's
@@ -321,6 +324,8 @@ type session struct {
 	procs   int
 	seen    time.Time
 	fwd     map[int]net.Listener
+	// page is the person's page's port its steps named (Profile.PagePort).
+	page []int
 }
 
 // idle reports whether the session has held nothing for idleFor.
@@ -378,6 +383,17 @@ func (s *session) serve(c *net.UnixConn, m msg, fds []int) {
 		send(c, msg{Op: "exited", Err: err.Error()})
 		return
 	}
+	if pp := a.Profile.PagePort; pp > 0 {
+		s.mu.Lock()
+		if !slices.Contains(s.page, pp) {
+			s.page = append(s.page, pp)
+			if ln := s.fwd[pp]; ln != nil {
+				ln.Close()
+				delete(s.fwd, pp)
+			}
+		}
+		s.mu.Unlock()
+	}
 	st := stepOf(a, m.Argv, m.Dir)
 	st.Env = m.Env
 	ws, err := s.h.run(st, [4]int(fds), hand, sigs)
@@ -389,6 +405,10 @@ func (s *session) serve(c *net.UnixConn, m msg, fds []int) {
 	send(c, msg{Op: "exited", Status: int(ws)})
 }
 
+// unforwarded are the ports no wall forwards from the machine's
+// loopback: sayso's own page's.
+var unforwarded = []int{place.PagePort}
+
 // ports forwards each port the wall's processes listen on from the same
 // port on the machine's loopback, where it is free: a dev server a step
 // started is reached by the person's browser.
@@ -398,6 +418,9 @@ func (s *session) ports(ports []int, procs int) {
 	s.procs = procs
 	want := map[int]bool{}
 	for _, p := range ports {
+		if slices.Contains(unforwarded, p) || slices.Contains(s.page, p) {
+			continue
+		}
 		want[p] = true
 		if _, ok := s.fwd[p]; ok {
 			continue

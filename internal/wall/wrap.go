@@ -44,6 +44,9 @@ func (p Profile) Flags() []string {
 	if p.SessionID != "" {
 		out = append(out, "--session-id", p.SessionID)
 	}
+	if p.PagePort > 0 {
+		out = append(out, "--page-port", strconv.Itoa(p.PagePort))
+	}
 	for _, s := range p.Same {
 		out = append(out, "--same", s)
 	}
@@ -103,6 +106,13 @@ func ParseArgs(args []string) (Args, error) {
 				return a, fmt.Errorf("bad --host %q", v)
 			}
 			a.Profile.Hosts = append(a.Profile.Hosts, v)
+			continue
+		case "--page-port":
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 || n >= 1<<16 {
+				return a, fmt.Errorf("bad --page-port %q", v)
+			}
+			a.Profile.PagePort = n
 			continue
 		case "--session":
 			c := clean(v)
