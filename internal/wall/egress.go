@@ -26,6 +26,7 @@ type Egress struct {
 	// for; it may be nil.
 	Refused func(host string)
 	Dial    func(ctx context.Context, network, addr string) (net.Conn, error) // nil: net.Dialer
+	Lookup  func(ctx context.Context, host string) ([]net.IPAddr, error)      // nil: net.DefaultResolver
 }
 
 // EgressVars are the environment variables that point a step's tools at
@@ -207,7 +208,11 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	lookup := e.Lookup
+	if lookup == nil {
+		lookup = net.DefaultResolver.LookupIPAddr
+	}
+	ips, err := lookup(ctx, host)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +225,14 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 		// one names the loopback so.
 		return nil, fmt.Errorf("%s is no host to reach (%s leads to this machine's loopback)", host, ip)
 	}
-	if ip.IsLoopback() && net.ParseIP(strings.Trim(host, "[]")) == nil && host != "localhost" {
+	named := net.ParseIP(strings.Trim(host, "[]")) == nil
+	if ip.IsLoopback() && named && host != "localhost" {
 		return nil, fmt.Errorf("%s leads to this machine's loopback (%s)", host, ip)
+	}
+	if ip.IsLinkLocalUnicast() && named {
+		// A cloud's metadata service answers on a link-local address
+		// with the machine's own credentials: no registry lives there.
+		return nil, fmt.Errorf("%s leads to a link-local address (%s), where a cloud's metadata service answers", host, ip)
 	}
 	target := net.JoinHostPort(ip.String(), port)
 	if e.Dial != nil {

@@ -2,6 +2,7 @@ package wall
 
 import (
 	"bufio"
+	"context"
 	"net"
 	"strconv"
 	"strings"
@@ -80,5 +81,52 @@ func TestEgressLoopback(t *testing.T) {
 	case a := <-got:
 		t.Fatalf("the host's loopback service at %s was reached through the proxy", a)
 	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+// TestEgressLinkLocal: a name the step may reach that leads to a
+// link-local address (a cloud's metadata service, 169.254.169.254) is
+// refused, in both of the proxy's forms; nothing is dialled.
+func TestEgressLinkLocal(t *testing.T) {
+	dialled := make(chan string, 4)
+	e := &Egress{
+		Hosts: []string{"git.example.org"},
+		Lookup: func(ctx context.Context, host string) ([]net.IPAddr, error) {
+			if host == "git.example.org" {
+				return []net.IPAddr{{IP: net.ParseIP("169.254.169.254")}}, nil
+			}
+			return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+		},
+		Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			dialled <- addr
+			return nil, &net.OpError{Op: "dial", Net: network, Err: net.UnknownNetworkError("test")}
+		},
+	}
+	pl, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pl.Close() })
+	go e.Serve(pl)
+	for _, req := range []string{
+		"CONNECT git.example.org:80 HTTP/1.1\r\nHost: git.example.org:80\r\n\r\n",
+		"GET http://git.example.org/latest/meta-data/ HTTP/1.1\r\nHost: git.example.org\r\n\r\n",
+	} {
+		c, err := net.Dial("tcp4", pl.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetDeadline(time.Now().Add(10 * time.Second))
+		c.Write([]byte(req))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		c.Close()
+		if strings.Contains(line, " 200 ") {
+			t.Errorf("%q: %s", strings.SplitN(req, "\r\n", 2)[0], line)
+		}
+	}
+	select {
+	case a := <-dialled:
+		t.Fatalf("the proxy dialled %s, a link-local address reached by name", a)
+	default:
 	}
 }
