@@ -5,13 +5,11 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/sayso-dev/sayso/internal/migration"
 )
 
 // Role is the database role the hub works as: it may only insert and read
@@ -60,46 +58,11 @@ func (h *Hub) Close() { h.pool.Close() }
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations are the embedded numbered files, in order: 001_init.sql is
-// version 1.
-func migrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with its number", base)
-		}
-		b, err := migrationFiles.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{n, base, string(b)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i, m := range out {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: want number %d", m.name, i+1)
-		}
-	}
-	return out, nil
-}
-
 // migrate applies every migration newer than the database, each in its own
 // transaction under one advisory lock, so hubs starting at once apply each
 // migration once.
 func migrate(ctx context.Context, conn *pgx.Conn) error {
-	ms, err := migrations()
+	ms, err := migration.Read(migrationFiles, "migrations")
 	if err != nil {
 		return err
 	}
@@ -119,17 +82,17 @@ func migrate(ctx context.Context, conn *pgx.Conn) error {
 			if v > len(ms) {
 				return fmt.Errorf("schema version %d is newer than this sayso (%d)", v, len(ms))
 			}
-			if v >= m.version {
+			if v >= m.Version {
 				return nil
 			}
-			if _, err := tx.Exec(ctx, m.sql); err != nil {
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
 				return err
 			}
-			_, err = tx.Exec(ctx, "INSERT INTO schema_version VALUES ($1)", m.version)
+			_, err = tx.Exec(ctx, "INSERT INTO schema_version VALUES ($1)", m.Version)
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("migrate hub %s: %w", m.name, err)
+			return fmt.Errorf("migrate hub %s: %w", m.Name, err)
 		}
 	}
 	return nil

@@ -4,55 +4,18 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
-	"sort"
-	"strconv"
-	"strings"
+
+	"github.com/sayso-dev/sayso/internal/migration"
 )
 
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-type migration struct {
-	version int
-	name    string
-	sql     string
-}
-
-// migrations are the embedded numbered files, in order: 001_init.sql is
-// version 1.
-func migrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		return nil, err
-	}
-	var out []migration
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("migration %s: name must start with its number", base)
-		}
-		b, err := migrationFiles.ReadFile(name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, migration{n, base, string(b)})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].version < out[j].version })
-	for i, m := range out {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("migration %s: want number %d", m.name, i+1)
-		}
-	}
-	return out, nil
-}
-
 // migrate applies every migration newer than the database, each in its own
 // transaction. The version is read again inside the transaction, so
 // processes opening a new database at once apply each migration once.
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := migration.Read(migrationFiles, "migrations")
 	if err != nil {
 		return err
 	}
@@ -71,17 +34,17 @@ func (db *DB) migrate(ctx context.Context) error {
 			if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
 				return err
 			}
-			if v >= m.version {
+			if v >= m.Version {
 				return nil
 			}
-			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 				return err
 			}
-			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version))
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("migrate %s: %w", m.name, err)
+			return fmt.Errorf("migrate %s: %w", m.Name, err)
 		}
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sayso-dev/sayso/internal/migration"
 )
 
 func openTest(t testing.TB) *DB {
@@ -26,7 +28,7 @@ func openTest(t testing.TB) *DB {
 func TestOpenPragmas(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
-	ms, err := migrations()
+	ms, err := migration.Read(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +78,11 @@ func TestNewerSchemaRefused(t *testing.T) {
 }
 
 func TestMigrationsNumbered(t *testing.T) {
-	ms, err := migrations()
+	ms, err := migration.Read(migrationFiles, "migrations")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) == 0 || ms[0].version != 1 {
+	if len(ms) == 0 || ms[0].Version != 1 {
 		t.Fatalf("migrations = %v", ms)
 	}
 }
