@@ -139,24 +139,9 @@ func (db *DB) Log(ctx context.Context, f LogFilter) ([]Entry, error) {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
 	var out []Entry
-	err := db.view(ctx, func(tx *tx) error {
-		out = out[:0]
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var e Entry
-			var at int64
-			var detail string
-			if err := rows.Scan(&e.ID, &at, &e.Kind, &e.Session, &e.Summary, &detail); err != nil {
-				return err
-			}
-			e.At, e.Detail = instant(at), json.RawMessage(detail)
-			out = append(out, e)
-		}
-		return rows.Err()
+	err := db.view(ctx, func(tx *tx) (err error) {
+		out, err = tx.entries(ctx, q, args...)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read ledger: %w", err)
@@ -165,6 +150,28 @@ func (db *DB) Log(ctx context.Context, f LogFilter) ([]Entry, error) {
 		out[i], out[j] = out[j], out[i]
 	}
 	return out, nil
+}
+
+// entries are the ledger rows query q selects (id, at, kind, session,
+// summary, detail), in its order.
+func (tx *tx) entries(ctx context.Context, q string, args ...any) ([]Entry, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var e Entry
+		var at int64
+		var detail string
+		if err := rows.Scan(&e.ID, &at, &e.Kind, &e.Session, &e.Summary, &detail); err != nil {
+			return nil, err
+		}
+		e.At, e.Detail = instant(at), json.RawMessage(detail)
+		out = append(out, e)
+	}
+	return out, rows.Err()
 }
 
 // Failure is a step the hook answered without a decision: it could not

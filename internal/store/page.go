@@ -64,24 +64,9 @@ func (db *DB) Page(ctx context.Context, f PageFilter) ([]Entry, error) {
 	}
 	q += fmt.Sprintf(" ORDER BY id DESC LIMIT %d", limit)
 	var out []Entry
-	err := db.view(ctx, func(tx *tx) error {
-		out = out[:0]
-		rows, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var e Entry
-			var at int64
-			var detail string
-			if err := rows.Scan(&e.ID, &at, &e.Kind, &e.Session, &e.Summary, &detail); err != nil {
-				return err
-			}
-			e.At, e.Detail = instant(at), json.RawMessage(detail)
-			out = append(out, e)
-		}
-		return rows.Err()
+	err := db.view(ctx, func(tx *tx) (err error) {
+		out, err = tx.entries(ctx, q, args...)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read a page of the ledger: %w", err)
