@@ -42,8 +42,15 @@ type msg struct {
 // maxMsg bounds a message: a step's environment and command included.
 const maxMsg = 4 << 20
 
+// msgConn is a socket of whole messages: a *net.UnixConn, or a
+// launcher's session socket (rawConn).
+type msgConn interface {
+	WriteMsgUnix(b, oob []byte, addr *net.UnixAddr) (n, oobn int, err error)
+	ReadMsgUnix(b, oob []byte) (n, oobn, flags int, addr *net.UnixAddr, err error)
+}
+
 // send writes m and the descriptors fds on c.
-func send(c *net.UnixConn, m msg, fds ...int) error {
+func send(c msgConn, m msg, fds ...int) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -65,7 +72,7 @@ func send(c *net.UnixConn, m msg, fds ...int) error {
 var buffers = sync.Pool{New: func() any { return new([maxMsg]byte) }}
 
 // receive reads one message and the descriptors it carries.
-func receive(c *net.UnixConn) (msg, []int, error) {
+func receive(c msgConn) (msg, []int, error) {
 	b := buffers.Get().(*[maxMsg]byte)
 	defer buffers.Put(b)
 	return receiveIn(c, b[:])
@@ -78,13 +85,13 @@ const replyMax = 4 << 10
 // receiveReply is receive for a launcher, whose only messages are its
 // session's short answers: a process that starts for each step does not
 // take, clear and collect a buffer the size of a step.
-func receiveReply(c *net.UnixConn) (msg, []int, error) {
+func receiveReply(c msgConn) (msg, []int, error) {
 	var b [replyMax]byte
 	return receiveIn(c, b[:])
 }
 
 // receiveIn is receive into b.
-func receiveIn(c *net.UnixConn, b []byte) (msg, []int, error) {
+func receiveIn(c msgConn, b []byte) (msg, []int, error) {
 	oob := make([]byte, unix.CmsgSpace(8*4))
 	n, oobn, flags, _, err := c.ReadMsgUnix(b, oob)
 	if err == nil && flags&unix.MSG_TRUNC != 0 {

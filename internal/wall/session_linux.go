@@ -167,10 +167,8 @@ func viaSession(a Args, args []string, files [4]int, hand func(), sigs <-chan os
 
 // dialSession connects to the session's holder at sock, starting it
 // first when start is set and none answers.
-func dialSession(sock string, start bool) (*net.UnixConn, error) {
-	dial := func() (*net.UnixConn, error) {
-		return net.DialUnix("unixpacket", nil, &net.UnixAddr{Name: sock, Net: "unixpacket"})
-	}
+func dialSession(sock string, start bool) (*rawConn, error) {
+	dial := func() (*rawConn, error) { return dialRaw(sock) }
 	if c, err := dial(); err == nil || !start {
 		return c, err
 	}
@@ -227,6 +225,50 @@ func dialSession(sock string, start bool) (*net.UnixConn, error) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// rawConn is a launcher's socket to its session's holder, spoken with
+// plain system calls: a launcher starts for every step, and the runtime's
+// network poller it would otherwise set up costs more than the messages.
+type rawConn struct{ fd int }
+
+// dialRaw connects to the session's socket at sock.
+func dialRaw(sock string) (*rawConn, error) {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, &net.OpError{Op: "dial", Net: "unixpacket", Err: err}
+	}
+	for {
+		err = unix.Connect(fd, &unix.SockaddrUnix{Name: sock})
+		if err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, &net.OpError{Op: "dial", Net: "unixpacket", Addr: &net.UnixAddr{Name: sock, Net: "unixpacket"}, Err: err}
+	}
+	return &rawConn{fd}, nil
+}
+
+func (c *rawConn) WriteMsgUnix(b, oob []byte, _ *net.UnixAddr) (int, int, error) {
+	for {
+		n, err := unix.SendmsgN(c.fd, b, oob, nil, 0)
+		if err != unix.EINTR {
+			return n, len(oob), err
+		}
+	}
+}
+
+func (c *rawConn) ReadMsgUnix(b, oob []byte) (int, int, int, *net.UnixAddr, error) {
+	for {
+		n, oobn, flags, _, err := unix.Recvmsg(c.fd, b, oob, unix.MSG_CMSG_CLOEXEC)
+		if err != unix.EINTR {
+			return n, oobn, flags, nil, err
+		}
+	}
+}
+
+func (c *rawConn) Close() error { return unix.Close(c.fd) }
 
 // EndSession ends the holder of the session at sock, and every process
 // of its wall; no holder is no error.
