@@ -44,6 +44,13 @@ var rules = map[string]struct {
 	"internal/hub": {map[string]string{
 		"database/sql":       "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",
 		"modernc.org/sqlite": "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",
+	}, []string{"internal/migration"}},
+	"internal/migration": {map[string]string{
+		"database/sql": "it reads the schema's files; each database applies them its own way",
+		"os":           "the files are embedded in the binary: no disk",
+	}, nil},
+	"internal/gitdir": {map[string]string{
+		"os/exec": "it reads what a .git link names as git reads it, without running git",
 	}, nil},
 	"internal/passkey": {map[string]string{
 		"os":           "checking a signature needs no disk: the caller hands in the pins, the card and the answer",
@@ -53,11 +60,11 @@ var rules = map[string]struct {
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
 		"net/http":           "the launcher starts on every step: its egress proxy speaks only what a proxy must, without an HTTP server's weight",
-	}, []string{"internal/place"}},
+	}, []string{"internal/place", "internal/gitdir"}},
 	"cmd/sayso-wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
-	}, []string{"internal/wall", "internal/place"}},
+	}, []string{"internal/wall", "internal/place", "internal/gitdir"}},
 	"cmd/sayso-hook": {map[string]string{
 		"database/sql":       "the forwarder is the hook's fast path: the database driver stays off it",
 		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",
