@@ -38,11 +38,13 @@ const (
 	ChannelAnswers = "sayso_answers"
 )
 
-// PostCard records a card waiting on node for the node's person.
+// PostCard records a card waiting on node for the node's person. A card
+// posted again (the node did not hear the hub's reply) is kept as it was.
 func (h *Hub) PostCard(ctx context.Context, node int64, id string, body []byte) error {
 	d := sha256.Sum256(body)
 	_, err := h.pool.Exec(ctx, `INSERT INTO cards (id, node_id, person_id, body, digest)
-		SELECT $1, id, person_id, $3, $4 FROM nodes WHERE id = $2 AND left_at IS NULL`, id, node, body, d[:])
+		SELECT $1, id, person_id, $3, $4 FROM nodes WHERE id = $2 AND left_at IS NULL
+		ON CONFLICT (id) DO NOTHING`, id, node, body, d[:])
 	if err != nil {
 		return fmt.Errorf("post card %s: %w", id, err)
 	}

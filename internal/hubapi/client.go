@@ -1,0 +1,189 @@
+package hubapi
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/hub"
+)
+
+// Client is a node's way to its hub: TLS to the pinned certificate only,
+// every request signed with the node's key.
+type Client struct {
+	Base string // https://host:port
+	Node int64
+	Key  ed25519.PrivateKey
+	HTTP *http.Client
+	Now  func() time.Time // nil is the wall clock
+}
+
+// NewClient is a client of the hub at base, pinned to fingerprint pin.
+func NewClient(base, pin string, node int64, key ed25519.PrivateKey) *Client {
+	return &Client{Base: strings.TrimRight(base, "/"), Node: node, Key: key, HTTP: pinnedHTTP(pin)}
+}
+
+func pinnedHTTP(pin string) *http.Client {
+	return &http.Client{
+		Timeout:   30 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: PinnedTLS(pin), ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 4, IdleConnTimeout: time.Minute},
+		// A hub answers; it never sends a node elsewhere.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// Refused is the hub's refusal of a request, with its status and words.
+type Refused struct {
+	Status int
+	Why    string
+}
+
+func (e *Refused) Error() string { return fmt.Sprintf("the hub refused: %d %s", e.Status, e.Why) }
+
+// ErrNoBundle is returned when the hub holds no bundle yet.
+var ErrNoBundle = errors.New("the hub holds no org bundle")
+
+// Join redeems a join token at the hub at base (pinned to pin) for a node
+// named name with key: the hub's word on which node and person this is.
+func Join(ctx context.Context, base, pin, token, name string, key ed25519.PublicKey) (JoinReply, error) {
+	c := &Client{Base: strings.TrimRight(base, "/"), HTTP: pinnedHTTP(pin)}
+	var r JoinReply
+	err := c.do(ctx, http.MethodPost, PathJoin, JoinRequest{Token: token, Name: name, Key: key}, &r, false)
+	return r, err
+}
+
+func (c *Client) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// do sends one request, signed unless it is the join, and reads its JSON
+// reply into out (nil reads none).
+func (c *Client) do(ctx context.Context, method, path string, in, out any, sign bool) error {
+	var body []byte
+	if in != nil {
+		var err error
+		if body, err = json.Marshal(in); err != nil {
+			return err
+		}
+	}
+	u, err := url.Parse(c.Base + path)
+	if err != nil || u.Scheme != "https" {
+		return fmt.Errorf("hub %q: want an https URL", c.Base)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if sign {
+		Sign(req, c.Node, c.Key, body, c.now())
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxBodySize))
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		var p Problem
+		_ = json.Unmarshal(raw, &p)
+		ref := &Refused{Status: resp.StatusCode, Why: p.Error}
+		switch resp.StatusCode {
+		case http.StatusConflict:
+			return fmt.Errorf("%s %s: %w: %w", method, path, hub.ErrChain, ref)
+		case http.StatusNotFound:
+			if path == PathBundle {
+				return fmt.Errorf("%s %s: %w", method, path, ErrNoBundle)
+			}
+		}
+		return fmt.Errorf("%s %s: %w", method, path, ref)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s %s: read the reply: %w", method, path, err)
+	}
+	return nil
+}
+
+func (c *Client) self(node int64) error {
+	if node != c.Node {
+		return fmt.Errorf("this client speaks for node %d, not %d", c.Node, node)
+	}
+	return nil
+}
+
+// Head is the last row of the node's chain the hub holds.
+func (c *Client) Head(ctx context.Context, node int64) (int64, []byte, error) {
+	if err := c.self(node); err != nil {
+		return 0, nil, err
+	}
+	var h Head
+	if err := c.do(ctx, http.MethodGet, PathHead, nil, &h, true); err != nil {
+		return 0, nil, err
+	}
+	return h.Seq, h.Hash, nil
+}
+
+// Append ships rows of the node's chain; a chain the hub refuses is
+// hub.ErrChain.
+func (c *Client) Append(ctx context.Context, node int64, rows []hub.Row) error {
+	if err := c.self(node); err != nil {
+		return err
+	}
+	w := make([]Row, len(rows))
+	for i, r := range rows {
+		w[i] = Row{Seq: r.Seq, Body: r.Body, Prev: r.Prev, Hash: r.Hash}
+	}
+	return c.do(ctx, http.MethodPost, PathLedger, w, nil, true)
+}
+
+// Bundle is the newest bundle the hub holds, unopened: the node opens it
+// against the org key it pinned.
+func (c *Client) Bundle(ctx context.Context) (bundle.Signed, error) {
+	var s bundle.Signed
+	err := c.do(ctx, http.MethodGet, PathBundle, nil, &s, true)
+	return s, err
+}
+
+// PostCard posts one of the node's cards for its person.
+func (c *Client) PostCard(ctx context.Context, id string, body []byte) error {
+	return c.do(ctx, http.MethodPost, PathCards, Card{ID: id, Body: body}, nil, true)
+}
+
+// CloseCard tells the hub a card no longer waits.
+func (c *Client) CloseCard(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodPost, PathCards+"/"+url.PathEscape(id)+"/close", nil, nil, true)
+}
+
+// Answers returns the answers given at the hub to one of the node's
+// cards, oldest first.
+func (c *Client) Answers(ctx context.Context, id string) ([]hub.Answer, error) {
+	var w []Answer
+	if err := c.do(ctx, http.MethodGet, PathCards+"/"+url.PathEscape(id)+"/answers", nil, &w, true); err != nil {
+		return nil, err
+	}
+	out := make([]hub.Answer, len(w))
+	for i, a := range w {
+		out[i] = hub.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
+	}
+	return out, nil
+}

@@ -1,0 +1,65 @@
+package hubapi
+
+import "time"
+
+// Paths of the hub's API for nodes.
+const (
+	PathJoin    = "/v1/join"
+	PathBundle  = "/v1/node/bundle"
+	PathHead    = "/v1/node/head"
+	PathLedger  = "/v1/node/ledger"
+	PathCards   = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
+	PathPrefix  = "/v1/node/"
+	MaxBodySize = 8 << 20
+)
+
+// JoinRequest redeems a join token: the node's name and the public half
+// of the key it signs every later request with.
+type JoinRequest struct {
+	Token string `json:"token"`
+	Name  string `json:"name"`
+	Key   []byte `json:"key"`
+}
+
+// JoinReply is the node's identity at the hub.
+type JoinReply struct {
+	Node   int64  `json:"node"`
+	Person string `json:"person"`
+	CI     bool   `json:"ci"`
+}
+
+// Row is one ledger row on the wire.
+type Row struct {
+	Seq  int64  `json:"seq"`
+	Body []byte `json:"body"`
+	Prev []byte `json:"prev"`
+	Hash []byte `json:"hash"`
+}
+
+// Head is the last row of the node's chain the hub holds.
+type Head struct {
+	Seq  int64  `json:"seq"`
+	Hash []byte `json:"hash"`
+}
+
+// Card is a card the node posts: its id and the node's own bytes of it,
+// which the person's passkey signs over.
+type Card struct {
+	ID   string `json:"id"`
+	Body []byte `json:"body"`
+}
+
+// Answer is an answer given at the hub to one of the node's cards, as the
+// hub stores it: the node decides whether it is the person's.
+type Answer struct {
+	ID        int64     `json:"id"`
+	Card      string    `json:"card"`
+	Verdict   string    `json:"verdict"`
+	Assertion []byte    `json:"assertion,omitempty"`
+	Created   time.Time `json:"created"`
+}
+
+// Problem is the body of every refusal.
+type Problem struct {
+	Error string `json:"error"`
+}

@@ -1,0 +1,331 @@
+package hubserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
+)
+
+// Server answers nodes over the hub's database.
+type Server struct {
+	Hub *hub.Hub
+	Now func() time.Time // nil is the wall clock
+
+	mu     sync.Mutex
+	nonces map[string]time.Time // nonce → when it may be forgotten
+	swept  time.Time
+}
+
+func (s *Server) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// handler is a route's work for the node that signed the request.
+type handler func(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, r *http.Request) error
+
+// Handler routes the API. Every route under /v1/node/ is checked by
+// signed before its handler runs: it is how a route is registered.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+hubapi.PathJoin, s.join)
+	node := func(pattern string, h handler) { mux.Handle(pattern, s.signed(h)) }
+	node("GET "+hubapi.PathBundle, s.bundle)
+	node("GET "+hubapi.PathHead, s.head)
+	node("POST "+hubapi.PathLedger, s.ledger)
+	node("POST "+hubapi.PathCards, s.postCard)
+	node("POST "+hubapi.PathCards+"/{id}/close", s.closeCard)
+	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
+	return mux
+}
+
+// Serve answers on ln over TLS with cert until ctx ends.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, cert Cert) error {
+	srv := &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS13, Certificates: []tls.Certificate{cert.TLS}},
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ServeTLS(ln, "", "") }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = srv.Shutdown(shut)
+	return nil
+}
+
+// status is an error with the HTTP status a node is told.
+type status struct {
+	code int
+	err  error
+}
+
+func (e status) Error() string { return e.err.Error() }
+func (e status) Unwrap() error { return e.err }
+
+func refuse(code int, format string, a ...any) error {
+	return status{code, fmt.Errorf(format, a...)}
+}
+
+// reply writes err as a refusal: the status it carries, or what the
+// hub's errors mean; anything else is the hub's own failure, logged and
+// told as such.
+func reply(w http.ResponseWriter, r *http.Request, err error) {
+	code := http.StatusInternalServerError
+	var st status
+	switch {
+	case errors.As(err, &st):
+		code = st.code
+	case errors.Is(err, hub.ErrChain):
+		code = http.StatusConflict
+	case errors.Is(err, hub.ErrNotFound):
+		code = http.StatusNotFound
+	case errors.Is(err, hub.ErrToken):
+		code = http.StatusForbidden
+	}
+	why := err.Error()
+	if code == http.StatusInternalServerError {
+		slog.Error("hub request", "method", r.Method, "path", r.URL.Path, "err", err)
+		why = "the hub failed to answer; it is logged at the hub"
+	} else {
+		slog.Warn("hub refused", "method", r.Method, "path", r.URL.Path, "status", code, "why", why)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(hubapi.Problem{Error: why})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func readBody(r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, hubapi.MaxBodySize+1))
+	if err != nil {
+		return nil, refuse(http.StatusBadRequest, "read the request: %v", err)
+	}
+	if len(b) > hubapi.MaxBodySize {
+		return nil, refuse(http.StatusRequestEntityTooLarge, "the request is larger than %d bytes", hubapi.MaxBodySize)
+	}
+	return b, nil
+}
+
+func decode(body []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return refuse(http.StatusBadRequest, "read the request: %v", err)
+	}
+	return nil
+}
+
+// signed checks a node's request before h: the node exists and has not
+// left, the signature over this very request is its key's, the time is
+// near the hub's, and the nonce is new. Anything else is refused with 401
+// and nothing of h runs.
+func (s *Server) signed(h handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := readBody(r)
+		if err != nil {
+			reply(w, r, err)
+			return
+		}
+		claim, err := hubapi.Claim(r)
+		if err != nil {
+			reply(w, r, status{http.StatusUnauthorized, err})
+			return
+		}
+		n, err := s.Hub.NodeByID(r.Context(), claim.Node)
+		if errors.Is(err, hub.ErrNotFound) || err == nil && n.Left {
+			reply(w, r, status{http.StatusUnauthorized, fmt.Errorf("%w: no node %d in this hub", hubapi.ErrUnsigned, claim.Node)})
+			return
+		}
+		if err != nil {
+			reply(w, r, err)
+			return
+		}
+		now := s.now()
+		if err := hubapi.Check(r, claim, ed25519.PublicKey(n.Key), body, now); err != nil {
+			reply(w, r, status{http.StatusUnauthorized, err})
+			return
+		}
+		if !s.fresh(claim, now) {
+			reply(w, r, status{http.StatusUnauthorized, fmt.Errorf("%w: the request was sent before (a replay)", hubapi.ErrUnsigned)})
+			return
+		}
+		if err := h(r.Context(), n, body, w, r); err != nil {
+			reply(w, r, err)
+		}
+	})
+}
+
+// fresh remembers a request's nonce for as long as its time is accepted,
+// and reports whether it is new.
+func (s *Server) fresh(c hubapi.Signed, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.nonces == nil {
+		s.nonces = map[string]time.Time{}
+	}
+	if now.Sub(s.swept) > hubapi.Skew {
+		for k, until := range s.nonces {
+			if now.After(until) {
+				delete(s.nonces, k)
+			}
+		}
+		s.swept = now
+	}
+	key := fmt.Sprint(c.Node, "/", c.Nonce)
+	if _, seen := s.nonces[key]; seen {
+		return false
+	}
+	s.nonces[key] = c.At.Add(hubapi.Skew + time.Second)
+	return true
+}
+
+// join redeems a one-time token for a new node and its key.
+func (s *Server) join(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(r)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	var req hubapi.JoinRequest
+	if err := decode(body, &req); err != nil {
+		reply(w, r, err)
+		return
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	if req.Name == "" || len(req.Name) > 200 || len(req.Key) != ed25519.PublicKeySize {
+		reply(w, r, refuse(http.StatusBadRequest, "a join names the node and gives its ed25519 public key"))
+		return
+	}
+	n, err := s.Hub.Join(r.Context(), req.Token, req.Name, req.Key)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	slog.Info("node joined", "node", n.ID, "name", n.Name, "person", n.PersonName, "ci", n.CI)
+	writeJSON(w, hubapi.JoinReply{Node: n.ID, Person: n.PersonName, CI: n.CI})
+}
+
+func (s *Server) bundle(ctx context.Context, _ hub.Node, _ []byte, w http.ResponseWriter, _ *http.Request) error {
+	b, err := s.Hub.LatestBundle(ctx)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, bundle.Signed{Body: b.Body, Signature: b.Signature})
+	return nil
+}
+
+func (s *Server) head(ctx context.Context, n hub.Node, _ []byte, w http.ResponseWriter, _ *http.Request) error {
+	seq, hash, err := s.Hub.Head(ctx, n.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, hubapi.Head{Seq: seq, Hash: hash})
+	return nil
+}
+
+// ledger appends rows to the signing node's own chain: a node ships no
+// other's rows, whatever it claims in them.
+func (s *Server) ledger(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, _ *http.Request) error {
+	var rows []hubapi.Row
+	if err := decode(body, &rows); err != nil {
+		return err
+	}
+	if len(rows) == 0 || len(rows) > 1000 {
+		return refuse(http.StatusBadRequest, "a batch holds 1 to 1000 rows, not %d", len(rows))
+	}
+	hr := make([]hub.Row, len(rows))
+	for i, r := range rows {
+		hr[i] = hub.Row{Seq: r.Seq, Body: r.Body, Prev: r.Prev, Hash: r.Hash}
+	}
+	if err := s.Hub.Append(ctx, n.ID, hr); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) postCard(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, _ *http.Request) error {
+	var c hubapi.Card
+	if err := decode(body, &c); err != nil {
+		return err
+	}
+	if c.ID == "" || len(c.ID) > 100 || len(c.Body) == 0 {
+		return refuse(http.StatusBadRequest, "a card has an id and a body")
+	}
+	if err := s.Hub.PostCard(ctx, n.ID, c.ID, c.Body); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// own checks that card waits on node n: a node reads and closes only its
+// own cards. Another node's card is as good as none.
+func (s *Server) own(ctx context.Context, n hub.Node, card string) error {
+	on, err := s.Hub.CardNode(ctx, card)
+	if err != nil {
+		return err
+	}
+	if on != n.ID {
+		return fmt.Errorf("card %s of node %d: %w", card, n.ID, hub.ErrNotFound)
+	}
+	return nil
+}
+
+func (s *Server) closeCard(ctx context.Context, n hub.Node, _ []byte, w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	if err := s.own(ctx, n, id); err != nil {
+		return err
+	}
+	if err := s.Hub.CloseCard(ctx, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) answers(ctx context.Context, n hub.Node, _ []byte, w http.ResponseWriter, r *http.Request) error {
+	id := r.PathValue("id")
+	if err := s.own(ctx, n, id); err != nil {
+		return err
+	}
+	as, err := s.Hub.Answers(ctx, id)
+	if err != nil {
+		return err
+	}
+	out := make([]hubapi.Answer, len(as))
+	for i, a := range as {
+		out[i] = hubapi.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
+	}
+	writeJSON(w, out)
+	return nil
+}
