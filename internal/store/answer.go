@@ -42,6 +42,34 @@ func (db *DB) RecordAnswer(ctx context.Context, session, answer, step string) er
 	return nil
 }
 
+// RefusedAnswer is an answer the hub relayed to a card that the node did not
+// take: not signed by the card's person over exactly that card and
+// verdict, or its signature taken once already. It allowed nothing.
+type RefusedAnswer struct {
+	Card    string `json:"card"`
+	Answer  int64  `json:"answer"` // the hub's id of the answer
+	Verdict string `json:"verdict"`
+	Step    string `json:"step"`
+	Why     string `json:"why"`
+}
+
+// RecordAnswerRefused records an answer the node refused, in the ledger
+// of the card's session.
+func (db *DB) RecordAnswerRefused(ctx context.Context, session string, r RefusedAnswer) error {
+	err := db.update(ctx, func(tx *tx) error {
+		if _, err := tx.session(ctx, session); err != nil {
+			return err
+		}
+		r.Step = Cap(r.Step)
+		_, err := tx.appendLedger(ctx, KindAnswerRefused, session, "answer refused: "+r.Verdict+" to "+r.Step+": "+r.Why, r)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("record refused answer in %s: %w", session, err)
+	}
+	return nil
+}
+
 // How a card stopped waiting unanswered: the word a missed card's row
 // keeps in its detail as "cause".
 const (

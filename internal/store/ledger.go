@@ -32,6 +32,7 @@ const (
 	KindCardExpired    = "card-expired"
 	KindHookFailed     = "hook-failed"    // the hook failed closed: the real error
 	KindEgressRefused  = "egress-refused" // the wall refused a walled step's connection
+	KindAnswerRefused  = "answer-refused" // an answer relayed by the hub that the node did not take
 )
 
 // MaxText bounds the text a ledger row keeps of a step: a command can be a

@@ -19,8 +19,14 @@ type Waiting struct {
 
 // Say is what the node takes from the hub's answers to a card.
 type Say struct {
-	Verdict string   // passkey.VerdictAllow, VerdictAlways or VerdictDeny; "" for none taken
-	Refused []string // the answers not taken, each with why
+	Verdict string    // passkey.VerdictAllow, VerdictAlways or VerdictDeny; "" for none taken
+	Refused []Refusal // the answers not taken, each with why
+}
+
+// Refusal is an answer the node did not take, and why.
+type Refusal struct {
+	Answer hub.Answer
+	Why    string
 }
 
 // Taker takes answers from the hub for this node's cards: a deny as it
@@ -39,7 +45,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 	var s Say
 	for _, a := range answers {
 		if a.Card != w.ID {
-			s.Refused = append(s.Refused, fmt.Sprintf("answer %d is to card %s, not %s", a.ID, a.Card, w.ID))
+			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d is to card %s, not %s", a.ID, a.Card, w.ID)})
 			continue
 		}
 		if a.Verdict == passkey.VerdictDeny {
@@ -48,7 +54,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 			return s
 		}
 		if err := t.Pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion); err != nil {
-			s.Refused = append(s.Refused, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err))
+			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
 		sum := sha256.Sum256(a.Assertion)
@@ -62,7 +68,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 		}
 		t.mu.Unlock()
 		if seen {
-			s.Refused = append(s.Refused, fmt.Sprintf("answer %d (%s): its signature was already taken once", a.ID, a.Verdict))
+			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): its signature was already taken once", a.ID, a.Verdict)})
 			continue
 		}
 		s.Verdict = a.Verdict

@@ -12,6 +12,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
+	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
 )
 
 const (
@@ -36,8 +37,8 @@ func TestOnlyThePersonSaysYes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adaKey, bobKey := newAuthr(t, "ada"), newAuthr(t, "bob")
-	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{adaKey.pinned(t), bobKey.pinned(t)}}}
+	adaKey, bobKey := passkeytest.New(t, "ada"), passkeytest.New(t, "bob")
+	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{adaKey.Pinned(t), bobKey.Pinned(t)}}}
 
 	card := func(id, step string) Waiting {
 		w := Waiting{ID: id, Person: "ada", Body: []byte(`{"card":"` + id + `","node":"ada-laptop","step":"` + step + `"}`)}
@@ -71,42 +72,42 @@ func TestOnlyThePersonSaysYes(t *testing.T) {
 	}{
 		{"no signature", func(w Waiting) { h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, nil) }, "no signature"},
 		{"another person's signature", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, bobKey.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, bobKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow)))
 		}, "no passkey of ada"},
 		{"a signature over another card", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.assert(t, rpID, origin, passkey.Challenge(other.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.Assert(t, rpID, origin, passkey.Challenge(other.Body, passkey.VerdictAllow)))
 		}, "challenge"},
 		{"allow once made always", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAlways, adaKey.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, passkey.VerdictAlways, adaKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow)))
 		}, "challenge"},
 		{"the card as the hub stores it, edited", func(w Waiting) {
 			edited := []byte(strings.Replace(string(w.Body), "git push", "git push --force", 1))
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.assert(t, rpID, origin, passkey.Challenge(edited, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.Assert(t, rpID, origin, passkey.Challenge(edited, passkey.VerdictAllow)))
 		}, "challenge"},
 		{"signed on another origin", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.assert(t, rpID, "https://evil.example", passkey.Challenge(w.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.Assert(t, rpID, "https://evil.example", passkey.Challenge(w.Body, passkey.VerdictAllow)))
 		}, "origin"},
 		{"an answer row inserted by hand", func(w Waiting) { byHand(w, passkey.VerdictAllow, []byte(`{"id":"x"}`)) }, ""},
 		{"a real signature copied by hand from another card", func(w Waiting) {
-			byHand(w, passkey.VerdictAllow, adaKey.assert(t, rpID, origin, passkey.Challenge(other.Body, passkey.VerdictAllow)))
+			byHand(w, passkey.VerdictAllow, adaKey.Assert(t, rpID, origin, passkey.Challenge(other.Body, passkey.VerdictAllow)))
 		}, "challenge"},
 	} {
 		w := card("c-"+strings.ReplaceAll(c.name, " ", "-"), "git push origin main")
 		c.answer(w)
 		s := take(w)
-		if s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(s.Refused[0], c.why) {
-			t.Errorf("%s: took %q, refused %q; want nothing taken and why (%q)", c.name, s.Verdict, s.Refused, c.why)
+		if s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(s.Refused[0].Why, c.why) {
+			t.Errorf("%s: took %q, refused %+v; want nothing taken and why (%q)", c.name, s.Verdict, s.Refused, c.why)
 		}
 	}
 
 	// The person's own yes is taken, once.
 	w := card("c-yes", "git push origin main")
-	yes := adaKey.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAlways))
+	yes := adaKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAlways))
 	if err := h.AddAnswer(ctx, w.ID, passkey.VerdictAlways, yes); err != nil {
 		t.Fatal(err)
 	}
 	if s := take(w); s.Verdict != passkey.VerdictAlways {
-		t.Fatalf("the person's own yes: took %q, refused %q", s.Verdict, s.Refused)
+		t.Fatalf("the person's own yes: took %q, refused %+v", s.Verdict, s.Refused)
 	}
 	if s := take(w); s.Verdict != "" {
 		t.Fatalf("the same signature replayed was taken again: %q", s.Verdict)
@@ -115,7 +116,7 @@ func TestOnlyThePersonSaysYes(t *testing.T) {
 	w = card("c-no", "git push origin main")
 	h.AddAnswer(ctx, w.ID, passkey.VerdictDeny, nil)
 	if s := take(w); s.Verdict != passkey.VerdictDeny {
-		t.Fatalf("a deny: took %q, refused %q", s.Verdict, s.Refused)
+		t.Fatalf("a deny: took %q, refused %+v", s.Verdict, s.Refused)
 	}
 }
 

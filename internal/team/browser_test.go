@@ -132,7 +132,7 @@ func TestPasskeyInChromium(t *testing.T) {
 	c1, c2, c3 := post("c1"), post("c2"), post("c3")
 	yes := sign(c1, passkey.VerdictAllow)
 	if s := take(c1, passkey.VerdictAllow, yes); s.Verdict != passkey.VerdictAllow {
-		t.Fatalf("the person's yes from Chromium: took %q, refused %q", s.Verdict, s.Refused)
+		t.Fatalf("the person's yes from Chromium: took %q, refused %+v", s.Verdict, s.Refused)
 	}
 	if s := take(c2, passkey.VerdictAllow, yes); s.Verdict != "" {
 		t.Fatalf("c1's yes on c2 was taken: %q", s.Verdict)
@@ -141,6 +141,6 @@ func TestPasskeyInChromium(t *testing.T) {
 		t.Fatalf("an allow once taken as always: %q", s.Verdict)
 	}
 	if s := take(c3, passkey.VerdictAlways, sign(c3, passkey.VerdictAlways)); s.Verdict != passkey.VerdictAlways {
-		t.Fatalf("the person's always from Chromium: took %q, refused %q", s.Verdict, s.Refused)
+		t.Fatalf("the person's always from Chromium: took %q, refused %+v", s.Verdict, s.Refused)
 	}
 }

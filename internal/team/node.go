@@ -2,12 +2,14 @@ package team
 
 import (
 	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
@@ -19,6 +21,7 @@ import (
 const (
 	StateFile  = "team.json"   // the node's standing: hub, pinned org key, pinned passkeys
 	BundleFile = "bundle.json" // the newest org bundle the node took
+	KeyFile    = "node.key"    // the node's own ed25519 key: it signs every request to the hub
 )
 
 // State is what a node pins when it joins a team.
@@ -31,6 +34,36 @@ type State struct {
 	Seq  uint64       `json:"bundle_seq"`
 	Sum  [32]byte     `json:"bundle_sum"`
 	Pins passkey.Pins `json:"passkeys"`
+	// Node, Person and HubPin are the node's registration at the hub:
+	// its number there, the person it answers to (whose passkeys say
+	// yes), and the fingerprint of the hub's certificate, the only one
+	// it speaks TLS to. A node that joined with no hub to register
+	// with has none: its bundles come as files and its cards stay local.
+	Node   int64  `json:"node,omitempty"`
+	Person string `json:"person,omitempty"`
+	HubPin string `json:"hub_fingerprint,omitempty"`
+}
+
+// Registered reports whether the node registered with its hub: then the
+// relay runs beside sayso serve.
+func (s State) Registered() bool { return s.Node > 0 && s.HubPin != "" }
+
+// WriteNodeKey keeps the node's key, 0600, in the config folder.
+func WriteNodeKey(config string, key ed25519.PrivateKey) error {
+	return writeFile(filepath.Join(config, KeyFile), []byte(base64.StdEncoding.EncodeToString(key.Seed())+"\n"))
+}
+
+// ReadNodeKey reads the node's key.
+func ReadNodeKey(config string) (ed25519.PrivateKey, error) {
+	b, err := os.ReadFile(filepath.Join(config, KeyFile))
+	if err != nil {
+		return nil, fmt.Errorf("read the node's key: %w", err)
+	}
+	seed, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(seed) != ed25519.SeedSize {
+		return nil, errors.New("read the node's key: not an ed25519 key")
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
 }
 
 // ReadState reads the node's team state; ok is false when it is in no team.

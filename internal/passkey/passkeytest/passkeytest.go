@@ -1,4 +1,8 @@
-package team
+// Package passkeytest is a software authenticator for tests: an ES256
+// passkey that makes assertions the way a browser hands them to a page.
+// It is for tests only; real answers come from the person's own
+// authenticator through the browser.
+package passkeytest
 
 import (
 	"crypto/ecdsa"
@@ -16,16 +20,16 @@ import (
 	"github.com/sayso-dev/sayso/internal/passkey"
 )
 
-// authr is a software authenticator: an ES256 passkey making assertions
-// the way a browser hands them to a page.
-type authr struct {
+// Authr is a software authenticator: one ES256 passkey of a person.
+type Authr struct {
 	person string
 	id     []byte
 	key    *ecdsa.PrivateKey
 	count  uint32
 }
 
-func newAuthr(t *testing.T, person string) *authr {
+// New makes a passkey for person.
+func New(t testing.TB, person string) *Authr {
 	t.Helper()
 	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -33,11 +37,11 @@ func newAuthr(t *testing.T, person string) *authr {
 	}
 	id := make([]byte, 16)
 	rand.Read(id)
-	return &authr{person: person, id: id, key: k}
+	return &Authr{person: person, id: id, key: k}
 }
 
-// pinned is the key a node pins when the person enrols it.
-func (a *authr) pinned(t *testing.T) passkey.Key {
+// Pinned is the key a node pins when the person enrols it.
+func (a *Authr) Pinned(t testing.TB) passkey.Key {
 	t.Helper()
 	pub, err := a.key.PublicKey.ECDH()
 	if err != nil {
@@ -54,9 +58,9 @@ func (a *authr) pinned(t *testing.T) passkey.Key {
 	return passkey.Key{Person: a.person, CredentialID: a.id, PublicKey: cose}
 }
 
-// assert signs challenge as the authenticator would for a page at origin
+// Assert signs challenge as the authenticator would for a page at origin
 // of relying party rpID, the person present and verified.
-func (a *authr) assert(t *testing.T, rpID, origin string, challenge []byte) []byte {
+func (a *Authr) Assert(t testing.TB, rpID, origin string, challenge []byte) []byte {
 	t.Helper()
 	a.count++
 	rp := sha256.Sum256([]byte(rpID))

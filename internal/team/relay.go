@@ -1,0 +1,256 @@
+package team
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
+	"github.com/sayso-dev/sayso/internal/passkey"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/web"
+)
+
+// Hub is what a node asks of its hub (hubapi.Client over the network).
+type Hub interface {
+	Sink
+	Bundle(ctx context.Context) (bundle.Signed, error)
+	PostCard(ctx context.Context, id string, body []byte) error
+	CloseCard(ctx context.Context, id string) error
+	Answers(ctx context.Context, id string) ([]hub.Answer, error)
+}
+
+// Cards are the cards waiting on this node: the gateway's.
+type Cards interface {
+	List() []web.Card
+	Watch(ctx context.Context) <-chan struct{}
+	Answer(ctx context.Context, id string, a web.Answer) (web.Card, error)
+}
+
+// Relay is a node's side of its hub while sayso serve runs: it ships the
+// outbox, posts each waiting card for the node's person and closes it
+// once it stops waiting, hands the card's hook the answers it can take,
+// and fetches the org's bundle on a timer. It approves nothing of its
+// own: a yes reaches a card only with the person's passkey over exactly
+// that card, and a bundle is taken only if newer and signed by the
+// pinned org key. A hub out of reach changes nothing but that cards stay
+// on the local page; everything is tried again on the next turn.
+type Relay struct {
+	Hub    Hub
+	DB     *store.DB
+	Cards  Cards
+	Config string // the config folder: team.json, bundle.json
+	State  State
+	// Every is how often the relay turns (ship, cards, answers);
+	// BundleEvery how often it asks for a newer bundle.
+	Every, BundleEvery time.Duration
+	Now                func() time.Time // nil is the wall clock
+
+	taker   Taker
+	posted  map[string]*relayed
+	down    error // why the hub was last out of reach; nil when it answered
+	bundled time.Time
+	refused [32]byte // the last bundle refused, told once
+}
+
+// relayed is a card posted at the hub: the node's own bytes of it, which
+// the person's passkey must sign over, and how many refused answers to it
+// the ledger already holds.
+type relayed struct {
+	w       Waiting
+	session string
+	step    string
+	refused int
+}
+
+// CardBody is a card as the node posts it: what the person reads on the
+// hub's page and signs over. The node keeps these very bytes; an answer
+// is checked against them, never against what the hub stores.
+type CardBody struct {
+	Card    string    `json:"card"`
+	Node    int64     `json:"node"`
+	Person  string    `json:"person"`
+	Agent   string    `json:"agent"`
+	Tool    string    `json:"tool"`
+	Step    string    `json:"step"`
+	Cwd     string    `json:"cwd"`
+	Reason  string    `json:"reason"`
+	Offer   string    `json:"offer,omitempty"` // the rule "always" keeps
+	Created time.Time `json:"created"`
+	Expires time.Time `json:"expires"`
+}
+
+func (r *Relay) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// Run turns until ctx ends.
+func (r *Relay) Run(ctx context.Context) {
+	every := r.Every
+	if every <= 0 {
+		every = time.Second
+	}
+	r.taker.Pins = r.State.Pins
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	changed := r.Cards.Watch(ctx)
+	for {
+		r.Turn(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		case <-changed:
+		}
+	}
+}
+
+// Turn is one round of the relay's work.
+func (r *Relay) Turn(ctx context.Context) {
+	if r.posted == nil {
+		r.posted = map[string]*relayed{}
+		r.taker.Pins = r.State.Pins
+	}
+	err := r.cards(ctx)
+	if err == nil {
+		_, err = Ship(ctx, r.DB, r.Hub, r.State.Node, 256)
+	}
+	if err == nil && (r.bundled.IsZero() || r.now().Sub(r.bundled) >= r.bundleEvery()) {
+		err = r.bundle(ctx)
+	}
+	r.reachable(err)
+}
+
+func (r *Relay) bundleEvery() time.Duration {
+	if r.BundleEvery <= 0 {
+		return time.Minute
+	}
+	return r.BundleEvery
+}
+
+// reachable logs when the hub goes out of reach and when it comes back,
+// once each.
+func (r *Relay) reachable(err error) {
+	switch {
+	case err != nil && r.down == nil:
+		slog.Warn("hub out of reach: cards stay on the local page, ledger rows wait in the outbox", "hub", r.State.Hub, "err", err)
+	case err == nil && r.down != nil:
+		slog.Info("hub reachable again", "hub", r.State.Hub)
+	}
+	r.down = err
+}
+
+// cards posts the cards new since the last turn, closes those that no
+// longer wait, and hands on the answers the node can take.
+func (r *Relay) cards(ctx context.Context) error {
+	live := map[string]bool{}
+	for _, c := range r.Cards.List() {
+		live[c.ID] = true
+		if r.posted[c.ID] != nil {
+			continue
+		}
+		b := CardBody{Card: c.ID, Node: r.State.Node, Person: r.State.Person, Agent: c.Agent, Tool: c.Tool, Step: c.Step, Cwd: c.Cwd,
+			Reason: c.Reason, Created: c.Created.UTC(), Expires: c.Expires.UTC()}
+		if len(c.Offer) > 0 {
+			b.Offer = c.OfferText()
+		}
+		body, err := json.Marshal(b)
+		if err != nil {
+			return err
+		}
+		if err := r.Hub.PostCard(ctx, c.ID, body); err != nil {
+			return fmt.Errorf("post card %s: %w", c.ID, err)
+		}
+		r.posted[c.ID] = &relayed{w: Waiting{ID: c.ID, Person: r.State.Person, Body: body}, session: c.Session, step: c.Step}
+	}
+	for id := range r.posted {
+		if live[id] {
+			continue
+		}
+		if err := r.Hub.CloseCard(ctx, id); err != nil {
+			return fmt.Errorf("close card %s: %w", id, err)
+		}
+		delete(r.posted, id)
+	}
+	for id, p := range r.posted {
+		as, err := r.Hub.Answers(ctx, id)
+		if err != nil {
+			return fmt.Errorf("answers to card %s: %w", id, err)
+		}
+		say := r.taker.Take(p.w, as)
+		for _, ref := range say.Refused[min(p.refused, len(say.Refused)):] {
+			err := r.DB.RecordAnswerRefused(ctx, p.session, store.RefusedAnswer{Card: id, Answer: ref.Answer.ID, Verdict: ref.Answer.Verdict, Step: p.step,
+				Why: "the hub relayed an answer this node did not take: " + ref.Why})
+			if err != nil {
+				slog.Error("record a refused answer", "card", id, "err", err)
+			}
+			slog.Warn("refused an answer the hub relayed", "card", id, "why", ref.Why)
+		}
+		p.refused = max(p.refused, len(say.Refused))
+		a, ok := answerOf(say.Verdict)
+		if !ok {
+			continue
+		}
+		if _, err := r.Cards.Answer(ctx, id, a); err != nil {
+			slog.Warn("an answer from the hub came too late for its card", "card", id, "err", err)
+		}
+	}
+	return nil
+}
+
+// answerOf is the local answer a taken verdict gives.
+func answerOf(verdict string) (web.Answer, bool) {
+	switch verdict {
+	case passkey.VerdictAllow:
+		return web.AllowOnce, true
+	case passkey.VerdictAlways:
+		return web.AlwaysAllow, true
+	case passkey.VerdictDeny:
+		return web.Deny, true
+	}
+	return web.Deny, false
+}
+
+// bundle fetches the hub's newest bundle and takes it when it is not the
+// one held: Take refuses one that is older, unsigned, expired or not the
+// org key's, and the node keeps the one it holds.
+func (r *Relay) bundle(ctx context.Context) error {
+	s, err := r.Hub.Bundle(ctx)
+	if err != nil {
+		if errors.Is(err, hubapi.ErrNoBundle) {
+			r.bundled = r.now()
+			return nil
+		}
+		return fmt.Errorf("fetch the org bundle: %w", err)
+	}
+	r.bundled = r.now()
+	if held, err := os.ReadFile(filepath.Join(r.Config, BundleFile)); err == nil {
+		var h bundle.Signed
+		if json.Unmarshal(held, &h) == nil && bytes.Equal(h.Body, s.Body) && bytes.Equal(h.Signature, s.Signature) {
+			return nil
+		}
+	}
+	body, err := Take(r.Config, s, r.now())
+	if err != nil {
+		// The hub's bundle is refused; the node keeps deciding on the
+		// one it holds, or with no auto.
+		if s.Sum() != r.refused {
+			slog.Warn("refused the hub's org bundle", "err", err)
+			r.refused = s.Sum()
+		}
+		return nil
+	}
+	slog.Info("took the org bundle", "org", body.Org, "seq", body.Seq, "expires", body.Expires)
+	return nil
+}
