@@ -20,10 +20,12 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/review"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/team"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -159,6 +161,14 @@ func runServe(env *Env, args []string) error {
 		tcp.Close()
 		return err
 	}
+	// A node registered with its hub relays beside the gateway: the
+	// outbox, the cards, the org's bundle. It stops before the store
+	// closes.
+	if stop, err := startRelay(ctx, db, g.Cards, d.ConfigDir); err != nil {
+		warn("sayso: warning: team: %v: the ledger waits in the outbox and cards stay on this page", err)
+	} else if stop != nil {
+		defer stop()
+	}
 	// A decision may wait for the person as long as the longest wait a
 	// client gives a hook; each card's own life is shorter.
 	hook.Timeout = hookWait
@@ -288,4 +298,26 @@ func notice(s string) string {
 		return r
 	}, s)
 	return store.Cap(s)
+}
+
+// startRelay runs the node's relay to its hub when the node registered
+// with one; stop ends it and waits. Not in a team, or joined with no hub
+// to register with, there is none.
+func startRelay(ctx context.Context, db *store.DB, cards *gateway.Cards, config string) (stop func(), err error) {
+	st, joined, err := team.ReadState(config)
+	if !joined || err == nil && !st.Registered() {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, err := team.ReadNodeKey(config)
+	if err != nil {
+		return nil, err
+	}
+	r := &team.Relay{Hub: hubapi.NewClient(st.Hub, st.HubPin, st.Node, key), DB: db, Cards: cards, Config: config, State: st}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(ctx) }()
+	return func() { cancel(); <-done }, nil
 }

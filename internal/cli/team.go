@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
@@ -15,20 +16,29 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/team"
 )
 
-const teamUsage = `usage: sayso team join URL --org-key KEY [--ci]
+const teamUsage = `usage: sayso team join URL --org-key KEY [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
        sayso team take BUNDLE
        sayso team leave
 
 join makes this machine a node of the team whose hub is at URL: it pins
 the org's key (KEY, as 'sayso policy keygen' printed it) and from then on
-chains every ledger row for the hub. Until it takes a valid org bundle
-the node runs with no auto. --ci marks a node no person sits at: what
-would ask is denied. The decision stays on this machine; rules, leases
-and sessions stay in its own store.
+chains every ledger row for the hub. With --token (made by 'sayso hub
+token') it registers with the hub: it makes the node's own key, which
+signs every request, pins the hub's certificate by its fingerprint FP
+(as 'sayso hub' prints it) and speaks TLS to no other, and takes the
+hub's org bundle when there is one. From then on 'sayso serve' ships the
+ledger to the hub, posts its cards for the person and fetches newer
+bundles; a yes from the hub counts only with the person's passkey. NAME
+is the node's name at the hub (default: the host's name). Until it takes
+a valid org bundle the node runs with no auto. --ci marks a node no
+person sits at: what would ask is denied (a CI token marks it too). The
+decision stays on this machine; rules, leases and sessions stay in its
+own store.
 
 take installs a signed org bundle (the JSON 'sayso policy sign' prints)
 once it opens against the pinned key and is no older than the one held.
@@ -59,11 +69,17 @@ func runTeam(env *Env, args []string) error {
 		fs.SetOutput(io.Discard)
 		key := fs.String("org-key", "", "")
 		ci := fs.Bool("ci", false, "")
+		token := fs.String("token", "", "")
+		pin := fs.String("fingerprint", "", "")
+		name := fs.String("name", "", "")
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 			return usagef("team join: want URL --org-key KEY")
 		}
 		if err := fs.Parse(args[2:]); err != nil || *key == "" || fs.NArg() > 0 {
 			return usagef("team join: want URL --org-key KEY")
+		}
+		if (*token == "") != (*pin == "") {
+			return usagef("team join: --token and --fingerprint go together, as 'sayso hub token' prints them")
 		}
 		u, err := url.Parse(args[1])
 		if err != nil || u.Scheme != "https" && !(u.Scheme == "http" && (u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost")) || u.Host == "" {
@@ -76,7 +92,11 @@ func runTeam(env *Env, args []string) error {
 		if _, joined, _ := team.ReadState(config); joined {
 			return errors.New("this machine is already in a team: sayso team leave first")
 		}
-		if err := team.WriteState(config, team.State{Hub: u.String(), OrgKey: pub, CI: *ci}); err != nil {
+		st := team.State{Hub: u.String(), OrgKey: pub, CI: *ci}
+		if *token != "" {
+			return joinHub(env, config, st, *token, *pin, *name)
+		}
+		if err := team.WriteState(config, st); err != nil {
 			return err
 		}
 		if err := setChain(true); err != nil {
@@ -112,7 +132,7 @@ func runTeam(env *Env, args []string) error {
 		if err := setChain(false); err != nil {
 			return err
 		}
-		for _, f := range []string{team.BundleFile, team.StateFile} {
+		for _, f := range []string{team.BundleFile, team.StateFile, team.KeyFile} {
 			if err := os.Remove(filepath.Join(config, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
@@ -131,4 +151,58 @@ func setChain(on bool) error {
 	defer cancel()
 	defer db.Close()
 	return db.SetChain(ctx, on)
+}
+
+// joinHub registers this machine with its hub: a key of its own, the
+// token redeemed over TLS to the pinned certificate, then the hub's org
+// bundle, taken only under the org key given on the command line.
+func joinHub(env *Env, config string, st team.State, token, pin, name string) error {
+	u, err := url.Parse(st.Hub)
+	if err != nil || u.Scheme != "https" {
+		return usagef("team join: a hub is reached over https, not %q", st.Hub)
+	}
+	if st.HubPin, err = hubapi.ParseFingerprint(pin); err != nil {
+		return usagef("team join: --fingerprint: %v", err)
+	}
+	if name == "" {
+		if name, err = os.Hostname(); err != nil {
+			return fmt.Errorf("team join: no --name and no host name: %w", err)
+		}
+	}
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
+	defer cancel()
+	rep, err := hubapi.Join(ctx, st.Hub, st.HubPin, token, name, pub)
+	if err != nil {
+		return fmt.Errorf("join %s: %w", st.Hub, err)
+	}
+	st.Node, st.Person, st.CI = rep.Node, rep.Person, st.CI || rep.CI
+	if err := team.WriteNodeKey(config, priv); err != nil {
+		return fmt.Errorf("keep the node's key: %w", err)
+	}
+	if err := team.WriteState(config, st); err != nil {
+		return err
+	}
+	if err := setChain(true); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "joined %s as node %d (%s) of %s\n", st.Hub, rep.Node, name, rep.Person)
+	s, err := hubapi.NewClient(st.Hub, st.HubPin, st.Node, priv).Bundle(ctx)
+	switch {
+	case errors.Is(err, hubapi.ErrNoBundle):
+		fmt.Fprintln(env.Stdout, "the hub holds no org bundle yet: no auto until this node takes one")
+	case err != nil:
+		fmt.Fprintf(env.Stderr, "sayso: warning: fetch the org bundle: %v; sayso serve fetches it again\n", err)
+	default:
+		body, err := team.Take(config, s, time.Now())
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "sayso: warning: the hub's org bundle is refused: %v; no auto until this node takes a valid one\n", err)
+			return nil
+		}
+		fmt.Fprintf(env.Stdout, "took org bundle %s #%d, valid until %s\n", body.Org, body.Seq, body.Expires.UTC().Format(time.RFC3339))
+	}
+	return nil
 }

@@ -108,10 +108,13 @@ func reply(w http.ResponseWriter, r *http.Request, err error) {
 		code = http.StatusForbidden
 	}
 	why := err.Error()
-	if code == http.StatusInternalServerError {
+	switch code {
+	case http.StatusInternalServerError:
 		slog.Error("hub request", "method", r.Method, "path", r.URL.Path, "err", err)
 		why = "the hub failed to answer; it is logged at the hub"
-	} else {
+	case http.StatusNotFound: // no bundle yet, a card closed: no refusal
+		slog.Debug("hub found nothing", "method", r.Method, "path", r.URL.Path, "why", why)
+	default:
 		slog.Warn("hub refused", "method", r.Method, "path", r.URL.Path, "status", code, "why", why)
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubserver"
+	"github.com/sayso-dev/sayso/internal/paths"
+)
+
+const hubUsage = `usage: sayso hub [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST]... [--cert FILE --key FILE]
+       sayso hub token --person NAME [--ci] [--ttl 24h] [--url URL] [--db DSN] [--dir DIR]
+       sayso hub publish [--db DSN] BUNDLE
+
+hub runs the team's hub: the API nodes speak to over TLS, on the
+PostgreSQL database DSN (--db, or $SAYSO_HUB_DB). It applies the hub's
+migrations on start and works as the role sayso_hub. Its certificate is
+the one --cert and --key name, or its own: made self-signed in DIR
+(default: the hub folder in sayso's state folder) on first start, for
+localhost, 127.0.0.1 and each --name, and kept. Its first line says
+where it listens and the certificate's fingerprint, which every node
+pins when it joins. --addr defaults to 0.0.0.0:7475.
+
+token makes a one-time join token for the person NAME (added when new),
+good for --ttl, and prints the command that joins a machine with it;
+--ci makes the node that redeems it a CI node, which denies what would
+ask. --url is the hub's address as nodes reach it.
+
+publish keeps a signed org bundle (the JSON 'sayso policy sign' prints)
+for the nodes to fetch. The hub does not open it: each node takes it only
+under the org key it pinned, and only when newer than the one it holds.
+
+The hub routes cards and answers and can deny; it holds no key that
+approves a step on any node.
+`
+
+func init() {
+	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub}, "token", "publish")
+	helpTopics["hub"] = hubUsage
+}
+
+// DefaultHubAddr is where sayso hub listens.
+const DefaultHubAddr = "0.0.0.0:7475"
+
+type names []string
+
+func (n *names) String() string     { return strings.Join(*n, ",") }
+func (n *names) Set(v string) error { *n = append(*n, v); return nil }
+
+func hubDSN(flagged string) (string, error) {
+	if flagged != "" {
+		return flagged, nil
+	}
+	if dsn := os.Getenv("SAYSO_HUB_DB"); dsn != "" {
+		return dsn, nil
+	}
+	return "", usagef("hub: no database: give --db DSN or set SAYSO_HUB_DB")
+}
+
+func hubDir(flagged string) (string, error) {
+	if flagged != "" {
+		return flagged, nil
+	}
+	state, err := paths.StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(state, "hub"), nil
+}
+
+func runHub(env *Env, args []string) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "token":
+			return runHubToken(env, args[1:])
+		case "publish":
+			return runHubPublish(env, args[1:])
+		}
+	}
+	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	db := fs.String("db", "", "")
+	addr := fs.String("addr", DefaultHubAddr, "")
+	dir := fs.String("dir", "", "")
+	certFile := fs.String("cert", "", "")
+	keyFile := fs.String("key", "", "")
+	var hosts names
+	fs.Var(&hosts, "name", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--cert FILE --key FILE], or a verb: token, publish")
+	}
+	if (*certFile == "") != (*keyFile == "") {
+		return usagef("hub: --cert and --key go together")
+	}
+	dsn, err := hubDSN(*db)
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(slog.New(slog.NewTextHandler(env.Stderr, nil)))
+	ctx := env.context()
+	var cert hubserver.Cert
+	if *certFile != "" {
+		cert, err = hubserver.LoadCert(*certFile, *keyFile)
+	} else {
+		var d string
+		if d, err = hubDir(*dir); err == nil {
+			if err = paths.Private(d); err == nil {
+				cert, err = hubserver.OwnCert(d, hosts)
+			}
+		}
+	}
+	if err != nil {
+		return err
+	}
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("hub: listen on %s: %w", *addr, err)
+	}
+	fmt.Fprintf(env.Stdout, "sayso: hub ready on https://%s/ (certificate %s)\n", ln.Addr(), cert.Fingerprint)
+	err = (&hubserver.Server{Hub: h}).Serve(ctx, ln, cert)
+	fmt.Fprintln(env.Stderr, "sayso: hub stopped")
+	return err
+}
+
+func runHubToken(env *Env, args []string) error {
+	fs := flag.NewFlagSet("hub token", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	db := fs.String("db", "", "")
+	dir := fs.String("dir", "", "")
+	person := fs.String("person", "", "")
+	ci := fs.Bool("ci", false, "")
+	ttl := fs.Duration("ttl", 24*time.Hour, "")
+	base := fs.String("url", "", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || strings.TrimSpace(*person) == "" || *ttl <= 0 {
+		return usagef("hub token: want --person NAME [--ci] [--ttl 24h] [--url URL]")
+	}
+	dsn, err := hubDSN(*db)
+	if err != nil {
+		return err
+	}
+	d, err := hubDir(*dir)
+	if err != nil {
+		return err
+	}
+	// The fingerprint the node pins is the one the hub serves: its own
+	// certificate, made now if the hub has not started yet.
+	cert, err := hubserver.OwnCert(d, nil)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
+	defer cancel()
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	token, err := h.MakeToken(ctx, strings.TrimSpace(*person), *ci, *ttl)
+	if err != nil {
+		return err
+	}
+	u := *base
+	if u == "" {
+		u = "https://HUB:7475"
+	} else if p, err := url.Parse(u); err != nil || p.Scheme != "https" || p.Host == "" {
+		return usagef("hub token: --url %q is not an https URL", u)
+	}
+	fmt.Fprintln(env.Stdout, token)
+	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY\n", *ttl, u, token, cert.Fingerprint)
+	return nil
+}
+
+func runHubPublish(env *Env, args []string) error {
+	fs := flag.NewFlagSet("hub publish", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	db := fs.String("db", "", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
+		return usagef("hub publish: want one BUNDLE file")
+	}
+	dsn, err := hubDSN(*db)
+	if err != nil {
+		return err
+	}
+	raw, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	var s bundle.Signed
+	if err := json.Unmarshal(raw, &s); err != nil || len(s.Body) == 0 {
+		return fmt.Errorf("read bundle: not a signed bundle (%v)", err)
+	}
+	// The hub reads the number and expiry to keep it in order; only the
+	// nodes check the signature.
+	var b bundle.Body
+	if err := json.Unmarshal(s.Body, &b); err != nil || b.Seq == 0 {
+		return errors.New("read bundle: no sequence number in its body")
+	}
+	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
+	defer cancel()
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	if err := h.PublishBundle(ctx, hub.Bundle{Seq: int64(b.Seq), Body: s.Body, Signature: s.Signature, Expires: b.Expires}); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "published org bundle %s #%d, valid until %s\n", b.Org, b.Seq, b.Expires.UTC().Format(time.RFC3339))
+	return nil
+}

@@ -1,0 +1,183 @@
+package hubserver_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/team"
+)
+
+// syncBuffer is a command's output, read while it runs.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// sayso runs one command in-process, as a person types it.
+func sayso(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb syncBuffer
+	code = cli.Main(args, &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Context: ctx})
+	return code, out.String(), errb.String()
+}
+
+// background runs a long command (hub, serve) until the test ends, and
+// returns its output as it comes.
+func background(t *testing.T, args ...string) (*syncBuffer, *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Main(args, &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Context: ctx})
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return &out, &errb
+}
+
+func waitOutput(t *testing.T, b *syncBuffer, re *regexp.Regexp) []string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := re.FindStringSubmatch(b.String()); m != nil {
+			return m
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("no %s in: %s", re, b.String())
+	return nil
+}
+
+// TestCommands: the setup as docs/team.md gives it, command by command:
+// the hub starts and prints its fingerprint, an admin makes a token and
+// publishes the org's bundle, a machine joins with the token (pinning the
+// hub's certificate and the org key, taking the bundle), the token joins
+// no second machine, and sayso serve on the node ships its ledger.
+func TestCommands(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Shared().Database(t)
+	root := t.TempDir()
+	hubDir := filepath.Join(root, "hub")
+	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)
+	m := waitOutput(t, out, regexp.MustCompile(`hub ready on (https://[0-9.:]+)/ \(certificate (sha256:[0-9a-f]{64})\)`))
+	base, fp := m[1], m[2]
+
+	code, token, stderr := sayso(t, ctx, "hub", "token", "--db", dsn, "--dir", hubDir, "--person", "ada", "--url", base)
+	token = strings.TrimSpace(token)
+	if code != 0 || token == "" || !strings.Contains(stderr, "sayso team join "+base+" --token "+token+" --fingerprint "+fp) {
+		t.Fatalf("hub token: %d %q %s", code, token, stderr)
+	}
+
+	// The org's key and its first bundle, published at the hub.
+	policyDir := filepath.Join(root, "policy")
+	os.MkdirAll(policyDir, 0o700)
+	os.WriteFile(filepath.Join(policyDir, "org.toml"), []byte("mode_cap = \"auto\"\n[[deny]]\ncommand = \"git push --force\"\n"), 0o600)
+	code, orgPub, stderr := sayso(t, ctx, "policy", "keygen", filepath.Join(root, "org.key"))
+	if code != 0 {
+		t.Fatalf("policy keygen: %s", stderr)
+	}
+	orgPub = strings.TrimSpace(orgPub)
+	code, signed, stderr := sayso(t, ctx, "policy", "sign", "--key", filepath.Join(root, "org.key"), "--org", "acme", "--seq", "1", policyDir)
+	if code != 0 {
+		t.Fatalf("policy sign: %s", stderr)
+	}
+	os.WriteFile(filepath.Join(root, "bundle.json"), []byte(signed), 0o600)
+	if code, _, stderr := sayso(t, ctx, "hub", "publish", "--db", dsn, filepath.Join(root, "bundle.json")); code != 0 {
+		t.Fatalf("hub publish: %s", stderr)
+	}
+
+	// The machine joins.
+	node := func(name string) string {
+		dir := filepath.Join(root, name)
+		for _, d := range []string{"config", "state"} {
+			os.MkdirAll(filepath.Join(dir, d), 0o700)
+		}
+		t.Setenv("SAYSO_CONFIG_DIR", filepath.Join(dir, "config"))
+		t.Setenv("SAYSO_STATE_DIR", filepath.Join(dir, "state"))
+		return dir
+	}
+	ada := node("ada-laptop")
+	code, stdout, stderr := sayso(t, ctx, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "ada-laptop")
+	if code != 0 || !strings.Contains(stdout, "of ada") || !strings.Contains(stdout, "took org bundle acme #1") {
+		t.Fatalf("team join: %d %s %s", code, stdout, stderr)
+	}
+	st, joined, err := team.ReadState(filepath.Join(ada, "config"))
+	if err != nil || !joined || st.HubPin != fp || st.Person != "ada" || st.Seq != 1 {
+		t.Fatalf("the node's team state: %+v, %v", st, err)
+	}
+	if got := team.Load(filepath.Join(ada, "config"), time.Now()); got.Org == nil || len(got.Org.Entries) != 1 {
+		t.Fatalf("the node decides without the org's deny: %+v (%s)", got.Org, got.Why)
+	}
+	if fi, err := os.Stat(filepath.Join(ada, "config", team.KeyFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the node's key: %v, %v; want a file of mode 0600", fi, err)
+	}
+
+	// The token is spent.
+	node("mallory-box")
+	code, _, stderr = sayso(t, ctx, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "mallory-box")
+	if code == 0 || !strings.Contains(stderr, "unknown, used or expired") {
+		t.Fatalf("the token used twice: %d %s", code, stderr)
+	}
+
+	// sayso serve on the node ships its ledger to the hub.
+	t.Setenv("SAYSO_CONFIG_DIR", filepath.Join(ada, "config"))
+	t.Setenv("SAYSO_STATE_DIR", filepath.Join(ada, "state"))
+	if code, _, stderr := sayso(t, ctx, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-1")); code != 0 {
+		t.Fatalf("note set: %s", stderr)
+	}
+	serveOut, _ := background(t, "serve", "--addr", "127.0.0.1:0")
+	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	db, err := store.Open(ctx, filepath.Join(ada, "state", store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		local, _ := db.Log(ctx, store.LogFilter{})
+		held, _ := h.Ledger(ctx, 1, 1000) // ada, the hub's first person
+		if len(local) > 0 && len(held) == len(local) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sayso serve shipped %d of the node's %d ledger rows", len(held), len(local))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
