@@ -126,8 +126,20 @@ func runTeam(env *Env, args []string) error {
 		if len(args) != 1 {
 			return usagef("team leave: takes no arguments")
 		}
-		if _, joined, _ := team.ReadState(config); !joined {
+		st, joined, _ := team.ReadState(config)
+		if !joined {
 			return errors.New("this machine is in no team")
+		}
+		if st.Registered() {
+			// The hub hears of it when it can; the node's key is removed
+			// either way, and signs nothing more.
+			if key, err := team.ReadNodeKey(config); err == nil {
+				ctx, cancel := context.WithTimeout(env.context(), 15*time.Second)
+				if err := hubapi.NewClient(st.Hub, st.HubPin, st.Node, key).Leave(ctx); err != nil {
+					fmt.Fprintf(env.Stderr, "sayso: warning: tell the hub this node leaves: %v; its key is removed here all the same\n", err)
+				}
+				cancel()
+			}
 		}
 		if err := setChain(false); err != nil {
 			return err

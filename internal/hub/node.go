@@ -151,3 +151,12 @@ func (h *Hub) LatestBundle(ctx context.Context) (Bundle, error) {
 	}
 	return b, nil
 }
+
+// Leave marks a node gone: it signs no request from now on. Its ledger
+// rows stay.
+func (h *Hub) Leave(ctx context.Context, node int64) error {
+	if _, err := h.pool.Exec(ctx, "UPDATE nodes SET left_at = now() WHERE id = $1 AND left_at IS NULL", node); err != nil {
+		return fmt.Errorf("node %d leaves: %w", node, err)
+	}
+	return nil
+}

@@ -187,3 +187,8 @@ func (c *Client) Answers(ctx context.Context, id string) ([]hub.Answer, error) {
 	}
 	return out, nil
 }
+
+// Leave tells the hub the node leaves: its key signs nothing from then on.
+func (c *Client) Leave(ctx context.Context) error {
+	return c.do(ctx, http.MethodPost, PathLeave, nil, nil, true)
+}

@@ -9,6 +9,7 @@ const (
 	PathHead    = "/v1/node/head"
 	PathLedger  = "/v1/node/ledger"
 	PathCards   = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
+	PathLeave   = "/v1/node/leave"
 	PathPrefix  = "/v1/node/"
 	MaxBodySize = 8 << 20
 )

@@ -3,6 +3,7 @@ package hubserver_test
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
 )
@@ -44,18 +46,21 @@ func sayso(t *testing.T, ctx context.Context, args ...string) (code int, stdout,
 	return code, out.String(), errb.String()
 }
 
-// background runs a long command (hub, serve) until the test ends, and
-// returns its output as it comes.
-func background(t *testing.T, args ...string) (*syncBuffer, *syncBuffer) {
+// background runs a long command (hub, serve) until stop or the test's
+// end, and returns its output as it comes.
+func background(t *testing.T, args ...string) (out *syncBuffer, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncBuffer
+	out = &syncBuffer{}
+	var errb syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- cli.Main(args, &cli.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Context: ctx})
+		done <- cli.Main(args, &cli.Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: &errb, Context: ctx})
 	}()
-	t.Cleanup(func() { cancel(); <-done })
-	return &out, &errb
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); <-done }) }
+	t.Cleanup(stop)
+	return out, stop
 }
 
 func waitOutput(t *testing.T, b *syncBuffer, re *regexp.Regexp) []string {
@@ -148,7 +153,7 @@ func TestCommands(t *testing.T) {
 	if code, _, stderr := sayso(t, ctx, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-1")); code != 0 {
 		t.Fatalf("note set: %s", stderr)
 	}
-	serveOut, _ := background(t, "serve", "--addr", "127.0.0.1:0")
+	serveOut, stopServe := background(t, "serve", "--addr", "127.0.0.1:0")
 	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
 	h, err := hub.Open(ctx, dsn)
 	if err != nil {
@@ -171,6 +176,23 @@ func TestCommands(t *testing.T) {
 			t.Fatalf("sayso serve shipped %d of the node's %d ledger rows", len(held), len(local))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	stopServe()
+
+	// The machine leaves: the hub hears it, and the node's key signs
+	// nothing more there.
+	key, err := team.ReadNodeKey(filepath.Join(ada, "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, stderr := sayso(t, ctx, "team", "leave"); code != 0 || stderr != "" {
+		t.Fatalf("team leave: %d %s %s", code, stdout, stderr)
+	}
+	if _, _, err := hubapi.NewClient(base, fp, st.Node, key).Head(ctx, st.Node); !refusedWith(err, http.StatusUnauthorized) {
+		t.Fatalf("a request signed by the key of a node that left: %v, want 401", err)
+	}
+	if _, err := os.Stat(filepath.Join(ada, "config", team.KeyFile)); !os.IsNotExist(err) {
+		t.Fatalf("the node's key is still on the machine after leaving: %v", err)
 	}
 }
 

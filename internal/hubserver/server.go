@@ -53,6 +53,7 @@ func (s *Server) Handler() http.Handler {
 	node("POST "+hubapi.PathCards, s.postCard)
 	node("POST "+hubapi.PathCards+"/{id}/close", s.closeCard)
 	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
+	node("POST "+hubapi.PathLeave, s.leave)
 	return mux
 }
 
@@ -330,5 +331,16 @@ func (s *Server) answers(ctx context.Context, n hub.Node, _ []byte, w http.Respo
 		out[i] = hubapi.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
 	}
 	writeJSON(w, out)
+	return nil
+}
+
+// leave ends the signing node's standing: no request it signs is taken
+// from then on.
+func (s *Server) leave(ctx context.Context, n hub.Node, _ []byte, w http.ResponseWriter, _ *http.Request) error {
+	if err := s.Hub.Leave(ctx, n.ID); err != nil {
+		return err
+	}
+	slog.Info("node left", "node", n.ID, "name", n.Name)
+	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
