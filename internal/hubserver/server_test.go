@@ -36,7 +36,7 @@ type running struct {
 	dir  string
 }
 
-func startHub(t *testing.T) *running {
+func startHub(t testing.TB) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	dsn := pgtest.Shared().Database(t)
@@ -73,7 +73,7 @@ type joined struct {
 	person int64
 }
 
-func (r *running) join(t *testing.T, person, name string) joined {
+func (r *running) join(t testing.TB, person, name string) joined {
 	t.Helper()
 	ctx := context.Background()
 	token, err := r.h.MakeToken(ctx, person, false, time.Hour)
