@@ -185,6 +185,13 @@ func (r *Relay) cards(ctx context.Context) error {
 	}
 	for id, p := range r.posted {
 		as, err := r.Hub.Answers(ctx, id)
+		var refused *hubapi.Refused
+		if errors.As(err, &refused) {
+			// The hub answered, and not for this card: it stays local,
+			// and the rest of the turn goes on.
+			slog.Warn("the hub gives no answers to a card", "card", id, "err", err)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("answers to card %s: %w", id, err)
 		}
@@ -202,9 +209,13 @@ func (r *Relay) cards(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		if _, err := r.Cards.Answer(ctx, id, a); err != nil {
-			slog.Warn("an answer from the hub came too late for its card", "card", id, "err", err)
-		}
+		// The hook takes the answer when it can (a card handed over to
+		// a client's dialog waits for it): the relay does not wait.
+		go func() {
+			if _, err := r.Cards.Answer(context.WithoutCancel(ctx), id, a); err != nil {
+				slog.Warn("an answer from the hub came too late for its card", "card", id, "err", err)
+			}
+		}()
 	}
 	return nil
 }
