@@ -30,6 +30,10 @@ type Node struct {
 // or expired.
 var ErrToken = errors.New("the join token is unknown, used or expired")
 
+// ErrNameTaken is returned for a join under the name of a node the hub
+// already holds: the token stays unused.
+var ErrNameTaken = errors.New("a node of that name already joined")
+
 // MakeToken makes a one-time join token for person (added when new),
 // good until ttl from now; ci marks the node that redeems it as one no
 // person sits at. The hub keeps only the token's SHA-256.
@@ -79,6 +83,9 @@ func (h *Hub) Join(ctx context.Context, token, name string, key ed25519.PublicKe
 		}
 		if err := tx.QueryRow(ctx, "INSERT INTO nodes (name, person_id, ci, node_key) VALUES ($1, $2, $3, $4) RETURNING id",
 			name, n.Person, n.CI, []byte(key)).Scan(&n.ID); err != nil {
+			if isUnique(err) {
+				return ErrNameTaken
+			}
 			return err
 		}
 		_, err = tx.Exec(ctx, "UPDATE join_tokens SET used_at = now(), node_id = $2 WHERE digest = $1", d[:], n.ID)

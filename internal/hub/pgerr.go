@@ -14,3 +14,9 @@ func isChainError(err error) bool {
 	}
 	return pe.Code == "23000" || pe.Code == "23505" // integrity_constraint_violation, unique_violation
 }
+
+// isUnique reports a unique constraint's refusal.
+func isUnique(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}

@@ -105,13 +105,11 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any, sign 
 		var p Problem
 		_ = json.Unmarshal(raw, &p)
 		ref := &Refused{Status: resp.StatusCode, Why: p.Error}
-		switch resp.StatusCode {
-		case http.StatusConflict:
+		switch {
+		case resp.StatusCode == http.StatusConflict && path == PathLedger:
 			return fmt.Errorf("%s %s: %w: %w", method, path, hub.ErrChain, ref)
-		case http.StatusNotFound:
-			if path == PathBundle {
-				return fmt.Errorf("%s %s: %w", method, path, ErrNoBundle)
-			}
+		case resp.StatusCode == http.StatusNotFound && path == PathBundle:
+			return fmt.Errorf("%s %s: %w", method, path, ErrNoBundle)
 		}
 		return fmt.Errorf("%s %s: %w", method, path, ref)
 	}

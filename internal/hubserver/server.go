@@ -107,6 +107,8 @@ func reply(w http.ResponseWriter, r *http.Request, err error) {
 		code = http.StatusNotFound
 	case errors.Is(err, hub.ErrToken):
 		code = http.StatusForbidden
+	case errors.Is(err, hub.ErrNameTaken):
+		code = http.StatusConflict
 	}
 	why := err.Error()
 	switch code {

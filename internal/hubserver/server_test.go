@@ -111,6 +111,15 @@ func TestJoinTokenOnce(t *testing.T) {
 	if err != nil || rep.Person != "ada" || rep.Node == 0 || rep.CI {
 		t.Fatalf("first join: %+v, %v", rep, err)
 	}
+	// A name already taken is refused, and the token it came with is
+	// left unused.
+	spare, _ := r.h.MakeToken(ctx, "ada", false, time.Hour)
+	if _, err := hubapi.Join(ctx, r.base, r.pin, spare, "ada-laptop", pub); !refusedWith(err, http.StatusConflict) {
+		t.Errorf("a second node named ada-laptop: %v, want 409", err)
+	}
+	if _, err := hubapi.Join(ctx, r.base, r.pin, spare, "ada-desktop", pub); err != nil {
+		t.Errorf("the token refused with a taken name, used again under a free one: %v", err)
+	}
 	other, _, _ := ed25519.GenerateKey(nil)
 	if _, err := hubapi.Join(ctx, r.base, r.pin, token, "mallory-box", other); !refusedWith(err, http.StatusForbidden) {
 		t.Errorf("the token used twice: %v, want 403", err)
@@ -151,8 +160,8 @@ func TestJoinTokenOnce(t *testing.T) {
 	if err := conn.QueryRow(ctx, "SELECT count(*) FROM nodes").Scan(&nodes); err != nil {
 		t.Fatal(err)
 	}
-	if nodes != 2 {
-		t.Fatalf("the hub holds %d nodes, want ada-laptop and one build node", nodes)
+	if nodes != 3 {
+		t.Fatalf("the hub holds %d nodes, want ada-laptop, ada-desktop and one build node", nodes)
 	}
 }
 
