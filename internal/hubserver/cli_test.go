@@ -120,12 +120,10 @@ func TestCommands(t *testing.T) {
 		for _, d := range []string{"config", "state"} {
 			os.MkdirAll(filepath.Join(dir, d), 0o700)
 		}
-		t.Setenv("SAYSO_CONFIG_DIR", filepath.Join(dir, "config"))
-		t.Setenv("SAYSO_STATE_DIR", filepath.Join(dir, "state"))
 		return dir
 	}
 	ada := node("ada-laptop")
-	code, stdout, stderr := sayso(t, ctx, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "ada-laptop")
+	code, stdout, stderr := sayso(t, ctx, at(ada, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "ada-laptop")...)
 	if code != 0 || !strings.Contains(stdout, "of ada") || !strings.Contains(stdout, "took org bundle acme #1") {
 		t.Fatalf("team join: %d %s %s", code, stdout, stderr)
 	}
@@ -141,19 +139,17 @@ func TestCommands(t *testing.T) {
 	}
 
 	// The token is spent.
-	node("mallory-box")
-	code, _, stderr = sayso(t, ctx, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "mallory-box")
+	mallory := node("mallory-box")
+	code, _, stderr = sayso(t, ctx, at(mallory, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "mallory-box")...)
 	if code == 0 || !strings.Contains(stderr, "unknown, used or expired") {
 		t.Fatalf("the token used twice: %d %s", code, stderr)
 	}
 
 	// sayso serve on the node ships its ledger to the hub.
-	t.Setenv("SAYSO_CONFIG_DIR", filepath.Join(ada, "config"))
-	t.Setenv("SAYSO_STATE_DIR", filepath.Join(ada, "state"))
-	if code, _, stderr := sayso(t, ctx, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-1")); code != 0 {
+	if code, _, stderr := sayso(t, ctx, at(ada, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-1"))...); code != 0 {
 		t.Fatalf("note set: %s", stderr)
 	}
-	serveOut, stopServe := background(t, "serve", "--addr", "127.0.0.1:0")
+	serveOut, stopServe := background(t, at(ada, "serve", "--addr", "127.0.0.1:0")...)
 	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
 	h, err := hub.Open(ctx, dsn)
 	if err != nil {
@@ -185,7 +181,7 @@ func TestCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, stdout, stderr := sayso(t, ctx, "team", "leave"); code != 0 || stderr != "" {
+	if code, stdout, stderr := sayso(t, ctx, at(ada, "team", "leave")...); code != 0 || stderr != "" {
 		t.Fatalf("team leave: %d %s %s", code, stdout, stderr)
 	}
 	if _, _, err := hubapi.NewClient(base, fp, st.Node, key).Head(ctx, st.Node); !refusedWith(err, http.StatusUnauthorized) {
@@ -194,6 +190,12 @@ func TestCommands(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ada, "config", team.KeyFile)); !os.IsNotExist(err) {
 		t.Fatalf("the node's key is still on the machine after leaving: %v", err)
 	}
+}
+
+// at names a node's folders on the command line, as the hook lines sayso
+// install writes do: then no environment variable decides them.
+func at(dir string, args ...string) []string {
+	return append([]string{"--state-dir", filepath.Join(dir, "state"), "--config-dir", filepath.Join(dir, "config")}, args...)
 }
 
 func writeFile(t *testing.T, path, text string) string {

@@ -1,0 +1,156 @@
+package hubserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/passkey"
+	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/team"
+)
+
+// TestHookThroughHub: a hook on a node that joined asks about a push;
+// its card reaches the person's cards at the hub; what the hub relays
+// back decides the hook's answer only when the person signed it. Judged
+// by what the client reads from the hook, and by the node's ledger.
+func TestHookThroughHub(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Shared().Database(t)
+	root := t.TempDir()
+	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", filepath.Join(root, "hub"))
+	m := waitOutput(t, out, regexp.MustCompile(`hub ready on (https://[0-9.:]+)/ \(certificate (sha256:[0-9a-f]{64})\)`))
+	base, fp := m[1], m[2]
+	_, token, _ := sayso(t, ctx, "hub", "token", "--db", dsn, "--dir", filepath.Join(root, "hub"), "--person", "ada")
+	_, orgPub, _ := sayso(t, ctx, "policy", "keygen", filepath.Join(root, "org.key"))
+
+	node := filepath.Join(root, "ada-laptop")
+	config, state, project := filepath.Join(node, "config"), filepath.Join(node, "state"), filepath.Join(root, "proj")
+	for _, d := range []string{config, state, filepath.Join(project, ".git")} {
+		os.MkdirAll(d, 0o700)
+	}
+	if code, stdout, stderr := sayso(t, ctx, at(node, "team", "join", base, "--token", strings.TrimSpace(token), "--fingerprint", fp,
+		"--org-key", strings.TrimSpace(orgPub), "--name", "ada-laptop")...); code != 0 {
+		t.Fatalf("team join: %s %s", stdout, stderr)
+	}
+	// The person's passkey, as enrolment will pin it on the node.
+	ada := passkeytest.New(t, "ada")
+	const rpID, origin = "hub.example", "https://hub.example"
+	st, _, err := team.ReadState(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Pins = passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.Pinned(t)}}
+	if err := team.WriteState(config, st); err != nil {
+		t.Fatal(err)
+	}
+	serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", "4s")...)
+	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
+
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	// hook runs 'sayso hook claude' in-process, as Claude Code would, and
+	// returns the permission decision the client reads.
+	hook := func(command string) chan string {
+		in, _ := json.Marshal(map[string]any{
+			"session_id": "s1", "transcript_path": filepath.Join(root, "s1.jsonl"), "cwd": project, "prompt_id": "turn-1",
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"tool_input": map[string]string{"command": command, "description": "push"}, "tool_use_id": "toolu_1",
+		})
+		done := make(chan string, 1)
+		go func() {
+			var stdout, stderr bytes.Buffer
+			code := cli.Main(at(node, "hook", "claude"), &cli.Env{Stdin: bytes.NewReader(in), Stdout: &stdout, Stderr: &stderr})
+			var v struct {
+				Out struct {
+					Decision string `json:"permissionDecision"`
+				} `json:"hookSpecificOutput"`
+			}
+			if code != 0 || json.Unmarshal(stdout.Bytes(), &v) != nil {
+				done <- "unreadable: " + stdout.String() + stderr.String()
+				return
+			}
+			done <- v.Out.Decision
+		}()
+		return done
+	}
+	// atHub waits for the step's card among ada's open cards at the hub.
+	atHub := func(command string) hub.Card {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			cs, err := h.OpenCards(ctx, 1) // ada, the hub's first person
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cs {
+				if strings.Contains(string(c.Body), command) {
+					return c
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("the card about %s never reached the hub", command)
+		return hub.Card{}
+	}
+	answered := func(done chan string) string {
+		t.Helper()
+		select {
+		case d := <-done:
+			return d
+		case <-time.After(30 * time.Second):
+			t.Fatal("the hook never answered")
+		}
+		return ""
+	}
+
+	// An allow the hub relays with no signature lets nothing through.
+	done := hook("git push origin forged")
+	c := atHub("git push origin forged")
+	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictAllow, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := answered(done); d != "ask" && d != "deny" {
+		t.Fatalf("a forged allow relayed by the hub: the client reads %q, want ask or deny", d)
+	}
+	db, err := store.Open(ctx, filepath.Join(state, store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	es, err := db.Log(ctx, store.LogFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused, allowed bool
+	for _, e := range es {
+		refused = refused || e.Kind == store.KindAnswerRefused && strings.Contains(e.Summary, "git push origin forged") && strings.Contains(e.Summary, "no signature")
+		allowed = allowed || e.Kind == store.KindAnswer && strings.Contains(e.Summary, "git push origin forged")
+	}
+	if !refused || allowed {
+		t.Fatalf("the node's ledger: refused answer recorded %v, an answer kept %v; want the refusal and no answer", refused, allowed)
+	}
+
+	// The person's own yes, signed over the node's card, lets it through.
+	done = hook("git push origin signed")
+	c = atHub("git push origin signed")
+	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(c.Body, passkey.VerdictAllow))); err != nil {
+		t.Fatal(err)
+	}
+	if d := answered(done); d != "allow" {
+		t.Fatalf("the person's signed yes: the client reads %q, want allow", d)
+	}
+}
