@@ -22,7 +22,7 @@ import (
 )
 
 const hubUsage = `usage: sayso hub [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST]... [--cert FILE --key FILE]
-       sayso hub token --person NAME [--ci] [--ttl 24h] [--url URL] [--db DSN] [--dir DIR]
+       sayso hub token --person NAME [--ci] [--ttl 24h] [--url URL] [--db DSN] [--dir DIR | --cert FILE]
        sayso hub publish [--db DSN] BUNDLE
 
 hub runs the team's hub: the API nodes speak to over TLS, on the
@@ -37,7 +37,9 @@ pins when it joins. --addr defaults to 0.0.0.0:7475.
 token makes a one-time join token for the person NAME (added when new),
 good for --ttl, and prints the command that joins a machine with it;
 --ci makes the node that redeems it a CI node, which denies what would
-ask. --url is the hub's address as nodes reach it.
+ask. --url is the hub's address as nodes reach it. The fingerprint it
+prints is the hub's own certificate's in DIR, or that of --cert when the
+hub serves the admin's.
 
 publish keeps a signed org bundle (the JSON 'sayso policy sign' prints)
 for the nodes to fetch. The hub does not open it: each node takes it only
@@ -149,6 +151,7 @@ func runHubToken(env *Env, args []string) error {
 	ci := fs.Bool("ci", false, "")
 	ttl := fs.Duration("ttl", 24*time.Hour, "")
 	base := fs.String("url", "", "")
+	certFile := fs.String("cert", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || strings.TrimSpace(*person) == "" || *ttl <= 0 {
 		return usagef("hub token: want --person NAME [--ci] [--ttl 24h] [--url URL]")
 	}
@@ -156,13 +159,20 @@ func runHubToken(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	d, err := hubDir(*dir)
-	if err != nil {
-		return err
+	// The fingerprint the node pins is the one the hub serves: the
+	// admin's certificate, or the hub's own, made now if the hub has not
+	// started yet.
+	var fingerprint string
+	if *certFile != "" {
+		fingerprint, err = hubserver.CertFingerprint(*certFile)
+	} else {
+		var d string
+		if d, err = hubDir(*dir); err == nil {
+			var cert hubserver.Cert
+			cert, err = hubserver.OwnCert(d, nil)
+			fingerprint = cert.Fingerprint
+		}
 	}
-	// The fingerprint the node pins is the one the hub serves: its own
-	// certificate, made now if the hub has not started yet.
-	cert, err := hubserver.OwnCert(d, nil)
 	if err != nil {
 		return err
 	}
@@ -184,7 +194,7 @@ func runHubToken(env *Env, args []string) error {
 		return usagef("hub token: --url %q is not an https URL", u)
 	}
 	fmt.Fprintln(env.Stdout, token)
-	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY\n", *ttl, u, token, cert.Fingerprint)
+	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY\n", *ttl, u, token, fingerprint)
 	return nil
 }
 

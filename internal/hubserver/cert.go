@@ -94,3 +94,25 @@ func OwnCert(dir string, names []string) (Cert, error) {
 	}
 	return LoadCert(cf, kf)
 }
+
+// CertFingerprint is the fingerprint of the first certificate in a PEM
+// file: the one a hub serving it hands nodes.
+func CertFingerprint(certFile string) (string, error) {
+	b, err := os.ReadFile(certFile)
+	if err != nil {
+		return "", fmt.Errorf("hub certificate: %w", err)
+	}
+	for {
+		var blk *pem.Block
+		blk, b = pem.Decode(b)
+		if blk == nil {
+			return "", fmt.Errorf("hub certificate %s: no certificate in it", certFile)
+		}
+		if blk.Type == "CERTIFICATE" {
+			if _, err := x509.ParseCertificate(blk.Bytes); err != nil {
+				return "", fmt.Errorf("hub certificate %s: %w", certFile, err)
+			}
+			return hubapi.Fingerprint(blk.Bytes), nil
+		}
+	}
+}

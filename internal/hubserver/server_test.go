@@ -184,6 +184,11 @@ func TestPinnedCertificate(t *testing.T) {
 	if err != nil || again.Fingerprint != r.pin {
 		t.Fatalf("the certificate made again: %s, %v; want the kept %s", again.Fingerprint, err, r.pin)
 	}
+	// The fingerprint read from the certificate's file, as 'sayso hub
+	// token --cert' prints it, is the one served.
+	if fp, err := hubserver.CertFingerprint(filepath.Join(r.dir, hubserver.CertFile)); err != nil || fp != r.pin {
+		t.Fatalf("CertFingerprint = %s, %v; want %s", fp, err, r.pin)
+	}
 }
 
 // rawRequest is a node request made by hand: what an intruder can send.
