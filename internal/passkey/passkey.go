@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -89,4 +90,31 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 		return fmt.Errorf("%w: %v", ErrNotThePerson, err)
 	}
 	return nil
+}
+
+// Signed is the digest of what the authenticator signed in assertion: its
+// credential, its authenticator data and its client data. It is the same
+// for every spelling of one assertion — other JSON around it, other base64,
+// the signature's other ECDSA form — so a node that takes a yes once by
+// it takes no copy of that yes the hub re-spells. An authenticator that
+// keeps no counter signs the same bytes for the same card and verdict
+// each time: a second yes to the same card's bytes is then refused too.
+// Verify reads the assertion first; one that does not parse (which
+// Verify refuses) is digested whole.
+func Signed(assertion []byte) [32]byte {
+	h := sha256.New()
+	parsed, err := protocol.ParseCredentialRequestResponseBytes(assertion)
+	if err != nil {
+		h.Write([]byte("sayso unparsed assertion\x00"))
+		h.Write(assertion)
+	} else {
+		h.Write([]byte("sayso assertion\x00"))
+		for _, part := range [][]byte{parsed.RawID, parsed.Raw.AssertionResponse.AuthenticatorData, parsed.Raw.AssertionResponse.ClientDataJSON} {
+			h.Write(binary.BigEndian.AppendUint64(nil, uint64(len(part))))
+			h.Write(part)
+		}
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }

@@ -1,7 +1,6 @@
 package team
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"sync"
 
@@ -31,7 +30,7 @@ type Refusal struct {
 
 // Taker takes answers from the hub for this node's cards: a deny as it
 // comes, a yes only with the person's own passkey over exactly that card
-// and verdict, each assertion once.
+// and verdict, each assertion once however the hub spells it.
 type Taker struct {
 	Pins passkey.Pins
 
@@ -57,7 +56,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
-		sum := sha256.Sum256(a.Assertion)
+		sum := passkey.Signed(a.Assertion)
 		t.mu.Lock()
 		seen := t.used[sum]
 		if !seen {

@@ -1,0 +1,239 @@
+package team
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/asn1"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
+	"github.com/go-webauthn/webauthn/protocol/webauthncose"
+
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/passkey"
+)
+
+// forger is a software authenticator whose every signed field a test can
+// set: an ES256 passkey of one person.
+type forger struct {
+	person string
+	id     []byte
+	key    *ecdsa.PrivateKey
+}
+
+func newForger(t *testing.T, person string) *forger {
+	t.Helper()
+	k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := make([]byte, 16)
+	rand.Read(id)
+	return &forger{person: person, id: id, key: k}
+}
+
+// pinned is the key a node pins when the person enrols it.
+func (a *forger) pinned(t *testing.T) passkey.Key {
+	t.Helper()
+	pub, err := a.key.PublicKey.ECDH()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := pub.Bytes() // 0x04 || X || Y
+	cose, err := webauthncbor.Marshal(webauthncose.EC2PublicKeyData{
+		PublicKeyData: webauthncose.PublicKeyData{KeyType: int64(webauthncose.EllipticKey), Algorithm: int64(webauthncose.AlgES256)},
+		Curve:         int64(webauthncose.P256), XCoord: raw[1:33], YCoord: raw[33:],
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return passkey.Key{Person: a.person, CredentialID: a.id, PublicKey: cose}
+}
+
+// assert is the person's honest yes: present and verified, at the pinned
+// hub, over challenge.
+func (a *forger) assert(t *testing.T, rpID, origin string, challenge []byte) []byte {
+	t.Helper()
+	f := honest()
+	f.rpID, f.origin = rpID, origin
+	return a.sign(t, f, challenge)
+}
+
+// forged is what a hostile hub, or one between node and hub, makes of an
+// assertion: each field of what the authenticator signs can be set.
+type forged struct {
+	rpID, origin, typ string
+	flags             byte
+	count             uint32
+	crossOrigin       bool
+	topOrigin         string
+}
+
+func honest() forged {
+	return forged{rpID: rpID, origin: origin, typ: "webauthn.get", flags: 0x05, count: 1}
+}
+
+// sign makes an assertion by a's real key over what f says: the signature
+// verifies, so only the node's checks of what was signed can refuse it.
+func (a *forger) sign(t *testing.T, f forged, challenge []byte) []byte {
+	t.Helper()
+	rp := sha256.Sum256([]byte(f.rpID))
+	auth := append(rp[:], f.flags)
+	auth = binary.BigEndian.AppendUint32(auth, f.count)
+	cd := map[string]any{"type": f.typ, "challenge": base64.RawURLEncoding.EncodeToString(challenge), "origin": f.origin, "crossOrigin": f.crossOrigin}
+	if f.topOrigin != "" {
+		cd["topOrigin"] = f.topOrigin
+	}
+	client, _ := json.Marshal(cd)
+	ch := sha256.Sum256(client)
+	digest := sha256.Sum256(append(append([]byte(nil), auth...), ch[:]...))
+	sig, err := ecdsa.SignASN1(rand.Reader, a.key, digest[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return assertionJSON(a.id, auth, client, sig, a.person)
+}
+
+func assertionJSON(id, auth, client, sig []byte, person string) []byte {
+	b64 := base64.RawURLEncoding.EncodeToString
+	out, _ := json.Marshal(map[string]any{
+		"id": b64(id), "rawId": b64(id), "type": "public-key",
+		"response": map[string]string{
+			"authenticatorData": b64(auth), "clientDataJSON": b64(client), "signature": b64(sig), "userHandle": b64([]byte(person)),
+		},
+	})
+	return out
+}
+
+// TestAttackForgedAssertions: the person's real key signed each of these,
+// but over something other than the person present and verified, at the
+// pinned hub, answering this card: none lets the step through.
+func TestAttackForgedAssertions(t *testing.T) {
+	ada := newForger(t, "ada")
+	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}}
+	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","node":"ada-laptop","step":"git push --force origin main"}`)}
+	yes := passkey.Challenge(w.Body, passkey.VerdictAllow)
+	for _, c := range []struct {
+		name string
+		edit func(f *forged)
+		why  string
+	}{
+		{"the person not present (UP off)", func(f *forged) { f.flags = 0x04 }, "presence"},
+		{"the person not verified (UV off)", func(f *forged) { f.flags = 0x01 }, "verif"},
+		{"neither flag", func(f *forged) { f.flags = 0 }, ""},
+		{"another relying party", func(f *forged) { f.rpID = "evil.example" }, "RP Hash"},
+		{"an origin the node did not pin", func(f *forged) { f.origin = "https://hub.example.evil.example" }, "origin"},
+		{"the pinned origin over http", func(f *forged) { f.origin = "http://hub.example" }, "origin"},
+		{"a registration, not an assertion", func(f *forged) { f.typ = "webauthn.create" }, ""},
+		{"framed by another site", func(f *forged) { f.crossOrigin, f.topOrigin = true, "https://evil.example" }, ""},
+	} {
+		f := honest()
+		c.edit(&f)
+		s := taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, f, yes)}})
+		if s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(fmt.Sprint(s.Refused), c.why) {
+			t.Errorf("%s: took %q, refused %v; want nothing taken (%q)", c.name, s.Verdict, s.Refused, c.why)
+		}
+	}
+	// The same, honest, is taken: the refusals above are the edits'.
+	if s := taker.Take(w, []hub.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, honest(), yes)}}); s.Verdict != passkey.VerdictAllow {
+		t.Fatalf("the honest assertion: took %q, refused %v", s.Verdict, s.Refused)
+	}
+}
+
+// TestAttackVerdictMadeUp: a verdict the node does not know, or one in
+// another case, is no yes; a deny in another case is no deny either, so
+// nothing is taken.
+func TestAttackVerdictMadeUp(t *testing.T) {
+	ada := newForger(t, "ada")
+	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}}
+	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","step":"git push --force"}`)}
+	for _, v := range []string{"Allow", "ALWAYS", "allow ", "yes", "", "Deny"} {
+		a := ada.sign(t, honest(), passkey.Challenge(w.Body, v))
+		if s := taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: v, Assertion: a}}); s.Verdict != "" {
+			t.Errorf("verdict %q signed by the person: took %q", v, s.Verdict)
+		}
+	}
+}
+
+// reencode gives the same assertion — the same signed bytes and the same
+// signature — in other JSON: what a hub can do to any answer it carries.
+func reencode(t *testing.T, assertion []byte) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(assertion, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["clientExtensionResults"] = map[string]any{}
+	out, err := json.MarshalIndent(m, " ", "\t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// highS gives the same ECDSA signature as (r, n-s): it verifies as well,
+// and is other bytes.
+func highS(t *testing.T, assertion []byte) []byte {
+	t.Helper()
+	var m struct {
+		ID       string            `json:"id"`
+		Response map[string]string `json:"response"`
+	}
+	if err := json.Unmarshal(assertion, &m); err != nil {
+		t.Fatal(err)
+	}
+	d := base64.RawURLEncoding.DecodeString
+	id, _ := d(m.ID)
+	auth, _ := d(m.Response["authenticatorData"])
+	client, _ := d(m.Response["clientDataJSON"])
+	sig, _ := d(m.Response["signature"])
+	var rs struct{ R, S *big.Int }
+	if _, err := asn1.Unmarshal(sig, &rs); err != nil {
+		t.Fatal(err)
+	}
+	rs.S.Sub(elliptic.P256().Params().N, rs.S)
+	high, err := asn1.Marshal(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return assertionJSON(id, auth, client, high, "ada")
+}
+
+// TestAttackReplayReencoded: a yes the node took once comes back from the
+// hub in other bytes — other JSON, or the signature's other form — and is
+// not taken again: a yes is taken once by what was signed, not by how
+// the hub spells it.
+func TestAttackReplayReencoded(t *testing.T) {
+	ada := newForger(t, "ada")
+	pins := passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}
+	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","node":"ada-laptop","step":"git push --force origin main"}`)}
+	yes := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))
+	for _, c := range []struct {
+		name  string
+		again []byte
+	}{
+		{"other JSON", reencode(t, yes)},
+		{"the signature's other form", highS(t, yes)},
+	} {
+		taker := &Taker{Pins: pins}
+		if s := taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
+			t.Fatalf("the person's yes: took %q, refused %v", s.Verdict, s.Refused)
+		}
+		// The forms verify on their own: only the replay check stands
+		// between them and a second step.
+		if err := pins.Verify("ada", w.Body, passkey.VerdictAllow, c.again); err != nil {
+			t.Fatalf("%s does not verify: %v", c.name, err)
+		}
+		if s := taker.Take(w, []hub.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: c.again}}); s.Verdict != "" {
+			t.Errorf("the yes replayed in %s: taken again (%q)", c.name, s.Verdict)
+		}
+	}
+}
