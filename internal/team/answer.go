@@ -1,6 +1,7 @@
 package team
 
 import (
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -13,7 +14,7 @@ import (
 type Waiting struct {
 	ID     string
 	Person string // the person's name, as their passkeys were pinned
-	Body   []byte
+	Body   []byte // a JSON object whose "card" is ID
 }
 
 // Say is what the node takes from the hub's answers to a card.
@@ -52,7 +53,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 			s.Verdict = passkey.VerdictDeny
 			return s
 		}
-		if err := t.Pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion); err != nil {
+		if err := w.verify(t.Pins, a); err != nil {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
@@ -74,4 +75,19 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 		return s
 	}
 	return s
+}
+
+// verify checks that a is the person's own yes to exactly w. The passkey
+// signs the card's bytes, not its ID: two cards of equal bytes would
+// share one yes, on one node or across the person's nodes. So the bytes
+// must name the card ({"card": ID, ...}), and the ID (random, the node's)
+// makes them the card's own.
+func (w Waiting) verify(pins passkey.Pins, a hub.Answer) error {
+	var named struct {
+		Card string `json:"card"`
+	}
+	if err := json.Unmarshal(w.Body, &named); err != nil || w.ID == "" || named.Card != w.ID {
+		return fmt.Errorf("%w: the card's bytes do not name card %q, so a yes to them is no yes to it alone", passkey.ErrNotThePerson, w.ID)
+	}
+	return pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion)
 }

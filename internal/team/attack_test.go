@@ -237,3 +237,63 @@ func TestAttackReplayReencoded(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackYesToEqualBytes: the hub hands the person's yes to one card
+// to another card of the same step — on the same node after the first was
+// answered, on a node restarted with a fresh Taker, or on the person's
+// other node. The passkey signed the first card's bytes; the others are
+// not those bytes, since a card's bytes name it, and a card whose bytes
+// do not name it takes no yes at all.
+func TestAttackYesToEqualBytes(t *testing.T) {
+	ada := newForger(t, "ada")
+	pins := passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}
+	body := func(id, node string) []byte {
+		return []byte(`{"card":"` + id + `","node":"` + node + `","step":"git push --force origin main"}`)
+	}
+	first := Waiting{ID: "3f2a", Person: "ada", Body: body("3f2a", "ada-laptop")}
+	yes := ada.assert(t, rpID, origin, passkey.Challenge(first.Body, passkey.VerdictAllow))
+	laptop := &Taker{Pins: pins}
+	if s := laptop.Take(first, []hub.Answer{{ID: 1, Card: first.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
+		t.Fatalf("the person's yes: took %q, refused %v", s.Verdict, s.Refused)
+	}
+	for _, c := range []struct {
+		name  string
+		taker *Taker
+		w     Waiting
+	}{
+		{"the next card on the same node", laptop, Waiting{ID: "9c01", Person: "ada", Body: body("9c01", "ada-laptop")}},
+		{"the next card after a restart", &Taker{Pins: pins}, Waiting{ID: "9c01", Person: "ada", Body: body("9c01", "ada-laptop")}},
+		{"a card on the person's other node", &Taker{Pins: pins}, Waiting{ID: "77d0", Person: "ada", Body: body("77d0", "ada-build")}},
+	} {
+		if s := c.taker.Take(c.w, []hub.Answer{{ID: 2, Card: c.w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != "" {
+			t.Errorf("%s: took %q", c.name, s.Verdict)
+		}
+	}
+	// Cards whose bytes do not name them: the bytes alone are signed, so
+	// a yes to one would be a yes to every card of equal bytes. None is
+	// taken, not even the person's own yes to exactly those bytes.
+	same := []byte(`{"step":"git push --force origin main"}`)
+	onLaptop, onBuild := Waiting{ID: "b1", Person: "ada", Body: same}, Waiting{ID: "b2", Person: "ada", Body: same}
+	yesToB1 := ada.assert(t, rpID, origin, passkey.Challenge(same, passkey.VerdictAllow))
+	(&Taker{Pins: pins}).Take(onLaptop, []hub.Answer{{ID: 5, Card: onLaptop.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}})
+	if s := (&Taker{Pins: pins}).Take(onBuild, []hub.Answer{{ID: 6, Card: onBuild.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}}); s.Verdict != "" {
+		t.Errorf("the yes to card b1 taken for card b2 of equal bytes on another node: %q", s.Verdict)
+	}
+	for _, w := range []Waiting{
+		{ID: "a1", Person: "ada", Body: []byte(`{"node":"ada-laptop","step":"git push --force origin main"}`)},
+		{ID: "a1", Person: "ada", Body: []byte(`{"card":"a2","step":"git push --force origin main"}`)},
+		{ID: "a1", Person: "ada", Body: []byte(`git push --force origin main`)},
+		{ID: "", Person: "ada", Body: []byte(`{"card":"","step":"git push --force origin main"}`)},
+	} {
+		own := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))
+		if s := (&Taker{Pins: pins}).Take(w, []hub.Answer{{ID: 3, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: own}}); s.Verdict != "" ||
+			!strings.Contains(fmt.Sprint(s.Refused), "do not name card") {
+			t.Errorf("card %q with bytes %s: took %q, refused %v", w.ID, w.Body, s.Verdict, s.Refused)
+		}
+	}
+	// A deny still needs nothing: the hub may say no to any card.
+	w := Waiting{ID: "a1", Person: "ada", Body: []byte(`git push --force origin main`)}
+	if s := (&Taker{Pins: pins}).Take(w, []hub.Answer{{ID: 4, Card: w.ID, Verdict: passkey.VerdictDeny}}); s.Verdict != passkey.VerdictDeny {
+		t.Fatalf("a deny: took %q", s.Verdict)
+	}
+}
