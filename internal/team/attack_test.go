@@ -1,6 +1,7 @@
 package team
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -9,8 +10,10 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,6 +22,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/passkey"
+	"github.com/sayso-dev/sayso/internal/store"
 )
 
 // forger is a software authenticator whose every signed field a test can
@@ -295,5 +299,66 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 	w := Waiting{ID: "a1", Person: "ada", Body: []byte(`git push --force origin main`)}
 	if s := (&Taker{Pins: pins}).Take(w, []hub.Answer{{ID: 4, Card: w.ID, Verdict: passkey.VerdictDeny}}); s.Verdict != passkey.VerdictDeny {
 		t.Fatalf("a deny: took %q", s.Verdict)
+	}
+}
+
+// liar is a hub that says it holds what it does not: a head of its own
+// making for the node's chain. It records what it is sent.
+type liar struct {
+	seq  int64
+	hash []byte
+	sent []hub.Row
+}
+
+func (l *liar) Head(context.Context, int64) (int64, []byte, error) { return l.seq, l.hash, nil }
+func (l *liar) Append(_ context.Context, _ int64, rows []hub.Row) error {
+	l.sent = append(l.sent, rows...)
+	return nil
+}
+
+// TestAttackHubLiesAboutTheChain: the hub says the node's chain ends
+// where it does not — at a row it made up in the node's name, at the
+// node's own last row with another hash, far ahead, before the start. The
+// node sends nothing, marks nothing shipped, and says the chain is not
+// its own: no row is lost to a hub that claims to hold it.
+func TestAttackHubLiesAboutTheChain(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := db.SetChain(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if err := db.SetNote(ctx, fmt.Sprint("note ", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := db.Outbox(ctx, 10)
+	if err != nil || len(out) != 3 {
+		t.Fatalf("outbox: %d rows, %v", len(out), err)
+	}
+	last := out[2]
+	forged := []byte(`{"kind":"answer","decision":"allow","by":"ada"}`)
+	for _, c := range []struct {
+		name string
+		l    *liar
+	}{
+		{"a row made up after the node's last", &liar{seq: last.Seq + 1, hash: hub.Chain(last.Hash, forged)}},
+		{"the node's last row with another hash", &liar{seq: last.Seq, hash: hub.Chain(out[1].Hash, forged)}},
+		{"the node's first row with another hash", &liar{seq: out[0].Seq, hash: hub.Chain(hub.Genesis, forged)}},
+		{"far ahead", &liar{seq: 1 << 40, hash: hub.Genesis}},
+		{"before the start", &liar{seq: -5, hash: hub.Genesis}},
+		{"a gap: the hub lost the node's rows", &liar{seq: out[0].Seq - 2, hash: hub.Genesis}},
+	} {
+		n, err := Ship(ctx, db, c.l, 1, 10)
+		if !errors.Is(err, hub.ErrChain) || n != 0 || len(c.l.sent) != 0 {
+			t.Errorf("%s: Ship = %d, %v, sent %d rows; want nothing sent and ErrChain", c.name, n, err, len(c.l.sent))
+		}
+		if still, _ := db.Outbox(ctx, 10); len(still) != 3 {
+			t.Fatalf("%s: %d rows left in the outbox, want all 3: rows were marked shipped", c.name, len(still))
+		}
 	}
 }
