@@ -135,6 +135,7 @@ type access struct {
 	creds     []string          // the person's credentials the step's tools need (relative to the home)
 	secrets   bool              // every credential: the person said yes to this step
 	hosts     []string          // the hosts its traffic may reach through the wall's proxy
+	hidden    []string          // the policy's protected paths: hidden whatever the person said
 	same      map[string]string // what it runs, as it was decided: the person's yes is to that
 	known     bool              // made only of programs sayso knows that need a credential
 	script    *shell.Script
@@ -152,6 +153,7 @@ func accessOf(diag *policy.Diagnostic, reach policy.Reach, shown bool) access {
 	a.creds = toolCredentials(diag.Assessment.Script)
 	a.known = len(a.creds) > 0
 	a.hosts = diag.Hosts
+	a.hidden = diag.ProtectedPaths
 	if reach == policy.ReachWide {
 		// What the decision let through wide writes where it read the
 		// step writing, beside the project: nothing else, whatever code
@@ -309,7 +311,7 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	if scope == wall.Approved {
 		session = ""
 	}
-	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: w.Hidden, Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
+	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: append(slices.Clone(w.Hidden), x.hidden...), Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Writes: x.writes, Widen: x.widen, Credentials: x.creds, Secrets: x.secrets,
 		Hosts: x.hosts, HostNetwork: hostNet, Session: session, Ledger: w.Ledger, SessionID: s.Session, PagePort: w.PagePort, Same: x.same})
 	if s.Agent == "claude" {

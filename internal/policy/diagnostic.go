@@ -252,6 +252,12 @@ type Diagnostic struct {
 	// let through wide write beside what it names (Policy.ApprovedWrites),
 	// absolute.
 	ApprovedWrites []string
+	// ProtectedPaths are the policy's own protected paths — the person's
+	// and the org bundle's protected and secret paths — absolute: the
+	// decision refuses a step that names one, and the wall hides them
+	// from every step it runs, which may reach them without naming them
+	// (the project's code).
+	ProtectedPaths []string
 	// Seen are the files that say what the step runs, with their SHA-256
 	// when it was decided (Request.Seen).
 	Seen map[string]string

@@ -79,7 +79,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	}
 	e := &evaluation{req: &req, pol: pol, w: &w, st: &st}
 	e.d = Diagnostic{Where: w.String(), Problems: pol.Problems, Tiers: make([]Tier, 0, 9), Hosts: egressHosts(w.ctx.TrustedHosts), Seen: req.Seen,
-		ApprovedWrites: expandAll(pol.ApprovedWrites, w.ctx.Home)}
+		ApprovedWrites: expandAll(pol.ApprovedWrites, w.ctx.Home), ProtectedPaths: expandAll(pol.ProtectedPaths, w.ctx.Home)}
 	e.classPatterns(&a)
 	e.parallel(&a)
 	st.classes = a.Classes
