@@ -3,6 +3,7 @@ package hub_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -14,7 +15,8 @@ import (
 // TestAttackAsTheHubsRole: a hub whose process is taken over works as the
 // hub's role. It cannot turn off what guards the ledger and the answers:
 // the triggers, row-level security, the functions the triggers call; nor
-// rewrite an answer, a card's bytes, a node's person or a passkey.
+// rewrite an answer, a card's bytes, a node's person or a passkey; nor
+// append to a node's chain a row stamped with another person.
 func TestAttackAsTheHubsRole(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
@@ -33,7 +35,12 @@ func TestAttackAsTheHubsRole(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(ctx)
+	// A row that continues ada's chain, stamped with bob.
+	next := chain(2, rows[1].Hash, 1, "bob's")[0]
+	stamped := fmt.Sprintf(`INSERT INTO ledger (node_id, seq, person_id, body, prev, hash) VALUES (%d, 3, %d, '\x%x', '\x%x', '\x%x')`,
+		f.adaNode, f.bob, next.Body, next.Prev, next.Hash)
 	for _, q := range []string{
+		stamped,
 		"ALTER TABLE ledger DISABLE TRIGGER ledger_no_update",
 		"ALTER TABLE ledger DISABLE TRIGGER ALL",
 		"DROP TRIGGER ledger_chain ON ledger",
