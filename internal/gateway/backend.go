@@ -207,7 +207,8 @@ func (b *Backend) MissedCards(ctx context.Context, limit int) ([]store.Missed, e
 
 func (b *Backend) Settings(ctx context.Context) (web.Settings, error) {
 	p := policy.Load(policy.Files{Person: filepath.Join(b.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
-	p.SetTeam(team.Load(b.ConfigDir, time.Now()))
+	chained, err := b.DB.Chained(ctx)
+	p.SetTeam(team.Current(b.ConfigDir, time.Now(), chained, err))
 	return web.Settings{Looked: p.Looked, Policy: p}, nil
 }
 

@@ -87,7 +87,8 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container) (policy.Request, error) {
 	root := paths.ProjectRoot(s.Project())
 	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
-	pol.SetTeam(team.Load(d.ConfigDir, now()))
+	chained, err := d.DB.Chained(ctx)
+	pol.SetTeam(team.Current(d.ConfigDir, now(), chained, err))
 	kept, err := d.DB.Rules(ctx)
 	if err != nil {
 		return policy.Request{}, err

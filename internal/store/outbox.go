@@ -42,6 +42,16 @@ func (db *DB) SetChain(ctx context.Context, on bool) error {
 	})
 }
 
+// Chained reports whether ledger rows are chained for a hub: the node
+// joined one and has not left.
+func (db *DB) Chained(ctx context.Context) (bool, error) {
+	var on int
+	err := db.view(ctx, func(tx *tx) error {
+		return tx.QueryRowContext(ctx, "SELECT count(*) FROM team_chain").Scan(&on)
+	})
+	return on > 0, err
+}
+
 // chain adds the ledger row just written to the outbox when the node is in
 // a team. It runs in the row's own transaction, which holds SQLite's write
 // lock: the rows are numbered one after another, whatever races.

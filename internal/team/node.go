@@ -114,6 +114,26 @@ func writeFile(path string, b []byte) error {
 // one with a valid bundle, or in one without (then no auto), fail closed
 // on anything it cannot read.
 func Load(config string, now time.Time) policy.Team {
+	return load(config, now)
+}
+
+// Current is Load for a node whose store says whether it joined a team
+// (chained, or an error reading it): a node that joined and whose team
+// files are gone stays in team mode with no valid bundle. Removing a
+// folder does not lift the org's narrowing; sayso team leave does.
+func Current(config string, now time.Time, chained bool, err error) policy.Team {
+	t := load(config, now)
+	if !t.Joined && (chained || err != nil) {
+		why := "this machine joined a team and its team files in " + config + " are gone: join again, or end team mode with sayso team leave"
+		if err != nil {
+			why = "read whether this machine is in a team: " + err.Error()
+		}
+		return policy.Team{Joined: true, Why: why}
+	}
+	return t
+}
+
+func load(config string, now time.Time) policy.Team {
 	s, joined, err := ReadState(config)
 	if !joined {
 		return policy.Team{}

@@ -69,3 +69,24 @@ func mustB64(b []byte) []byte {
 	base64.StdEncoding.Encode(out, b)
 	return out
 }
+
+// TestCurrentFilesGone: a node whose store says it joined a team, and
+// whose team files are gone (a folder removed or moved), stays in team
+// mode with no org bundle (no auto); a store that cannot be read counts
+// as joined; a node in no team is in none.
+func TestCurrentFilesGone(t *testing.T) {
+	config := t.TempDir()
+	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	if got := Current(config, now, false, nil); got.Joined {
+		t.Fatalf("a node that never joined: %+v", got)
+	}
+	for name, c := range map[string]struct {
+		chained bool
+		err     error
+	}{"files gone": {true, nil}, "store unread": {false, errors.New("database is locked")}} {
+		got := Current(config, now, c.chained, c.err)
+		if !got.Joined || got.Org != nil || got.Why == "" {
+			t.Errorf("%s: %+v, want joined with no org bundle and why", name, got)
+		}
+	}
+}
