@@ -13,7 +13,7 @@ import (
 // from the one loader, as not there until it is written, and there after.
 func TestSettingsLooked(t *testing.T) {
 	dir := t.TempDir()
-	b := &Backend{ConfigDir: dir}
+	b := &Backend{ConfigDir: dir, DB: openTestStore(t)}
 	file := filepath.Join(dir, "policy.toml")
 	st, err := b.Settings(context.Background())
 	if err != nil {
