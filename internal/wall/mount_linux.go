@@ -68,6 +68,11 @@ func mountAll(p Profile) error {
 			return err
 		}
 	}
+	if p.Upper != "" {
+		if err := coverWalls(filepath.Dir(p.Upper), len(p.Overlay) > 0); err != nil {
+			return err
+		}
+	}
 	if err := overlays(p); err != nil {
 		return err
 	}

@@ -51,12 +51,12 @@ func direct(bash string, args []string, files [4]int, hand func(), sigs <-chan o
 	if err := mapIDs(attr, unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE); err != nil {
 		return 0, err
 	}
-	caches, err := os.MkdirTemp("", "sayso-wall-caches-")
+	own, err := ownDir()
 	if err != nil {
 		return 0, err
 	}
-	defer removeTree(caches)
-	argv := append([]string{LauncherName, insideArg, ns, bash}, withUpper(args, caches)...)
+	defer removeTree(own)
+	argv := append([]string{LauncherName, insideArg, ns, bash}, withUpper(args, filepath.Join(own, "caches"))...)
 	// The parent-death signal follows the thread that started the child.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

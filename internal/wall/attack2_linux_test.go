@@ -1,0 +1,130 @@
+package wall
+
+// Attacks on the wall's sessions and starters, made as the agent would
+// make them: from a walled step, as the person's own user, with only
+// what the step's decision gave it. Each is judged by what happened in
+// the world: a file that must not appear, a socket that must not be
+// reached.
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
+)
+
+// sessionTemp is a temp folder of the person's for the sessions a test
+// starts (their holders make their own folders in $TMPDIR): under /tmp,
+// which every walled step writes, as /tmp itself would be.
+func sessionTemp(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("/tmp", "sayso-attack-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { removeTree(d) })
+	d, _ = filepath.EvalSymlinks(d)
+	return d
+}
+
+// TestAttackOtherSessionCaches: the person runs two sessions, in two
+// projects. A local step of one writes into the layer the other
+// session's wall keeps over the shared caches (the holder makes it in
+// the temp folder, which every walled step writes), and the other
+// session's next step reads what it planted as its own cache: judged by
+// what that step reads.
+func TestAttackOtherSessionCaches(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	tmp := sessionTemp(t)
+	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp}
+	root2 := filepath.Join(w.home, "proj2")
+	must(t, os.MkdirAll(root2, 0o755))
+	sockA := filepath.Join(w.state, "walls", "a.sock")
+	sockB := filepath.Join(w.state, "walls", "b.sock")
+	t.Cleanup(func() { EndSession(sockA); EndSession(sockB) })
+	a := w.profile(Local)
+	a.Session = sockA
+	b := For(Inputs{Home: w.home, Root: root2, Hidden: []string{w.state, w.bin}, Scope: Local})
+	b.Session = sockB
+	run := func(p Profile, dir, cmd string) result {
+		t.Helper()
+		return client(t, dir, p.Wrap(cmd, launcher(t)), "", env...)
+	}
+	cache := filepath.Join(w.home, ".cache")
+	if r := run(b, root2, "ls "+quote(cache)+" >/dev/null && echo up"); !strings.Contains(r.stdout, "up") {
+		t.Fatalf("session b's first step: %+v", r)
+	}
+	// The step also moves the folder of the walls' folders out of the
+	// way, to reach what lies under it by another name.
+	plant := `mv "$TMPDIR"/sayso-walls-* "$TMPDIR/moved"; for d in "$TMPDIR"/sayso-wall-caches-*/*/upper "$TMPDIR"/sayso-walls-*/*/caches/*/upper "$TMPDIR"/moved/*/caches/*/upper; do echo planted-by-a > "$d/planted" && echo "planted $d"; done; true`
+	r := run(a, w.root, plant)
+	t.Logf("session a: %+v", r)
+	if r := run(b, root2, "cat "+quote(filepath.Join(cache, "planted"))); strings.Contains(r.stdout, "planted-by-a") {
+		t.Errorf("session b read as its cache what a step of session a planted: %+v", r)
+	}
+	// A read step of session b itself writes no cache: nor its session's
+	// layers.
+	read := For(Inputs{Home: w.home, Root: root2, Hidden: []string{w.state, w.bin}, Scope: Read})
+	read.Session = sockB
+	// (A name the session's steps have not looked up yet: the layer's
+	// file system keeps what it found missing.)
+	r = run(read, root2, strings.NewReplacer("planted-by-a", "planted-by-read", "/planted", "/read-planted").Replace(plant))
+	t.Logf("session b's read step: %+v", r)
+	if r := run(b, root2, "cat "+quote(filepath.Join(cache, "read-planted"))); strings.Contains(r.stdout, "planted-by-read") {
+		t.Errorf("a local step of session b read as its cache what a read step planted: %+v", r)
+	}
+	// The positive control: session b's local steps share their layer.
+	if r := run(b, root2, "echo own > "+quote(filepath.Join(cache, "own"))+" && cat "+quote(filepath.Join(cache, "own"))); !strings.Contains(r.stdout, "own") {
+		t.Errorf("session b's local step did not write its cache: %+v", r)
+	}
+	if r := run(b, root2, "cat "+quote(filepath.Join(cache, "own"))); !strings.Contains(r.stdout, "own") {
+		t.Errorf("session b's next local step did not read its session's cache: %+v", r)
+	}
+}
+
+// TestAttackOtherSessionTmux: a step of one session starts a terminal
+// multiplexer's server, which runs in its session's wall with its
+// project's reach. A local step of another session, in another project,
+// finds the server's socket in the temp folder and has it run a command:
+// judged by a file in the first project, which the second session may
+// not write.
+func TestAttackOtherSessionTmux(t *testing.T) {
+	need(t)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		testenv.Missing(t, "tmux is not installed: %v", err)
+	}
+	w := newWorld(t)
+	tmp := sessionTemp(t)
+	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp}
+	root2 := filepath.Join(w.home, "proj2")
+	must(t, os.MkdirAll(root2, 0o755))
+	sockA := filepath.Join(w.state, "walls", "a.sock")
+	sockB := filepath.Join(w.state, "walls", "b.sock")
+	t.Cleanup(func() { EndSession(sockA); EndSession(sockB) })
+	a := w.profile(Local)
+	a.Session = sockA
+	b := For(Inputs{Home: w.home, Root: root2, Hidden: []string{w.state, w.bin}, Scope: Local})
+	b.Session = sockB
+	run := func(p Profile, dir, cmd string) result {
+		t.Helper()
+		return client(t, dir, p.Wrap(cmd, launcher(t)), "", env...)
+	}
+	if r := run(b, root2, "tmux new-session -d -s work 'sleep 300' && echo up"); !strings.Contains(r.stdout, "up") {
+		t.Fatalf("session b's tmux: %+v", r)
+	}
+	mark := filepath.Join(root2, "written-by-a")
+	send := `for s in "$TMPDIR"/sayso-wall-tmux-*/tmux-*/default "$TMPDIR"/sayso-walls-*/*/tmux/tmux-*/default; do tmux -S "$s" run-shell 'echo a > ` + mark + `' && echo "sent $s"; done; sleep 0.5; true`
+	r := run(a, w.root, send)
+	t.Logf("session a: %+v", r)
+	if _, err := os.Lstat(mark); err == nil {
+		t.Errorf("a step of session a had session b's tmux write session b's project: %+v", r)
+	}
+	// The positive control: session b's own step reaches its server.
+	if r := run(b, root2, "tmux run-shell 'echo own' && echo sent"); !strings.Contains(r.stdout, "sent") {
+		t.Errorf("session b's own step did not reach its tmux: %+v", r)
+	}
+}
