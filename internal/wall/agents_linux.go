@@ -14,8 +14,13 @@ import (
 // folder of the user's that holds an agent.* socket is hidden: a step
 // that finds one by its place would have it sign.
 func otherAgents() []string {
+	return otherAgentsIn(os.Getenv("TMPDIR"))
+}
+
+// otherAgentsIn are otherAgents for a step whose $TMPDIR is tmpdir.
+func otherAgentsIn(tmpdir string) []string {
 	temps := []string{"/tmp"}
-	if d := os.Getenv("TMPDIR"); strings.HasPrefix(d, "/") && filepath.Clean(d) != "/tmp" {
+	if d := tmpdir; strings.HasPrefix(d, "/") && filepath.Clean(d) != "/tmp" {
 		temps = append(temps, filepath.Clean(d))
 	}
 	uid := uint32(os.Getuid())

@@ -7,11 +7,13 @@ package wall
 // reached.
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
@@ -126,5 +128,63 @@ func TestAttackOtherSessionTmux(t *testing.T) {
 	// The positive control: session b's own step reaches its server.
 	if r := run(b, root2, "tmux run-shell 'echo own' && echo sent"); !strings.Contains(r.stdout, "sent") {
 		t.Errorf("session b's own step did not reach its tmux: %+v", r)
+	}
+}
+
+// TestAttackStarterOtherAgent: the person starts an ssh agent in another
+// terminal after a session's first step, at the place ssh-agent puts it
+// ($TMPDIR/ssh-XXXXXXXXXX/agent.PID), which the client's SSH_AUTH_SOCK
+// does not name. A step's own wall hides it; the session's next step,
+// started from the starter set up before the agent was there, must not
+// reach it either: judged by the agent, which must see no connection.
+func TestAttackStarterOtherAgent(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	tmp := sessionTemp(t)
+	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "SSH_AUTH_SOCK="}
+	sock := filepath.Join(w.state, "walls", "agent.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	p := w.profile(Local)
+	p.Session = sock
+	run := func(cmd string) result {
+		t.Helper()
+		return client(t, w.root, p.Wrap(cmd, launcher(t)), "", env...)
+	}
+	if r := run("echo up"); !strings.Contains(r.stdout, "up") {
+		t.Fatalf("the session's first step: %+v", r)
+	}
+	dir, err := os.MkdirTemp(tmp, "ssh-")
+	must(t, err)
+	must(t, os.Chmod(dir, 0o700))
+	agent, err := net.Listen("unix", filepath.Join(dir, "agent.4242"))
+	must(t, err)
+	defer agent.Close()
+	reached := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := agent.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	step := `for s in "$TMPDIR"/ssh-*/agent.*; do ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" && echo "reached $s"; done; true`
+	r := run(step)
+	if strings.Contains(r.stdout, "reached") {
+		t.Errorf("a later step of the session reached the person's new ssh agent: %+v", r)
+	}
+	select {
+	case <-reached:
+		t.Error("the agent was reached")
+	case <-time.After(200 * time.Millisecond):
+	}
+	// The positive control: the same loop, run plain, reaches it.
+	plain := exec.Command("bash", "-c", step)
+	plain.Env = append(os.Environ(), "TMPDIR="+tmp)
+	out, _ := plain.CombinedOutput()
+	if !strings.Contains(string(out), "reached") {
+		t.Fatalf("run plain, the loop did not reach the agent: the check sees nothing (%q)", out)
 	}
 }

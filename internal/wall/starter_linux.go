@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -67,9 +68,9 @@ func (k *keeper) starterFor(m msg) (*starter, Args) {
 	if dash < 0 {
 		return nil, Args{}
 	}
-	sock, run := envOf(m.Env, "SSH_AUTH_SOCK"), envOf(m.Env, "XDG_RUNTIME_DIR")
-	key := strings.Join(argv[2:dash], "\x00") + "\x00" + sock + "\x00" + run
-	print := fingerprint(a.Profile, sock, run)
+	sock, run, tmp := envOf(m.Env, "SSH_AUTH_SOCK"), envOf(m.Env, "XDG_RUNTIME_DIR"), envOf(m.Env, "TMPDIR")
+	key := strings.Join(argv[2:dash], "\x00") + "\x00" + sock + "\x00" + run + "\x00" + tmp
+	print := fingerprint(a.Profile, sock, run, tmp)
 
 	k.mu.Lock()
 	if s := k.starters[key]; s != nil {
@@ -317,8 +318,10 @@ func (k *keeper) starterCount() int {
 
 // fingerprint names the files a wall with profile p is set up over:
 // each path its mounts and rules name, with the file it is now (or
-// none), and the agents' sockets the step's environment names.
-func fingerprint(p Profile, sock, run string) string {
+// none), the agents' sockets the step's environment names, and the
+// folders of the person's other ssh agents (otherAgentsIn: one started
+// since is hidden from the next step, as its own wall would hide it).
+func fingerprint(p Profile, sock, run, tmp string) string {
 	h := sha256.New()
 	var st unix.Stat_t
 	note := func(path string) {
@@ -337,10 +340,14 @@ func fingerprint(p Profile, sock, run string) string {
 	if sock != "" {
 		note(sock)
 	}
+	if !strings.HasPrefix(run, "/") {
+		run = "/run/user/" + strconv.Itoa(os.Getuid())
+	}
 	for _, d := range []string{"/gnupg", "/keyring", "/gcr"} {
-		if run != "" {
-			note(run + d)
-		}
+		note(run + d)
+	}
+	for _, d := range otherAgentsIn(tmp) {
+		note(d)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
