@@ -7,16 +7,76 @@ package wall
 // reached.
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
+
+// attack2Env makes the test binary a small tool run inside a wall (see
+// attack2Tool): the calls on another process a walled step may make.
+const attack2Env = "SAYSO_WALL_TEST_ATTACK2"
+
+func init() {
+	if os.Getenv(attack2Env) == "1" {
+		os.Exit(attack2Tool(os.Args[1:]))
+	}
+}
+
+// attack2Tool runs one attack on the process PID and exits 0 when it got
+// through:
+//
+//	ptrace PID        attach to it as a debugger would
+//	getfd PID FD TEXT take its descriptor FD (pidfd_getfd) and write TEXT to it
+func attack2Tool(args []string) int {
+	if len(args) < 2 {
+		return 2
+	}
+	pid, err := strconv.Atoi(args[1])
+	if err != nil {
+		return 2
+	}
+	switch {
+	case args[0] == "ptrace" && len(args) == 2:
+		if err := unix.PtraceSeize(pid); err != nil {
+			fmt.Println("ptrace:", err)
+			return 1
+		}
+		fmt.Println("attached")
+		return 0
+	case args[0] == "getfd" && len(args) == 4:
+		fd, err := strconv.Atoi(args[2])
+		if err != nil {
+			return 2
+		}
+		pfd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			fmt.Println("pidfd_open:", err)
+			return 1
+		}
+		got, err := unix.PidfdGetfd(pfd, fd, 0)
+		if err != nil {
+			fmt.Println("pidfd_getfd:", err)
+			return 1
+		}
+		if _, err := unix.Write(got, []byte(args[3])); err != nil {
+			fmt.Println("write:", err)
+			return 1
+		}
+		fmt.Println("wrote through the taken descriptor")
+		return 0
+	}
+	return 2
+}
 
 // sessionTemp is a temp folder of the person's for the sessions a test
 // starts (their holders make their own folders in $TMPDIR): under /tmp,
@@ -187,4 +247,56 @@ func TestAttackStarterOtherAgent(t *testing.T) {
 	if !strings.Contains(string(out), "reached") {
 		t.Fatalf("run plain, the loop did not reach the agent: the check sees nothing (%q)", out)
 	}
+}
+
+// TestAttackSessionOtherProfile: a step that may write the project's git
+// configuration (git remote add, as the engine read it) leaves a process
+// running in its folder with the configuration open for writing. A
+// later local step of the same session, which may not write it, goes
+// after that process to write it anyway: through its descriptors, its
+// folder and its root in /proc, by taking its descriptor (pidfd_getfd),
+// by tracing it, or by stopping it. Judged by the configuration, which
+// must not change, and by the process, which must live on.
+func TestAttackSessionOtherProfile(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "profiles.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	config := filepath.Join(w.root, ".git", "config")
+	git := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, GitConfig: true})
+	git.Session = sock
+	local := w.profile(Local)
+	local.Session = sock
+	leave := `(cd .git && exec 7>>config && exec -a sayso-victim-` + filepath.Base(w.base) + ` sleep 300) >/dev/null 2>&1 & sleep 0.3; echo left`
+	if r := w.run(t, git, w.root, leave); !strings.Contains(r.stdout, "left") {
+		t.Fatalf("leave the process: %+v", r)
+	}
+	// The process by its name alone (argv is that name and 300): the
+	// step's own shell names it too, in its command.
+	find := `pid=; for p in /proc/[0-9]*; do [ "$(tr '\0' ' ' < $p/cmdline 2>/dev/null)" = "sayso-victim-` + filepath.Base(w.base) + ` 300 " ] && pid=${p#/proc/}; done; [ -n "$pid" ] || { echo no victim; exit 3; }; `
+	tool := attack2Env + "=1 " + quote(launcher(t))
+	for _, cmd := range []string{
+		`echo fd >> /proc/$pid/fd/7`,
+		`echo cwd >> /proc/$pid/cwd/config`,
+		`echo root >> /proc/$pid/root` + config,
+		tool + ` getfd $pid 7 getfd`,
+		tool + ` ptrace $pid`,
+		`kill -STOP $pid`,
+		`kill -KILL $pid`,
+	} {
+		r := w.run(t, local, w.root, find+cmd)
+		if r.code == 3 {
+			t.Fatalf("the local step did not see the process: %+v", r)
+		}
+		if r.code == 0 {
+			t.Errorf("%q from a local step of the session succeeded: %+v", cmd, r)
+		}
+	}
+	wantContent(t, config, "[core]")
+	// The process lives on, as it was: a step of its own profile writes
+	// through its descriptor and ends it (the positive control).
+	if r := w.run(t, git, w.root, find+`grep -q '^State:.*[RS]' /proc/$pid/status && echo own >> /proc/$pid/fd/7 && kill $pid && echo ended`); !strings.Contains(r.stdout, "ended") {
+		t.Errorf("the process did not live on as it was: %+v", r)
+	}
+	wantContent(t, config, "[core]own\n")
 }
