@@ -7,13 +7,18 @@ package wall
 // reached.
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -299,4 +304,80 @@ func TestAttackSessionOtherProfile(t *testing.T) {
 		t.Errorf("the process did not live on as it was: %+v", r)
 	}
 	wantContent(t, config, "[core]own\n")
+}
+
+// TestAttackEgressOwnAddress: the trusted hosts hold the machine's own
+// address (a remote the agent added names it): the egress proxy must
+// not lead there, where every service listening on all of the machine's
+// addresses answers, as it does not lead to the loopback. No connection
+// is made: the proxy's dialer only records where it was sent.
+func TestAttackEgressOwnAddress(t *testing.T) {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var own []string
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() {
+			own = append(own, n.IP.String())
+		}
+	}
+	if len(own) == 0 {
+		testenv.Missing(t, "the machine has no address but its loopback")
+	}
+	var mu sync.Mutex
+	var dialed []string
+	e := &Egress{Hosts: own, Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		mu.Lock()
+		dialed = append(dialed, addr)
+		mu.Unlock()
+		return nil, errors.New("the test's dialer reaches nothing")
+	}}
+	pl, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pl.Close() })
+	go e.Serve(pl)
+	for _, ip := range own {
+		h := ip
+		if strings.Contains(ip, ":") {
+			h = "[" + ip + "]"
+		}
+		for _, req := range []string{"CONNECT " + h + ":2024 HTTP/1.1\r\nHost: " + h + ":2024\r\n\r\n", "GET http://" + h + ":2024/ HTTP/1.1\r\nHost: " + h + ":2024\r\n\r\n"} {
+			c, err := net.Dial("tcp4", pl.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.SetDeadline(time.Now().Add(10 * time.Second))
+			c.Write([]byte(req))
+			line, _ := bufio.NewReader(c).ReadString('\n')
+			c.Close()
+			if strings.Contains(line, " 200 ") {
+				t.Errorf("%q: %s", strings.SplitN(req, "\r\n", 2)[0], line)
+			}
+		}
+	}
+	got := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(dialed)
+	}
+	if d := got(); len(d) > 0 {
+		t.Errorf("the proxy set out for the machine's own addresses: %v", d)
+	}
+	// The positive control: an address that is not the machine's is
+	// handed to the dialer (which records it, and reaches nothing).
+	e.Hosts = append(e.Hosts, "198.51.100.7")
+	c, err := net.Dial("tcp4", pl.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.Write([]byte("CONNECT 198.51.100.7:2024 HTTP/1.1\r\nHost: 198.51.100.7:2024\r\n\r\n"))
+	bufio.NewReader(c).ReadString('\n')
+	c.Close()
+	if d := got(); !slices.Contains(d, "198.51.100.7:2024") {
+		t.Errorf("the proxy did not set out for another address: %v", d)
+	}
 }
