@@ -381,3 +381,42 @@ func TestAttackEgressOwnAddress(t *testing.T) {
 		t.Errorf("the proxy did not set out for another address: %v", d)
 	}
 }
+
+// TestAttackEgressLoopbackSpellings: a session's steps may reach hosts
+// that spell the machine's loopback in ways the policy's filter does not
+// read as an address (the machine's own name, 127.1, 2130706433,
+// 0x7f.1, 127.000.000.001, 0): from inside a session's wall, through the
+// step's proxy, each is tried against a service on the machine's
+// loopback (another session's forwarded dev server, sayso's gateway).
+// Judged by the service, which must receive nothing.
+func TestAttackEgressLoopbackSpellings(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	s := newSink(t)
+	name, err := os.Hostname()
+	must(t, err)
+	spellings := []string{name, "127.1", "2130706433", "0x7f.1", "0x7f000001", "127.000.000.001", "0", "localhost.localdomain", "ip6-localhost"}
+	sock := filepath.Join(w.state, "walls", "spell.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	p := w.profile(Local)
+	p.Session = sock
+	p.Hosts = spellings
+	port := strconv.Itoa(s.port)
+	var step strings.Builder
+	step.WriteString(`pp=${HTTPS_PROXY##*:}; `)
+	for _, h := range spellings {
+		for _, req := range []string{"CONNECT " + h + ":" + port + " HTTP/1.1\\r\\nHost: " + h + ":" + port + "\\r\\n\\r\\nproxied-secret\\n",
+			"GET http://" + h + ":" + port + "/ HTTP/1.1\\r\\nHost: " + h + ":" + port + "\\r\\n\\r\\n"} {
+			step.WriteString(`exec 4<>/dev/tcp/127.0.0.1/$pp && printf '` + req + `' >&4 && head -c 12 <&4; echo; exec 4<&-; `)
+		}
+	}
+	step.WriteString("true")
+	r := w.run(t, p, w.root, step.String())
+	if strings.Count(r.stdout, "HTTP/1.1 ") < len(spellings) {
+		t.Fatalf("the proxy did not answer the step: %+v", r)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if got := s.received(); len(got) > 0 {
+		t.Errorf("the machine's loopback service received %q from a walled step: %+v", got, r)
+	}
+}
