@@ -420,3 +420,33 @@ func TestAttackEgressLoopbackSpellings(t *testing.T) {
 		t.Errorf("the machine's loopback service received %q from a walled step: %+v", got, r)
 	}
 }
+
+// TestAttackStarterDescriptors: a session's step, started by its
+// starter, holds no descriptor of the starter's, the keeper's or an
+// earlier step's: no socket at all (a control socket would let it ask
+// for steps of any profile; a listener, another step's egress), and a
+// program it starts holds its stdin, stdout and stderr alone. Judged by
+// what the step's shell and the program hold.
+func TestAttackStarterDescriptors(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "fds.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	for _, s := range []Scope{Read, Local, Local} {
+		p := w.profile(s)
+		p.Session = sock
+		r := w.run(t, p, w.root, `ls -l /proc/$$/fd | sed -n 's/.* \([0-9]*\) -> /shell \1 /p'; sh -c 'ls -l /proc/$$/fd' | sed -n 's/.* \([0-9]*\) -> /program \1 /p'`)
+		if r.code != 0 || !strings.Contains(r.stdout, "program 2 ") {
+			t.Fatalf("%v: list the descriptors: %+v", s, r)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			f := strings.Fields(l)
+			if len(f) < 3 {
+				continue // a descriptor gone before it was read
+			}
+			if n, _ := strconv.Atoi(f[1]); strings.HasPrefix(f[2], "socket:") || f[0] == "program" && n > 2 {
+				t.Errorf("%v: a step's %s holds descriptor %s (%s)", s, f[0], f[1], f[2])
+			}
+		}
+	}
+}
