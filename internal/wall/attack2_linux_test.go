@@ -450,3 +450,23 @@ func TestAttackStarterDescriptors(t *testing.T) {
 		}
 	}
 }
+
+// TestAttackHostNetworkOutlives: a step on the machine's network (granted
+// a credential: its programs need the machine's network and the person's
+// keys) leaves a process running. What it leaves must end with the step,
+// as a step in a wall of its own does: judged by a file the process
+// would write after the step ended.
+func TestAttackHostNetworkOutlives(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	mark := filepath.Join(w.root, "late")
+	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Local, Secrets: true, HostNetwork: true})
+	r := w.run(t, p, w.root, `(setsid sh -c 'sleep 1; echo late > `+mark+`' &) >/dev/null 2>&1; echo started`)
+	if r.code != 0 || !strings.Contains(r.stdout, "started") {
+		t.Fatalf("step: %+v", r)
+	}
+	time.Sleep(2 * time.Second)
+	if _, err := os.Stat(mark); err == nil {
+		t.Fatal("a process a step on the machine's network left running wrote after the step ended")
+	}
+}
