@@ -470,3 +470,71 @@ func TestAttackHostNetworkOutlives(t *testing.T) {
 		t.Fatal("a process a step on the machine's network left running wrote after the step ended")
 	}
 }
+
+// TestAttackEditorSockets: the client runs in an editor's terminal (VS
+// Code's), whose environment names the editor's sockets: git's askpass
+// (VSCODE_GIT_IPC_HANDLE: asked for a password, the editor answers with
+// the token the person signed in with) and its command line's
+// (VSCODE_IPC_HOOK_CLI: it opens windows and installs extensions, which
+// run outside any wall). They lie in the runtime folder, or the temp
+// folder without one; other windows' lie beside them. A step that holds
+// no secret must reach none, in a wall of its own or in a session's:
+// judged by the sockets, which must see no connection.
+func TestAttackEditorSockets(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	tmp := sessionTemp(t)
+	run := filepath.Join(tmp, "run")
+	must(t, os.Mkdir(run, 0o700))
+	reached := make(chan string, 64)
+	listen := func(path string) {
+		ln, err := net.Listen("unix", path)
+		must(t, err)
+		t.Cleanup(func() { ln.Close() })
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				reached <- path
+				c.Close()
+			}
+		}()
+	}
+	gitSock := filepath.Join(run, "vscode-git-1a2b3c.sock")
+	cliSock := filepath.Join(run, "vscode-ipc-4d5e6f.sock")
+	other := filepath.Join(run, "vscode-git-other.sock")
+	inTemp := filepath.Join(tmp, "vscode-ipc-7a8b9c.sock")
+	for _, s := range []string{gitSock, cliSock, other, inTemp} {
+		listen(s)
+	}
+	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "XDG_RUNTIME_DIR=" + run, "SSH_AUTH_SOCK=",
+		"VSCODE_GIT_IPC_HANDLE=" + gitSock, "VSCODE_IPC_HOOK_CLI=" + cliSock}
+	step := `for s in "$VSCODE_GIT_IPC_HANDLE" "$VSCODE_IPC_HOOK_CLI" "$XDG_RUNTIME_DIR"/vscode-*.sock "$TMPDIR"/vscode-*.sock; do ` +
+		helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
+	sock := filepath.Join(w.state, "walls", "editor.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	session := w.profile(Local)
+	session.Session = sock
+	for name, p := range map[string]Profile{"read": w.profile(Read), "local": w.profile(Local), "session": session} {
+		for i := 0; i < 2; i++ { // a session's second step comes from its starter
+			r := client(t, w.root, p.Wrap(step, launcher(t)), "", env...)
+			if r.code != 0 || strings.Contains(r.stdout, "reached") {
+				t.Errorf("%s: a walled step reached the editor: %+v", name, r)
+			}
+		}
+	}
+	select {
+	case s := <-reached:
+		t.Errorf("%s was reached from a wall", s)
+	case <-time.After(200 * time.Millisecond):
+	}
+	// The positive control: the same loop, run plain, reaches them all.
+	plain := exec.Command("bash", "-c", step)
+	plain.Env = append(os.Environ(), env...)
+	out, _ := plain.CombinedOutput()
+	if n := strings.Count(string(out), "reached"); n < 5 {
+		t.Fatalf("run plain, the loop reached %d sockets, want 5 (%q)", n, out)
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -68,9 +67,11 @@ func (k *keeper) starterFor(m msg) (*starter, Args) {
 	if dash < 0 {
 		return nil, Args{}
 	}
-	sock, run, tmp := envOf(m.Env, "SSH_AUTH_SOCK"), envOf(m.Env, "XDG_RUNTIME_DIR"), envOf(m.Env, "TMPDIR")
-	key := strings.Join(argv[2:dash], "\x00") + "\x00" + sock + "\x00" + run + "\x00" + tmp
-	print := fingerprint(a.Profile, sock, run, tmp)
+	key := strings.Join(argv[2:dash], "\x00")
+	for _, v := range agentVars {
+		key += "\x00" + envOf(m.Env, v)
+	}
+	print := fingerprint(a.Profile, agentsIn(func(v string) string { return envOf(m.Env, v) }))
 
 	k.mu.Lock()
 	if s := k.starters[key]; s != nil {
@@ -318,10 +319,10 @@ func (k *keeper) starterCount() int {
 
 // fingerprint names the files a wall with profile p is set up over:
 // each path its mounts and rules name, with the file it is now (or
-// none), the agents' sockets the step's environment names, and the
-// folders of the person's other ssh agents (otherAgentsIn: one started
+// none), and the agents' sockets and folders it hides as the step's
+// environment finds them (agentsIn: an ssh agent the person started
 // since is hidden from the next step, as its own wall would hide it).
-func fingerprint(p Profile, sock, run, tmp string) string {
+func fingerprint(p Profile, agents []string) string {
 	h := sha256.New()
 	var st unix.Stat_t
 	note := func(path string) {
@@ -331,23 +332,11 @@ func fingerprint(p Profile, sock, run, tmp string) string {
 		}
 		fmt.Fprintf(h, "%s %d %d %o\n", path, st.Dev, st.Ino, st.Mode&unix.S_IFMT)
 	}
-	for _, list := range [][]string{p.Write, p.ReadOnly, p.Hidden, p.Make, p.Kept, p.Overlay, p.Absent} {
+	for _, list := range [][]string{p.Write, p.ReadOnly, p.Hidden, p.Make, p.Kept, p.Overlay, p.Absent, agents} {
 		for _, path := range list {
 			note(path)
 		}
 		h.Write([]byte{0})
-	}
-	if sock != "" {
-		note(sock)
-	}
-	if !strings.HasPrefix(run, "/") {
-		run = "/run/user/" + strconv.Itoa(os.Getuid())
-	}
-	for _, d := range []string{"/gnupg", "/keyring", "/gcr"} {
-		note(run + d)
-	}
-	for _, d := range otherAgentsIn(tmp) {
-		note(d)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
