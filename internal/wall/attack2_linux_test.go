@@ -538,3 +538,62 @@ func TestAttackEditorSockets(t *testing.T) {
 		t.Fatalf("run plain, the loop reached %d sockets, want 5 (%q)", n, out)
 	}
 }
+
+// TestAttackTerminalServers: the person's terminal multiplexers and
+// editors that run what their socket is sent, outside any wall: zellij
+// (/tmp/zellij-UID: `zellij action write-chars` types into the person's
+// panes) and Emacs's server (/tmp/emacsUID/server: `emacsclient --eval`).
+// A walled step finds them by their place; judged by the sockets, which
+// must see no connection from a wall (tmux's and screen's are hidden
+// already).
+func TestAttackTerminalServers(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	uid := strconv.Itoa(os.Getuid())
+	reached := make(chan string, 16)
+	var socks []string
+	for _, d := range []string{"/tmp/zellij-" + uid + "/0.40.0", "/tmp/emacs" + uid} {
+		top := d
+		if i := strings.Index(d[len("/tmp/"):], "/"); i >= 0 {
+			top = d[:len("/tmp/")+i]
+		}
+		if _, err := os.Lstat(top); err != nil {
+			must(t, os.MkdirAll(d, 0o700))
+			t.Cleanup(func() { os.RemoveAll(top) })
+		}
+		s := filepath.Join(d, "sayso-attack-"+filepath.Base(w.base))
+		ln, err := net.Listen("unix", s)
+		must(t, err)
+		t.Cleanup(func() { ln.Close() })
+		socks = append(socks, s)
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				reached <- s
+				c.Close()
+			}
+		}()
+	}
+	var step strings.Builder
+	for _, s := range socks {
+		step.WriteString(helperEnv + `=1 ` + quote(launcher(t)) + ` dial ` + quote(s) + ` 2>/dev/null && echo "reached ` + s + `"; `)
+	}
+	step.WriteString("true")
+	for _, s := range []Scope{Read, Local, Approved} {
+		if r := w.run(t, w.profile(s), w.root, step.String()); r.code != 0 || strings.Contains(r.stdout, "reached") {
+			t.Errorf("%v: a walled step reached a terminal server: %+v", s, r)
+		}
+	}
+	select {
+	case s := <-reached:
+		t.Errorf("%s was reached from a wall", s)
+	case <-time.After(200 * time.Millisecond):
+	}
+	out, _ := exec.Command("bash", "-c", step.String()).CombinedOutput()
+	if n := strings.Count(string(out), "reached"); n != len(socks) {
+		t.Fatalf("run plain, the step reached %d of %d sockets: the check sees nothing (%q)", n, len(socks), out)
+	}
+}
