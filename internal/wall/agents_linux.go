@@ -31,13 +31,13 @@ func agentsIn(get func(string) string) []string {
 	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
 }
 
-// editorSockets are VS Code's sockets: git's askpass
+// editorSockets are the editors' sockets. VS Code's: git's askpass
 // ($VSCODE_GIT_IPC_HANDLE: asked for a password, the editor answers with
 // the token the person signed in with) and its command line's
 // ($VSCODE_IPC_HOOK_CLI: it opens windows and installs extensions, which
 // run outside any wall), as the environment names them, and every
 // vscode-*.sock of the user's in the runtime folder and the temp folders,
-// where the editor's other windows keep theirs.
+// where the editor's other windows keep theirs; and Neovim's.
 func editorSockets(get func(string) string, run string) []string {
 	var out []string
 	for _, v := range []string{"VSCODE_GIT_IPC_HANDLE", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK"} {
@@ -48,7 +48,10 @@ func editorSockets(get func(string) string, run string) []string {
 	uid := uint32(os.Getuid())
 	for _, d := range append([]string{run}, temps(get("TMPDIR"))...) {
 		socks, _ := filepath.Glob(filepath.Join(d, "vscode-*.sock"))
-		for _, s := range socks {
+		// Neovim's servers: nvim.PID.0 in the runtime folder, or a
+		// folder nvim.USER in the temp folder (`nvim --server … --remote-send`).
+		nvim, _ := filepath.Glob(filepath.Join(d, "nvim.*"))
+		for _, s := range append(socks, nvim...) {
 			if fi, err := os.Lstat(s); err == nil {
 				if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == uid && !slices.Contains(out, s) {
 					out = append(out, s)

@@ -472,7 +472,8 @@ func TestAttackHostNetworkOutlives(t *testing.T) {
 }
 
 // TestAttackEditorSockets: the client runs in an editor's terminal (VS
-// Code's), whose environment names the editor's sockets: git's askpass
+// Code's, or beside a Neovim whose server runs what --remote-send
+// sends), whose environment names the editor's sockets: git's askpass
 // (VSCODE_GIT_IPC_HANDLE: asked for a password, the editor answers with
 // the token the person signed in with) and its command line's
 // (VSCODE_IPC_HOOK_CLI: it opens windows and installs extensions, which
@@ -506,12 +507,15 @@ func TestAttackEditorSockets(t *testing.T) {
 	cliSock := filepath.Join(run, "vscode-ipc-4d5e6f.sock")
 	other := filepath.Join(run, "vscode-git-other.sock")
 	inTemp := filepath.Join(tmp, "vscode-ipc-7a8b9c.sock")
-	for _, s := range []string{gitSock, cliSock, other, inTemp} {
+	nvim := filepath.Join(run, "nvim.4242.0")
+	nvimTemp := filepath.Join(tmp, "nvim.person", "a1b2c3", "nvim.4243.0")
+	must(t, os.MkdirAll(filepath.Dir(nvimTemp), 0o700))
+	for _, s := range []string{gitSock, cliSock, other, inTemp, nvim, nvimTemp} {
 		listen(s)
 	}
 	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "XDG_RUNTIME_DIR=" + run, "SSH_AUTH_SOCK=",
 		"VSCODE_GIT_IPC_HANDLE=" + gitSock, "VSCODE_IPC_HOOK_CLI=" + cliSock}
-	step := `for s in "$VSCODE_GIT_IPC_HANDLE" "$VSCODE_IPC_HOOK_CLI" "$XDG_RUNTIME_DIR"/vscode-*.sock "$TMPDIR"/vscode-*.sock; do ` +
+	step := `for s in "$VSCODE_GIT_IPC_HANDLE" "$VSCODE_IPC_HOOK_CLI" "$XDG_RUNTIME_DIR"/vscode-*.sock "$TMPDIR"/vscode-*.sock "$XDG_RUNTIME_DIR"/nvim.* "$TMPDIR"/nvim.*/*/nvim.*; do ` +
 		helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
 	sock := filepath.Join(w.state, "walls", "editor.sock")
 	t.Cleanup(func() { EndSession(sock) })
@@ -534,8 +538,8 @@ func TestAttackEditorSockets(t *testing.T) {
 	plain := exec.Command("bash", "-c", step)
 	plain.Env = append(os.Environ(), env...)
 	out, _ := plain.CombinedOutput()
-	if n := strings.Count(string(out), "reached"); n < 5 {
-		t.Fatalf("run plain, the loop reached %d sockets, want 5 (%q)", n, out)
+	if n := strings.Count(string(out), "reached"); n < 7 {
+		t.Fatalf("run plain, the loop reached %d sockets, want 7 (%q)", n, out)
 	}
 }
 
