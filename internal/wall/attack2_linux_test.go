@@ -601,3 +601,57 @@ func TestAttackTerminalServers(t *testing.T) {
 		t.Fatalf("run plain, the step reached %d of %d sockets: the check sees nothing (%q)", n, len(socks), out)
 	}
 }
+
+// TestAttackCredentialsUnderCaches: credentials the wall hides that lie
+// in a shared cache the wall lays its own layer over (~/.cache): a
+// token file (~/.cache/huggingface/token) and git's credential-cache
+// daemon's socket (~/.cache/git/credential/socket: asked, it answers with
+// the password it keeps). Judged by what the step reads and by the
+// socket, which must see no connection.
+func TestAttackCredentialsUnderCaches(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	token := filepath.Join(w.home, ".cache", "huggingface", "token")
+	must(t, os.MkdirAll(filepath.Dir(token), 0o700))
+	must(t, os.WriteFile(token, []byte("hf-secret-token\n"), 0o600))
+	sockPath := filepath.Join(w.home, ".cache", "git", "credential", "socket")
+	must(t, os.MkdirAll(filepath.Dir(sockPath), 0o700))
+	ln, err := net.Listen("unix", sockPath)
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	reached := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	step := `cat ` + quote(token) + `; ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial ` + quote(sockPath) + ` && echo reached-socket; true`
+	sess := filepath.Join(w.state, "walls", "creds.sock")
+	t.Cleanup(func() { EndSession(sess) })
+	session := w.profile(Local)
+	session.Session = sess
+	for name, p := range map[string]Profile{"read": w.profile(Read), "local": w.profile(Local), "session": session} {
+		r := w.run(t, p, w.root, step)
+		if strings.Contains(r.stdout, "hf-secret-token") {
+			t.Errorf("%s: a walled step read the token under the cache: %+v", name, r)
+		}
+		if strings.Contains(r.stdout, "reached-socket") {
+			t.Errorf("%s: a walled step reached git's credential cache: %+v", name, r)
+		}
+	}
+	select {
+	case <-reached:
+		t.Error("git's credential cache was reached from a wall")
+	case <-time.After(200 * time.Millisecond):
+	}
+	plain := exec.Command("bash", "-c", step)
+	out, _ := plain.CombinedOutput()
+	if !strings.Contains(string(out), "hf-secret-token") || !strings.Contains(string(out), "reached-socket") {
+		t.Fatalf("run plain, the step read nothing: the check sees nothing (%q)", out)
+	}
+}
