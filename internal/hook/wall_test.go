@@ -389,9 +389,9 @@ func TestCredentialAccess(t *testing.T) {
 		command string
 		want    []string
 	}{
-		{"git fetch origin", []string{".config/gh/hosts.yml", ".config/git/credentials", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
-		{"git pull --ff-only && git log -1", []string{".config/gh/hosts.yml", ".config/git/credentials", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
-		{"git commit -m x", []string{".config/gh/hosts.yml", ".config/git/credentials", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
+		{"git fetch origin", []string{".cache/git/credential", ".config/gh/hosts.yml", ".config/git/credentials", ".git-credential-cache", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
+		{"git pull --ff-only && git log -1", []string{".cache/git/credential", ".config/gh/hosts.yml", ".config/git/credentials", ".git-credential-cache", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
+		{"git commit -m x", []string{".cache/git/credential", ".config/gh/hosts.yml", ".config/git/credentials", ".git-credential-cache", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
 		{"docker pull registry.example/app:1", []string{".docker/config.json"}},
 		{"gh pr list | head -5", []string{".config/gh/hosts.yml", ".ssh"}},
 		{"aws s3 ls", []string{".aws"}},

@@ -13,6 +13,9 @@ var Credentials = []string{
 	".ssh", ".gnupg", ".password-store", ".local/share/keyrings", ".age",
 	// Stored passwords.
 	".netrc", ".git-credentials", ".config/git/credentials", ".pgpass", ".my.cnf", ".vault-token",
+	// git's credential-cache daemon: asked on its socket, it answers with
+	// the passwords it keeps.
+	".cache/git/credential", ".git-credential-cache",
 	// Clouds and clusters.
 	".aws", ".azure", ".kube/config", ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db",
 	".config/gcloud/legacy_credentials", ".config/gcloud/application_default_credentials.json",

@@ -208,6 +208,7 @@ func (r builder) traits() {
 	// keyring it signs commits with, each tool's own token or keys, the
 	// registries' logins docker pulls with.
 	r.creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml",
+		".cache/git/credential", ".git-credential-cache", // credential.helper=cache
 		".gnupg") // commit.gpgsign: gpg signs with its keyring and agent
 	r.creds("docker", ".docker/config.json")
 	r.creds("gh", ".config/gh/hosts.yml", ".ssh")

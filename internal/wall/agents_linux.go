@@ -3,9 +3,73 @@ package wall
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 )
+
+// agentVars are the variables of a step's environment agentsIn reads.
+var agentVars = []string{"SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "TMPDIR", "VSCODE_GIT_IPC_HANDLE", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK"}
+
+// agentsIn are the sockets of the agents that sign or decrypt with the
+// person's keys, for a step whose environment get reads: the ssh agent
+// ($SSH_AUTH_SOCK), the person's other ssh agents (otherAgentsIn), gpg's
+// and the keyrings' folders under the runtime folder; and the sockets of
+// the editor whose terminal the client runs in (editorSockets).
+func agentsIn(get func(string) string) []string {
+	var out []string
+	if s := get("SSH_AUTH_SOCK"); strings.HasPrefix(s, "/") {
+		out = append(out, s)
+	}
+	run := "/run/user/" + strconv.Itoa(os.Getuid())
+	if d := get("XDG_RUNTIME_DIR"); strings.HasPrefix(d, "/") {
+		run = d
+	}
+	out = append(out, otherAgentsIn(get("TMPDIR"))...)
+	out = append(out, editorSockets(get, run)...)
+	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
+}
+
+// editorSockets are the editors' sockets. VS Code's: git's askpass
+// ($VSCODE_GIT_IPC_HANDLE: asked for a password, the editor answers with
+// the token the person signed in with) and its command line's
+// ($VSCODE_IPC_HOOK_CLI: it opens windows and installs extensions, which
+// run outside any wall), as the environment names them, and every
+// vscode-*.sock of the user's in the runtime folder and the temp folders,
+// where the editor's other windows keep theirs; and Neovim's.
+func editorSockets(get func(string) string, run string) []string {
+	var out []string
+	for _, v := range []string{"VSCODE_GIT_IPC_HANDLE", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK"} {
+		if s := get(v); strings.HasPrefix(s, "/") {
+			out = append(out, filepath.Clean(s))
+		}
+	}
+	uid := uint32(os.Getuid())
+	for _, d := range append([]string{run}, temps(get("TMPDIR"))...) {
+		socks, _ := filepath.Glob(filepath.Join(d, "vscode-*.sock"))
+		// Neovim's servers: nvim.PID.0 in the runtime folder, or a
+		// folder nvim.USER in the temp folder (`nvim --server … --remote-send`).
+		nvim, _ := filepath.Glob(filepath.Join(d, "nvim.*"))
+		for _, s := range append(socks, nvim...) {
+			if fi, err := os.Lstat(s); err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == uid && !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// temps are the temp folders: /tmp, and tmpdir when it is another.
+func temps(tmpdir string) []string {
+	out := []string{"/tmp"}
+	if strings.HasPrefix(tmpdir, "/") && filepath.Clean(tmpdir) != "/tmp" {
+		out = append(out, filepath.Clean(tmpdir))
+	}
+	return out
+}
 
 // otherAgents are the folders where ssh-agent and sshd keep the person's
 // other agents' sockets (/tmp/ssh-XXXXXXXXXX/agent.PID, under $TMPDIR
@@ -14,13 +78,14 @@ import (
 // folder of the user's that holds an agent.* socket is hidden: a step
 // that finds one by its place would have it sign.
 func otherAgents() []string {
-	temps := []string{"/tmp"}
-	if d := os.Getenv("TMPDIR"); strings.HasPrefix(d, "/") && filepath.Clean(d) != "/tmp" {
-		temps = append(temps, filepath.Clean(d))
-	}
+	return otherAgentsIn(os.Getenv("TMPDIR"))
+}
+
+// otherAgentsIn are otherAgents for a step whose $TMPDIR is tmpdir.
+func otherAgentsIn(tmpdir string) []string {
 	uid := uint32(os.Getuid())
 	var out []string
-	for _, t := range temps {
+	for _, t := range temps(tmpdir) {
 		dirs, _ := filepath.Glob(filepath.Join(t, "ssh-*"))
 		for _, d := range dirs {
 			fi, err := os.Lstat(d)

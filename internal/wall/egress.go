@@ -234,12 +234,33 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 		// with the machine's own credentials: no registry lives there.
 		return nil, fmt.Errorf("%s leads to a link-local address (%s), where a cloud's metadata service answers", host, ip)
 	}
+	if !ip.IsLoopback() && ownAddress(ip) {
+		// Every service listening on all of the machine's addresses
+		// answers there, as on the loopback; the policy leaves the
+		// loopback's spellings out of the trusted hosts, not these.
+		return nil, fmt.Errorf("%s is this machine's own address (%s): its services are not a registry's", host, ip)
+	}
 	target := net.JoinHostPort(ip.String(), port)
 	if e.Dial != nil {
 		return e.Dial(ctx, "tcp", target)
 	}
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", target)
+}
+
+// ownAddress reports whether ip is an address of one of this machine's
+// interfaces; when they cannot be listed, every address counts as one.
+func ownAddress(ip net.IP) bool {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return true
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.Equal(ip) {
+			return true
+		}
+	}
+	return false
 }
 
 // splice copies both ways until either side ends, then closes both.

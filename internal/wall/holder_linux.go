@@ -25,6 +25,8 @@ type holder struct {
 	ctl *net.UnixConn
 	pid int
 	ns  string // the namespaces of the process that made the holder
+	// own is the wall's own folder (ownDir), which holds tmux and caches.
+	own string
 	// tmux is the folder the wall's own terminal multiplexers keep their
 	// sockets in: the person's (/tmp/tmux-UID) is hidden, it runs what it
 	// is sent outside the wall.
@@ -104,14 +106,11 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		return nil, err
 	}
 	h := &holder{ctl: c.(*net.UnixConn), pid: pid, ns: ns, waits: map[int]chan reply{}, onPorts: onPorts, done: make(chan struct{}), spare: make(chan egressListener, 1)}
-	if h.tmux, err = os.MkdirTemp("", "sayso-wall-tmux-"); err != nil {
+	if h.own, err = ownDir(); err != nil {
 		h.close()
 		return nil, err
 	}
-	if h.caches, err = os.MkdirTemp("", "sayso-wall-caches-"); err != nil {
-		h.close()
-		return nil, err
-	}
+	h.tmux, h.caches = filepath.Join(h.own, "tmux"), filepath.Join(h.own, "caches")
 	ready := make(chan error, 1)
 	go h.dispatch(ready)
 	if err := <-ready; err != nil {
@@ -430,10 +429,8 @@ func (h *holder) close() {
 		e.ln.Close()
 	default:
 	}
-	for _, d := range []string{h.tmux, h.caches} {
-		if d != "" {
-			removeTree(d)
-		}
+	if h.own != "" {
+		removeTree(h.own)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -369,21 +368,10 @@ func stepEnv(p Profile, env []string) []string {
 }
 
 // agents are the sockets of the agents that sign or decrypt with the
-// person's keys, as the step's environment names them: the ssh agent
-// ($SSH_AUTH_SOCK) and gpg's (its folder under the runtime folder). A
-// step that holds no secret reaches neither.
-func agents() []string {
-	var out []string
-	if s := os.Getenv("SSH_AUTH_SOCK"); strings.HasPrefix(s, "/") {
-		out = append(out, s)
-	}
-	run := "/run/user/" + strconv.Itoa(os.Getuid())
-	if d := os.Getenv("XDG_RUNTIME_DIR"); strings.HasPrefix(d, "/") {
-		run = d
-	}
-	out = append(out, otherAgents()...)
-	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
-}
+// person's keys, and of the editor that hands out its tokens, as the
+// step's environment names them (agentsIn). A step that holds no secret
+// reaches none.
+func agents() []string { return agentsIn(os.Getenv) }
 
 // dropCaps leaves the walled shell no capability that could undo the
 // wall. A user other than root enters the wall with CAP_SYS_ADMIN in its

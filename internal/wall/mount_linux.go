@@ -68,7 +68,15 @@ func mountAll(p Profile) error {
 			return err
 		}
 	}
+	if p.Upper != "" {
+		if err := coverWalls(filepath.Dir(p.Upper), len(p.Overlay) > 0); err != nil {
+			return err
+		}
+	}
 	if err := overlays(p); err != nil {
+		return err
+	}
+	if err := overCaches(ms, p.Overlay, void); err != nil {
 		return err
 	}
 	if err := seal(p.Same); err != nil {
@@ -109,6 +117,32 @@ func overlays(p Profile) error {
 		opts := "lowerdir=" + real + ",upperdir=" + upper + ",workdir=" + work + ",userxattr"
 		if err := unix.Mount("overlay", real, "overlay", 0, opts); err != nil {
 			return fmt.Errorf("mount the wall's layer over %s: %w", c, err)
+		}
+	}
+	return nil
+}
+
+// overCaches makes again, on top of the wall's layer, the mounts of ms
+// that hide a path inside one of the shared caches (a token in ~/.cache,
+// git's credential-cache socket): an overlay shows the cache as it is
+// below every mount made inside it before. (What is read-only there,
+// npx's packages, is written in the wall's layer alone.)
+func overCaches(ms []mount, caches []string, void int) error {
+	var layered []string
+	for _, c := range caches {
+		if real, fi, ok := resolve(c); ok && fi.IsDir() {
+			layered = append(layered, real)
+		}
+	}
+	for _, m := range ms {
+		if m.kind != hideDir && m.kind != hideFile {
+			continue
+		}
+		if !slices.ContainsFunc(layered, func(c string) bool { return strings.HasPrefix(m.path, c+"/") }) {
+			continue
+		}
+		if err := m.apply(void); err != nil {
+			return err
 		}
 	}
 	return nil

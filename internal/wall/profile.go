@@ -292,6 +292,12 @@ func daemons(uid int) []string {
 		run + "/wayland-1", run + "/pulse", run + "/pipewire-0",
 		"/tmp/tmux-" + strconv.Itoa(uid), "/tmp/.X11-unix", "/run/screen", "/var/run/screen",
 		"/tmp/codex-daemon-" + strconv.Itoa(uid),
+		// Terminal multiplexers and editors that run what their socket is
+		// sent: zellij (`zellij action write-chars` types into the
+		// person's panes), Emacs's server (`emacsclient --eval`), WezTerm
+		// (`wezterm cli send-text`).
+		"/tmp/zellij-" + strconv.Itoa(uid), run + "/zellij", "/tmp/emacs" + strconv.Itoa(uid), run + "/emacs",
+		run + "/wezterm",
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -51,12 +53,19 @@ func direct(bash string, args []string, files [4]int, hand func(), sigs <-chan o
 	if err := mapIDs(attr, unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE); err != nil {
 		return 0, err
 	}
-	caches, err := os.MkdirTemp("", "sayso-wall-caches-")
+	own, err := ownDir()
 	if err != nil {
 		return 0, err
 	}
-	defer removeTree(caches)
-	argv := append([]string{LauncherName, insideArg, ns, bash}, withUpper(args, caches)...)
+	defer removeTree(own)
+	argv := append([]string{LauncherName, insideArg, ns, bash}, withUpper(args, filepath.Join(own, "caches"))...)
+	// What the step leaves running is this process's to end when the
+	// step does: a wall on the machine's network has no PID namespace
+	// whose end would take it along.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("keep what the step leaves running: %w", err)
+	}
+	defer endOrphans()
 	// The parent-death signal follows the thread that started the child.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -100,6 +109,45 @@ func direct(bash string, args []string, files [4]int, hand func(), sigs <-chan o
 		return 0, fmt.Errorf("wait for the wall: %w", err)
 	}
 	return ws, nil
+}
+
+// endOrphans ends every child this process (a subreaper) still has —
+// what a step on the machine's network left running, handed here as its
+// parents ended — and reaps them, until none is left.
+func endOrphans() {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		kids := childPIDs()
+		for _, k := range kids {
+			syscall.Kill(k, syscall.SIGKILL)
+		}
+		var ws syscall.WaitStatus
+		for {
+			p, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+			if p <= 0 || err != nil {
+				break
+			}
+		}
+		if len(kids) == 0 || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// childPIDs are this process's children.
+func childPIDs() []int {
+	var out []int
+	tasks, _ := os.ReadDir("/proc/self/task")
+	for _, t := range tasks {
+		b, _ := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
 }
 
 // alone runs the step in a wall of its own — its own network, whose

@@ -67,9 +67,11 @@ func (k *keeper) starterFor(m msg) (*starter, Args) {
 	if dash < 0 {
 		return nil, Args{}
 	}
-	sock, run := envOf(m.Env, "SSH_AUTH_SOCK"), envOf(m.Env, "XDG_RUNTIME_DIR")
-	key := strings.Join(argv[2:dash], "\x00") + "\x00" + sock + "\x00" + run
-	print := fingerprint(a.Profile, sock, run)
+	key := strings.Join(argv[2:dash], "\x00")
+	for _, v := range agentVars {
+		key += "\x00" + envOf(m.Env, v)
+	}
+	print := fingerprint(a.Profile, agentsIn(func(v string) string { return envOf(m.Env, v) }))
 
 	k.mu.Lock()
 	if s := k.starters[key]; s != nil {
@@ -317,8 +319,10 @@ func (k *keeper) starterCount() int {
 
 // fingerprint names the files a wall with profile p is set up over:
 // each path its mounts and rules name, with the file it is now (or
-// none), and the agents' sockets the step's environment names.
-func fingerprint(p Profile, sock, run string) string {
+// none), and the agents' sockets and folders it hides as the step's
+// environment finds them (agentsIn: an ssh agent the person started
+// since is hidden from the next step, as its own wall would hide it).
+func fingerprint(p Profile, agents []string) string {
 	h := sha256.New()
 	var st unix.Stat_t
 	note := func(path string) {
@@ -328,19 +332,11 @@ func fingerprint(p Profile, sock, run string) string {
 		}
 		fmt.Fprintf(h, "%s %d %d %o\n", path, st.Dev, st.Ino, st.Mode&unix.S_IFMT)
 	}
-	for _, list := range [][]string{p.Write, p.ReadOnly, p.Hidden, p.Make, p.Kept, p.Overlay, p.Absent} {
+	for _, list := range [][]string{p.Write, p.ReadOnly, p.Hidden, p.Make, p.Kept, p.Overlay, p.Absent, agents} {
 		for _, path := range list {
 			note(path)
 		}
 		h.Write([]byte{0})
-	}
-	if sock != "" {
-		note(sock)
-	}
-	for _, d := range []string{"/gnupg", "/keyring", "/gcr"} {
-		if run != "" {
-			note(run + d)
-		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
