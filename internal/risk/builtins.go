@@ -11,19 +11,19 @@ import (
 func source(c *cmd) {
 	ops := c.args
 	if len(ops) == 0 {
-		c.add(Read, c.name+" with no file")
+		c.add(Read, Words(c.name+" with no file"))
 		return
 	}
 	w := ops[0]
 	if !w.Literal {
 		c.a.mark(c.i, roleCode)
-		c.add(Opaque, c.name+" runs code built at run time: "+w.Raw)
+		c.add(Opaque, Words(c.name+" runs code built at run time: "+w.Raw))
 		return
 	}
 	if ps := c.a.resolve(w); ps != nil {
 		for _, p := range ps {
 			if instructionPath(p, c.a.ctx.Home) == "shell start-up files" {
-				c.add(LocalWrite, c.name+" re-reads the person's shell start-up file")
+				c.add(LocalWrite, Words(c.name+" re-reads the person's shell start-up file"))
 				return
 			}
 			if secretPath(p, c.a.ctx.Home) != "" {
@@ -37,12 +37,12 @@ func source(c *cmd) {
 
 func evalCmd(c *cmd) {
 	if c.seg.Inline {
-		c.add(Read, "eval runs the code read after it")
+		c.add(Read, Words("eval runs the code read after it"))
 	}
 }
 
 func trapCmd(c *cmd) {
-	c.add(Read, "trap sets a handler; its code is read after it")
+	c.add(Read, Words("trap sets a handler; its code is read after it"))
 }
 
 func alias(c *cmd) {
@@ -52,36 +52,36 @@ func alias(c *cmd) {
 			continue
 		}
 		if strings.Contains(w.Value, "=") || !w.Literal {
-			c.add(Opaque, "alias changes what a later command word runs")
+			c.add(Opaque, Words("alias changes what a later command word runs"))
 			return
 		}
 	}
-	c.add(Read, "alias lists or defines aliases a script does not expand")
+	c.add(Read, Words("alias lists or defines aliases a script does not expand"))
 }
 
 func hashCmd(c *cmd) {
 	if c.has("-p") {
-		c.add(Opaque, "hash -p maps a command name to another program")
+		c.add(Opaque, Words("hash -p maps a command name to another program"))
 		return
 	}
-	c.add(Read, "hash")
+	c.add(Read, Words("hash"))
 }
 
 func enableCmd(c *cmd) {
 	if c.has("-f") {
-		c.add(Opaque, "enable -f loads a builtin from a shared library")
+		c.add(Opaque, Words("enable -f loads a builtin from a shared library"))
 		return
 	}
-	c.add(Read, "enable")
+	c.add(Read, Words("enable"))
 }
 
-func execCmd(c *cmd) { c.add(Read, "exec only changes descriptors") }
+func execCmd(c *cmd) { c.add(Read, Words("exec only changes descriptors")) }
 
 // cd changes the folder the following segments may run in. sayso keeps
 // every folder a segment may run in, since subshells and branches make the
 // real one unknowable without running the step.
 func cd(c *cmd) {
-	c.add(Read, c.name+" changes the working folder")
+	c.add(Read, Words(c.name+" changes the working folder"))
 	ops := c.operands()
 	var target shell.Word
 	switch {
@@ -95,7 +95,7 @@ func cd(c *cmd) {
 	}
 	if _, set := c.a.env["CDPATH"]; set && !strings.HasPrefix(target.Raw, ".") && !strings.HasPrefix(target.Raw, "/") && !target.Tilde {
 		// cd looks a name up in CDPATH first: where it lands is not known.
-		c.add(Opaque, c.name+" looks "+target.Raw+" up in the CDPATH this step sets")
+		c.add(Opaque, Words(c.name+" looks "+target.Raw+" up in the CDPATH this step sets"))
 		c.a.cwds = append(c.a.cwds, "")
 		return
 	}
@@ -120,7 +120,7 @@ func cd(c *cmd) {
 const maxFolders = 16
 
 func popd(c *cmd) {
-	c.add(Read, "popd changes the working folder")
+	c.add(Read, Words("popd changes the working folder"))
 	c.a.cwds = append(c.a.cwds, "")
 }
 
@@ -136,39 +136,39 @@ func containsString(ss []string, s string) bool {
 func printenv(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Secret, c.name+" prints every variable, secrets included")
+		c.add(Secret, Words(c.name+" prints every variable, secrets included"))
 		return
 	}
 	for _, w := range ops {
 		if secretVar(w.Value) || !w.Literal {
-			c.add(Secret, c.name+" prints "+w.Raw+", which holds a secret")
+			c.add(Secret, Words(c.name+" prints "+w.Raw+", which holds a secret"))
 		}
 	}
-	c.add(Read, c.name+" prints variables")
+	c.add(Read, Words(c.name+" prints variables"))
 }
 
 func setCmd(c *cmd) {
 	if len(c.args) == 0 {
-		c.add(Secret, "set prints every variable, secrets included")
+		c.add(Secret, Words("set prints every variable, secrets included"))
 		return
 	}
-	c.add(Read, "set changes shell options")
+	c.add(Read, Words("set changes shell options"))
 }
 
 func exportCmd(c *cmd) {
 	if len(c.seg.Assigns) == 0 && (len(c.args) == 0 || c.has("-p")) {
-		c.add(Secret, c.name+" prints every exported variable, secrets included")
+		c.add(Secret, Words(c.name+" prints every exported variable, secrets included"))
 		return
 	}
-	c.add(Read, c.name+" sets variables")
+	c.add(Read, Words(c.name+" sets variables"))
 }
 
 func historyCmd(c *cmd) {
 	if c.has("-c", "-d") {
-		c.add(LocalWrite, "history changes the shell's history")
+		c.add(LocalWrite, Words("history changes the shell's history"))
 		return
 	}
-	c.add(Secret, "history prints the shell's history")
+	c.add(Secret, Words("history prints the shell's history"))
 }
 
-func colon(c *cmd) { c.add(Read, ": does nothing") }
+func colon(c *cmd) { c.add(Read, Words(": does nothing")) }

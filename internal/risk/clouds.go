@@ -49,22 +49,22 @@ func terraform(c *cmd) {
 		// listed plainly; -json, -raw and an output named print sensitive
 		// values in plain text, and the command cannot say which names are.
 		if c.has("-json", "--json", "-raw", "--raw") || len(c.operands()) > 1 {
-			c.add(Secret, n+" prints outputs in plain text, sensitive ones included")
+			c.add(Secret, Words(n+" prints outputs in plain text, sensitive ones included"))
 			return
 		}
-		c.add(Read, n+" lists the outputs, sensitive ones redacted")
+		c.add(Read, Words(n+" lists the outputs, sensitive ones redacted"))
 	case "show":
 		// terraform show -json prints the state or plan with sensitive
 		// values in plain text; the human form redacts them.
 		if c.has("-json", "--json") {
-			c.add(Secret, n+" -json prints the state with its sensitive values")
+			c.add(Secret, Words(n+" -json prints the state with its sensitive values"))
 			return
 		}
-		c.add(Read, n+" reads")
+		c.add(Read, Words(n+" reads"))
 	case "plan", "graph", "providers", "version", "validate", "console", "get", "-version", "":
-		c.add(Read, n+" reads")
+		c.add(Read, Words(n+" reads"))
 	case "init", "fmt", "test", "login", "logout", "metadata", "modules":
-		c.add(LocalWrite, n)
+		c.add(LocalWrite, Words(n))
 		c.cwdWrite()
 	case "destroy":
 		c.lasting(n + " destroys the infrastructure it manages")
@@ -73,30 +73,30 @@ func terraform(c *cmd) {
 			c.lasting(n + " -destroy destroys the infrastructure it manages")
 			return
 		}
-		c.add(Deploy, n+" changes infrastructure")
+		c.add(Deploy, Words(n+" changes infrastructure"))
 		c.worksOn(1, "-var", "-var-file", "-target", "-replace", "-parallelism", "-lock-timeout", "-state", "-state-out", "-backup") // the plan it applies
 	case "state":
 		switch w[1] {
 		case "pull":
-			c.add(Secret, n+" pull prints the whole state, every secret in it")
+			c.add(Secret, Words(n+" pull prints the whole state, every secret in it"))
 		case "list", "show":
-			c.add(Read, n+" "+w[1])
+			c.add(Read, Words(n+" "+w[1]))
 		case "rm":
-			c.add(Destructive, n+" rm forgets resources")
+			c.add(Destructive, Words(n+" rm forgets resources"))
 		default:
-			c.add(Deploy, n+" "+w[1]+" changes the state")
+			c.add(Deploy, Words(n+" "+w[1]+" changes the state"))
 		}
 	case "workspace":
 		switch w[1] {
 		case "list", "show":
-			c.add(Read, n+" "+w[1])
+			c.add(Read, Words(n+" "+w[1]))
 		case "delete":
-			c.add(Destructive, n+" delete")
+			c.add(Destructive, Words(n+" delete"))
 		default:
-			c.add(LocalWrite, n+" "+w[1])
+			c.add(LocalWrite, Words(n+" "+w[1]))
 		}
 	default:
-		c.add(Deploy, n+" changes infrastructure")
+		c.add(Deploy, Words(n+" changes infrastructure"))
 	}
 }
 
@@ -106,20 +106,20 @@ func pulumi(c *cmd) {
 	// [secret] or ciphertext unless --show-secrets; config get decrypts
 	// the value it names; env open resolves an environment's secrets.
 	if c.has("--show-secrets") || w[0] == "config" && w[1] == "get" || w[0] == "env" && w[1] == "open" {
-		c.add(Secret, strings.TrimSpace("pulumi "+w[0]+" "+w[1])+" prints secrets in plain text")
+		c.add(Secret, Words(strings.TrimSpace("pulumi "+w[0]+" "+w[1])+" prints secrets in plain text"))
 		return
 	}
 	switch w[0] {
 	case "preview", "stack", "whoami", "version", "about", "config", "logs", "":
 		if w[0] == "stack" && (w[1] == "rm" || w[1] == "remove") {
-			c.add(Destructive, "pulumi stack rm")
+			c.add(Destructive, Words("pulumi stack rm"))
 			return
 		}
-		c.add(Read, "pulumi "+w[0])
+		c.add(Read, Words("pulumi "+w[0]))
 	case "destroy":
 		c.lasting("pulumi destroy deletes every resource of the stack")
 	default:
-		c.add(Deploy, "pulumi "+w[0]+" changes infrastructure")
+		c.add(Deploy, Words("pulumi "+w[0]+" changes infrastructure"))
 	}
 }
 
@@ -133,13 +133,13 @@ func (c *cmd) cloudVerb(label, op string) {
 		strings.HasPrefix(op, "search") || strings.HasPrefix(op, "lookup") || strings.HasPrefix(op, "query") || strings.HasPrefix(op, "filter") ||
 		op == "whoami" || op == "status" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
 		strings.HasPrefix(op, "check") || strings.HasPrefix(op, "scan") || strings.HasPrefix(op, "estimate") || strings.HasPrefix(op, "simulate") || op == "logs" || op == "tail":
-		c.add(Read, label+" "+op+" reads")
+		c.add(Read, Words(label+" "+op+" reads"))
 	case strings.HasPrefix(op, "delete") || strings.HasPrefix(op, "remove") || strings.HasPrefix(op, "terminate") ||
 		strings.HasPrefix(op, "destroy") || strings.HasPrefix(op, "purge") || strings.HasPrefix(op, "deregister") ||
 		strings.HasPrefix(op, "disable") || op == "rm" || op == "rb" || strings.HasPrefix(op, "drop") || strings.HasPrefix(op, "revoke"):
-		c.add(Destructive, label+" "+op+" deletes cloud resources")
+		c.add(Destructive, Words(label+" "+op+" deletes cloud resources"))
 	default:
-		c.add(Deploy, label+" "+op+" changes cloud resources")
+		c.add(Deploy, Words(label+" "+op+" changes cloud resources"))
 	}
 }
 
@@ -150,27 +150,27 @@ func aws(c *cmd) {
 	case svc == "s3":
 		awsS3(c, op, w[2])
 	case svc == "configure" && op == "get" && secretVar(w[2]):
-		c.add(Secret, "aws configure get "+w[2]+" prints a secret")
+		c.add(Secret, Words("aws configure get "+w[2]+" prints a secret"))
 	case svc == "configure" && op == "export-credentials":
-		c.add(Secret, "aws configure export-credentials prints credentials")
+		c.add(Secret, Words("aws configure export-credentials prints credentials"))
 	case svc == "sts" && (strings.HasPrefix(op, "assume-role") || op == "get-session-token" || op == "get-federation-token"):
-		c.add(Secret, "aws sts "+op+" prints credentials")
+		c.add(Secret, Words("aws sts "+op+" prints credentials"))
 	case svc == "sts" || svc == "configure" && (op == "list" || op == "get" || op == "list-profiles"):
-		c.add(Read, "aws "+svc+" "+op)
+		c.add(Read, Words("aws "+svc+" "+op))
 	case svc == "configure":
-		c.add(Secret, "aws configure stores credentials")
+		c.add(Secret, Words("aws configure stores credentials"))
 	case op == "get-secret-value" || op == "get-login-password" || op == "get-authorization-token" || op == "get-session-token" ||
 		svc == "ssm" && strings.HasPrefix(op, "get-parameter") && c.has("--with-decryption") || op == "decrypt" || op == "get-credentials-for-identity" || op == "get-password-data" ||
 		op == "batch-get-secret-value" || svc == "rds" && op == "generate-db-auth-token":
-		c.add(Secret, "aws "+svc+" "+op+" prints a secret")
+		c.add(Secret, Words("aws "+svc+" "+op+" prints a secret"))
 	case svc == "lambda" && (op == "get-function-configuration" || op == "get-function") || svc == "ecs" && op == "describe-task-definition":
 		// a function's or a task's configuration carries its environment
 		// variables, the keys it was deployed with among them
-		c.add(Secret, "aws "+svc+" "+op+" prints the environment it runs with")
+		c.add(Secret, Words("aws "+svc+" "+op+" prints the environment it runs with"))
 	case svc == "deploy" || svc == "cloudformation" && (op == "deploy" || op == "create-stack" || op == "update-stack"):
-		c.add(Deploy, "aws "+svc+" "+op)
+		c.add(Deploy, Words("aws "+svc+" "+op))
 	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
-		c.add(Publish, "aws "+svc+" "+op)
+		c.add(Publish, Words("aws "+svc+" "+op))
 	case slices.Contains(awsLasting[svc], op):
 		c.lasting("aws " + svc + " " + op + " deletes it whole")
 	default:
@@ -199,22 +199,22 @@ func awsS3(c *cmd, op, first string) {
 	}
 	switch op {
 	case "ls", "presign", "":
-		c.add(Read, "aws s3 "+op)
+		c.add(Read, Words("aws s3 "+op))
 	case "rb":
 		c.lasting("aws s3 rb deletes the bucket")
 	case "rm":
-		c.add(Destructive, "aws s3 rm deletes from a bucket")
+		c.add(Destructive, Words("aws s3 rm deletes from a bucket"))
 	case "mb", "website":
-		c.add(RemoteWrite, "aws s3 "+op)
+		c.add(RemoteWrite, Words("aws s3 "+op))
 	case "cp", "mv", "sync":
 		if strings.HasPrefix(dst, "s3://") {
 			if op == "sync" && c.has("--delete") {
-				c.add(Destructive, "aws s3 sync --delete deletes from the bucket")
+				c.add(Destructive, Words("aws s3 sync --delete deletes from the bucket"))
 			}
 			if op == "mv" && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-2].Value, "s3://") {
-				c.add(Destructive, "aws s3 mv removes the source objects")
+				c.add(Destructive, Words("aws s3 mv removes the source objects"))
 			}
-			c.add(RemoteWrite, "aws s3 "+op+" uploads to "+dst)
+			c.add(RemoteWrite, Words("aws s3 "+op+" uploads to "+dst))
 			for _, w := range ops[1 : len(ops)-1] {
 				if !strings.HasPrefix(w.Value, "s3://") {
 					c.path(OpRead, w)
@@ -222,12 +222,12 @@ func awsS3(c *cmd, op, first string) {
 			}
 			return
 		}
-		c.add(LocalWrite, "aws s3 "+op+" downloads")
+		c.add(LocalWrite, Words("aws s3 "+op+" downloads"))
 		if len(ops) > 0 {
 			c.write(ops[len(ops)-1])
 		}
 	default:
-		c.add(Deploy, "aws s3 "+op)
+		c.add(Deploy, Words("aws s3 "+op))
 	}
 }
 
@@ -244,34 +244,34 @@ func gcloud(c *cmd) {
 			if w == "access" && !contains(ws, "versions") {
 				continue
 			}
-			c.add(Secret, "gcloud "+w+" prints credentials")
+			c.add(Secret, Words("gcloud "+w+" prints credentials"))
 			return
 		}
 	}
 	if len(ws) > 0 && ws[0] == "config" {
 		if contains(ws, "virtualenv") && !contains(ws, "describe") && !contains(ws, "is-enabled") {
-			c.add(InstructionPatch, "gcloud config virtualenv changes the python every later gcloud runs")
+			c.add(InstructionPatch, Words("gcloud config virtualenv changes the python every later gcloud runs"))
 			return
 		}
 		if contains(ws, "set") || contains(ws, "unset") || contains(ws, "configurations") && (contains(ws, "activate") || contains(ws, "create") || contains(ws, "delete") || contains(ws, "rename")) {
-			c.add(LocalWrite, "gcloud config changes local settings")
+			c.add(LocalWrite, Words("gcloud config changes local settings"))
 			// the person's configuration: which project, account and region
 			// their next gcloud acts on
 			c.installsForMachine(c.envDir("CLOUDSDK_CONFIG", "configurations", "~/.config/gcloud/configurations"), c.envDir("CLOUDSDK_CONFIG", "active_config", "~/.config/gcloud/active_config"))
 			if i := slices.Index(ws, "set"); i >= 0 && (i+1 >= len(ws) || !inertGcloudProperty(ws[i+1])) {
-				c.add(InstructionPatch, "gcloud config set of a property that may name a program, a proxy or an endpoint the person's next gcloud uses")
+				c.add(InstructionPatch, Words("gcloud config set of a property that may name a program, a proxy or an endpoint the person's next gcloud uses"))
 			}
 			return
 		}
-		c.add(Read, "gcloud config")
+		c.add(Read, Words("gcloud config"))
 		return
 	}
 	if len(ws) > 0 && ws[0] == "auth" {
 		if contains(ws, "list") {
-			c.add(Read, "gcloud auth list")
+			c.add(Read, Words("gcloud auth list"))
 			return
 		}
-		c.add(Secret, "gcloud auth changes the stored login")
+		c.add(Secret, Words("gcloud auth changes the stored login"))
 		return
 	}
 	if why := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); why != "" {
@@ -280,7 +280,7 @@ func gcloud(c *cmd) {
 	}
 	for _, w := range ws {
 		if w == "deploy" {
-			c.add(Deploy, "gcloud deploy")
+			c.add(Deploy, Words("gcloud deploy"))
 			if len(ws) > 1 && ws[0] == "app" && ws[1] == "deploy" {
 				c.worksOn(2, "-v", "--version", "--bucket", "--image-url", "--appyaml", "--service-account", "--ignore-file",
 					"--verbosity", "--impersonate-service-account", "--configuration", "--billing-project", "--flags-file",
@@ -355,7 +355,7 @@ func gsutil(c *cmd) {
 	w := c.words(1)
 	switch w[0] {
 	case "ls", "cat", "du", "stat", "version", "hash":
-		c.add(Read, "gsutil "+w[0])
+		c.add(Read, Words("gsutil "+w[0]))
 	case "rb":
 		c.lasting("gsutil rb deletes the bucket")
 	case "rm":
@@ -363,26 +363,26 @@ func gsutil(c *cmd) {
 			c.lasting("gsutil rm -r deletes everything under the URL, and a bucket named alone with it")
 			return
 		}
-		c.add(Destructive, "gsutil rm deletes from a bucket")
+		c.add(Destructive, Words("gsutil rm deletes from a bucket"))
 	case "rsync":
 		if c.shortFlag('d') {
-			c.add(Destructive, "gsutil rsync -d deletes from the destination")
+			c.add(Destructive, Words("gsutil rsync -d deletes from the destination"))
 		}
-		c.add(RemoteWrite, "gsutil rsync")
+		c.add(RemoteWrite, Words("gsutil rsync"))
 	default:
 		ops := c.operands()
 		if len(ops) > 0 && strings.HasPrefix(ops[len(ops)-1].Value, "gs://") {
-			c.add(RemoteWrite, "gsutil "+w[0]+" uploads")
+			c.add(RemoteWrite, Words("gsutil "+w[0]+" uploads"))
 			return
 		}
-		c.add(LocalWrite, "gsutil "+w[0])
+		c.add(LocalWrite, Words("gsutil "+w[0]))
 	}
 }
 
 func azure(c *cmd) {
 	ws := c.words(5)
 	if contains(ws, "get-access-token") || ws[0] == "login" || ws[0] == "logout" {
-		c.add(Secret, "az "+ws[0]+" handles credentials")
+		c.add(Secret, Words("az "+ws[0]+" handles credentials"))
 		return
 	}
 	if ws[0] == "rest" {
@@ -398,11 +398,11 @@ func azure(c *cmd) {
 		}
 		switch strings.ToLower(method) {
 		case "get", "head", "options":
-			c.add(Read, "az rest "+method+" reads")
+			c.add(Read, Words("az rest "+method+" reads"))
 		case "delete":
-			c.add(Destructive, "az rest delete deletes cloud resources")
+			c.add(Destructive, Words("az rest delete deletes cloud resources"))
 		default:
-			c.add(Deploy, "az rest "+method+" changes cloud resources")
+			c.add(Deploy, Words("az rest "+method+" changes cloud resources"))
 		}
 		return
 	}
@@ -414,26 +414,26 @@ func azure(c *cmd) {
 		}
 	}
 	if ws[0] == "account" && (op == "show" || op == "list") {
-		c.add(Read, "az account")
+		c.add(Read, Words("az account"))
 		return
 	}
 	if ws[0] == "keyvault" && (contains(ws, "secret") || contains(ws, "key") || contains(ws, "certificate")) &&
 		(op == "show" || contains(ws, "download") || contains(ws, "backup")) {
-		c.add(Secret, "az keyvault "+ws[1]+" prints or saves a secret")
+		c.add(Secret, Words("az keyvault "+ws[1]+" prints or saves a secret"))
 		return
 	}
 	if why := azSecret(ws, c.has("--show-values")); why != "" {
-		c.add(Secret, "az "+ws[0]+" "+why)
+		c.add(Secret, Words("az "+ws[0]+" "+why))
 		return
 	}
 	for _, w := range ws {
 		switch {
 		case w == "up":
 			// az webapp up, az containerapp up, az staticwebapp …: build and deploy.
-			c.add(Deploy, "az "+ws[0]+" up deploys")
+			c.add(Deploy, Words("az "+ws[0]+" up deploys"))
 			return
 		case strings.HasPrefix(w, "upload") || ws[0] == "storage" && (w == "sync" || w == "copy"):
-			c.add(RemoteWrite, "az "+ws[0]+" "+w+" uploads to storage")
+			c.add(RemoteWrite, Words("az "+ws[0]+" "+w+" uploads to storage"))
 			return
 		}
 	}
@@ -487,7 +487,7 @@ func fly(c *cmd) {
 		switch ws[1] {
 		case "list", "ls", "show", "status", "":
 			if v == "deploy" || v == "launch" || v == "restart" || v == "scale" {
-				c.add(Deploy, c.name+" "+v)
+				c.add(Deploy, Words(c.name+" "+v))
 				if v == "deploy" {
 					c.worksOn(1, "-i", "--image", "--dockerfile", "--strategy", "--build-arg", "--build-secret", "--label", "--vm-size",
 						"--wait-timeout", "--build-target", "--primary-region", "--image-label", "--file-local", "--file-literal",
@@ -496,25 +496,25 @@ func fly(c *cmd) {
 				return
 			}
 			if v == "ssh" || v == "console" || v == "proxy" {
-				c.add(Deploy, c.name+" "+v+" opens a session on the app")
+				c.add(Deploy, Words(c.name+" "+v+" opens a session on the app"))
 				return
 			}
-			c.add(Read, c.name+" "+v)
+			c.add(Read, Words(c.name+" "+v))
 		case "destroy", "delete", "remove", "rm":
-			c.add(Destructive, c.name+" "+v+" "+ws[1])
+			c.add(Destructive, Words(c.name+" "+v+" "+ws[1]))
 		default:
-			c.add(Deploy, c.name+" "+v+" "+ws[1])
+			c.add(Deploy, Words(c.name+" "+v+" "+ws[1]))
 		}
 	case "destroy":
-		c.add(Destructive, c.name+" destroy")
+		c.add(Destructive, Words(c.name+" destroy"))
 	case "status", "logs", "info", "version", "auth", "doctor", "dashboard", "open", "releases", "history", "platform", "orgs", "":
 		if v == "auth" && ws[1] == "token" {
-			c.add(Secret, c.name+" auth token")
+			c.add(Secret, Words(c.name+" auth token"))
 			return
 		}
-		c.add(Read, c.name+" "+v)
+		c.add(Read, Words(c.name+" "+v))
 	default:
-		c.add(Deploy, c.name+" "+v)
+		c.add(Deploy, Words(c.name+" "+v))
 	}
 }
 
@@ -527,34 +527,34 @@ func vercel(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
 	case "ls", "list", "inspect", "logs", "whoami", "help", "--version", "domains-ls", "project-ls":
-		c.add(Read, "vercel "+v)
+		c.add(Read, Words("vercel "+v))
 	case "env":
 		if ws[1] == "pull" {
-			c.add(Secret, "vercel env pull writes the project's secrets")
+			c.add(Secret, Words("vercel env pull writes the project's secrets"))
 			return
 		}
 		if ws[1] == "ls" || ws[1] == "list" {
-			c.add(Read, "vercel env ls")
+			c.add(Read, Words("vercel env ls"))
 			return
 		}
-		c.add(Deploy, "vercel env "+ws[1])
+		c.add(Deploy, Words("vercel env "+ws[1]))
 	case "rm", "remove":
-		c.add(Destructive, "vercel rm deletes deployments")
+		c.add(Destructive, Words("vercel rm deletes deployments"))
 	case "project", "projects":
 		// vercel project ls, inspect; add and rm change the team's
 		// projects (Vercel CLI docs: vercel project).
 		switch ws[1] {
 		case "ls", "list", "inspect":
-			c.add(Read, "vercel project "+ws[1])
+			c.add(Read, Words("vercel project "+ws[1]))
 		case "rm", "remove":
-			c.add(Destructive, "vercel project rm deletes a project and its deployments")
+			c.add(Destructive, Words("vercel project rm deletes a project and its deployments"))
 		default:
-			c.add(Deploy, "vercel project "+ws[1]+" changes the team's projects")
+			c.add(Deploy, Words("vercel project "+ws[1]+" changes the team's projects"))
 		}
 	case "link", "pull", "login", "logout", "dev", "build", "init":
-		c.add(LocalWrite, "vercel "+v)
+		c.add(LocalWrite, Words("vercel "+v))
 	default:
-		c.add(Deploy, "vercel deploys")
+		c.add(Deploy, Words("vercel deploys"))
 		switch v {
 		case "deploy":
 			c.worksOn(1, vercelTakes...) // the folder it deploys
@@ -570,19 +570,19 @@ func netlify(c *cmd) {
 	case "env:list", "env:get":
 		// netlify env:list and env:get print the site's variables with
 		// their values.
-		c.add(Secret, "netlify "+ws[0]+" prints the site's variables")
+		c.add(Secret, Words("netlify "+ws[0]+" prints the site's variables"))
 	case "deploy":
-		c.add(Deploy, "netlify deploy")
+		c.add(Deploy, Words("netlify deploy"))
 	case "status", "open", "sites:list", "logs", "":
-		c.add(Read, "netlify "+ws[0])
+		c.add(Read, Words("netlify "+ws[0]))
 	case "dev", "build", "link", "init", "login":
-		c.add(LocalWrite, "netlify "+ws[0])
+		c.add(LocalWrite, Words("netlify "+ws[0]))
 	default:
 		if strings.Contains(ws[0], "delete") {
-			c.add(Destructive, "netlify "+ws[0])
+			c.add(Destructive, Words("netlify "+ws[0]))
 			return
 		}
-		c.add(Deploy, "netlify "+ws[0])
+		c.add(Deploy, Words("netlify "+ws[0]))
 	}
 }
 
@@ -591,18 +591,18 @@ func heroku(c *cmd) {
 	v := ws[0]
 	switch {
 	case strings.Contains(v, "destroy") || strings.Contains(v, "delete") || strings.Contains(v, "reset"):
-		c.add(Destructive, "heroku "+v)
+		c.add(Destructive, Words("heroku "+v))
 	case v == "config" || v == "config:get" || v == "pg:credentials:url" || v == "redis:credentials":
 		// heroku config prints every config var's value, DATABASE_URL and
 		// the add-ons' keys among them; the credential verbs print a URL
 		// with its password.
-		c.add(Secret, "heroku "+v+" prints the app's credentials")
+		c.add(Secret, Words("heroku "+v+" prints the app's credentials"))
 	case v == "logs" || v == "ps" || v == "apps" || v == "info" || v == "releases" || v == "addons" || v == "status" || v == "whoami" || v == "":
-		c.add(Read, "heroku "+v)
+		c.add(Read, Words("heroku "+v))
 	case v == "auth:token":
-		c.add(Secret, "heroku auth:token")
+		c.add(Secret, Words("heroku auth:token"))
 	default:
-		c.add(Deploy, "heroku "+v+" changes the app")
+		c.add(Deploy, Words("heroku "+v+" changes the app"))
 	}
 }
 
@@ -613,21 +613,21 @@ func deployCLI(c *cmd) {
 	switch {
 	case c.name == "railway" && (v == "variables" || v == "variable" || v == "vars") && !c.has("--set", "-s"):
 		// railway variables shows the service's variables with their values.
-		c.add(Secret, "railway variables prints the service's variables")
+		c.add(Secret, Words("railway variables prints the service's variables"))
 	case c.name == "wrangler" && v == "secret" && c.words(2)[1] == "list", c.name == "firebase" && v == "functions:secrets:access":
 		// wrangler secret list prints names; functions:secrets:access
 		// prints a secret's value.
 		if v == "secret" {
-			c.add(Read, "wrangler secret list prints names only")
+			c.add(Read, Words("wrangler secret list prints names only"))
 			return
 		}
-		c.add(Secret, "firebase functions:secrets:access prints a secret")
+		c.add(Secret, Words("firebase functions:secrets:access prints a secret"))
 	case v == "" || v == "help" || v == "whoami" || v == "login" || v == "logs" || v == "tail" || v == "info" || strings.HasSuffix(v, "list") || v == "status" || v == "version" || v == "dev" || v == "serve" || v == "emulators:start" || v == "init" || v == "build" || v == "types":
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, Words(c.name+" "+v))
 	case strings.Contains(v, "delete") || strings.Contains(v, "remove") || strings.Contains(v, "destroy") || v == "rm":
-		c.add(Destructive, c.name+" "+v)
+		c.add(Destructive, Words(c.name+" "+v))
 	default:
-		c.add(Deploy, c.name+" "+v)
+		c.add(Deploy, Words(c.name+" "+v))
 		switch {
 		case c.name == "wrangler" && (v == "deploy" || v == "publish"):
 			c.worksOn(1, "--name", "--compatibility-date", "--compatibility-flags", "--assets", "--site", "--var", "--define",
@@ -643,20 +643,20 @@ func deployCLI(c *cmd) {
 func cdk(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "deploy", "bootstrap", "import", "watch", "rollback":
-		c.add(Deploy, "cdk "+v)
+		c.add(Deploy, Words("cdk "+v))
 	case "destroy":
 		c.lasting("cdk destroy deletes the stacks and their resources")
 	default:
-		c.add(LocalWrite, "cdk "+v)
+		c.add(LocalWrite, Words("cdk "+v))
 	}
 }
 
 func ansible(c *cmd) {
 	if c.has("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks") {
-		c.add(Read, c.name+" --check changes nothing")
+		c.add(Read, Words(c.name+" --check changes nothing"))
 		return
 	}
-	c.add(Deploy, c.name+" changes the hosts it runs against")
+	c.add(Deploy, Words(c.name+" changes the hosts it runs against"))
 	if c.name == "ansible-playbook" {
 		c.worksOn(0, "-i", "--inventory", "--inventory-file", "-e", "--extra-vars", "-l", "--limit", "-u", "--user", "--tags",
 			"--skip-tags", "-f", "--forks", "--vault-password-file", "--vault-id", "-M", "--module-path", "--private-key",
@@ -670,28 +670,28 @@ func vault(c *cmd) {
 	v, sub := ws[0], ws[1]
 	switch {
 	case v == "kv" && sub == "get" || v == "read" || v == "token" || v == "login" || v == "print":
-		c.add(Secret, "vault "+v+" reads secrets")
+		c.add(Secret, Words("vault "+v+" reads secrets"))
 	case v == "kv" && (sub == "list" || sub == "metadata"), v == "list", v == "status", v == "version", v == "secrets" && sub == "list", v == "auth" && sub == "list", v == "policy" && (sub == "list" || sub == "read"):
-		c.add(Read, "vault "+v+" "+sub)
+		c.add(Read, Words("vault "+v+" "+sub))
 	case v == "kv" && (sub == "delete" || sub == "destroy" || sub == "metadata"), v == "delete", v == "secrets" && (sub == "disable" || sub == "move"), v == "auth" && sub == "disable", v == "lease" && sub == "revoke", v == "policy" && sub == "delete":
-		c.add(Destructive, "vault "+v+" "+sub)
+		c.add(Destructive, Words("vault "+v+" "+sub))
 	default:
-		c.add(RemoteWrite, "vault "+v+" "+sub+" changes stored secrets or settings")
+		c.add(RemoteWrite, Words("vault "+v+" "+sub+" changes stored secrets or settings"))
 	}
 }
 
 func rclone(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "ls", "lsd", "lsl", "lsf", "lsjson", "size", "check", "cat", "about", "listremotes", "version", "tree", "md5sum", "sha1sum", "hashsum", "":
-		c.add(Read, "rclone "+v)
+		c.add(Read, Words("rclone "+v))
 	case "delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup", "dedupe":
-		c.add(Destructive, "rclone "+v+" deletes remote files")
+		c.add(Destructive, Words("rclone "+v+" deletes remote files"))
 	case "sync", "bisync":
-		c.add(Destructive, "rclone "+v+" deletes what the source lacks")
+		c.add(Destructive, Words("rclone "+v+" deletes what the source lacks"))
 	case "config":
-		c.add(Secret, "rclone config holds remote credentials")
+		c.add(Secret, Words("rclone config holds remote credentials"))
 	default:
-		c.add(RemoteWrite, "rclone "+v)
+		c.add(RemoteWrite, Words("rclone "+v))
 	}
 }
 
@@ -699,11 +699,11 @@ func stripe(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[1] == "create" || ws[1] == "capture" || ws[1] == "pay" || ws[1] == "confirm" || strings.Contains(ws[0], "refund") || strings.Contains(ws[0], "payout") || strings.Contains(ws[0], "transfer") || ws[0] == "post":
-		c.add(Money, "stripe "+ws[0]+" "+ws[1]+" moves money")
+		c.add(Money, Words("stripe "+ws[0]+" "+ws[1]+" moves money"))
 	case ws[1] == "list" || ws[1] == "retrieve" || ws[0] == "get" || ws[0] == "logs" || ws[0] == "listen" || ws[0] == "":
-		c.add(Read, "stripe "+ws[0])
+		c.add(Read, Words("stripe "+ws[0]))
 	default:
-		c.add(Money, "stripe "+ws[0]+" "+ws[1]+" may charge or pay")
+		c.add(Money, Words("stripe "+ws[0]+" "+ws[1]+" may charge or pay"))
 	}
 }
 
@@ -711,15 +711,15 @@ func stripe(c *cmd) {
 func mkdocs(c *cmd) {
 	switch v := c.verb(); v {
 	case "gh-deploy":
-		c.add(Deploy, "mkdocs gh-deploy publishes the site")
+		c.add(Deploy, Words("mkdocs gh-deploy publishes the site"))
 		if c.has("--force", "-f") {
-			c.add(ForceRemote, "mkdocs gh-deploy --force")
+			c.add(ForceRemote, Words("mkdocs gh-deploy --force"))
 		}
 	case "serve":
-		c.add(LocalWrite, "mkdocs serve")
+		c.add(LocalWrite, Words("mkdocs serve"))
 		c.devServer()
 	default:
-		c.add(LocalWrite, "mkdocs "+v)
+		c.add(LocalWrite, Words("mkdocs "+v))
 		c.cwdWrite()
 	}
 }
@@ -727,11 +727,11 @@ func mkdocs(c *cmd) {
 func packer(c *cmd) {
 	switch v := c.verb(); v {
 	case "build":
-		c.add(Deploy, "packer build creates machine images")
+		c.add(Deploy, Words("packer build creates machine images"))
 	case "init", "fmt", "hcl2_upgrade", "plugins":
-		c.add(LocalWrite, "packer "+v)
+		c.add(LocalWrite, Words("packer "+v))
 	default:
-		c.add(Read, "packer "+v)
+		c.add(Read, Words("packer "+v))
 	}
 }
 
@@ -739,18 +739,18 @@ func vagrant(c *cmd) {
 	switch v := c.verb(); v {
 	case "status", "global-status", "version", "ssh-config", "box", "plugin", "validate", "port", "help", "":
 		if (v == "box" || v == "plugin") && c.words(2)[1] != "list" {
-			c.add(LocalWrite, "vagrant "+v)
+			c.add(LocalWrite, Words("vagrant "+v))
 			return
 		}
-		c.add(Read, "vagrant "+v)
+		c.add(Read, Words("vagrant "+v))
 	case "destroy":
-		c.add(Destructive, "vagrant destroy deletes machines")
+		c.add(Destructive, Words("vagrant destroy deletes machines"))
 	case "ssh", "powershell", "rdp":
-		c.add(Opaque, "vagrant "+v+" runs commands inside a machine")
+		c.add(Opaque, Words("vagrant "+v+" runs commands inside a machine"))
 	case "push", "share", "cloud":
-		c.add(Deploy, "vagrant "+v)
+		c.add(Deploy, Words("vagrant "+v))
 	default:
-		c.add(LocalWrite, "vagrant "+v)
+		c.add(LocalWrite, Words("vagrant "+v))
 	}
 }
 
@@ -764,11 +764,11 @@ func genericCloud(c *cmd) {
 		}
 	}
 	if ws[0] == "auth" || ws[0] == "login" || ws[0] == "logout" || ws[0] == "config" && op != "list" && op != "get" {
-		c.add(Secret, c.name+" "+ws[0]+" handles credentials")
+		c.add(Secret, Words(c.name+" "+ws[0]+" handles credentials"))
 		return
 	}
 	if op == "ssh" || op == "exec" {
-		c.add(Opaque, c.name+" "+ws[0]+" "+op+" runs commands on a remote machine")
+		c.add(Opaque, Words(c.name+" "+ws[0]+" "+op+" runs commands on a remote machine"))
 		return
 	}
 	c.cloudVerb(c.name+" "+ws[0], op)
@@ -777,11 +777,11 @@ func genericCloud(c *cmd) {
 func s3cmd(c *cmd) {
 	switch v := c.verb(); v {
 	case "ls", "la", "info", "du", "get":
-		c.add(Network, "s3cmd "+v)
+		c.add(Network, Words("s3cmd "+v))
 	case "del", "rm", "rb", "deleteall":
-		c.add(Destructive, "s3cmd "+v)
+		c.add(Destructive, Words("s3cmd "+v))
 	default:
-		c.add(Exfil, "s3cmd "+v+" sends files to a bucket")
+		c.add(Exfil, Words("s3cmd "+v+" sends files to a bucket"))
 	}
 }
 
@@ -806,7 +806,7 @@ func inertGcloudProperty(p string) bool {
 // awsDryRun: --dryrun (s3) and --dry-run (ec2…) act on nothing.
 func awsDryRun(c *cmd) bool {
 	if c.has("--dryrun", "--dry-run") && !c.has("--no-dry-run") {
-		c.add(Read, "aws --dryrun shows what it would do")
+		c.add(Read, Words("aws --dryrun shows what it would do"))
 		return true
 	}
 	return false

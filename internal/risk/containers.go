@@ -21,11 +21,11 @@ func docker(c *cmd) {
 	if sub == "stack" || sub == "service" || sub == "swarm" || sub == "node" {
 		switch {
 		case verb == "deploy" || verb == "up" || verb == "create" || verb == "update" || verb == "scale" || verb == "rollback" || verb == "init" || verb == "join":
-			c.add(Deploy, c.name+" "+sub+" "+verb+" changes the running services")
+			c.add(Deploy, Words(c.name+" "+sub+" "+verb+" changes the running services"))
 		case verb == "rm" || verb == "remove" || verb == "leave":
-			c.add(Destructive, c.name+" "+sub+" "+verb)
+			c.add(Destructive, Words(c.name+" "+sub+" "+verb))
 		default:
-			c.add(Read, c.name+" "+sub+" "+verb)
+			c.add(Read, Words(c.name+" "+sub+" "+verb))
 		}
 		return
 	}
@@ -39,7 +39,7 @@ func docker(c *cmd) {
 				v = strings.TrimPrefix(strings.TrimPrefix(v, "--opt="), "-o")
 			}
 			if strings.HasPrefix(v, "device=") || !a.Literal {
-				c.add(Privilege, c.name+" volume create binds a host path: "+a.Raw)
+				c.add(Privilege, Words(c.name+" volume create binds a host path: "+a.Raw))
 			}
 		}
 	}
@@ -56,35 +56,35 @@ func dockerVerb(c *cmd, v string) {
 	case "inspect":
 		dockerInspect(c, n+" inspect")
 	case "ps", "images", "logs", "version", "info", "stats", "top", "port", "diff", "history", "search", "events", "ls", "":
-		c.add(Read, n+" "+v+" reads")
+		c.add(Read, Words(n+" "+v+" reads"))
 	case "rm", "rmi", "prune", "kill-all":
-		c.add(ContainerRemove, n+" "+v+" removes containers or images")
+		c.add(ContainerRemove, Words(n+" "+v+" removes containers or images"))
 	case "push":
-		c.add(Publish, n+" push publishes an image")
+		c.add(Publish, Words(n+" push publishes an image"))
 	case "login", "logout":
-		c.add(Secret, n+" "+v+" stores registry credentials")
+		c.add(Secret, Words(n+" "+v+" stores registry credentials"))
 	case "run", "create":
-		c.add(LocalWrite, n+" "+v+" starts a container")
+		c.add(LocalWrite, Words(n+" "+v+" starts a container"))
 		dockerRunFlags(c)
 		c.passEnv()
 		c.runInner(v)
 	case "exec":
-		c.add(LocalWrite, n+" exec runs a command in a container")
+		c.add(LocalWrite, Words(n+" exec runs a command in a container"))
 		if c.has("--privileged") {
-			c.add(Privilege, n+" exec --privileged")
+			c.add(Privilege, Words(n+" exec --privileged"))
 		}
 		c.passEnv()
 		c.execInner()
 	case "cp":
-		c.add(LocalWrite, n+" cp copies between the host and a container")
+		c.add(LocalWrite, Words(n+" cp copies between the host and a container"))
 		c.copyIn()
 	case "build":
-		c.add(LocalWrite, n+" build builds an image")
+		c.add(LocalWrite, Words(n+" build builds an image"))
 		if c.has("--push") {
-			c.add(Publish, n+" build --push publishes the image")
+			c.add(Publish, Words(n+" build --push publishes the image"))
 		}
 	default:
-		c.add(LocalWrite, n+" "+v)
+		c.add(LocalWrite, Words(n+" "+v))
 	}
 }
 
@@ -94,73 +94,73 @@ func docker2(c *cmd, sub, verb string) {
 	case "compose":
 		switch verb {
 		case "ps", "logs", "config", "ls", "images", "top", "version", "port", "events":
-			c.add(Read, n+" "+verb)
+			c.add(Read, Words(n+" "+verb))
 		case "rm":
-			c.add(ContainerRemove, n+" rm")
+			c.add(ContainerRemove, Words(n+" rm"))
 		case "down":
 			if c.has("-v", "--volumes", "--rmi") {
-				c.add(ContainerRemove, n+" down --volumes deletes the data volumes")
+				c.add(ContainerRemove, Words(n+" down --volumes deletes the data volumes"))
 			} else {
-				c.add(LocalWrite, n+" down stops the project's containers")
+				c.add(LocalWrite, Words(n+" down stops the project's containers"))
 			}
 		case "push":
-			c.add(Publish, n+" push publishes images")
+			c.add(Publish, Words(n+" push publishes images"))
 		default:
-			c.add(LocalWrite, n+" "+verb)
+			c.add(LocalWrite, Words(n+" "+verb))
 			dockerRunFlags(c)
 			compose(c)
 		}
 	case "buildx":
 		if verb == "bake" {
-			c.add(Opaque, n+" bake builds what its bake file says (contexts, entitlements), which sayso does not read")
+			c.add(Opaque, Words(n+" bake builds what its bake file says (contexts, entitlements), which sayso does not read"))
 		}
 		if verb == "build" || verb == "bake" {
-			c.add(LocalWrite, n+" "+verb)
+			c.add(LocalWrite, Words(n+" "+verb))
 			if c.has("--push") || c.has("--output=type=registry") {
-				c.add(Publish, n+" --push publishes the image")
+				c.add(Publish, Words(n+" --push publishes the image"))
 			}
 			return
 		}
 		if verb == "prune" || verb == "rm" {
-			c.add(ContainerRemove, n+" "+verb)
+			c.add(ContainerRemove, Words(n+" "+verb))
 			return
 		}
-		c.add(Read, n+" "+verb)
+		c.add(Read, Words(n+" "+verb))
 	case "system":
 		if verb == "prune" {
-			c.add(ContainerRemove, n+" prune removes containers, images and volumes")
+			c.add(ContainerRemove, Words(n+" prune removes containers, images and volumes"))
 			return
 		}
 		if verb == "reset" {
-			c.add(ContainerRemove, n+" system reset removes every container, image, volume and setting")
-			c.add(Destructive, n+" system reset removes every container, image, volume and setting")
+			c.add(ContainerRemove, Words(n+" system reset removes every container, image, volume and setting"))
+			c.add(Destructive, Words(n+" system reset removes every container, image, volume and setting"))
 			return
 		}
-		c.add(Read, n+" "+verb)
+		c.add(Read, Words(n+" "+verb))
 	case "manifest":
 		if verb == "push" {
-			c.add(Publish, n+" push")
+			c.add(Publish, Words(n+" push"))
 			return
 		}
-		c.add(Read, n+" "+verb)
+		c.add(Read, Words(n+" "+verb))
 	case "context":
 		if verb == "ls" || verb == "show" || verb == "inspect" || verb == "" {
-			c.add(Read, n+" "+verb)
+			c.add(Read, Words(n+" "+verb))
 			return
 		}
-		c.add(LocalWrite, n+" "+verb)
+		c.add(LocalWrite, Words(n+" "+verb))
 	default:
 		switch verb {
 		case "rm", "remove", "prune", "rmi":
-			c.add(ContainerRemove, n+" "+verb+" removes them")
+			c.add(ContainerRemove, Words(n+" "+verb+" removes them"))
 		case "inspect":
 			if sub == "container" {
 				dockerInspect(c, n+" inspect")
 				return
 			}
-			c.add(Read, n+" inspect")
+			c.add(Read, Words(n+" inspect"))
 		case "ls", "list", "logs", "history", "":
-			c.add(Read, n+" "+verb)
+			c.add(Read, Words(n+" "+verb))
 		default:
 			dockerVerb(c, verb)
 		}
@@ -176,12 +176,12 @@ func dockerRunFlags(c *cmd) {
 			strings.HasPrefix(v, "--cap-add=") && hostCap(v[len("--cap-add="):]),
 			strings.HasPrefix(v, "--security-opt") && strings.Contains(v, "unconfined"),
 			strings.HasPrefix(v, "--device"), v == "--volumes-from" || strings.HasPrefix(v, "--volumes-from="):
-			c.add(Privilege, c.name+" "+v+" gives the container the host")
+			c.add(Privilege, Words(c.name+" "+v+" gives the container the host"))
 		case v == "--cap-add" || v == "--security-opt" || v == "--pid" || v == "--userns":
 			if i+1 < len(c.args) {
 				n := c.args[i+1].Value
 				if v == "--cap-add" && hostCap(n) || strings.Contains(n, "unconfined") || n == "host" {
-					c.add(Privilege, c.name+" "+v+" "+n+" gives the container the host")
+					c.add(Privilege, Words(c.name+" "+v+" "+n+" gives the container the host"))
 				}
 			}
 		case v == "-v" || v == "--volume" || v == "--mount" || strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount=") || strings.HasPrefix(v, "-v") && len(v) > 2:
@@ -208,12 +208,12 @@ func dockerRunFlags(c *cmd) {
 					}
 				}
 				if spec, literal = pwdSpec(raw); !literal {
-					c.add(Opaque, c.name+" mounts a path sayso cannot read: "+raw)
+					c.add(Opaque, Words(c.name+" mounts a path sayso cannot read: "+raw))
 					continue
 				}
 			}
 			if strings.Contains(spec, "docker.sock") || strings.HasPrefix(spec, "/:") || strings.Contains(spec, "source=/,") || strings.Contains(spec, "src=/,") {
-				c.add(Privilege, c.name+" mounts the host's root or the Docker socket")
+				c.add(Privilege, Words(c.name+" mounts the host's root or the Docker socket"))
 			}
 			if strings.HasPrefix(v, "--mount") {
 				c.mountOption(spec)
@@ -256,7 +256,7 @@ func (c *cmd) mountOption(spec string) {
 			ro = v == "" || v == "true" || v == "1"
 		case "volume-opt":
 			if strings.HasPrefix(v, "device=") || strings.HasPrefix(v, "o=") && strings.Contains(v, "bind") {
-				c.add(Privilege, c.name+" mounts a host path through a volume: "+spec)
+				c.add(Privilege, Words(c.name+" mounts a host path through a volume: "+spec))
 			}
 		}
 	}
@@ -269,7 +269,7 @@ func (c *cmd) mountOption(spec string) {
 // root, outside every wall — changes its source unless it is read-only.
 func (c *cmd) bindSource(src string, ro bool) {
 	if src == "/run" || src == "/var/run" || strings.HasPrefix(src, "/run/") || strings.HasPrefix(src, "/var/run/") {
-		c.add(Privilege, c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked")
+		c.add(Privilege, Words(c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked"))
 	}
 	if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "$") {
 		w := shell.Word{Raw: src, Value: src, Literal: !strings.HasPrefix(src, "$"), Tilde: strings.HasPrefix(src, "~")}
@@ -280,7 +280,7 @@ func (c *cmd) bindSource(src string, ro bool) {
 	}
 	switch strings.TrimSuffix(src, "/") {
 	case "~", "$HOME", "${HOME}", "/home", "/root":
-		c.add(Secret, c.name+" hands the container the whole home, its keys among it")
+		c.add(Secret, Words(c.name+" hands the container the whole home, its keys among it"))
 	}
 }
 
@@ -304,16 +304,16 @@ func dockerInspect(c *cmd, n string) {
 		g := strings.ReplaceAll(f, " ", "")
 		if ok && g != "" && g != "json" && !strings.Contains(g, "Env") && !strings.Contains(g, ".Config}}") &&
 			!strings.Contains(g, "json.}}") && !strings.Contains(g, "{{.}}") {
-			c.add(Read, n+" --format reads the fields it names")
+			c.add(Read, Words(n+" --format reads the fields it names"))
 			return
 		}
 		break
 	}
 	if c.has("--type=image", "--type=network", "--type=volume") {
-		c.add(Read, n+" reads")
+		c.add(Read, Words(n+" reads"))
 		return
 	}
-	c.add(Secret, n+" prints the container's environment, its keys among it")
+	c.add(Secret, Words(n+" prints the container's environment, its keys among it"))
 }
 
 // execInner judges the command docker exec runs in the container by what
@@ -346,7 +346,7 @@ func (c *cmd) execInner() {
 		}
 		// A secret the command shows is the container's — its environment,
 		// its mounted secrets — and lands in the transcript all the same.
-		c.add(f.Class, c.name+" exec runs in the container: "+f.Why)
+		c.add(f.Class, Words(c.name+" exec runs in the container: "+f.Why()))
 	}
 }
 
@@ -366,7 +366,7 @@ func (c *cmd) innerRun(sep string) {
 				case Read, LocalWrite, Opaque, Protected, InstructionPatch:
 					continue
 				}
-				c.add(f.Class, c.name+" runs in the container: "+f.Why)
+				c.add(f.Class, Words(c.name+" runs in the container: "+f.Why()))
 			}
 			return
 		}
@@ -390,30 +390,30 @@ func localCluster(c *cmd) {
 	ws := c.words(2)
 	switch ws[0] {
 	case "get", "status", "version", "ip", "profile", "logs", "list", "ls", "help", "":
-		c.add(Read, c.name+" "+ws[0])
+		c.add(Read, Words(c.name+" "+ws[0]))
 	case "ssh", "kubectl":
-		c.add(Opaque, c.name+" "+ws[0]+" runs commands inside the machine")
+		c.add(Opaque, Words(c.name+" "+ws[0]+" runs commands inside the machine"))
 	case "service", "tunnel", "dashboard":
-		c.add(Network, c.name+" "+ws[0]+" opens a port")
+		c.add(Network, Words(c.name+" "+ws[0]+" opens a port"))
 	default:
-		c.add(LocalWrite, c.name+" "+strings.TrimSpace(ws[0]+" "+ws[1])+" changes a local cluster")
+		c.add(LocalWrite, Words(c.name+" "+strings.TrimSpace(ws[0]+" "+ws[1])+" changes a local cluster"))
 	}
 }
 
 func buildah(c *cmd) {
 	switch v := c.verb(); v {
 	case "push":
-		c.add(Publish, "buildah push")
+		c.add(Publish, Words("buildah push"))
 	case "rm", "rmi", "prune":
-		c.add(ContainerRemove, "buildah "+v)
+		c.add(ContainerRemove, Words("buildah "+v))
 	case "images", "containers", "inspect", "info", "version", "ps", "":
-		c.add(Read, "buildah "+v)
+		c.add(Read, Words("buildah "+v))
 	case "run", "unshare":
-		c.add(Opaque, "buildah "+v+" runs a command sayso does not read")
+		c.add(Opaque, Words("buildah "+v+" runs a command sayso does not read"))
 	case "login":
-		c.add(Secret, "buildah login")
+		c.add(Secret, Words("buildah login"))
 	default:
-		c.add(LocalWrite, "buildah "+v)
+		c.add(LocalWrite, Words("buildah "+v))
 		c.cwdWrite()
 	}
 }
@@ -427,12 +427,12 @@ func dockerCompose(c *cmd) {
 
 func earthly(c *cmd) {
 	if c.has("--push") {
-		c.add(Publish, "earthly --push pushes images and runs push commands")
+		c.add(Publish, Words("earthly --push pushes images and runs push commands"))
 	}
 	if c.has("-P", "--allow-privileged") {
-		c.add(Privilege, "earthly runs privileged containers")
+		c.add(Privilege, Words("earthly runs privileged containers"))
 	}
-	c.add(LocalWrite, "earthly builds the project")
+	c.add(LocalWrite, Words("earthly builds the project"))
 	c.cwdWrite()
 }
 
@@ -441,14 +441,14 @@ func skopeo(c *cmd) {
 	case "copy", "sync":
 		ops := c.operands()
 		if len(ops) > 0 && strings.HasPrefix(ops[len(ops)-1].Value, "docker://") {
-			c.add(Publish, "skopeo "+v+" pushes an image to a registry")
+			c.add(Publish, Words("skopeo "+v+" pushes an image to a registry"))
 			return
 		}
-		c.add(LocalWrite, "skopeo "+v)
+		c.add(LocalWrite, Words("skopeo "+v))
 	case "delete":
-		c.add(ContainerRemove, "skopeo delete removes an image from a registry")
+		c.add(ContainerRemove, Words("skopeo delete removes an image from a registry"))
 	default:
-		c.add(Read, "skopeo "+v)
+		c.add(Read, Words("skopeo "+v))
 	}
 }
 
@@ -487,7 +487,7 @@ func (c *cmd) dockerEndpoint() {
 		}
 		if val != "" && val != "default" && !strings.HasPrefix(val, "unix://") && val != "desktop-linux" && val != "colima" && val != "orbstack" && val != "rootless" {
 			if !Safe(c.a.segClasses(c.i).Without(Read)) || !c.a.segClasses(c.i).Without(Read).Empty() {
-				c.add(Deploy, c.name+" acts on another docker host: "+val)
+				c.add(Deploy, Words(c.name+" acts on another docker host: "+val))
 			}
 			return
 		}
@@ -544,7 +544,7 @@ func (c *cmd) runInner(verb string) {
 		case Read, LocalWrite, Opaque, Protected, InstructionPatch:
 			continue
 		}
-		c.add(f.Class, c.name+" "+verb+" runs in the container, outside the wall: "+f.Why)
+		c.add(f.Class, Words(c.name+" "+verb+" runs in the container, outside the wall: "+f.Why()))
 	}
 }
 
@@ -580,15 +580,15 @@ func (c *cmd) passEnv() {
 		}
 		name, _, set := strings.Cut(val.Value, "=")
 		if !set && val.Literal && secretVar(name) {
-			c.add(Secret, c.name+" passes $"+name+" into the container, outside the wall")
+			c.add(Secret, Words(c.name+" passes $"+name+" into the container, outside the wall"))
 		}
 		for _, p := range val.Params {
 			if secretVar(p) {
-				c.add(Secret, c.name+" hands the container $"+p+", outside the wall")
+				c.add(Secret, Words(c.name+" hands the container $"+p+", outside the wall"))
 			}
 		}
 		if set && !val.Literal && len(val.Params) == 0 {
-			c.add(Opaque, c.name+" hands the container a value built at run time: "+val.Raw)
+			c.add(Opaque, Words(c.name+" hands the container a value built at run time: "+val.Raw))
 		}
 	}
 }
@@ -610,7 +610,7 @@ func (c *cmd) copyIn() {
 		c.path(OpRead, src)
 		switch strings.TrimSuffix(src.Value, "/") {
 		case "~", "$HOME", "/home", "/root", "/":
-			c.add(Secret, c.name+" cp hands the container the whole home, its keys among it")
+			c.add(Secret, Words(c.name+" cp hands the container the whole home, its keys among it"))
 		}
 		return
 	}

@@ -10,6 +10,6 @@ package risk
 // offers no "always" for it; and with two ceilings in one step no lease of
 // either category covers it: the person answers each one.
 func (c *cmd) lasting(why string) {
-	c.add(Deploy, why)
-	c.add(Destructive, why)
+	c.add(Deploy, Words(why))
+	c.add(Destructive, Words(why))
 }

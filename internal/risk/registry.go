@@ -122,7 +122,7 @@ func (c *cmd) progOpts() {
 		if vw.Literal && harmlessProgram(vw.Value) {
 			continue
 		}
-		c.add(Opaque, c.name+" "+opt+" runs "+vw.Raw+", which sayso does not read")
+		c.add(Opaque, Words(c.name+" "+opt+" runs "+vw.Raw+", which sayso does not read"))
 	}
 }
 
@@ -225,7 +225,7 @@ func compilerName(v string) bool {
 // ./gradlew, .venv/bin/twine) is that program, and still the project's
 // own code besides.
 func (c *cmd) byBaseName(why string, cl Class) {
-	c.add(cl, why)
+	c.add(cl, Words(why))
 	c.known()
 }
 
@@ -259,7 +259,7 @@ func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
 	}
 	switch {
 	case opt == "--test":
-		c.add(LocalWrite, c.name+" --test runs the project's tests")
+		c.add(LocalWrite, Words(c.name+" --test runs the project's tests"))
 		for _, w := range files {
 			c.runScript(w)
 		}
@@ -272,10 +272,10 @@ func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
 		c.runScript(files[0])
 	default:
 		if len(files) == 0 {
-			c.add(Read, c.name+" "+opt+" checks the syntax of its input")
+			c.add(Read, Words(c.name+" "+opt+" checks the syntax of its input"))
 			return
 		}
-		c.add(Read, c.name+" "+opt+" checks syntax without running")
+		c.add(Read, Words(c.name+" "+opt+" checks syntax without running"))
 		for _, w := range files {
 			c.path(OpRead, w)
 		}

@@ -17,7 +17,7 @@ type cmd struct {
 	args []shell.Word // the words after the name
 }
 
-func (c *cmd) add(cl Class, why string) { c.a.add(c.i, cl, why) }
+func (c *cmd) add(cl Class, r Reason) { c.a.add(c.i, cl, r) }
 
 // vals returns the values of the arguments, "" for those not literal.
 func (c *cmd) vals() []string {
@@ -90,7 +90,7 @@ func (c *cmd) path(op Op, w shell.Word) {
 	ps := c.a.resolve(w)
 	if ps != nil && c.a.partial {
 		// The values sayso knows are judged below; the rest is unknown.
-		c.add(Opaque, op.String()+"s a path that may hold what sayso cannot know: "+w.Raw)
+		c.add(Opaque, Words(op.String()+"s a path that may hold what sayso cannot know: "+w.Raw))
 	}
 	if ps == nil {
 		// A path that stays unknown is unknown to every check: it is not
@@ -98,40 +98,40 @@ func (c *cmd) path(op Op, w shell.Word) {
 		// sayso's files. Its text alone names nothing.
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Raw: w.Raw, Segment: c.i})
 		if !(op == OpRead && strings.Contains(w.Value, "{}")) { // a file find hands over: find's own paths are judged
-			c.add(Opaque, op.String()+"s a path sayso cannot know before it runs: "+w.Raw)
+			c.add(Opaque, Words(op.String()+"s a path sayso cannot know before it runs: "+w.Raw))
 		}
 		if op == OpRead && looksSecret(w.Raw) {
-			c.add(Secret, "reads what looks like a secret: "+w.Raw)
+			c.add(Secret, Words("reads what looks like a secret: "+w.Raw))
 		}
 		return
 	}
 	for _, p := range ps {
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Path: p, Raw: w.Raw, Segment: c.i})
 		if c.a.protected(p) || (w.Glob || strings.ContainsAny(p, "*?[")) && c.a.globReachesProtected(p) {
-			c.add(Protected, op.String()+"s sayso's own files: "+w.Raw)
+			c.add(Protected, Words(op.String()+"s sayso's own files: "+w.Raw))
 			continue
 		}
 		switch op {
 		case OpRead, OpRun:
 			if why := secretPath(p, c.a.ctx.Home); why != "" {
-				c.add(Secret, "reads "+why+": "+w.Raw)
+				c.add(Secret, Words("reads "+why+": "+w.Raw))
 			}
 		case OpWrite, OpDelete:
 			if why := instructionPath(p, c.a.ctx.Home); why != "" {
-				c.add(InstructionPatch, op.String()+"s "+why+": "+w.Raw)
+				c.add(InstructionPatch, Words(op.String()+"s "+why+": "+w.Raw))
 			}
 			if why := devicePath(p); why != "" {
-				c.add(Destructive, op.String()+"s "+why+": "+w.Raw)
+				c.add(Destructive, Words(op.String()+"s "+why+": "+w.Raw))
 			}
 			if isSystemPath(p) && !tempPath(p) && !strings.HasPrefix(p, "/var/tmp") {
-				c.add(Privilege, op.String()+"s a system file: "+w.Raw)
-				c.add(Destructive, op.String()+"s a system file: "+w.Raw)
+				c.add(Privilege, Words(op.String()+"s a system file: "+w.Raw))
+				c.add(Destructive, Words(op.String()+"s a system file: "+w.Raw))
 			}
 			if strings.HasSuffix(p, "_history") {
-				c.add(Destructive, op.String()+"s shell history: "+w.Raw)
+				c.add(Destructive, Words(op.String()+"s shell history: "+w.Raw))
 			}
 			if strings.HasPrefix(p, c.a.ctx.Home+"/.ssh/") {
-				c.add(Privilege, op.String()+"s ssh configuration: "+w.Raw)
+				c.add(Privilege, Words(op.String()+"s ssh configuration: "+w.Raw))
 			}
 		}
 	}
@@ -198,11 +198,11 @@ func (a *assessor) segment(i int) {
 		c.args = seg.Args[1:]
 	}
 	for _, o := range seg.Opaque {
-		c.add(Opaque, o.Why)
+		c.add(Opaque, Words(o.Why))
 	}
 	for _, w := range seg.Wrappers {
 		if asUser(w) {
-			c.add(Privilege, "runs as another user through "+w)
+			c.add(Privilege, Words("runs as another user through "+w))
 		}
 	}
 	if seg.Chdir != nil {
@@ -217,21 +217,21 @@ func (a *assessor) segment(i int) {
 	c.redirects()
 	if len(seg.Args) == 0 {
 		if a.segClasses(i).Empty() {
-			c.add(Read, "sets variables only")
+			c.add(Read, Words("sets variables only"))
 		}
 		return
 	}
 	c.params()
 	for _, v := range seg.Via {
 		if v == "function "+c.name {
-			c.add(Opaque, "function "+c.name+" calls itself")
+			c.add(Opaque, Words("function "+c.name+" calls itself"))
 		}
 	}
 	if !seg.Args[0].Literal {
 		return // opaque already: the command name is not a plain word
 	}
 	if seg.Args[0].Quoted || seg.Args[0].Escaped {
-		c.add(Opaque, "quoting hides the program name "+seg.Args[0].Raw)
+		c.add(Opaque, Words("quoting hides the program name "+seg.Args[0].Raw))
 	}
 	if !c.program() {
 		return
@@ -254,7 +254,7 @@ func (a *assessor) segment(i int) {
 		}
 	}
 	if a.segClasses(i).Empty() {
-		c.add(Read, "reads only")
+		c.add(Read, Words("reads only"))
 	}
 	if seg.Inline {
 		// The code it runs is classified in the segments that follow.
@@ -319,7 +319,7 @@ func (c *cmd) program() bool {
 	// stop classifies a program sayso has no table for by its path: what
 	// it is handed still counts (a key given to it can be read).
 	stop := func(cl Class, why string) bool {
-		c.add(cl, why)
+		c.add(cl, Words(why))
 		c.secretArgs(c.seg.Args[1:])
 		return false
 	}
@@ -406,7 +406,7 @@ func (c *cmd) namedTask(name string) {
 		if i+1 < len(words) && taskNouns[words[i+1]] {
 			continue // release-notes, deploy-check
 		}
-		c.add(cl, "runs a task named "+strings.ToLower(name))
+		c.add(cl, Words("runs a task named "+strings.ToLower(name)))
 		return
 	}
 }
@@ -460,25 +460,25 @@ func (c *cmd) assigns() {
 	for _, as := range c.seg.Assigns {
 		name := as.Name
 		if why := transportVar(name, as.Value.Value, as.Value.Literal); why != "" {
-			c.add(Network, why)
+			c.add(Network, Words(why))
 		}
 		switch {
 		case name == "PATH":
 			if !as.Value.Literal || !safePath(as.Value.Value, c.a.ctx.Home) {
-				c.add(Opaque, "changes PATH: a program of another folder may run in place of the one named")
+				c.add(Opaque, Words("changes PATH: a program of another folder may run in place of the one named"))
 			}
 		case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "BASH_ENV" || name == "ENV" ||
 			name == "PROMPT_COMMAND" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "PS4" || name == "IFS" ||
 			name == "PYTHONSTARTUP" || name == "PERL5OPT" || name == "RUBYOPT" || name == "PYTHONPATH" && !as.Value.Literal:
-			c.add(Opaque, "sets "+name+", which makes programs run other code")
+			c.add(Opaque, Words("sets "+name+", which makes programs run other code"))
 		case gitProgramVar(name) && !(as.Value.Literal && harmlessProgram(as.Value.Value) && !strings.HasPrefix(name, "LESS")):
-			c.add(Opaque, "sets "+name+", which makes git run a program")
+			c.add(Opaque, Words("sets "+name+", which makes git run a program"))
 		case name == "NODE_OPTIONS":
 			if !as.Value.Literal || !plainNodeOptions(as.Value.Value) {
-				c.add(Opaque, "sets NODE_OPTIONS, which can make node load other code")
+				c.add(Opaque, Words("sets NODE_OPTIONS, which can make node load other code"))
 			}
 		case strings.HasPrefix(name, "GIT_CONFIG"):
-			c.add(Opaque, "injects git configuration through "+name)
+			c.add(Opaque, Words("injects git configuration through "+name))
 		case name == "PYTHONPATH" && as.Value.Literal:
 			// Python imports from these folders before the project's
 			// own: code outside the project runs as if it were the
@@ -493,7 +493,7 @@ func (c *cmd) assigns() {
 					out = out || !c.a.ctx.InScope(p)
 				}
 				if out {
-					c.add(Opaque, "sets PYTHONPATH to "+d+", outside the project: python runs code from there")
+					c.add(Opaque, Words("sets PYTHONPATH to "+d+", outside the project: python runs code from there"))
 					break
 				}
 			}
@@ -503,17 +503,17 @@ func (c *cmd) assigns() {
 			// (script-shell), a shell's rc files. Another home holds what
 			// the agent wrote there.
 			if !as.Value.Literal || as.Value.Value != c.a.ctx.Home || c.a.ctx.Home == "" {
-				c.add(Opaque, "sets HOME, so programs read their settings from "+as.Value.Raw+", which may run other programs")
+				c.add(Opaque, Words("sets HOME, so programs read their settings from "+as.Value.Raw+", which may run other programs"))
 			}
 		case name == "SAYSO_CONFIG_DIR" || name == "SAYSO_STATE_DIR":
-			c.add(Protected, "points sayso at other settings: "+name)
+			c.add(Protected, Words("points sayso at other settings: "+name))
 		default:
 			if cl, why := programVar(name, as.Value.Value, as.Value.Literal); why != "" {
-				c.add(cl, why)
+				c.add(cl, Words(why))
 			}
 		}
 		if as.Value.Literal && (strings.Contains(as.Value.Value, "$(") || strings.Contains(as.Value.Value, "`")) {
-			c.add(Opaque, "stores text holding a command substitution that a later expansion may run")
+			c.add(Opaque, Words("stores text holding a command substitution that a later expansion may run"))
 		}
 	}
 }
@@ -548,9 +548,9 @@ func (c *cmd) redirects() {
 	for _, r := range c.seg.Redirs {
 		if t := r.Target.Value; strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
 			if r.Writes() {
-				c.add(Exfil, "sends data to a host through "+t)
+				c.add(Exfil, Words("sends data to a host through "+t))
 			} else {
-				c.add(Network, "opens a connection to "+t)
+				c.add(Network, Words("opens a connection to "+t))
 			}
 			continue
 		}
@@ -563,9 +563,9 @@ func (c *cmd) redirects() {
 				continue
 			}
 			if !r.Target.Literal && c.a.resolve(r.Target) == nil {
-				c.add(Opaque, "writes to a file whose name is built at run time: "+r.Target.Raw)
+				c.add(Opaque, Words("writes to a file whose name is built at run time: "+r.Target.Raw))
 			}
-			c.add(LocalWrite, "writes "+r.Target.Raw)
+			c.add(LocalWrite, Words("writes "+r.Target.Raw))
 			c.path(OpWrite, r.Target)
 			c.makes(r.Target)
 			c.writesHereText(r.Target)
@@ -632,7 +632,7 @@ func (c *cmd) params() {
 	for _, w := range c.seg.Args {
 		for _, p := range w.Params {
 			if secretVar(p) && printer {
-				c.add(Secret, "prints $"+p+", which holds a secret")
+				c.add(Secret, Words("prints $"+p+", which holds a secret"))
 			}
 		}
 	}
@@ -653,13 +653,13 @@ func secretVar(name string) bool { return place.SecretVar(name) }
 // the wall contains, and its name still tells a deployment.
 func (c *cmd) unknown() {
 	if from, ok := c.a.ctx.Commands[c.name]; ok && !program.Known(c.name) && c.bare() {
-		c.add(LocalWrite, "runs "+c.name+", the project's own command (declared in "+from+")")
+		c.add(LocalWrite, Words("runs "+c.name+", the project's own command (declared in "+from+")"))
 		c.namedTask(c.name)
 		c.cwdWrite()
 		c.secretArgs(c.args)
 		return
 	}
-	c.add(Opaque, "runs "+c.name+", a program sayso does not know")
+	c.add(Opaque, Words("runs "+c.name+", a program sayso does not know"))
 	c.secretArgs(c.args)
 }
 
@@ -705,12 +705,12 @@ var recipeFiles = map[string][]string{
 // saw written but does not read.
 func (c *cmd) recipes() {
 	if c.a.unpacked && recipeFiles[c.name] != nil {
-		c.add(DownloadExec, c.name+" runs what its recipe file says, and this step unpacked a download that may hold it")
+		c.add(DownloadExec, Words(c.name+" runs what its recipe file says, and this step unpacked a download that may hold it"))
 		return
 	}
 	for _, f := range recipeFiles[c.name] {
 		if c.a.runsMade(c.a.resolve(shell.Word{Raw: f, Value: f, Literal: true})) {
-			c.add(Opaque, c.name+" runs what "+f+" says, and this step writes it")
+			c.add(Opaque, Words(c.name+" runs what "+f+" says, and this step writes it"))
 			return
 		}
 	}

@@ -194,7 +194,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 		}
 		if why := Unsandboxed(input); why != "" {
 			a.Classes = a.Classes.Add(Privilege)
-			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Why: why})
+			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Reason: Words(why)})
 		}
 		return a
 	}
@@ -218,7 +218,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolSearch:
 		t.search(in)
 	case ToolReadMany:
-		t.c.add(Read, name+" reads files")
+		t.c.add(Read, Words(name+" reads files"))
 		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
 			t.file(OpRead, p)
 		}
@@ -228,24 +228,24 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolFetch:
 		t.fetch(in)
 	case ToolWebSearch:
-		t.c.add(Network, name+" sends a query to a search engine: "+clip(in.Query))
+		t.c.add(Network, Words(name+" sends a query to a search engine: "+clip(in.Query)))
 	case ToolAgent:
-		t.c.add(LocalWrite, name+" starts a sub-agent")
+		t.c.add(LocalWrite, Words(name+" starts a sub-agent"))
 	case ToolQuiet:
-		t.c.add(Read, name+" changes nothing outside the agent")
+		t.c.add(Read, Words(name+" changes nothing outside the agent"))
 	case ToolMemory:
 		t.file(OpWrite, "~/.gemini/GEMINI.md")
 	case ToolPatch:
 		t.patch(input)
 	default:
 		if server, tool, ok := MCPTool(name); ok {
-			t.c.add(Opaque, "MCP tool "+tool+" of server "+server+": sayso cannot see what it does")
+			t.c.add(Opaque, Words("MCP tool "+tool+" of server "+server+": sayso cannot see what it does"))
 		} else {
-			t.c.add(Opaque, name+" is a tool sayso does not know")
+			t.c.add(Opaque, Words(name+" is a tool sayso does not know"))
 		}
 	}
 	if t.a.out.Classes.Empty() {
-		t.c.add(Read, name+" changes nothing")
+		t.c.add(Read, Words(name+" changes nothing"))
 	}
 	return t.a.out
 }
@@ -293,7 +293,7 @@ func newToolAssessor(name string, ctx Context) *toolAssessor {
 
 func toolOpaque(name string, ctx Context, why string) Assessment {
 	t := newToolAssessor(name, ctx)
-	t.c.add(Opaque, why)
+	t.c.add(Opaque, Words(why))
 	return t.a.out
 }
 
@@ -316,7 +316,7 @@ func (t *toolAssessor) paths(op Op, ps ...string) {
 			return
 		}
 	}
-	t.c.add(Opaque, t.c.name+" names no file")
+	t.c.add(Opaque, Words(t.c.name+" names no file"))
 }
 
 func (t *toolAssessor) file(op Op, p string) {
@@ -327,7 +327,7 @@ func (t *toolAssessor) file(op Op, p string) {
 	case OpDelete:
 		t.c.del(w, false)
 	default:
-		t.c.add(Read, t.c.name+" reads "+p)
+		t.c.add(Read, Words(t.c.name+" reads "+p))
 		t.c.path(op, w)
 	}
 }
@@ -339,7 +339,7 @@ func (t *toolAssessor) cwd(op Op) {
 // search reads a folder (the cwd when none is given), and the files a
 // pattern names.
 func (t *toolAssessor) search(in toolInput) {
-	t.c.add(Read, t.c.name+" lists or searches files")
+	t.c.add(Read, Words(t.c.name+" lists or searches files"))
 	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
 	if dir == "" {
 		t.cwd(OpRead)
@@ -381,18 +381,18 @@ func (t *toolAssessor) fetch(in toolInput) {
 		h := hostOf(u)
 		switch {
 		case h == "":
-			t.c.add(Network, t.c.name+" fetches "+clip(u))
+			t.c.add(Network, Words(t.c.name+" fetches "+clip(u)))
 		case t.a.trusted(h):
-			t.c.add(Read, t.c.name+" fetches from "+h+", a trusted host")
+			t.c.add(Read, Words(t.c.name+" fetches from "+h+", a trusted host"))
 		default:
-			t.c.add(Network, t.c.name+" fetches from "+h+", not a trusted host")
+			t.c.add(Network, Words(t.c.name+" fetches from "+h+", not a trusted host"))
 		}
 		if strings.HasPrefix(strings.ToLower(u), "file:") {
-			t.c.add(Opaque, t.c.name+" reads a local file by URL: "+clip(u))
+			t.c.add(Opaque, Words(t.c.name+" reads a local file by URL: "+clip(u)))
 		}
 	}
 	if !seen {
-		t.c.add(Network, t.c.name+" fetches a page")
+		t.c.add(Network, Words(t.c.name+" fetches a page"))
 	}
 }
 
@@ -420,7 +420,7 @@ func (t *toolAssessor) patch(input []byte) {
 		}
 	}
 	if !strings.Contains(text, "*** Begin Patch") {
-		t.c.add(Opaque, "apply_patch input holds no patch sayso can read")
+		t.c.add(Opaque, Words("apply_patch input holds no patch sayso can read"))
 		return
 	}
 	n := 0
@@ -433,7 +433,7 @@ func (t *toolAssessor) patch(input []byte) {
 			if p, ok := strings.CutPrefix(line, h.prefix); ok {
 				p = strings.TrimSpace(p)
 				if p == "" {
-					t.c.add(Opaque, "apply_patch names an empty path")
+					t.c.add(Opaque, Words("apply_patch names an empty path"))
 					continue
 				}
 				t.file(h.op, p)
@@ -442,7 +442,7 @@ func (t *toolAssessor) patch(input []byte) {
 		}
 	}
 	if n == 0 {
-		t.c.add(Opaque, "apply_patch names no file")
+		t.c.add(Opaque, Words("apply_patch names no file"))
 	}
 }
 
@@ -487,7 +487,7 @@ func NamedProtected(s *shell.Script, ctx Context) []Finding {
 	a := &assessor{ctx: ctx}
 	var out []Finding
 	if a.protected(ctx.Cwd) {
-		out = append(out, Finding{Class: Protected, Segment: -1, Why: "runs inside sayso's own folder " + ctx.Cwd})
+		out = append(out, Finding{Class: Protected, Segment: -1, Reason: RunsInProtected.By("", "", ctx.Cwd)})
 	}
 	seen := map[string]bool{}
 	check := func(seg int, text string) {
@@ -498,7 +498,7 @@ func NamedProtected(s *shell.Script, ctx Context) []Finding {
 			}
 			if a.protected(p) || strings.ContainsAny(p, "*?") && a.globReachesProtected(p) {
 				seen[tok] = true
-				out = append(out, Finding{Class: Protected, Segment: seg, Why: "names sayso's own files: " + tok})
+				out = append(out, Finding{Class: Protected, Segment: seg, Reason: NamesProtected.By("", "", tok)})
 			}
 		}
 	}

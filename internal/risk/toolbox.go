@@ -62,34 +62,34 @@ func addToolbox(programs map[string]func(*cmd)) {
 	addEveryday(programs)
 }
 
-func readOnly(c *cmd) { c.add(Read, c.name+" only reads") }
+func readOnly(c *cmd) { c.add(Read, Words(c.name+" only reads")) }
 
-func opaqueProgram(c *cmd) { c.add(Opaque, c.name+" runs code sayso does not read") }
+func opaqueProgram(c *cmd) { c.add(Opaque, Words(c.name+" runs code sayso does not read")) }
 
 // wrapperAlone classifies a wrapper shell did not peel: one that acts on
 // a running process or lists (ionice -p, flock FD) reads or tunes; any
 // other hides what it runs.
 func wrapperAlone(c *cmd) {
 	if len(c.args) == 0 {
-		c.add(Read, c.name+" alone prints or waits")
+		c.add(Read, Words(c.name+" alone prints or waits"))
 		return
 	}
 	switch c.name {
 	case "ionice", "chrt", "taskset":
 		if c.has("-p", "--pid") || c.shortFlag('p') {
-			c.add(LocalWrite, c.name+" tunes a running process")
+			c.add(LocalWrite, Words(c.name+" tunes a running process"))
 			return
 		}
 	case "flock", "ssh-agent":
-		c.add(LocalWrite, c.name+" holds a lock or an agent")
+		c.add(LocalWrite, Words(c.name+" holds a lock or an agent"))
 		return
 	case "dtach":
 		if v := c.args[0].Value; v == "-a" || v == "-p" {
-			c.add(LocalWrite, "dtach attaches to a session")
+			c.add(LocalWrite, Words("dtach attaches to a session"))
 			return
 		}
 	}
-	c.add(Opaque, c.name+" runs a command sayso could not read")
+	c.add(Opaque, Words(c.name+" runs a command sayso could not read"))
 }
 
 // word returns the first n operands as plain words (options skipped).

@@ -87,7 +87,7 @@ func plainHTTP(v string) bool {
 // manual).
 func (c *cmd) transportOff() {
 	if why := transportOpt(c); why != "" {
-		c.add(Network, c.name+" "+why)
+		c.add(Network, Words(c.name+" "+why))
 	}
 }
 

@@ -1,0 +1,235 @@
+package risk
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ReasonKind is what a finding found, as a stable identifier the ledger
+// keeps and the page and the terminal render words for. The zero value is
+// ReasonUnknown: a finding that says nothing is a fault (a test fails on
+// it), never a quiet one.
+type ReasonKind uint8
+
+// Reason is why a finding holds its class: a kind from a closed set and
+// the operands its words need. The words are rendered from the kind's
+// entry in one table, only when asked (String), so classifying a step
+// builds no sentence.
+type Reason struct {
+	Kind    ReasonKind
+	Program string // the program, as the step names it ("git", "docker compose")
+	Verb    string // its subcommand or option, when the kind depends on it ("push", "-rf")
+	Object  string // what it acts on: a path, host, ref, key, word or value
+}
+
+const (
+	ReasonUnknown ReasonKind = iota
+
+	// Worded is a reason whose words are not yet typed: its Object is the
+	// whole sentence. A test counts the findings that still use it.
+	Worded
+
+	// What only reads or changes nothing.
+	OnlyReads
+	PrintsHelp
+	ChangesNothing
+	DryRun
+
+	// Local work.
+	ChangesRepository
+	ChangesProject
+	WritesPath
+	RunsProject
+	ChangesPackages
+	ChangesLocalSettings
+
+	// Work lost.
+	DiscardsWork
+	DropsHistory
+	RewritesHistory
+	DeletesUnmerged
+	DeletesPath
+	WritesOutsideScope
+
+	// What reaches a remote.
+	Pushes
+	PushesForce
+	PushesDelete
+	PushesProtected
+	MergesProtected
+	PointsAtNewRemote
+	PushesToURL
+	ChangesServer
+	SendsData
+	Publishes
+	Deploys
+	DeletesRemote
+	RemovesContainers
+
+	// This machine and what runs later.
+	RaisesPrivilege
+	RunsLater
+	FetchesCodeThatRuns
+
+	// Credentials.
+	PrintsCredential
+	ReadsCredential
+
+	// What sayso cannot see.
+	BuiltAtRunTime
+	RunsUnread
+	RunsOptionProgram
+	RunsAlias
+	UnknownProgram
+	UnknownVerb
+	OtherRepository
+	Unparsed
+
+	// sayso's own files.
+	TouchesProtected
+	NamesProtected
+	RunsInProtected
+
+	// Many targets.
+	EachInput
+	EachInLoop
+	EachSecretFound
+
+	numReasonKinds
+)
+
+// reasonTable is every kind's identifier and words. The words follow the
+// program and verb when the reason has them; {o} stands for the object,
+// and a reason whose words do not place it gets it after a colon.
+var reasonTable = [numReasonKinds]struct{ id, words string }{
+	ReasonUnknown: {"unknown", "gives no reason"},
+	Worded:        {"worded", "{o}"},
+
+	OnlyReads:      {"reads-only", "only reads"},
+	PrintsHelp:     {"prints-help", "prints help, a manual or a version"},
+	ChangesNothing: {"changes-nothing", "runs nothing that changes anything"},
+	DryRun:         {"dry-run", "only shows what it would do"},
+
+	ChangesRepository:    {"changes-repository", "changes the local repository"},
+	ChangesProject:       {"changes-project", "changes files in the project"},
+	WritesPath:           {"writes-path", "writes {o}"},
+	RunsProject:          {"runs-project", "runs the project's own code"},
+	ChangesPackages:      {"changes-packages", "installs or changes packages"},
+	ChangesLocalSettings: {"changes-local-settings", "changes a local setting"},
+
+	DiscardsWork:       {"discards-work", "discards uncommitted work"},
+	DropsHistory:       {"drops-history", "drops history for good"},
+	RewritesHistory:    {"rewrites-history", "rewrites history"},
+	DeletesUnmerged:    {"deletes-unmerged", "deletes work that is not merged"},
+	DeletesPath:        {"deletes-path", "deletes {o}"},
+	WritesOutsideScope: {"writes-outside-scope", "acts outside the project"},
+
+	Pushes:            {"push", "sends commits to a remote"},
+	PushesForce:       {"push-force", "overwrites remote history"},
+	PushesDelete:      {"push-delete", "deletes remote refs"},
+	PushesProtected:   {"push-protected", "updates the protected branch {o}"},
+	MergesProtected:   {"merge-protected", "merges into the protected branch {o}"},
+	PointsAtNewRemote: {"new-remote", "points the repository at another remote"},
+	PushesToURL:       {"push-url", "pushes to a URL, not a configured remote"},
+	ChangesServer:     {"changes-server", "changes something on a server"},
+	SendsData:         {"sends-data", "sends data to another host"},
+	Publishes:         {"publishes", "publishes a release, a package or an image"},
+	Deploys:           {"deploys", "changes what runs on servers"},
+	DeletesRemote:     {"deletes-remote", "deletes data on a server"},
+	RemovesContainers: {"removes-containers", "removes containers, images or volumes"},
+
+	RaisesPrivilege:     {"raises-privilege", "runs with more privilege than the step"},
+	RunsLater:           {"runs-later", "changes what a later command runs"},
+	FetchesCodeThatRuns: {"fetches-code-that-runs", "fetches code from elsewhere and runs it"},
+
+	PrintsCredential: {"prints-credential", "prints a secret"},
+	ReadsCredential:  {"reads-credential", "reads a credential"},
+
+	BuiltAtRunTime:    {"built-at-run-time", "uses a name built at run time"},
+	RunsUnread:        {"runs-unread", "runs code sayso does not read"},
+	RunsOptionProgram: {"runs-option-program", "runs a program an option names"},
+	RunsAlias:         {"runs-alias", "runs an alias this step defines"},
+	UnknownProgram:    {"unknown-program", "is a program sayso does not know"},
+	UnknownVerb:       {"unknown-verb", "is not a subcommand sayso knows"},
+	OtherRepository:   {"other-repository", "uses a repository outside the project, whose configuration can run programs"},
+	Unparsed:          {"unparsed", "cannot be read as bash would run it"},
+
+	TouchesProtected: {"protected-path", "touches sayso's own files"},
+	NamesProtected:   {"names-protected", "names sayso's own files"},
+	RunsInProtected:  {"runs-in-protected", "runs inside sayso's own folder {o}"},
+
+	EachInput:       {"each-input", "runs once per input item"},
+	EachInLoop:      {"each-in-loop", "runs in a loop over many targets"},
+	EachSecretFound: {"each-secret-found", "runs on the secret files a search finds"},
+}
+
+// Words is a reason whose words are not yet typed: the fallback of
+// Worded, counted by a test.
+func Words(s string) Reason { return Reason{Kind: Worded, Object: s} }
+
+// By returns a reason of kind k, with its operands.
+func (k ReasonKind) By(program, verb, object string) Reason {
+	return Reason{Kind: k, Program: program, Verb: verb, Object: object}
+}
+
+// String is the reason's stable identifier.
+func (k ReasonKind) String() string {
+	if k < numReasonKinds {
+		return reasonTable[k].id
+	}
+	return fmt.Sprintf("reason(%d)", uint8(k))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (k ReasonKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler; unknown text is an
+// error.
+func (k *ReasonKind) UnmarshalText(b []byte) error {
+	v, err := ParseReasonKind(string(b))
+	if err != nil {
+		return err
+	}
+	*k = v
+	return nil
+}
+
+// ParseReasonKind returns the kind named s.
+func ParseReasonKind(s string) (ReasonKind, error) {
+	for i, e := range reasonTable {
+		if e.id == s {
+			return ReasonKind(i), nil
+		}
+	}
+	return ReasonUnknown, fmt.Errorf("unknown reason %q", s)
+}
+
+// String renders the reason's words from its kind's entry: the program
+// and verb, then the words with the object in its place.
+func (r Reason) String() string {
+	words := reasonTable[ReasonUnknown].words
+	if r.Kind < numReasonKinds {
+		words = reasonTable[r.Kind].words
+	}
+	var b strings.Builder
+	b.WriteString(r.Program)
+	if r.Verb != "" {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(r.Verb)
+	}
+	if b.Len() > 0 && words != "" {
+		b.WriteByte(' ')
+	}
+	before, after, placed := strings.Cut(words, "{o}")
+	b.WriteString(before)
+	if placed {
+		b.WriteString(r.Object)
+		b.WriteString(after)
+	} else if r.Object != "" {
+		b.WriteString(": ")
+		b.WriteString(r.Object)
+	}
+	return b.String()
+}
