@@ -32,10 +32,12 @@ const (
 	// What only reads or changes nothing.
 	OnlyReads
 	PrintsHelp
+	ExitsOnError
 	ChangesNothing
 	DryRun
 
 	// Local work.
+	LocalWork
 	ChangesRepository
 	ChangesProject
 	WritesPath
@@ -49,6 +51,7 @@ const (
 	RewritesHistory
 	DeletesUnmerged
 	DeletesPath
+	Destroys
 	WritesOutsideScope
 
 	// What reaches a remote.
@@ -60,6 +63,10 @@ const (
 	PointsAtNewRemote
 	PushesToURL
 	ChangesServer
+	ReachesHost
+	FetchesUntrusted
+	ListensEverywhere
+	ExposesService
 	SendsData
 	Publishes
 	Deploys
@@ -68,22 +75,32 @@ const (
 
 	// This machine and what runs later.
 	RaisesPrivilege
+	ChangesSystem
 	RunsLater
 	FetchesCodeThatRuns
 
 	// Credentials.
 	PrintsCredential
 	ReadsCredential
+	StoresCredential
+	TouchesCredential
+
+	// What pays or drives a browser.
+	Pays
+	DrivesBrowser
 
 	// What sayso cannot see.
 	BuiltAtRunTime
 	RunsUnread
 	RunsOptionProgram
+	RunsSettingProgram
 	RunsAlias
+	Interactive
 	UnknownProgram
 	UnknownVerb
 	OtherRepository
 	Unparsed
+	HidesVerb
 
 	// sayso's own files.
 	TouchesProtected
@@ -109,7 +126,9 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	PrintsHelp:     {"prints-help", "prints help, a manual or a version"},
 	ChangesNothing: {"changes-nothing", "runs nothing that changes anything"},
 	DryRun:         {"dry-run", "only shows what it would do"},
+	ExitsOnError:   {"exits-on-error", "exits at once: {o}"},
 
+	LocalWork:            {"local-work", "does local work"},
 	ChangesRepository:    {"changes-repository", "changes the local repository"},
 	ChangesProject:       {"changes-project", "changes files in the project"},
 	WritesPath:           {"writes-path", "writes {o}"},
@@ -122,6 +141,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RewritesHistory:    {"rewrites-history", "rewrites history"},
 	DeletesUnmerged:    {"deletes-unmerged", "deletes work that is not merged"},
 	DeletesPath:        {"deletes-path", "deletes {o}"},
+	Destroys:           {"destroys", "deletes or overwrites what cannot be brought back"},
 	WritesOutsideScope: {"writes-outside-scope", "acts outside the project"},
 
 	Pushes:            {"push", "sends commits to a remote"},
@@ -132,6 +152,10 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	PointsAtNewRemote: {"new-remote", "points the repository at another remote"},
 	PushesToURL:       {"push-url", "pushes to a URL, not a configured remote"},
 	ChangesServer:     {"changes-server", "changes something on a server"},
+	ReachesHost:       {"reaches-host", "reaches another host"},
+	FetchesUntrusted:  {"fetches-untrusted", "fetches from {o}, which is not a trusted host"},
+	ListensEverywhere: {"listens-everywhere", "listens on every address: other machines reach it"},
+	ExposesService:    {"exposes-service", "lets other machines reach this one"},
 	SendsData:         {"sends-data", "sends data to another host"},
 	Publishes:         {"publishes", "publishes a release, a package or an image"},
 	Deploys:           {"deploys", "changes what runs on servers"},
@@ -139,20 +163,29 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RemovesContainers: {"removes-containers", "removes containers, images or volumes"},
 
 	RaisesPrivilege:     {"raises-privilege", "runs with more privilege than the step"},
+	ChangesSystem:       {"changes-system", "changes this machine's system, services or network"},
 	RunsLater:           {"runs-later", "changes what a later command runs"},
 	FetchesCodeThatRuns: {"fetches-code-that-runs", "fetches code from elsewhere and runs it"},
 
-	PrintsCredential: {"prints-credential", "prints a secret"},
-	ReadsCredential:  {"reads-credential", "reads a credential"},
+	PrintsCredential:  {"prints-credential", "prints a secret"},
+	ReadsCredential:   {"reads-credential", "reads a credential"},
+	StoresCredential:  {"stores-credential", "stores or changes a credential"},
+	TouchesCredential: {"touches-credential", "reaches a credential"},
 
-	BuiltAtRunTime:    {"built-at-run-time", "uses a name built at run time"},
-	RunsUnread:        {"runs-unread", "runs code sayso does not read"},
-	RunsOptionProgram: {"runs-option-program", "runs a program an option names"},
-	RunsAlias:         {"runs-alias", "runs an alias this step defines"},
-	UnknownProgram:    {"unknown-program", "is a program sayso does not know"},
-	UnknownVerb:       {"unknown-verb", "is not a subcommand sayso knows"},
-	OtherRepository:   {"other-repository", "uses a repository outside the project, whose configuration can run programs"},
-	Unparsed:          {"unparsed", "cannot be read as bash would run it"},
+	Pays:          {"pays", "may charge or pay"},
+	DrivesBrowser: {"drives-browser", "drives a browser"},
+
+	BuiltAtRunTime:     {"built-at-run-time", "uses a name built at run time"},
+	RunsUnread:         {"runs-unread", "runs code sayso does not read"},
+	RunsOptionProgram:  {"runs-option-program", "runs a program an option names"},
+	RunsSettingProgram: {"runs-setting-program", "runs a program the setting {o} names"},
+	RunsAlias:          {"runs-alias", "runs an alias this step defines"},
+	Interactive:        {"interactive", "opens a session whose commands sayso cannot see"},
+	UnknownProgram:     {"unknown-program", "is a program sayso does not know"},
+	UnknownVerb:        {"unknown-verb", "is not a subcommand sayso knows"},
+	OtherRepository:    {"other-repository", "uses a repository outside the project, whose configuration can run programs"},
+	Unparsed:           {"unparsed", "cannot be read as bash would run it"},
+	HidesVerb:          {"hides-verb", "hides its subcommand behind quoting"},
 
 	TouchesProtected: {"protected-path", "touches sayso's own files"},
 	NamesProtected:   {"names-protected", "names sayso's own files"},
