@@ -17,7 +17,7 @@ func source(c *cmd) {
 	w := ops[0]
 	if !w.Literal {
 		c.a.mark(c.i, roleCode)
-		c.add(Opaque, Words(c.name+" runs code built at run time: "+w.Raw))
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", w.Raw))
 		return
 	}
 	if ps := c.a.resolve(w); ps != nil {
@@ -56,7 +56,7 @@ func alias(c *cmd) {
 			return
 		}
 	}
-	c.add(Read, Words("alias lists or defines aliases a script does not expand"))
+	c.add(Read, OnlyReads.By("alias", "", ""))
 }
 
 func hashCmd(c *cmd) {
@@ -64,15 +64,15 @@ func hashCmd(c *cmd) {
 		c.add(Opaque, Words("hash -p maps a command name to another program"))
 		return
 	}
-	c.add(Read, Words("hash"))
+	c.add(Read, OnlyReads.By("hash", "", ""))
 }
 
 func enableCmd(c *cmd) {
 	if c.has("-f") {
-		c.add(Opaque, Words("enable -f loads a builtin from a shared library"))
+		c.add(Opaque, RunsUnread.By("enable", "-f", ""))
 		return
 	}
-	c.add(Read, Words("enable"))
+	c.add(Read, OnlyReads.By("enable", "", ""))
 }
 
 func execCmd(c *cmd) { c.add(Read, Words("exec only changes descriptors")) }
@@ -136,20 +136,20 @@ func containsString(ss []string, s string) bool {
 func printenv(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Secret, Words(c.name+" prints every variable, secrets included"))
+		c.add(Secret, PrintsCredential.By(c.name, "", ""))
 		return
 	}
 	for _, w := range ops {
 		if secretVar(w.Value) || !w.Literal {
-			c.add(Secret, Words(c.name+" prints "+w.Raw+", which holds a secret"))
+			c.add(Secret, PrintsCredential.By(c.name, "", w.Raw))
 		}
 	}
-	c.add(Read, Words(c.name+" prints variables"))
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 }
 
 func setCmd(c *cmd) {
 	if len(c.args) == 0 {
-		c.add(Secret, Words("set prints every variable, secrets included"))
+		c.add(Secret, PrintsCredential.By("set", "", ""))
 		return
 	}
 	c.add(Read, Words("set changes shell options"))
@@ -157,7 +157,7 @@ func setCmd(c *cmd) {
 
 func exportCmd(c *cmd) {
 	if len(c.seg.Assigns) == 0 && (len(c.args) == 0 || c.has("-p")) {
-		c.add(Secret, Words(c.name+" prints every exported variable, secrets included"))
+		c.add(Secret, PrintsCredential.By(c.name, "", ""))
 		return
 	}
 	c.add(Read, Words(c.name+" sets variables"))
@@ -168,7 +168,7 @@ func historyCmd(c *cmd) {
 		c.add(LocalWrite, Words("history changes the shell's history"))
 		return
 	}
-	c.add(Secret, Words("history prints the shell's history"))
+	c.add(Secret, PrintsCredential.By("history", "", ""))
 }
 
 func colon(c *cmd) { c.add(Read, Words(": does nothing")) }

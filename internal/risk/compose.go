@@ -83,7 +83,7 @@ func compose(c *cmd) {
 	if len(files) == 0 {
 		if v, ok := c.a.env["COMPOSE_FILE"]; ok {
 			if strings.HasPrefix(v, "\x00") {
-				c.add(Opaque, Words(c.name+" compose: COMPOSE_FILE is set at run time"))
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "compose", ""))
 				return
 			}
 			for _, f := range strings.Split(v, ":") {
@@ -96,12 +96,12 @@ func compose(c *cmd) {
 	var targets []string
 	for _, f := range files {
 		if f.Value == "-" {
-			c.add(Opaque, Words(c.name+" compose reads its file from standard input"))
+			c.add(Opaque, RunsUnread.By(c.name, "compose", ""))
 			return
 		}
 		ps := c.a.resolve(f)
 		if ps == nil {
-			c.add(Opaque, Words(c.name+" compose: a compose file named at run time: "+f.Raw))
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "compose", f.Raw))
 			return
 		}
 		targets = append(targets, ps...)
@@ -110,13 +110,13 @@ func compose(c *cmd) {
 		switch {
 		case dir != nil:
 			if targets = c.a.resolve(*dir); targets == nil {
-				c.add(Opaque, Words(c.name+" compose: a project folder named at run time: "+dir.Raw))
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "compose", dir.Raw))
 				return
 			}
 		default:
 			for _, d := range c.a.cwds {
 				if d == "" {
-					c.add(Opaque, Words(c.name+" compose runs in a folder sayso cannot name"))
+					c.add(Opaque, RunsUnread.By(c.name, "compose", ""))
 					return
 				}
 				targets = append(targets, d)

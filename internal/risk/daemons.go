@@ -27,7 +27,7 @@ func daemon(c *cmd) {
 		case "stop", "clear":
 			c.add(LocalWrite, Words(n))
 		default:
-			c.add(Opaque, Words(n+" has supervisord run the programs its configuration names, which sayso does not read, outside the wall"))
+			c.add(Opaque, RunsUnread.By(n, "", ""))
 		}
 		return
 	case "forever":
@@ -44,7 +44,7 @@ func daemon(c *cmd) {
 	}
 	switch v {
 	case "deploy":
-		c.add(Deploy, Words("pm2 deploy"))
+		c.add(Deploy, Deploys.By("pm2", "deploy", ""))
 	case "list", "ls", "l", "status", "logs", "show", "info", "describe", "monit", "jlist", "prettylist", "ping", "env", "report", "":
 		c.add(Read, Words(n))
 	case "start", "startOrRestart", "startOrReload", "startOrGracefulReload":
@@ -66,7 +66,7 @@ func (c *cmd) managed(n string, interpOpts ...string) {
 	}
 	target := ops[1]
 	if !target.Literal {
-		c.add(Opaque, Words(n+" runs a command built at run time: "+target.Raw))
+		c.add(Opaque, BuiltAtRunTime.By(n, "", target.Raw))
 		return
 	}
 	var words []string

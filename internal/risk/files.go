@@ -131,9 +131,9 @@ func globDir(p string) string {
 
 // write classifies writing w.
 func (c *cmd) write(w shell.Word) {
-	c.add(LocalWrite, Words(c.name+" writes "+w.Raw))
+	c.add(LocalWrite, WritesPath.By(c.name, "", w.Raw))
 	if !w.Literal && c.a.resolve(w) == nil {
-		c.add(Opaque, Words(c.name+" writes to a path built at run time: "+w.Raw))
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", w.Raw))
 	}
 	c.path(OpWrite, w)
 }
@@ -141,11 +141,11 @@ func (c *cmd) write(w shell.Word) {
 func rm(c *cmd) {
 	recursive := c.has("--recursive", "-r", "-R") || c.shortFlag('r') || c.shortFlag('R')
 	if c.has("--no-preserve-root") {
-		c.add(Destructive, Words("rm --no-preserve-root"))
+		c.add(Destructive, Destroys.By("rm", "--no-preserve-root", ""))
 	}
 	ops := c.operands()
 	if c.seg.Many {
-		c.add(Destructive, Words("rm deletes targets it takes from its input, which sayso cannot see"))
+		c.add(Destructive, Destroys.By("rm", "", ""))
 	} else if len(ops) == 0 {
 		c.add(Read, Words("rm with nothing to delete"))
 	}
@@ -163,7 +163,7 @@ func rmdir(c *cmd) {
 func unlink(c *cmd) { rmdir(c) }
 
 func shred(c *cmd) {
-	c.add(Destructive, Words(c.name+" destroys file contents beyond recovery"))
+	c.add(Destructive, Destroys.By(c.name, "", ""))
 	for _, w := range c.operands() {
 		c.path(OpDelete, w)
 	}
@@ -175,7 +175,7 @@ func writeOperands(c *cmd) {
 	}
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(LocalWrite, Words(c.name+" changes files in the working folder"))
+		c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 		c.cwdWrite()
 	}
 	for _, w := range ops {
@@ -333,7 +333,7 @@ func link(c *cmd) {
 		if ps := c.a.resolve(w); ps != nil {
 			for _, p := range ps {
 				if c.a.protected(p) {
-					c.add(Protected, Words("links to sayso's own files"))
+					c.add(Protected, TouchesProtected.By("links", "", ""))
 				}
 			}
 		}
@@ -350,7 +350,7 @@ func sed(c *cmd) {
 		v := w.Value
 		switch {
 		case !w.Literal && !scriptSeen:
-			c.add(Opaque, Words("sed script built at run time"))
+			c.add(Opaque, BuiltAtRunTime.By("sed", "script", ""))
 			scriptSeen = true
 		case v == "-i" || strings.HasPrefix(v, "-i") || v == "--in-place" || strings.HasPrefix(v, "--in-place=") || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "i") && !strings.ContainsAny(v, "ef"):
 			inPlace = true
@@ -384,7 +384,7 @@ func sed(c *cmd) {
 	if !c.has("--sandbox") {
 		c.sedScript(script)
 	}
-	c.add(Read, Words("sed prints"))
+	c.add(Read, OnlyReads.By("sed", "", ""))
 	for _, f := range files {
 		if inPlace {
 			c.write(f)
@@ -455,7 +455,7 @@ func (c *cmd) modeOption() {
 	}
 	o, _ := readOpts(c.args, spec)
 	if m := o.value("-m", "--mode"); m != nil && (!m.Literal || setuidMode(m.Value)) {
-		c.add(Privilege, Words(c.name+" sets a setuid or setgid mode: "+m.Raw))
+		c.add(Privilege, SetsSetuid.By(c.name, "", m.Raw))
 	}
 }
 
@@ -486,11 +486,11 @@ func chown(c *cmd) {
 		c.write(w)
 		ps := c.a.resolve(w)
 		if ps == nil {
-			c.add(Privilege, Words(c.name+" of a path that cannot be known"))
+			c.add(Privilege, RaisesPrivilege.By(c.name, "", ""))
 		}
 		for _, p := range ps {
 			if !c.a.ctx.InScope(p) {
-				c.add(Privilege, Words(c.name+" outside the project: "+w.Raw))
+				c.add(Privilege, RaisesPrivilege.By(c.name, "", w.Raw))
 			}
 		}
 	}
@@ -553,7 +553,7 @@ func find(c *cmd) {
 			if !filtered {
 				c.del(r, true)
 				if ps != nil && c.a.ctx.InScope(ps[0]) {
-					c.add(Destructive, Words("find -delete with no filter deletes the whole tree under "+r.Raw))
+					c.add(Destructive, Destroys.By("find", "-delete", r.Raw))
 				}
 				continue
 			}
@@ -561,7 +561,7 @@ func find(c *cmd) {
 		}
 		return
 	}
-	c.add(Read, Words("find lists files"))
+	c.add(Read, OnlyReads.By("find", "", ""))
 	for _, r := range roots {
 		c.path(OpRead, r)
 	}
@@ -612,7 +612,7 @@ func sortCmd(c *cmd) {
 		} else if strings.HasPrefix(w.Value, "--output=") {
 			c.write(shell.Word{Raw: w.Value[9:], Value: w.Value[9:], Literal: w.Literal})
 		} else if strings.HasPrefix(w.Value, "--compress-program") {
-			c.add(Opaque, Words("sort runs a compression program"))
+			c.add(Opaque, RunsUnread.By("sort", "", ""))
 		}
 	}
 }
@@ -634,7 +634,7 @@ func base64Cmd(c *cmd) {
 
 func mkfs(c *cmd) {
 	if c.has("-l", "--list") && c.name != "mkfs" {
-		c.add(Read, Words(c.name+" lists partitions"))
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
 	c.add(Destructive, Words(c.name+" rewrites a disk"))
@@ -659,7 +659,7 @@ func kill(c *cmd) {
 func killall(c *cmd) {
 	for _, w := range c.operands() {
 		if strings.Contains(w.Value, "sayso") {
-			c.add(Protected, Words(c.name+" stops sayso itself"))
+			c.add(Protected, TouchesProtected.By(c.name, "", ""))
 		}
 	}
 	c.add(LocalWrite, Words(c.name+" signals processes by name"))
@@ -669,17 +669,17 @@ func rsync(c *cmd) {
 	for _, w := range c.args {
 		v := w.Value
 		if v == "-e" || strings.HasPrefix(v, "--rsh") || strings.HasPrefix(v, "--rsync-path") {
-			c.add(Opaque, Words("rsync runs a program: "+v))
+			c.add(Opaque, RunsOptionProgram.By("rsync", "", v))
 		}
 	}
 	ops := c.operands()
 	if len(ops) < 2 {
-		c.add(Read, Words("rsync lists files"))
+		c.add(Read, OnlyReads.By("rsync", "", ""))
 		return
 	}
 	dst := ops[len(ops)-1]
 	if remoteSpec(dst.Value) {
-		c.add(Exfil, Words("rsync sends files to "+dst.Raw))
+		c.add(Exfil, SendsData.By("rsync", "", dst.Raw))
 		for _, w := range ops[:len(ops)-1] {
 			c.path(OpRead, w)
 		}
@@ -687,7 +687,7 @@ func rsync(c *cmd) {
 	}
 	for _, w := range ops[:len(ops)-1] {
 		if remoteSpec(w.Value) {
-			c.add(Network, Words("rsync copies from "+w.Raw))
+			c.add(Network, ReachesHost.By("rsync", "", w.Raw))
 		} else {
 			c.path(OpRead, w)
 		}

@@ -28,13 +28,13 @@ func (c *cmd) inlineCode(opt string, code *shell.Word, rest []shell.Word) {
 		// statement sayso reads whole is known: a notification, given as
 		// osascript's only arguments, in its default language.
 		if opt == "-e" && len(c.args) == 2 && code != nil && code.Literal && appleScriptNotification(code.Value) {
-			c.add(Read, Words(c.name+" "+opt+" shows a notification"))
+			c.add(Read, OnlyReads.By(c.name, opt, ""))
 			return
 		}
-		c.add(Opaque, Words(c.name+" "+opt+" runs AppleScript, which acts through other applications"))
+		c.add(Opaque, RunsUnread.By(c.name, opt, ""))
 		return
 	case opt == "-EncodedCommand" || opt == "-enc":
-		c.add(Opaque, Words(c.name+" "+opt+" runs encoded code sayso cannot read"))
+		c.add(Opaque, RunsUnread.By(c.name, opt, ""))
 		return
 	case code == nil:
 		c.add(Opaque, Words(c.name+" "+opt+" is given no code sayso can find"))
@@ -52,7 +52,7 @@ func (c *cmd) inlineCode(opt string, code *shell.Word, rest []shell.Word) {
 		c.codeNames(code.Raw)
 		for _, p := range code.Params {
 			if secretVar(p) {
-				c.add(Secret, Words(c.name+" "+opt+" is handed $"+p+", which holds a secret, in its code"))
+				c.add(Secret, TouchesCredential.By(c.name, opt, p))
 			}
 		}
 	}
@@ -164,7 +164,7 @@ func (c *cmd) inlineOperands(opt string, rest []shell.Word) {
 	op := OpRead
 	if edits {
 		op = OpWrite
-		c.add(LocalWrite, Words(c.name+" -i edits the files it is given in place"))
+		c.add(LocalWrite, ChangesProject.By(c.name, "-i", ""))
 	}
 	dash := false
 	for _, w := range rest {

@@ -76,7 +76,7 @@ func (c *cmd) listens() {
 				v = v[at+1:]
 			}
 			if strings.HasPrefix(v, "0.0.0.0:") || strings.HasPrefix(v, "[::]:") || strings.HasPrefix(v, "*:") {
-				c.add(Network, Words(c.name+" listens on every address ("+w.Value+"): other machines reach what it serves"))
+				c.add(Network, ExposesService.By(c.name, "", w.Value))
 				return
 			}
 		}
@@ -106,7 +106,7 @@ func (c *cmd) servesRoot(n string, rest []shell.Word, opts ...string) {
 	}
 	for _, p := range ps {
 		if p == "/" || p == c.a.ctx.Home || p == "/home" || p == "/root" || p == "/Users" || secretPath(p, c.a.ctx.Home) != "" {
-			c.add(Exfil, Words(n+" serves "+p+", the keys in it among it, to whoever connects"))
+			c.add(Exfil, ExposesService.By(n, "", p))
 			return
 		}
 	}
@@ -117,11 +117,11 @@ func (c *cmd) servesRoot(n string, rest []shell.Word, opts ...string) {
 // whoever connects; a plain nc -l listens on every address.
 func (c *cmd) bindShell() {
 	if c.has("-e", "-c", "--exec", "--sh-exec", "--lua-exec") || c.shortFlag('e') && !c.has("--") {
-		c.add(Exfil, Words(c.name+" -l runs a program for whoever connects: a shell on this machine for the network"))
+		c.add(Exfil, ExposesService.By(c.name, "-l", ""))
 		return
 	}
 	if !c.has("-s", "--source") && !c.hasLocalOperand() {
-		c.add(Network, Words(c.name+" -l listens on every address: other machines reach it"))
+		c.add(Network, ListensEverywhere.By(c.name, "-l", ""))
 	}
 }
 
@@ -151,7 +151,7 @@ func (c *cmd) socatShell() {
 		}
 	}
 	if listen && run {
-		c.add(Exfil, Words("socat runs a program for whoever connects: a shell on this machine for the network"))
+		c.add(Exfil, ExposesService.By("socat", "", ""))
 	}
 }
 
@@ -179,17 +179,17 @@ func (c *cmd) sshForwards() {
 			}
 			switch f {
 			case 'R':
-				c.add(Exfil, Words("ssh -R "+spec+" opens a port on the remote host that leads into this machine"))
+				c.add(Exfil, ExposesService.By("ssh -R", spec, ""))
 			case 'D':
-				c.add(Network, Words("ssh -D "+spec+" runs a SOCKS proxy through the remote host"))
+				c.add(Network, ReachesHost.By("ssh -D", spec, ""))
 			case 'L':
-				c.add(Network, Words("ssh -L "+spec+" forwards a port of this machine through the remote host"))
+				c.add(Network, ReachesHost.By("ssh -L", spec, ""))
 			}
 			break
 		}
 	}
 	if c.shortFlag('g') {
-		c.add(Network, Words("ssh -g lets other machines connect to its forwarded ports"))
+		c.add(Network, ReachesHost.By("ssh", "-g", ""))
 	}
 }
 
@@ -204,7 +204,7 @@ func jupyterFamily() family {
 // in Jupyter Server's config reference), whoever reaches the port runs
 // code on this machine; bound to every address, others reach it.
 func jupyter(c *cmd) {
-	c.add(LocalWrite, Words("jupyter runs notebooks of the project"))
+	c.add(LocalWrite, RunsProject.By("jupyter", "", ""))
 	c.readSecrets()
 	c.cwdWrite()
 	for _, w := range c.args {
@@ -215,11 +215,11 @@ func jupyter(c *cmd) {
 		switch strings.ToLower(k) {
 		case "--serverapp.token", "--notebookapp.token", "--identityprovider.token", "--serverapp.password", "--notebookapp.password":
 			if strings.Trim(v, `"'`) == "" {
-				c.add(Exfil, Words("jupyter "+k+" is empty: whoever reaches the port runs code on this machine"))
+				c.add(Exfil, ExposesService.By("jupyter", k, ""))
 			}
 		case "--serverapp.disable_check_xsrf", "--notebookapp.disable_check_xsrf":
 			if strings.EqualFold(v, "true") {
-				c.add(Exfil, Words("jupyter "+k+": any web page the person opens can run code here"))
+				c.add(Exfil, ExposesService.By("jupyter", k, ""))
 			}
 		}
 	}

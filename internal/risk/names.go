@@ -41,7 +41,7 @@ func (c *cmd) builtNames() {
 					c.add(Secret, Words(c.name+" sends $"+v+", which holds a secret, in an address: "+w.Raw))
 				}
 			}
-			c.add(Network, Words(c.name+" reaches an address built at run time, which carries what it expands to: "+w.Raw))
+			c.add(Network, BuiltAtRunTime.By(c.name, "", w.Raw))
 			return
 		}
 	}

@@ -65,14 +65,14 @@ func npm(c *cmd) {
 	switch v {
 	case "publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "owner", "access", "team", "org", "trust", "stage":
 		if c.has("--dry-run") {
-			c.add(Read, Words(n+" --dry-run"))
+			c.add(Read, OnlyReads.By(n, "--dry-run", ""))
 			return
 		}
 		if v == "dist-tag" && (ws[1] == "ls" || ws[1] == "list") || v == "owner" && (ws[1] == "ls" || ws[1] == "list") || v == "access" && strings.HasPrefix(ws[1], "list") {
-			c.add(Read, Words(n+" "+ws[1]))
+			c.add(Read, OnlyReads.By(n, ws[1], ""))
 			return
 		}
-		c.add(Publish, Words(n+" publishes to the registry"))
+		c.add(Publish, Publishes.By(n, "", ""))
 		at := 1
 		if ws[0] != v {
 			at = 2 // yarn npm publish
@@ -81,21 +81,21 @@ func npm(c *cmd) {
 			c.path(OpRead, w) // the folder or tarball it publishes
 		}
 	case "star", "unstar":
-		c.add(RemoteWrite, Words(n+" changes the registry"))
+		c.add(RemoteWrite, ChangesServer.By(n, "", ""))
 	case "login", "adduser", "add-user", "token", "logout", "profile":
-		c.add(Secret, Words(n+" handles registry credentials"))
+		c.add(Secret, TouchesCredential.By(n, "", ""))
 		if v == "login" || v == "adduser" || v == "add-user" || v == "logout" {
 			c.installsForMachine(npmrc(c.args)) // the token lands in the person's .npmrc
 		}
 	case "ls", "list", "view", "info", "show", "outdated", "why", "explain", "search", "help", "doctor", "whoami", "ping",
 		"prefix", "root", "bin", "fund", "licenses", "docs", "repo", "bugs", "query", "-v", "--version", "-h", "--help":
-		c.add(Read, Words(n+" reads"))
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "config", "get", "set":
 		if v == "set" || ws[1] == "set" || ws[1] == "delete" || ws[1] == "edit" {
-			c.add(LocalWrite, Words(n+" changes settings"))
+			c.add(LocalWrite, ChangesLocalSettings.By(n, "", ""))
 			if (c.name == "npm" || c.name == "pnpm") && !projectLocation(c.args) {
 				// the person's ~/.npmrc: script-shell, registry, node-options
-				c.add(InstructionPatch, Words(n+" changes the person's settings, which can run programs in every later install or script"))
+				c.add(InstructionPatch, RunsLater.By(n, "", ""))
 				c.installsForMachine(npmrc(c.args))
 			}
 			if c.name == "yarn" && !c.has("--home") {
@@ -106,7 +106,7 @@ func npm(c *cmd) {
 		c.add(Read, Words(n))
 	case "audit":
 		if ws[1] == "fix" {
-			c.add(LocalWrite, Words(n+" fix"))
+			c.add(LocalWrite, LocalWork.By(n, "fix", ""))
 			c.cwdWrite()
 			return
 		}
@@ -128,7 +128,7 @@ func npm(c *cmd) {
 		}
 	case "install", "i", "ci", "add", "update", "up", "upgrade", "uninstall", "remove", "rm", "un", "dedupe", "prune",
 		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it", "install-ci-test":
-		c.add(LocalWrite, Words(n+" changes the project's packages"))
+		c.add(LocalWrite, ChangesPackages.By(n, "", ""))
 		c.cwdWrite()
 		c.remotePackages()
 		if c.has("-g", "--global", "--location=global") || v == "link" && len(c.operands()) <= 1 && c.name != "yarn" {
@@ -138,12 +138,12 @@ func npm(c *cmd) {
 			c.scriptBody("test") // installs, then runs the test script
 		}
 	case "run", "run-script", "rum", "urn":
-		c.add(LocalWrite, Words(n+" runs a script of the project"))
+		c.add(LocalWrite, RunsProject.By(n, "", ""))
 		c.namedTask(ws[1])
 		c.scriptBody(ws[1])
 		c.cwdWrite()
 	case "test", "t", "tst", "start", "stop", "restart", "build", "dev", "lint", "format", "serve", "watch", "typecheck", "check":
-		c.add(LocalWrite, Words(n+" runs a script of the project"))
+		c.add(LocalWrite, RunsProject.By(n, "", ""))
 		script := v
 		if v == "t" || v == "tst" {
 			script = "test"
@@ -154,9 +154,9 @@ func npm(c *cmd) {
 		if c.name == "yarn" {
 			switch ws[1] {
 			case "list", "bin", "dir":
-				c.add(Read, Words(n+" "+ws[1]))
+				c.add(Read, OnlyReads.By(n, ws[1], ""))
 			default:
-				c.add(LocalWrite, Words(n+" "+ws[1]+" changes the global packages"))
+				c.add(LocalWrite, ChangesPackages.By(n, ws[1], ""))
 				c.installsForMachine("")
 				c.remotePackages()
 			}
@@ -165,7 +165,7 @@ func npm(c *cmd) {
 		fallthrough
 	default:
 		// pnpm and yarn run a script given by name.
-		c.add(LocalWrite, Words(n+" runs a script of the project"))
+		c.add(LocalWrite, RunsProject.By(n, "", ""))
 		c.namedTask(v)
 		c.scriptBody(v)
 		c.cwdWrite()
@@ -270,7 +270,7 @@ func (c *cmd) notTheProjects(spec string) {
 		name = strings.ToLower(name) // PyPI names are case-insensitive
 	}
 	if !known[name] {
-		c.add(DownloadExec, Words(c.name+" downloads "+name+", which the project does not depend on, and runs it"))
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", name))
 	}
 }
 
@@ -289,7 +289,7 @@ func (c *cmd) ownBin(spec string) bool {
 func (c *cmd) remotePackage(v string) {
 	if strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "git:") || strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "gitlab:") ||
 		strings.HasPrefix(v, "bitbucket:") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
-		c.add(DownloadExec, Words(c.name+" installs and runs code from "+v))
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", v))
 	}
 }
 
@@ -297,14 +297,14 @@ func pip(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "install", "download", "uninstall", "wheel":
-		c.add(LocalWrite, Words(c.name+" "+v+" changes installed packages"))
+		c.add(LocalWrite, ChangesPackages.By(c.name, v, ""))
 		c.remotePackages()
 		for i, w := range c.args {
 			if (w.Value == "-e" || w.Value == "--editable") && i+1 < len(c.args) {
 				c.args[i+1].Value = strings.TrimSpace(c.args[i+1].Value)
 			}
 			if w.Value == "--index-url" || w.Value == "-i" || w.Value == "--extra-index-url" {
-				c.add(Network, Words(c.name+" installs from another index"))
+				c.add(Network, ReachesHost.By(c.name, "", ""))
 			}
 		}
 		c.cwdWrite()
@@ -312,11 +312,11 @@ func pip(c *cmd) {
 			c.installsForMachine("~/.local")
 		}
 	case "list", "show", "freeze", "check", "search", "help", "index", "inspect", "debug", "hash", "--version", "-V", "":
-		c.add(Read, Words(c.name+" "+v))
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	case "config", "cache":
-		c.add(LocalWrite, Words(c.name+" "+v))
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	default:
-		c.add(LocalWrite, Words(c.name+" "+v))
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	}
 }
 
@@ -326,7 +326,7 @@ func uv(c *cmd) {
 	case "pip":
 		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "uv pip", args: c.args[1:]})
 	case "publish":
-		c.add(Publish, Words("uv publish"))
+		c.add(Publish, Publishes.By("uv", "publish", ""))
 		c.worksOn(1, "--index", "--publish-url", "-u", "--username", "-p", "--password", "--token", "--trusted-publishing",
 			"--check-url", "--keyring-provider", "--cache-dir", "--directory", "--python", "--allow-insecure-host") // the files it uploads
 	case "tool":
@@ -334,22 +334,22 @@ func uv(c *cmd) {
 			npx(c)
 			return
 		}
-		c.add(LocalWrite, Words("uv tool "+ws[1]))
+		c.add(LocalWrite, LocalWork.By("uv tool", ws[1], ""))
 		switch ws[1] {
 		case "install", "upgrade", "uninstall", "update-shell":
 			c.installsForMachine(c.envDir("UV_TOOL_DIR", "", "~/.local/share/uv/tools"), c.envDir("UV_TOOL_BIN_DIR", "", "~/.local/bin"))
 		}
 	case "--version", "version", "tree", "help":
-		c.add(Read, Words("uv "+ws[0]))
+		c.add(Read, OnlyReads.By("uv", ws[0], ""))
 	default:
-		c.add(LocalWrite, Words("uv "+ws[0]))
+		c.add(LocalWrite, LocalWork.By("uv", ws[0], ""))
 		c.cwdWrite()
 		c.remotePackages()
 	}
 }
 
 func pipx(c *cmd) {
-	c.add(LocalWrite, Words("pipx installs or runs a tool"))
+	c.add(LocalWrite, ChangesPackages.By("pipx", "", ""))
 	c.remotePackages()
 	switch c.words(1)[0] {
 	case "install", "install-all", "upgrade", "upgrade-all", "uninstall", "uninstall-all", "reinstall", "reinstall-all", "inject", "uninject", "pin", "unpin", "ensurepath":
@@ -361,14 +361,14 @@ func poetry(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "publish":
 		if c.has("--dry-run") {
-			c.add(Read, Words("poetry publish --dry-run"))
+			c.add(Read, OnlyReads.By("poetry", "publish --dry-run", ""))
 			return
 		}
-		c.add(Publish, Words("poetry publish"))
+		c.add(Publish, Publishes.By("poetry", "publish", ""))
 	case "show", "check", "about", "version", "env", "search", "--version":
-		c.add(Read, Words("poetry "+v))
+		c.add(Read, OnlyReads.By("poetry", v, ""))
 	default:
-		c.add(LocalWrite, Words("poetry "+v))
+		c.add(LocalWrite, LocalWork.By("poetry", v, ""))
 		c.namedTask(v)
 		c.cwdWrite()
 	}
@@ -377,11 +377,11 @@ func poetry(c *cmd) {
 func twine(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "upload", "register":
-		c.add(Publish, Words("twine "+v+" publishes to the package index"))
+		c.add(Publish, Publishes.By("twine", v, ""))
 		c.worksOn(1, "-r", "--repository", "--repository-url", "--sign-with", "-i", "--identity", "-u", "--username",
 			"-p", "--password", "--comment", "--config-file", "--cert", "--client-cert") // the files it uploads
 	default:
-		c.add(Read, Words("twine "+v))
+		c.add(Read, OnlyReads.By("twine", v, ""))
 	}
 }
 
@@ -389,21 +389,21 @@ func cargo(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "publish", "yank", "owner":
 		if c.has("--dry-run", "-n") {
-			c.add(Read, Words("cargo "+v+" --dry-run"))
+			c.add(Read, OnlyReads.By("cargo", v+" --dry-run", ""))
 			return
 		}
-		c.add(Publish, Words("cargo "+v+" changes the crate registry"))
+		c.add(Publish, Publishes.By("cargo", v, ""))
 	case "login", "logout":
-		c.add(Secret, Words("cargo "+v+" stores a registry token"))
+		c.add(Secret, StoresCredential.By("cargo", v, ""))
 	case "tree", "metadata", "search", "--version", "-V", "version", "help", "locate-project", "pkgid", "verify-project", "read-manifest":
-		c.add(Read, Words("cargo "+v))
+		c.add(Read, OnlyReads.By("cargo", v, ""))
 	default:
-		c.add(LocalWrite, Words("cargo "+v+" builds or runs the project"))
+		c.add(LocalWrite, RunsProject.By("cargo", v, ""))
 		c.cwdWrite()
 		if v == "install" || v == "uninstall" {
 			for _, w := range c.args {
 				if w.Value == "--git" {
-					c.add(LocalWrite, Words("cargo install --git builds a crate from a repository"))
+					c.add(LocalWrite, ChangesRepository.By("cargo", "install --git", ""))
 				}
 			}
 			root := c.envDir("CARGO_INSTALL_ROOT", "bin", c.envDir("CARGO_HOME", "bin", "~/.cargo/bin"))
@@ -420,21 +420,21 @@ func goCmd(c *cmd) {
 	switch v := ws[0]; v {
 	case "version", "env", "list", "doc", "help", "":
 		if v == "env" && c.has("-w", "-u") {
-			c.add(LocalWrite, Words("go env -w changes go settings"))
-			c.add(InstructionPatch, Words("go env -w changes the person's go settings, which every later build reads (GOFLAGS=-toolexec runs a program)"))
+			c.add(LocalWrite, ChangesLocalSettings.By("go", "env -w", ""))
+			c.add(InstructionPatch, RunsLater.By("go", "env -w", ""))
 			c.installsForMachine(c.envDir("GOENV", "", "~/.config/go/env"))
 			return
 		}
-		c.add(Read, Words("go "+v))
+		c.add(Read, OnlyReads.By("go", v, ""))
 	case "mod":
 		if ws[1] == "graph" || ws[1] == "why" || ws[1] == "verify" {
-			c.add(Read, Words("go mod "+ws[1]))
+			c.add(Read, OnlyReads.By("go mod", ws[1], ""))
 			return
 		}
-		c.add(LocalWrite, Words("go mod "+ws[1]))
+		c.add(LocalWrite, LocalWork.By("go mod", ws[1], ""))
 		c.cwdWrite()
 	default:
-		c.add(LocalWrite, Words("go "+v+" builds or runs the project"))
+		c.add(LocalWrite, RunsProject.By("go", v, ""))
 		c.cwdWrite()
 		c.outputs(goOutputFlags, nil)
 		if v == "run" {
@@ -449,16 +449,16 @@ func goCmd(c *cmd) {
 func gem(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "push", "yank", "owner":
-		c.add(Publish, Words("gem "+v+" changes the gem registry"))
+		c.add(Publish, Publishes.By("gem", v, ""))
 		if v == "push" {
 			c.worksOn(1, "--host", "-k", "--key", "--otp", "-p", "--http-proxy") // the gem it pushes
 		}
 	case "list", "search", "info", "env", "contents", "which", "specification", "query", "outdated", "help", "--version":
-		c.add(Read, Words("gem "+v))
+		c.add(Read, OnlyReads.By("gem", v, ""))
 	case "signin", "signout":
-		c.add(Secret, Words("gem "+v))
+		c.add(Secret, TouchesCredential.By("gem", v, ""))
 	default:
-		c.add(LocalWrite, Words("gem "+v))
+		c.add(LocalWrite, LocalWork.By("gem", v, ""))
 		if v == "install" || v == "uninstall" || v == "update" {
 			if d, ok := c.optValue("--install-dir"); ok {
 				c.installsForMachine(d)
@@ -474,9 +474,9 @@ func gem(c *cmd) {
 func bundle(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "list", "show", "info", "outdated", "check", "config", "version", "platform":
-		c.add(Read, Words("bundle "+v))
+		c.add(Read, OnlyReads.By("bundle", v, ""))
 	default:
-		c.add(LocalWrite, Words("bundle "+v))
+		c.add(LocalWrite, LocalWork.By("bundle", v, ""))
 		c.cwdWrite()
 		if v == "exec" {
 			c.namedTask(strings.Join(shell.Words(c.operands()), " "))
@@ -488,9 +488,9 @@ func composer(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "show", "info", "outdated", "validate", "diagnose", "licenses", "search", "depends", "why", "why-not", "--version", "about", "audit":
-		c.add(Read, Words("composer "+v))
+		c.add(Read, OnlyReads.By("composer", v, ""))
 	default:
-		c.add(LocalWrite, Words("composer "+v))
+		c.add(LocalWrite, LocalWork.By("composer", v, ""))
 		c.namedTask(v)
 		c.cwdWrite()
 		c.composerRemote(v)
@@ -501,10 +501,10 @@ func mvn(c *cmd) {
 	for _, w := range c.operands() {
 		v := w.Value
 		if v == "deploy" || strings.HasPrefix(v, "release:") || strings.HasPrefix(v, "deploy:") || strings.Contains(v, ":deploy") || strings.Contains(v, "publish") {
-			c.add(Publish, Words("mvn "+v+" publishes artifacts"))
+			c.add(Publish, Publishes.By("mvn", v, ""))
 		}
 	}
-	c.add(LocalWrite, Words("mvn builds the project"))
+	c.add(LocalWrite, RunsProject.By("mvn", "", ""))
 	c.cwdWrite()
 	c.mvnPlugin()
 }
@@ -513,13 +513,13 @@ func gradle(c *cmd) {
 	for _, w := range c.operands() {
 		v := strings.ToLower(w.Value)
 		if strings.Contains(v, "publish") || strings.Contains(v, "upload") || strings.Contains(v, "release") {
-			c.add(Publish, Words("gradle "+w.Value+" publishes artifacts"))
+			c.add(Publish, Publishes.By("gradle", w.Value, ""))
 		}
 		if strings.Contains(v, "deploy") {
-			c.add(Deploy, Words("gradle "+w.Value))
+			c.add(Deploy, Deploys.By("gradle", w.Value, ""))
 		}
 	}
-	c.add(LocalWrite, Words("gradle builds the project"))
+	c.add(LocalWrite, RunsProject.By("gradle", "", ""))
 	c.cwdWrite()
 	c.gradleInitScript()
 }
@@ -527,15 +527,15 @@ func gradle(c *cmd) {
 func dotnet(c *cmd) {
 	ws := c.words(2)
 	if ws[0] == "nuget" && ws[1] == "push" {
-		c.add(Publish, Words("dotnet nuget push publishes a package"))
+		c.add(Publish, Publishes.By("dotnet", "nuget push", ""))
 		c.worksOn(2, "-k", "--api-key", "-ss", "--symbol-source", "-sk", "--symbol-api-key", "--timeout") // the package it pushes
 		return
 	}
 	if ws[0] == "--version" || ws[0] == "--info" || ws[0] == "--list-sdks" {
-		c.add(Read, Words("dotnet "+ws[0]))
+		c.add(Read, OnlyReads.By("dotnet", ws[0], ""))
 		return
 	}
-	c.add(LocalWrite, Words("dotnet "+ws[0]))
+	c.add(LocalWrite, LocalWork.By("dotnet", ws[0], ""))
 	c.cwdWrite()
 	if ws[0] == "tool" {
 		c.dotnetTool(ws[1])
@@ -546,17 +546,17 @@ func apt(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "list", "show", "search", "policy", "depends", "rdepends", "info", "madison", "changelog", "-l", "--list", "-L", "-s", "--status", "-S", "query", "q", "check-update", "":
-		c.add(Read, Words(c.name+" "+v+" reads the package database"))
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	default:
 		if c.name == "dpkg" && c.has("-l", "-L", "-s", "-S", "--list", "--status", "--get-selections", "--print-architecture") {
-			c.add(Read, Words("dpkg lists packages"))
+			c.add(Read, OnlyReads.By("dpkg", "", ""))
 			return
 		}
 		if c.name == "snap" && (v == "list" || v == "info" || v == "find") {
-			c.add(Read, Words("snap "+v))
+			c.add(Read, OnlyReads.By("snap", v, ""))
 			return
 		}
-		c.add(Privilege, Words(c.name+" "+v+" changes the system's packages"))
+		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
 		if why := aptRuns(c); why != "" {
 			c.add(LocalWrite, Words(why))
 		}
@@ -600,9 +600,9 @@ func aptRuns(c *cmd) string {
 func brew(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "list", "ls", "info", "search", "outdated", "doctor", "config", "--prefix", "--version", "deps", "uses", "leaves", "desc", "home", "log", "":
-		c.add(Read, Words("brew "+v))
+		c.add(Read, OnlyReads.By("brew", v, ""))
 	default:
-		c.add(LocalWrite, Words("brew "+v+" changes installed packages"))
+		c.add(LocalWrite, ChangesPackages.By("brew", v, ""))
 	}
 }
 
@@ -782,10 +782,10 @@ func npmGlobals(c *cmd) bool {
 		case strings.HasPrefix(v, "--registry="):
 			reg = strings.TrimPrefix(v, "--registry=")
 		case strings.HasPrefix(v, "--script-shell") || strings.HasPrefix(v, "--node-options") || strings.HasPrefix(v, "--userconfig") || strings.HasPrefix(v, "--globalconfig"):
-			c.add(Opaque, Words(c.name+" "+v+" names a program or settings it runs with"))
+			c.add(Opaque, RunsOptionProgram.By(c.name, v, ""))
 		}
 		if reg != "" && strings.TrimSuffix(reg, "/") != "https://registry.npmjs.org" && strings.TrimSuffix(reg, "/") != "https://registry.yarnpkg.com" {
-			c.add(DownloadExec, Words(c.name+" installs from another registry, whose packages' scripts run: "+reg))
+			c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", reg))
 		}
 	}
 	rest := wordsAfterGlobals(c.args, takes)

@@ -59,6 +59,7 @@ const (
 	PushesForce
 	PushesDelete
 	PushesProtected
+	Merges
 	MergesProtected
 	PointsAtNewRemote
 	PushesToURL
@@ -68,6 +69,7 @@ const (
 	ListensEverywhere
 	ExposesService
 	SendsData
+	SendsCredential
 	Publishes
 	Deploys
 	DeletesRemote
@@ -76,6 +78,9 @@ const (
 	// This machine and what runs later.
 	RaisesPrivilege
 	ChangesSystem
+	SetsSetuid
+	ContainerGetsHost
+	AgentUnchecked
 	RunsLater
 	FetchesCodeThatRuns
 
@@ -106,6 +111,7 @@ const (
 	TouchesProtected
 	NamesProtected
 	RunsInProtected
+	PersonsCommand
 
 	// Many targets.
 	EachInput
@@ -141,13 +147,14 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RewritesHistory:    {"rewrites-history", "rewrites history"},
 	DeletesUnmerged:    {"deletes-unmerged", "deletes work that is not merged"},
 	DeletesPath:        {"deletes-path", "deletes {o}"},
-	Destroys:           {"destroys", "deletes or overwrites what cannot be brought back"},
+	Destroys:           {"destroys", "deletes what cannot be brought back"},
 	WritesOutsideScope: {"writes-outside-scope", "acts outside the project"},
 
 	Pushes:            {"push", "sends commits to a remote"},
 	PushesForce:       {"push-force", "overwrites remote history"},
 	PushesDelete:      {"push-delete", "deletes remote refs"},
 	PushesProtected:   {"push-protected", "updates the protected branch {o}"},
+	Merges:            {"merges", "merges a change into a shared branch"},
 	MergesProtected:   {"merge-protected", "merges into the protected branch {o}"},
 	PointsAtNewRemote: {"new-remote", "points the repository at another remote"},
 	PushesToURL:       {"push-url", "pushes to a URL, not a configured remote"},
@@ -157,13 +164,17 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	ListensEverywhere: {"listens-everywhere", "listens on every address: other machines reach it"},
 	ExposesService:    {"exposes-service", "lets other machines reach this one"},
 	SendsData:         {"sends-data", "sends data to another host"},
+	SendsCredential:   {"sends-credential", "sends a credential to another host"},
 	Publishes:         {"publishes", "publishes a release, a package or an image"},
-	Deploys:           {"deploys", "changes what runs on servers"},
+	Deploys:           {"deploys", "changes what runs on servers or clusters"},
 	DeletesRemote:     {"deletes-remote", "deletes data on a server"},
 	RemovesContainers: {"removes-containers", "removes containers, images or volumes"},
 
 	RaisesPrivilege:     {"raises-privilege", "runs with more privilege than the step"},
 	ChangesSystem:       {"changes-system", "changes this machine's system, services or network"},
+	SetsSetuid:          {"sets-setuid", "sets a setuid or setgid bit"},
+	ContainerGetsHost:   {"container-gets-host", "gives the container the host"},
+	AgentUnchecked:      {"agent-unchecked", "runs another agent with its permission checks off"},
 	RunsLater:           {"runs-later", "changes what a later command runs"},
 	FetchesCodeThatRuns: {"fetches-code-that-runs", "fetches code from elsewhere and runs it"},
 
@@ -190,6 +201,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	TouchesProtected: {"protected-path", "touches sayso's own files"},
 	NamesProtected:   {"names-protected", "names sayso's own files"},
 	RunsInProtected:  {"runs-in-protected", "runs inside sayso's own folder {o}"},
+	PersonsCommand:   {"persons-command", "is the person's to run, not an agent's"},
 
 	EachInput:       {"each-input", "runs once per input item"},
 	EachInLoop:      {"each-in-loop", "runs in a loop over many targets"},
@@ -256,6 +268,9 @@ func (r Reason) String() string {
 		b.WriteByte(' ')
 	}
 	before, after, placed := strings.Cut(words, "{o}")
+	if placed && r.Object == "" {
+		before = strings.TrimSuffix(before, " ")
+	}
 	b.WriteString(before)
 	if placed {
 		b.WriteString(r.Object)

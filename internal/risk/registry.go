@@ -122,7 +122,7 @@ func (c *cmd) progOpts() {
 		if vw.Literal && harmlessProgram(vw.Value) {
 			continue
 		}
-		c.add(Opaque, Words(c.name+" "+opt+" runs "+vw.Raw+", which sayso does not read"))
+		c.add(Opaque, RunsUnread.By(c.name, opt, vw.Raw))
 	}
 }
 
@@ -259,7 +259,7 @@ func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
 	}
 	switch {
 	case opt == "--test":
-		c.add(LocalWrite, Words(c.name+" --test runs the project's tests"))
+		c.add(LocalWrite, RunsProject.By(c.name, "--test", ""))
 		for _, w := range files {
 			c.runScript(w)
 		}

@@ -550,7 +550,7 @@ func (c *cmd) redirects() {
 			if r.Writes() {
 				c.add(Exfil, Words("sends data to a host through "+t))
 			} else {
-				c.add(Network, Words("opens a connection to "+t))
+				c.add(Network, ReachesHost.By("opens", "", t))
 			}
 			continue
 		}
@@ -632,7 +632,7 @@ func (c *cmd) params() {
 	for _, w := range c.seg.Args {
 		for _, p := range w.Params {
 			if secretVar(p) && printer {
-				c.add(Secret, Words("prints $"+p+", which holds a secret"))
+				c.add(Secret, TouchesCredential.By("prints", "", p))
 			}
 		}
 	}
@@ -705,12 +705,12 @@ var recipeFiles = map[string][]string{
 // saw written but does not read.
 func (c *cmd) recipes() {
 	if c.a.unpacked && recipeFiles[c.name] != nil {
-		c.add(DownloadExec, Words(c.name+" runs what its recipe file says, and this step unpacked a download that may hold it"))
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", ""))
 		return
 	}
 	for _, f := range recipeFiles[c.name] {
 		if c.a.runsMade(c.a.resolve(shell.Word{Raw: f, Value: f, Literal: true})) {
-			c.add(Opaque, Words(c.name+" runs what "+f+" says, and this step writes it"))
+			c.add(Opaque, RunsUnread.By(c.name, "", f))
 			return
 		}
 	}

@@ -218,7 +218,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolSearch:
 		t.search(in)
 	case ToolReadMany:
-		t.c.add(Read, Words(name+" reads files"))
+		t.c.add(Read, OnlyReads.By(name, "", ""))
 		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
 			t.file(OpRead, p)
 		}
@@ -228,7 +228,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolFetch:
 		t.fetch(in)
 	case ToolWebSearch:
-		t.c.add(Network, Words(name+" sends a query to a search engine: "+clip(in.Query)))
+		t.c.add(Network, ReachesHost.By(name, "", clip(in.Query)))
 	case ToolAgent:
 		t.c.add(LocalWrite, Words(name+" starts a sub-agent"))
 	case ToolQuiet:
@@ -241,7 +241,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 		if server, tool, ok := MCPTool(name); ok {
 			t.c.add(Opaque, Words("MCP tool "+tool+" of server "+server+": sayso cannot see what it does"))
 		} else {
-			t.c.add(Opaque, Words(name+" is a tool sayso does not know"))
+			t.c.add(Opaque, UnknownVerb.By(name, "", ""))
 		}
 	}
 	if t.a.out.Classes.Empty() {
@@ -327,7 +327,7 @@ func (t *toolAssessor) file(op Op, p string) {
 	case OpDelete:
 		t.c.del(w, false)
 	default:
-		t.c.add(Read, Words(t.c.name+" reads "+p))
+		t.c.add(Read, OnlyReads.By(t.c.name, "", p))
 		t.c.path(op, w)
 	}
 }
@@ -339,7 +339,7 @@ func (t *toolAssessor) cwd(op Op) {
 // search reads a folder (the cwd when none is given), and the files a
 // pattern names.
 func (t *toolAssessor) search(in toolInput) {
-	t.c.add(Read, Words(t.c.name+" lists or searches files"))
+	t.c.add(Read, OnlyReads.By(t.c.name, "", ""))
 	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
 	if dir == "" {
 		t.cwd(OpRead)
@@ -381,18 +381,18 @@ func (t *toolAssessor) fetch(in toolInput) {
 		h := hostOf(u)
 		switch {
 		case h == "":
-			t.c.add(Network, Words(t.c.name+" fetches "+clip(u)))
+			t.c.add(Network, ReachesHost.By(t.c.name, "", clip(u)))
 		case t.a.trusted(h):
 			t.c.add(Read, Words(t.c.name+" fetches from "+h+", a trusted host"))
 		default:
-			t.c.add(Network, Words(t.c.name+" fetches from "+h+", not a trusted host"))
+			t.c.add(Network, FetchesUntrusted.By(t.c.name, "", h))
 		}
 		if strings.HasPrefix(strings.ToLower(u), "file:") {
 			t.c.add(Opaque, Words(t.c.name+" reads a local file by URL: "+clip(u)))
 		}
 	}
 	if !seen {
-		t.c.add(Network, Words(t.c.name+" fetches a page"))
+		t.c.add(Network, ReachesHost.By(t.c.name, "", ""))
 	}
 }
 

@@ -62,16 +62,16 @@ func addToolbox(programs map[string]func(*cmd)) {
 	addEveryday(programs)
 }
 
-func readOnly(c *cmd) { c.add(Read, Words(c.name+" only reads")) }
+func readOnly(c *cmd) { c.add(Read, OnlyReads.By(c.name, "", "")) }
 
-func opaqueProgram(c *cmd) { c.add(Opaque, Words(c.name+" runs code sayso does not read")) }
+func opaqueProgram(c *cmd) { c.add(Opaque, RunsUnread.By(c.name, "", "")) }
 
 // wrapperAlone classifies a wrapper shell did not peel: one that acts on
 // a running process or lists (ionice -p, flock FD) reads or tunes; any
 // other hides what it runs.
 func wrapperAlone(c *cmd) {
 	if len(c.args) == 0 {
-		c.add(Read, Words(c.name+" alone prints or waits"))
+		c.add(Read, OnlyReads.By(c.name, "alone", ""))
 		return
 	}
 	switch c.name {
@@ -89,7 +89,7 @@ func wrapperAlone(c *cmd) {
 			return
 		}
 	}
-	c.add(Opaque, Words(c.name+" runs a command sayso could not read"))
+	c.add(Opaque, RunsUnread.By(c.name, "", ""))
 }
 
 // word returns the first n operands as plain words (options skipped).

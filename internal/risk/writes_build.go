@@ -239,14 +239,14 @@ func sevenZip(c *cmd) {
 		}
 	}
 	if len(ops) == 0 {
-		c.add(Read, Words(c.name+" prints its help"))
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
 	verb := ops[0].Value
 	ops = ops[1:]
 	switch verb {
 	case "x", "e":
-		c.add(LocalWrite, Words(c.name+" "+verb+" extracts files"))
+		c.add(LocalWrite, ChangesProject.By(c.name, verb, ""))
 		if c.has("-so") {
 			return
 		}
@@ -264,13 +264,13 @@ func sevenZip(c *cmd) {
 		}
 		c.extracts(dest, ops, false)
 	case "a", "u", "d", "rn":
-		c.add(LocalWrite, Words(c.name+" "+verb+" writes an archive"))
+		c.add(LocalWrite, ChangesProject.By(c.name, verb, ""))
 		if len(ops) > 0 {
 			c.write(ops[0])
 			c.readSecrets()
 		}
 	default:
-		c.add(Read, Words(c.name+" "+verb))
+		c.add(Read, OnlyReads.By(c.name, verb, ""))
 		c.readOperands()
 	}
 }
@@ -311,14 +311,14 @@ func cpio(c *cmd) {
 	}
 	switch {
 	case extract:
-		c.add(LocalWrite, Words("cpio -i extracts files"))
+		c.add(LocalWrite, ChangesProject.By("cpio", "-i", ""))
 		if c.has("-t", "--list") || c.shortFlag('t') || c.has("--to-stdout") {
 			return
 		}
 		c.extracts(dest, ops, false)
 		if !c.has("--no-absolute-filenames") {
 			c.unknownWrite("cpio -i extracts members with absolute names where they say")
-			c.add(InstructionPatch, Words("cpio -i keeps absolute member names: it may write start-up files and agents' settings anywhere"))
+			c.add(InstructionPatch, RunsLater.By("cpio", "-i", ""))
 		}
 	case pass:
 		c.add(LocalWrite, Words("cpio -p copies files into a folder"))
@@ -326,7 +326,7 @@ func cpio(c *cmd) {
 			c.writesUnder(ops[len(ops)-1])
 		}
 	default:
-		c.add(LocalWrite, Words("cpio writes an archive"))
+		c.add(LocalWrite, ChangesProject.By("cpio", "", ""))
 	}
 }
 
@@ -334,7 +334,7 @@ func cpio(c *cmd) {
 // they name with -e and write the archive they name with -c; venv writes
 // the folders it names.
 func pyModuleWrites(c *cmd, m string, rest []shell.Word) {
-	c.add(LocalWrite, Words(c.name+" -m "+m))
+	c.add(LocalWrite, LocalWork.By(c.name, "-m "+m, ""))
 	var ops []shell.Word
 	mode := ""
 	for _, w := range rest {

@@ -38,14 +38,14 @@ func sqlite(c *cmd) {
 		w := c.args[i]
 		v := w.Value
 		if !w.Literal && strings.HasPrefix(w.Raw, "-") {
-			c.add(Opaque, Words(c.name+" option built at run time: "+w.Raw))
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "option", w.Raw))
 			continue
 		}
 		if strings.HasPrefix(v, "-") && len(v) > 1 {
 			name := strings.TrimLeft(v, "-")
 			switch name {
 			case "version", "help":
-				c.add(Read, Words(c.name+" "+v))
+				c.add(Read, OnlyReads.By(c.name, v, ""))
 				return
 			case "readonly":
 				readonly = true
@@ -53,14 +53,14 @@ func sqlite(c *cmd) {
 				c.sqliteArchive(db, c.args[i+1:])
 				return
 			case "init":
-				c.add(Opaque, Words(c.name+" runs SQL from a file"))
+				c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			case "cmd", "c", "s":
 				if name != "cmd" && c.name != "duckdb" {
 					break
 				}
 				if i+1 < len(c.args) {
 					if !c.args[i+1].Literal {
-						c.add(Opaque, Words(c.name+" runs SQL built at run time"))
+						c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 					}
 					stmts = append(stmts, c.args[i+1].Value)
 				}
@@ -74,26 +74,26 @@ func sqlite(c *cmd) {
 			continue
 		}
 		if !w.Literal {
-			c.add(Opaque, Words(c.name+" runs SQL built at run time"))
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 		}
 		stmts = append(stmts, v)
 	}
 	for _, r := range c.seg.Redirs {
 		if r.Input() {
 			if !r.BodyLiteral {
-				c.add(Opaque, Words(c.name+" runs SQL built at run time"))
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 			}
 			stmts = append(stmts, r.Body)
 		} else if r.Reads() {
-			c.add(Opaque, Words(c.name+" runs SQL from "+r.Target.Raw))
+			c.add(Opaque, RunsUnread.By(c.name, "", r.Target.Raw))
 		}
 	}
 	if len(stmts) == 0 {
 		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-			c.add(Opaque, Words(c.name+" runs SQL from its input"))
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			return
 		}
-		c.add(Opaque, Words(c.name+" opens a session whose statements sayso cannot see"))
+		c.add(Opaque, Interactive.By(c.name, "", ""))
 		return
 	}
 	writes := false
@@ -176,7 +176,7 @@ func (c *cmd) sqliteDot(line string) bool {
 	// that does most: a program first, then a file written.
 	for _, r := range sqliteDotRuns {
 		if strings.HasPrefix(r, name) && r != "open" {
-			c.add(Opaque, Words(c.name+" ."+r+" runs a program or code sayso cannot read"))
+			c.add(Opaque, RunsOptionProgram.By(c.name, "."+r, ""))
 			return false
 		}
 	}
@@ -188,7 +188,7 @@ func (c *cmd) sqliteDot(line string) bool {
 		for _, a := range args[1:] {
 			if !strings.HasPrefix(a, "-") {
 				c.path(OpWrite, lit(a))
-				c.add(LocalWrite, Words(c.name+" .open "+a))
+				c.add(LocalWrite, LocalWork.By(c.name, ".open "+a, ""))
 			}
 		}
 		return false
@@ -198,7 +198,7 @@ func (c *cmd) sqliteDot(line string) bool {
 			return false
 		}
 	}
-	c.add(Opaque, Words(c.name+" ."+name+" is a dot-command sayso does not know"))
+	c.add(Opaque, UnknownVerb.By(c.name, "."+name, ""))
 	return false
 }
 
@@ -238,7 +238,7 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 			c.add(LocalWrite, Words(c.name+" ."+r+" changes the database"))
 			return 1
 		case "testcase":
-			c.add(LocalWrite, Words(c.name+" .testcase writes a file in the working folder"))
+			c.add(LocalWrite, ChangesProject.By(c.name, ".testcase", ""))
 			c.cwdWrite()
 			return 0
 		}
@@ -311,7 +311,7 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 				if name, ok := sqlString(rest); ok {
 					c.write(lit(name))
 				} else if !strings.HasPrefix(strings.ToUpper(rest), "STDOUT") {
-					c.add(Opaque, Words(c.name+" COPY TO a file named at run time"))
+					c.add(Opaque, BuiltAtRunTime.By(c.name, "COPY TO", ""))
 				}
 				continue
 			}
@@ -320,12 +320,12 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 					dbs = append(dbs, f)
 				}
 			} else {
-				c.add(Opaque, Words(c.name+" "+kw+" names a database built at run time"))
+				c.add(Opaque, BuiltAtRunTime.By(c.name, kw, ""))
 			}
 		}
 	}
 	if c.name == "duckdb" && (containsKeyword(u, "LOAD") || containsKeyword(u, "INSTALL")) {
-		c.add(Opaque, Words(c.name+" loads or installs an extension"))
+		c.add(Opaque, RunsUnread.By(c.name, "", ""))
 	}
 	for _, fn := range []string{"WRITEFILE", "READFILE", "EDIT", "LOAD_EXTENSION", "FTS3_TOKENIZER"} {
 		for i := 0; ; {
@@ -347,7 +347,7 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 			case fn == "EDIT" || fn == "LOAD_EXTENSION" || fn == "FTS3_TOKENIZER":
 				c.add(Opaque, Words(c.name+" "+strings.ToLower(fn)+"() runs code or a program"))
 			case !ok:
-				c.add(Opaque, Words(c.name+" "+strings.ToLower(fn)+"() of a file named at run time"))
+				c.add(Opaque, BuiltAtRunTime.By(c.name, strings.ToLower(fn), ""))
 			case fn == "WRITEFILE":
 				c.write(shell.Word{Raw: name, Value: name, Literal: true})
 			default:
@@ -415,17 +415,17 @@ func (c *cmd) sqliteArchive(db *shell.Word, args []shell.Word) {
 	}
 	switch {
 	case extract:
-		c.add(LocalWrite, Words(c.name+" -A extracts files"))
+		c.add(LocalWrite, ChangesProject.By(c.name, "-A", ""))
 		c.extracts(dest, files, false)
 	case write:
-		c.add(LocalWrite, Words(c.name+" -A writes an archive"))
+		c.add(LocalWrite, ChangesProject.By(c.name, "-A", ""))
 		if db != nil {
 			c.write(*db)
 		}
 		c.readSecrets()
 		return
 	default:
-		c.add(Read, Words(c.name+" -A lists an archive"))
+		c.add(Read, OnlyReads.By(c.name, "-A", ""))
 	}
 	if db != nil {
 		c.path(OpRead, *db)

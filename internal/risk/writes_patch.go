@@ -170,7 +170,7 @@ func patchCmd(c *cmd) {
 		c.add(Read, Words("patch --dry-run writes nothing"))
 		return
 	}
-	c.add(LocalWrite, Words("patch changes files from a patch"))
+	c.add(LocalWrite, ChangesProject.By("patch", "", ""))
 	strips := []int{0, 1, -1}
 	var dir shell.Word
 	hasDir, wroteOut := false, false

@@ -16,14 +16,14 @@ func journalctl(c *cmd) {
 		v := w.Value
 		switch {
 		case hasAnyPrefix(v, "--vacuum-size", "--vacuum-time", "--vacuum-files"):
-			c.add(Destructive, Words("journalctl "+v+" deletes journal files"))
+			c.add(Destructive, Destroys.By("journalctl", v, ""))
 			c.path(OpDelete, lit("/var/log/journal"))
 		case v == "--rotate" || v == "--flush" || v == "--sync" || v == "--relinquish-var" || v == "--smart-relinquish-var" ||
 			v == "--setup-keys" || v == "--update-catalog":
-			c.add(Privilege, Words("journalctl "+v+" changes the system journal"))
+			c.add(Privilege, ChangesSystem.By("journalctl", v, ""))
 		}
 	}
-	c.add(Read, Words("journalctl reads the journal"))
+	c.add(Read, OnlyReads.By("journalctl", "", ""))
 	c.readOperands()
 }
 
@@ -33,19 +33,19 @@ func journalctl(c *cmd) {
 func setVerbs(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Read, Words(c.name+" shows the machine's settings"))
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
 	v := ops[0].Value
 	switch {
 	case len(v) > 4 && v[:4] == "set-", c.name == "hostnamectl" && len(ops) > 1 &&
 		(v == "hostname" || v == "icon-name" || v == "chassis" || v == "deployment" || v == "location"):
-		c.add(Privilege, Words(c.name+" "+v+" changes the machine's settings"))
+		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
 		if c.name == "hostnamectl" {
 			c.path(OpWrite, lit("/etc/hostname"))
 		}
 	default:
-		c.add(Read, Words(c.name+" "+v))
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	}
 }
 
