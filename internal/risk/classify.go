@@ -166,7 +166,7 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
 	for _, o := range s.Opaque {
-		a.add(-1, Opaque, Words(o.Why+" (at "+o.Pos.String()+")"))
+		a.add(-1, Opaque, Unparsed.By("", "", o.Why+" (at "+o.Pos.String()+")"))
 	}
 	a.env = gatherEnv(s)
 	for i := range s.Segments {
@@ -178,28 +178,28 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		if (seg.Many || seg.Loop) && a.actsOnMany(i) {
-			why := "runs once per input item"
+			r := EachInput.By("", "", "")
 			if !seg.Many {
-				why = "runs in a loop over many targets"
+				r = EachInLoop.By("", "", "")
 			}
-			a.add(i, Count, Words(why))
+			a.add(i, Count, r)
 		}
 	}
 	if a.findSecret {
 		for i := range s.Segments {
 			seg := &s.Segments[i]
 			if len(seg.Via) > 0 && (strings.HasPrefix(seg.Via[0], "find -") || strings.HasPrefix(seg.Via[0], "fd -")) {
-				a.add(i, Secret, Words("runs on the secret files find looks for"))
+				a.add(i, Secret, EachSecretFound.By(seg.Via[0], "", ""))
 			}
 			for _, w := range seg.Wrappers {
 				if w == "xargs" || w == "parallel" {
-					a.add(i, Secret, Words("runs on the secret files find lists"))
+					a.add(i, Secret, EachSecretFound.By(w, "", ""))
 				}
 			}
 		}
 	}
 	if a.out.Classes.Empty() {
-		a.add(-1, Read, Words("runs nothing that changes anything"))
+		a.add(-1, Read, ChangesNothing.By("", "", ""))
 	}
 	return a.out
 }

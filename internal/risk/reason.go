@@ -20,6 +20,7 @@ type Reason struct {
 	Program string // the program, as the step names it ("git", "docker compose")
 	Verb    string // its subcommand or option, when the kind depends on it ("push", "-rf")
 	Object  string // what it acts on: a path, host, ref, key, word or value
+	What    string // what the object is, in words from a table ("an ssh key")
 }
 
 const (
@@ -113,6 +114,38 @@ const (
 	RunsInProtected
 	PersonsCommand
 
+	// Paths, with the operation as the verb.
+	PathUnknown
+	PathPartlyUnknown
+	PathProtected
+	PathCredential
+	PathActsLater
+	PathDevice
+	PathSystem
+	PathHistory
+	PathSSH
+
+	// The step's shell and its variables.
+	SetsVariables
+	SetsVariable
+	PointsSaysoElsewhere
+	StoresSubstitution
+	Recurses
+	HidesProgram
+	TaskNamed
+	ProjectCommand
+	RunsOutsideProject
+	RunsDecoded
+	RunsInput
+	InputUnreadable
+
+	// The agents' own tools.
+	StartsAgent
+	AgentOnly
+	MCPUnseen
+	FetchesTrusted
+	ReadsLocalURL
+
 	// Many targets.
 	EachInput
 	EachInLoop
@@ -203,6 +236,35 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RunsInProtected:  {"runs-in-protected", "runs inside sayso's own folder {o}"},
 	PersonsCommand:   {"persons-command", "is the person's to run, not an agent's"},
 
+	PathUnknown:       {"path-unknown", "{v}s a path sayso cannot know before it runs"},
+	PathPartlyUnknown: {"path-partly-unknown", "{v}s a path that may hold what sayso cannot know"},
+	PathProtected:     {"path-protected", "{v}s sayso's own files"},
+	PathCredential:    {"path-credential", "{v}s {w}"},
+	PathActsLater:     {"path-acts-later", "{v}s {w}, which acts later"},
+	PathDevice:        {"path-device", "{v}s {w}"},
+	PathSystem:        {"path-system", "{v}s a system file"},
+	PathHistory:       {"path-history", "{v}s shell history"},
+	PathSSH:           {"path-ssh", "{v}s ssh configuration"},
+
+	SetsVariables:        {"sets-variables", "sets variables only"},
+	SetsVariable:         {"sets-variable", "sets {o}, which changes what later programs run or load"},
+	PointsSaysoElsewhere: {"points-sayso-elsewhere", "points sayso at other settings"},
+	StoresSubstitution:   {"stores-substitution", "stores text holding a command substitution that a later expansion may run"},
+	Recurses:             {"recurses", "is a function that calls itself"},
+	HidesProgram:         {"hides-program", "hides the program's name behind quoting"},
+	TaskNamed:            {"task-named", "runs a task named {o}"},
+	ProjectCommand:       {"project-command", "is the project's own command, declared in {o}"},
+	RunsOutsideProject:   {"runs-outside-project", "runs a program outside the project"},
+	RunsDecoded:          {"runs-decoded", "runs code decoded from its input"},
+	RunsInput:            {"runs-input", "runs code from its input, which sayso cannot see"},
+	InputUnreadable:      {"input-unreadable", "gives input sayso cannot read"},
+
+	StartsAgent:    {"starts-agent", "starts a sub-agent"},
+	AgentOnly:      {"agent-only", "changes nothing outside the agent"},
+	MCPUnseen:      {"mcp-unseen", "is an MCP tool: sayso cannot see what it does"},
+	FetchesTrusted: {"fetches-trusted", "fetches from {o}, a trusted host"},
+	ReadsLocalURL:  {"reads-local-url", "reads a local file by URL"},
+
 	EachInput:       {"each-input", "runs once per input item"},
 	EachInLoop:      {"each-in-loop", "runs in a loop over many targets"},
 	EachSecretFound: {"each-secret-found", "runs on the secret files a search finds"},
@@ -250,15 +312,23 @@ func ParseReasonKind(s string) (ReasonKind, error) {
 }
 
 // String renders the reason's words from its kind's entry: the program
-// and verb, then the words with the object in its place.
+// and verb, then the words with the object in its place. Words that place
+// the verb themselves ({v}, as in "{v}s a system file") take it there;
+// {w} stands for What.
 func (r Reason) String() string {
 	words := reasonTable[ReasonUnknown].words
 	if r.Kind < numReasonKinds {
 		words = reasonTable[r.Kind].words
 	}
+	if r.Object == "" {
+		// An object left empty drops its place: "updates the protected
+		// branch {o}" reads "updates the protected branch".
+		words = strings.Replace(words, " {o}", "", 1)
+	}
+	verbPlaced := strings.Contains(words, "{v}")
 	var b strings.Builder
 	b.WriteString(r.Program)
-	if r.Verb != "" {
+	if r.Verb != "" && !verbPlaced {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
@@ -267,15 +337,28 @@ func (r Reason) String() string {
 	if b.Len() > 0 && words != "" {
 		b.WriteByte(' ')
 	}
-	before, after, placed := strings.Cut(words, "{o}")
-	if placed && r.Object == "" {
-		before = strings.TrimSuffix(before, " ")
+	placed := false
+	for words != "" {
+		i := strings.IndexByte(words, '{')
+		if i < 0 || len(words) < i+3 || words[i+2] != '}' {
+			b.WriteString(words)
+			break
+		}
+		b.WriteString(words[:i])
+		switch words[i+1] {
+		case 'o':
+			b.WriteString(r.Object)
+			placed = true
+		case 'v':
+			b.WriteString(r.Verb)
+		case 'w':
+			b.WriteString(r.What)
+		default:
+			b.WriteString(words[i : i+3])
+		}
+		words = words[i+3:]
 	}
-	b.WriteString(before)
-	if placed {
-		b.WriteString(r.Object)
-		b.WriteString(after)
-	} else if r.Object != "" {
+	if !placed && r.Object != "" {
 		b.WriteString(": ")
 		b.WriteString(r.Object)
 	}

@@ -176,7 +176,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	if ShellTool(name) {
 		cmd, dir, ok := ToolCommand(name, input)
 		if !ok {
-			return toolOpaque(name, ctx, "the "+name+" input holds no command sayso can read")
+			return toolOpaque(name, ctx, InputUnreadable.By(name, "", "no command"))
 		}
 		if dir != "" {
 			if ctx.Cwd == "" {
@@ -200,7 +200,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	}
 	var in toolInput
 	if len(input) > 0 && json.Unmarshal(input, &in) != nil && KindOfTool(name) != ToolPatch {
-		return toolOpaque(name, ctx, "the "+name+" input is not JSON sayso can read")
+		return toolOpaque(name, ctx, InputUnreadable.By(name, "", "not JSON"))
 	}
 	t := newToolAssessor(name, ctx)
 	switch KindOfTool(name) {
@@ -230,22 +230,22 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolWebSearch:
 		t.c.add(Network, ReachesHost.By(name, "", clip(in.Query)))
 	case ToolAgent:
-		t.c.add(LocalWrite, Words(name+" starts a sub-agent"))
+		t.c.add(LocalWrite, StartsAgent.By(name, "", ""))
 	case ToolQuiet:
-		t.c.add(Read, Words(name+" changes nothing outside the agent"))
+		t.c.add(Read, AgentOnly.By(name, "", ""))
 	case ToolMemory:
 		t.file(OpWrite, "~/.gemini/GEMINI.md")
 	case ToolPatch:
 		t.patch(input)
 	default:
 		if server, tool, ok := MCPTool(name); ok {
-			t.c.add(Opaque, Words("MCP tool "+tool+" of server "+server+": sayso cannot see what it does"))
+			t.c.add(Opaque, MCPUnseen.By(server, tool, ""))
 		} else {
 			t.c.add(Opaque, UnknownVerb.By(name, "", ""))
 		}
 	}
 	if t.a.out.Classes.Empty() {
-		t.c.add(Read, Words(name+" changes nothing"))
+		t.c.add(Read, ChangesNothing.By(name, "", ""))
 	}
 	return t.a.out
 }
@@ -291,9 +291,9 @@ func newToolAssessor(name string, ctx Context) *toolAssessor {
 	return &toolAssessor{a: a, c: &cmd{a: a, i: -1, seg: &shell.Segment{}, name: name}}
 }
 
-func toolOpaque(name string, ctx Context, why string) Assessment {
+func toolOpaque(name string, ctx Context, r Reason) Assessment {
 	t := newToolAssessor(name, ctx)
-	t.c.add(Opaque, Words(why))
+	t.c.add(Opaque, r)
 	return t.a.out
 }
 
@@ -316,7 +316,7 @@ func (t *toolAssessor) paths(op Op, ps ...string) {
 			return
 		}
 	}
-	t.c.add(Opaque, Words(t.c.name+" names no file"))
+	t.c.add(Opaque, InputUnreadable.By(t.c.name, "", "no file"))
 }
 
 func (t *toolAssessor) file(op Op, p string) {
@@ -383,12 +383,12 @@ func (t *toolAssessor) fetch(in toolInput) {
 		case h == "":
 			t.c.add(Network, ReachesHost.By(t.c.name, "", clip(u)))
 		case t.a.trusted(h):
-			t.c.add(Read, Words(t.c.name+" fetches from "+h+", a trusted host"))
+			t.c.add(Read, FetchesTrusted.By(t.c.name, "", h))
 		default:
 			t.c.add(Network, FetchesUntrusted.By(t.c.name, "", h))
 		}
 		if strings.HasPrefix(strings.ToLower(u), "file:") {
-			t.c.add(Opaque, Words(t.c.name+" reads a local file by URL: "+clip(u)))
+			t.c.add(Opaque, ReadsLocalURL.By(t.c.name, "", clip(u)))
 		}
 	}
 	if !seen {
@@ -420,7 +420,7 @@ func (t *toolAssessor) patch(input []byte) {
 		}
 	}
 	if !strings.Contains(text, "*** Begin Patch") {
-		t.c.add(Opaque, Words("apply_patch input holds no patch sayso can read"))
+		t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "no patch"))
 		return
 	}
 	n := 0
@@ -433,7 +433,7 @@ func (t *toolAssessor) patch(input []byte) {
 			if p, ok := strings.CutPrefix(line, h.prefix); ok {
 				p = strings.TrimSpace(p)
 				if p == "" {
-					t.c.add(Opaque, Words("apply_patch names an empty path"))
+					t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "an empty path"))
 					continue
 				}
 				t.file(h.op, p)
@@ -442,7 +442,7 @@ func (t *toolAssessor) patch(input []byte) {
 		}
 	}
 	if n == 0 {
-		t.c.add(Opaque, Words("apply_patch names no file"))
+		t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "no file"))
 	}
 }
 
