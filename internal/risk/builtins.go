@@ -11,7 +11,7 @@ import (
 func source(c *cmd) {
 	ops := c.args
 	if len(ops) == 0 {
-		c.add(Read, Words(c.name+" with no file"))
+		c.add(Read, ShellState.By(c.name, "", ""))
 		return
 	}
 	w := ops[0]
@@ -23,7 +23,7 @@ func source(c *cmd) {
 	if ps := c.a.resolve(w); ps != nil {
 		for _, p := range ps {
 			if instructionPath(p, c.a.ctx.Home) == "shell start-up files" {
-				c.add(LocalWrite, Words(c.name+" re-reads the person's shell start-up file"))
+				c.add(LocalWrite, ShellState.By(c.name, "", ""))
 				return
 			}
 			if secretPath(p, c.a.ctx.Home) != "" {
@@ -37,12 +37,12 @@ func source(c *cmd) {
 
 func evalCmd(c *cmd) {
 	if c.seg.Inline {
-		c.add(Read, Words("eval runs the code read after it"))
+		c.add(Read, RunsNextWords.By("eval", "", ""))
 	}
 }
 
 func trapCmd(c *cmd) {
-	c.add(Read, Words("trap sets a handler; its code is read after it"))
+	c.add(Read, RunsNextWords.By("trap", "", ""))
 }
 
 func alias(c *cmd) {
@@ -52,7 +52,7 @@ func alias(c *cmd) {
 			continue
 		}
 		if strings.Contains(w.Value, "=") || !w.Literal {
-			c.add(Opaque, Words("alias changes what a later command word runs"))
+			c.add(Opaque, RunsAlias.By("alias", "", ""))
 			return
 		}
 	}
@@ -61,7 +61,7 @@ func alias(c *cmd) {
 
 func hashCmd(c *cmd) {
 	if c.has("-p") {
-		c.add(Opaque, Words("hash -p maps a command name to another program"))
+		c.add(Opaque, RunsAlias.By("hash", "-p", ""))
 		return
 	}
 	c.add(Read, OnlyReads.By("hash", "", ""))
@@ -75,13 +75,13 @@ func enableCmd(c *cmd) {
 	c.add(Read, OnlyReads.By("enable", "", ""))
 }
 
-func execCmd(c *cmd) { c.add(Read, Words("exec only changes descriptors")) }
+func execCmd(c *cmd) { c.add(Read, ShellState.By("exec", "", "")) }
 
 // cd changes the folder the following segments may run in. sayso keeps
 // every folder a segment may run in, since subshells and branches make the
 // real one unknowable without running the step.
 func cd(c *cmd) {
-	c.add(Read, Words(c.name+" changes the working folder"))
+	c.add(Read, ChangesFolder.By(c.name, "", ""))
 	ops := c.operands()
 	var target shell.Word
 	switch {
@@ -95,7 +95,7 @@ func cd(c *cmd) {
 	}
 	if _, set := c.a.env["CDPATH"]; set && !strings.HasPrefix(target.Raw, ".") && !strings.HasPrefix(target.Raw, "/") && !target.Tilde {
 		// cd looks a name up in CDPATH first: where it lands is not known.
-		c.add(Opaque, Words(c.name+" looks "+target.Raw+" up in the CDPATH this step sets"))
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", target.Raw))
 		c.a.cwds = append(c.a.cwds, "")
 		return
 	}
@@ -120,7 +120,7 @@ func cd(c *cmd) {
 const maxFolders = 16
 
 func popd(c *cmd) {
-	c.add(Read, Words("popd changes the working folder"))
+	c.add(Read, ChangesFolder.By("popd", "", ""))
 	c.a.cwds = append(c.a.cwds, "")
 }
 
@@ -152,7 +152,7 @@ func setCmd(c *cmd) {
 		c.add(Secret, PrintsCredential.By("set", "", ""))
 		return
 	}
-	c.add(Read, Words("set changes shell options"))
+	c.add(Read, ShellState.By("set", "", ""))
 }
 
 func exportCmd(c *cmd) {
@@ -160,15 +160,15 @@ func exportCmd(c *cmd) {
 		c.add(Secret, PrintsCredential.By(c.name, "", ""))
 		return
 	}
-	c.add(Read, Words(c.name+" sets variables"))
+	c.add(Read, SetsVariables.By(c.name, "", ""))
 }
 
 func historyCmd(c *cmd) {
 	if c.has("-c", "-d") {
-		c.add(LocalWrite, Words("history changes the shell's history"))
+		c.add(LocalWrite, ShellState.By("history", "", ""))
 		return
 	}
 	c.add(Secret, PrintsCredential.By("history", "", ""))
 }
 
-func colon(c *cmd) { c.add(Read, Words(": does nothing")) }
+func colon(c *cmd) { c.add(Read, ChangesNothing.By(":", "", "")) }

@@ -64,13 +64,13 @@ func terraform(c *cmd) {
 	case "plan", "graph", "providers", "version", "validate", "console", "get", "-version", "":
 		c.add(Read, OnlyReads.By(n, "", ""))
 	case "init", "fmt", "test", "login", "logout", "metadata", "modules":
-		c.add(LocalWrite, Words(n))
+		c.add(LocalWrite, LocalWork.By(n, "", ""))
 		c.cwdWrite()
 	case "destroy":
-		c.lasting(n + " destroys the infrastructure it manages")
+		c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "destroy", Object: "", What: "the infrastructure it manages"})
 	case "apply":
 		if c.has("-destroy", "--destroy") {
-			c.lasting(n + " -destroy destroys the infrastructure it manages")
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "-destroy", Object: "", What: "the infrastructure it manages"})
 			return
 		}
 		c.add(Deploy, Deploys.By(n, "", ""))
@@ -117,7 +117,7 @@ func pulumi(c *cmd) {
 		}
 		c.add(Read, OnlyReads.By("pulumi", w[0], ""))
 	case "destroy":
-		c.lasting("pulumi destroy deletes every resource of the stack")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "pulumi", Verb: "destroy", Object: "", What: "the stack"})
 	default:
 		c.add(Deploy, Deploys.By("pulumi", w[0], ""))
 	}
@@ -172,7 +172,7 @@ func aws(c *cmd) {
 	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
 		c.add(Publish, Publishes.By("aws", svc+" "+op, ""))
 	case slices.Contains(awsLasting[svc], op):
-		c.lasting("aws " + svc + " " + op + " deletes it whole")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "aws " + svc, Verb: op, Object: "", What: "a resource"})
 	default:
 		c.cloudVerb("aws "+svc, op)
 	}
@@ -201,7 +201,7 @@ func awsS3(c *cmd, op, first string) {
 	case "ls", "presign", "":
 		c.add(Read, OnlyReads.By("aws s3", op, ""))
 	case "rb":
-		c.lasting("aws s3 rb deletes the bucket")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "aws s3", Verb: "rb", Object: "", What: "a bucket"})
 	case "rm":
 		c.add(Destructive, Destroys.By("aws", "s3 rm", ""))
 	case "mb", "website":
@@ -275,7 +275,7 @@ func gcloud(c *cmd) {
 		return
 	}
 	if why := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); why != "" {
-		c.lasting(why)
+		c.lasting(Words(why))
 		return
 	}
 	for _, w := range ws {
@@ -357,10 +357,10 @@ func gsutil(c *cmd) {
 	case "ls", "cat", "du", "stat", "version", "hash":
 		c.add(Read, OnlyReads.By("gsutil", w[0], ""))
 	case "rb":
-		c.lasting("gsutil rb deletes the bucket")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rb", Object: "", What: "a bucket"})
 	case "rm":
 		if c.shortFlag('r') || c.shortFlag('R') || c.has("--recursive") {
-			c.lasting("gsutil rm -r deletes everything under the URL, and a bucket named alone with it")
+			c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rm -r", Object: "", What: "what lies under the URL"})
 			return
 		}
 		c.add(Destructive, Destroys.By("gsutil", "rm", ""))
@@ -440,7 +440,7 @@ func azure(c *cmd) {
 	if op == "delete" || op == "purge" {
 		for _, g := range azLasting {
 			if len(ws) > len(g) && slices.Equal(ws[:len(g)], g) && ws[len(g)] == op {
-				c.lasting("az " + strings.Join(g, " ") + " " + op + " deletes it whole")
+				c.lasting(Reason{Kind: DeletesWhole, Program: "az " + strings.Join(g, " "), Verb: op, Object: "", What: "a resource"})
 				return
 			}
 		}
@@ -645,7 +645,7 @@ func cdk(c *cmd) {
 	case "deploy", "bootstrap", "import", "watch", "rollback":
 		c.add(Deploy, Deploys.By("cdk", v, ""))
 	case "destroy":
-		c.lasting("cdk destroy deletes the stacks and their resources")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "cdk", Verb: "destroy", Object: "", What: "the stacks"})
 	default:
 		c.add(LocalWrite, LocalWork.By("cdk", v, ""))
 	}

@@ -28,7 +28,7 @@ func kubectl(c *cmd) {
 		"diff", "wait", "events", "kustomize", "completion", "plugin", "":
 		c.add(Read, OnlyReads.By(n, "", ""))
 	case "auth":
-		c.add(Read, Words(n))
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "config":
 		switch w[1] {
 		case "view":
@@ -54,9 +54,9 @@ func kubectl(c *cmd) {
 		}
 		switch {
 		case kubeNamespaces(w[1]):
-			c.lasting(n + " " + w[1] + " deletes whole namespaces and everything in them")
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: w[1], Object: "", What: "namespaces"})
 		case c.has("--all") && c.has("--all-namespaces", "-A"):
-			c.lasting(n + " --all --all-namespaces deletes every such resource in every namespace")
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "--all --all-namespaces", Object: "", What: "every such resource in every namespace"})
 		default:
 			c.add(Destructive, Destroys.By(n, "", ""))
 		}
@@ -275,7 +275,7 @@ func eksctl(c *cmd) {
 	case v == "get" || v == "info" || v == "version" || v == "help" || v == "completion" || v == "" || v == "utils" && strings.HasPrefix(ws[1], "describe"):
 		c.add(Read, OnlyReads.By("eksctl", v, ""))
 	case v == "delete" && ws[1] == "cluster":
-		c.lasting("eksctl delete cluster deletes the cluster and everything running in it")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "eksctl", Verb: "delete cluster", Object: "", What: "a cluster"})
 	case v == "delete" || v == "drain":
 		c.add(Deploy, Deploys.By("eksctl", v+" "+ws[1], ""))
 		c.add(Destructive, Destroys.By("eksctl", v+" "+ws[1], ""))

@@ -64,19 +64,19 @@ func dockerVerb(c *cmd, v string) {
 	case "login", "logout":
 		c.add(Secret, StoresCredential.By(n, v, ""))
 	case "run", "create":
-		c.add(LocalWrite, Words(n+" "+v+" starts a container"))
+		c.add(LocalWrite, WorksInContainer.By(n, v, ""))
 		dockerRunFlags(c)
 		c.passEnv()
 		c.runInner(v)
 	case "exec":
-		c.add(LocalWrite, Words(n+" exec runs a command in a container"))
+		c.add(LocalWrite, WorksInContainer.By(n, "exec", ""))
 		if c.has("--privileged") {
 			c.add(Privilege, RaisesPrivilege.By(n, "exec --privileged", ""))
 		}
 		c.passEnv()
 		c.execInner()
 	case "cp":
-		c.add(LocalWrite, Words(n+" cp copies between the host and a container"))
+		c.add(LocalWrite, WorksInContainer.By(n, "cp", ""))
 		c.copyIn()
 	case "build":
 		c.add(LocalWrite, RunsProject.By(n, "build", ""))
@@ -101,7 +101,7 @@ func docker2(c *cmd, sub, verb string) {
 			if c.has("-v", "--volumes", "--rmi") {
 				c.add(ContainerRemove, RemovesContainers.By(n, "down --volumes", ""))
 			} else {
-				c.add(LocalWrite, Words(n+" down stops the project's containers"))
+				c.add(LocalWrite, WorksInContainer.By(n, "down", ""))
 			}
 		case "push":
 			c.add(Publish, Publishes.By(n, "push", ""))
@@ -112,7 +112,7 @@ func docker2(c *cmd, sub, verb string) {
 		}
 	case "buildx":
 		if verb == "bake" {
-			c.add(Opaque, Words(n+" bake builds what its bake file says (contexts, entitlements), which sayso does not read"))
+			c.add(Opaque, RunsUnread.By(n, "bake", ""))
 		}
 		if verb == "build" || verb == "bake" {
 			c.add(LocalWrite, LocalWork.By(n, verb, ""))
@@ -208,7 +208,7 @@ func dockerRunFlags(c *cmd) {
 					}
 				}
 				if spec, literal = pwdSpec(raw); !literal {
-					c.add(Opaque, Words(c.name+" mounts a path sayso cannot read: "+raw))
+					c.add(Opaque, PathUnknown.By(c.name, "mount", raw))
 					continue
 				}
 			}
@@ -346,7 +346,7 @@ func (c *cmd) execInner() {
 		}
 		// A secret the command shows is the container's — its environment,
 		// its mounted secrets — and lands in the transcript all the same.
-		c.add(f.Class, Words(c.name+" exec runs in the container: "+f.Why()))
+		c.add(f.Class, InContainer.By(c.name, "exec", f.Why()))
 	}
 }
 
@@ -366,7 +366,7 @@ func (c *cmd) innerRun(sep string) {
 				case Read, LocalWrite, Opaque, Protected, InstructionPatch:
 					continue
 				}
-				c.add(f.Class, Words(c.name+" runs in the container: "+f.Why()))
+				c.add(f.Class, InContainer.By(c.name, "", f.Why()))
 			}
 			return
 		}
@@ -544,7 +544,7 @@ func (c *cmd) runInner(verb string) {
 		case Read, LocalWrite, Opaque, Protected, InstructionPatch:
 			continue
 		}
-		c.add(f.Class, Words(c.name+" "+verb+" runs in the container, outside the wall: "+f.Why()))
+		c.add(f.Class, InContainer.By(c.name, verb, f.Why()))
 	}
 }
 

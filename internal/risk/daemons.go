@@ -23,9 +23,9 @@ func daemon(c *cmd) {
 	case "supervisorctl":
 		switch v {
 		case "status", "avail", "pid", "tail", "help", "version", "":
-			c.add(Read, Words(n))
+			c.add(Read, OnlyReads.By(n, "", ""))
 		case "stop", "clear":
-			c.add(LocalWrite, Words(n))
+			c.add(LocalWrite, LocalWork.By(n, "", ""))
 		default:
 			c.add(Opaque, RunsUnread.By(n, "", ""))
 		}
@@ -33,11 +33,11 @@ func daemon(c *cmd) {
 	case "forever":
 		switch v {
 		case "list", "logs", "columns", "config", "--help", "-h", "":
-			c.add(Read, Words(n))
+			c.add(Read, OnlyReads.By(n, "", ""))
 		case "stop", "stopall", "cleanlogs":
-			c.add(LocalWrite, Words(n))
+			c.add(LocalWrite, LocalWork.By(n, "", ""))
 		default:
-			c.add(LocalWrite, Words(n+" keeps a script running from its daemon"))
+			c.add(LocalWrite, LocalWork.By(n, "", ""))
 			c.managed(n, "-c", "--command")
 		}
 		return
@@ -46,12 +46,12 @@ func daemon(c *cmd) {
 	case "deploy":
 		c.add(Deploy, Deploys.By("pm2", "deploy", ""))
 	case "list", "ls", "l", "status", "logs", "show", "info", "describe", "monit", "jlist", "prettylist", "ping", "env", "report", "":
-		c.add(Read, Words(n))
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "start", "startOrRestart", "startOrReload", "startOrGracefulReload":
-		c.add(LocalWrite, Words(n+" keeps a command running from its daemon"))
+		c.add(LocalWrite, LocalWork.By(n, "", ""))
 		c.managed(n, "--interpreter", "-i")
 	default:
-		c.add(LocalWrite, Words(n+" manages local processes"))
+		c.add(LocalWrite, SignalsProcess.By(n, "", ""))
 	}
 }
 
@@ -102,7 +102,7 @@ func (c *cmd) managed(n string, interpOpts ...string) {
 		case Read, LocalWrite:
 			continue
 		}
-		c.add(f.Class, Words(n+" runs from its daemon, after the step: "+f.Why()))
+		c.add(f.Class, FromDaemon.By(n, "", f.Why()))
 	}
 }
 
@@ -173,6 +173,6 @@ func (c *cmd) daemonRuns(n string, words []string) {
 		case Read, LocalWrite:
 			continue
 		}
-		c.add(f.Class, Words(n+" runs it from the service manager, outside the wall: "+f.Why()))
+		c.add(f.Class, FromDaemon.By(n, "", f.Why()))
 	}
 }

@@ -38,11 +38,11 @@ func openCmd(c *cmd) {
 			c.add(Network, ReachesHost.By(c.name, "", w.Raw))
 			continue
 		}
-		c.add(LocalWrite, Words(c.name+" opens "+w.Raw))
+		c.add(LocalWrite, ChangesProject.By(c.name, "", w.Raw))
 		c.path(OpRead, w)
 	}
 	if len(c.operands()) == 0 {
-		c.add(Read, Words(c.name))
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 }
 
@@ -58,7 +58,7 @@ func compiler(c *cmd) {
 		}
 	}
 	c.outputs([]string{"-o"}, []string{"-o"})
-	c.add(LocalWrite, Words(c.name+" compiles the project"))
+	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 	c.secretArgs(c.args)
 	c.cwdWrite()
 }
@@ -84,7 +84,7 @@ func (c *cmd) devServer() {
 func cmake(c *cmd) {
 	ws := c.words(2)
 	if c.seg.Inline {
-		c.add(LocalWrite, Words("cmake -E runs the command read after it"))
+		c.add(LocalWrite, RunsNextWords.By("cmake", "-E", ""))
 		return
 	}
 	for i, w := range c.args {
@@ -113,7 +113,7 @@ func cmake(c *cmd) {
 }
 
 func fzf(c *cmd) {
-	c.add(Read, Words("fzf picks from its input"))
+	c.add(Read, TransformsText.By("fzf", "", ""))
 }
 
 func textBrowser(c *cmd) {

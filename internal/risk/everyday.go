@@ -237,7 +237,7 @@ func perfCmd(c *cmd) {
 
 func fuser(c *cmd) {
 	if c.has("-k", "--kill") || c.shortFlag('k') {
-		c.add(LocalWrite, Words("fuser -k kills the processes using a file"))
+		c.add(LocalWrite, SignalsProcess.By("fuser", "-k", ""))
 		return
 	}
 	c.add(Read, OnlyReads.By("fuser", "", ""))
@@ -273,5 +273,5 @@ func envsubst(c *cmd) {
 			}
 		}
 	}
-	c.add(Read, Words("envsubst puts the named variables into its input"))
+	c.add(Read, TransformsText.By("envsubst", "", ""))
 }

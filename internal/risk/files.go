@@ -27,13 +27,13 @@ func (c *cmd) del(w shell.Word, recursive bool) {
 	c.path(OpDelete, w)
 	ps := c.a.resolve(w)
 	if ps == nil {
-		c.add(Destructive, Words("deletes "+w.Raw+", a target that cannot be known before it runs"))
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: w.Raw, What: "a target that cannot be known before it runs"})
 		return
 	}
 	if c.a.partial {
 		// The values sayso knows are judged below; the rest may be
 		// anything (f=a; read f; rm -rf "$f").
-		c.add(Destructive, Words("deletes "+w.Raw+", which may hold a target that cannot be known before it runs"))
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: w.Raw, What: "which may hold a target that cannot be known before it runs"})
 	}
 	for _, p := range ps {
 		c.delAt(p, w.Raw, w.Glob, recursive)
@@ -57,24 +57,24 @@ func (c *cmd) delAt(p, raw string, glob, recursive bool) {
 	case c.a.ctx.InScope(clean):
 		switch {
 		case !glob && isRoot(clean, &c.a.ctx):
-			c.add(Destructive, Words("deletes "+raw+", the whole project"))
+			c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "the whole project"})
 		case glob && isRoot(clean, &c.a.ctx) && everything:
-			c.add(Destructive, Words("deletes "+raw+", everything in the project"))
+			c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "everything in the project"})
 		case within(clean, c.a.ctx.Root+"/.git") && recursive:
-			c.add(Destructive, Words("deletes "+raw+", the project's history"))
+			c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "the project's history"})
 		default:
-			c.add(LocalWrite, Words("deletes "+raw+" inside the project"))
+			c.add(LocalWrite, Reason{Kind: DeletesPath, Object: raw, What: "inside the project"})
 		}
 	case (tempPath(clean) || tempDir(clean)) && c.a.ctx.Home != "" && within(clean, c.a.ctx.Home):
-		c.add(Destructive, Words("deletes "+raw+", in the home, which lies in a temporary folder"))
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "in the home, which lies in a temporary folder"})
 	case (tempPath(clean) || tempDir(clean)) && c.a.holdsTheirs(clean):
-		c.add(Destructive, Words("deletes "+raw+", which holds the home or the project"))
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "which holds the home or the project"})
 	case tempPath(clean) || tempDir(clean) && glob && !everything:
-		c.add(LocalWrite, Words("deletes "+raw+" in a temporary folder"))
+		c.add(LocalWrite, Reason{Kind: DeletesPath, Object: raw, What: "in a temporary folder"})
 	case tempDir(clean):
-		c.add(Destructive, Words("deletes "+raw+", everything in a temporary folder, with what other programs keep there"))
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "everything in a temporary folder, with what other programs keep there"})
 	default:
-		c.add(Destructive, Words("deletes "+raw+", outside the project"))
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "outside the project"})
 	}
 }
 
@@ -147,7 +147,7 @@ func rm(c *cmd) {
 	if c.seg.Many {
 		c.add(Destructive, Destroys.By("rm", "", ""))
 	} else if len(ops) == 0 {
-		c.add(Read, Words("rm with nothing to delete"))
+		c.add(Read, ChangesNothing.By("rm", "", ""))
 	}
 	for _, w := range ops {
 		c.del(w, recursive)
@@ -187,7 +187,7 @@ func writeOperands(c *cmd) {
 }
 
 func mktemp(c *cmd) {
-	c.add(LocalWrite, Words("mktemp makes a temporary file"))
+	c.add(LocalWrite, LocalWork.By("mktemp", "", ""))
 	mktempWrites(c)
 }
 
@@ -211,7 +211,7 @@ func truncate(c *cmd) {
 }
 
 func tee(c *cmd) {
-	c.add(LocalWrite, Words("tee copies its input to files"))
+	c.add(LocalWrite, ChangesProject.By("tee", "", ""))
 	for _, w := range c.operands() {
 		c.write(w)
 		c.makes(w)
@@ -239,7 +239,7 @@ func copyMove(c *cmd) {
 		ops = ops[:len(ops)-1]
 	}
 	if target == nil {
-		c.add(LocalWrite, Words(c.name+" with no operands"))
+		c.add(LocalWrite, ChangesNothing.By(c.name, "", ""))
 		return
 	}
 	c.write(*target)
@@ -358,7 +358,7 @@ func sed(c *cmd) {
 			if i+1 < len(c.args) {
 				i++
 				if v == "-f" || v == "--file" {
-					c.add(Opaque, Words("sed script read from a file"))
+					c.add(Opaque, RunsUnread.By("sed", "-f", ""))
 				} else {
 					script += "\n" + c.args[i].Value
 				}
@@ -366,7 +366,7 @@ func sed(c *cmd) {
 			}
 		case strings.HasPrefix(v, "--file=") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "f") && !strings.Contains(v[:strings.IndexByte(v, 'f')], "e"):
 			// --file=x, -fx, -nf x: the script is read from a file
-			c.add(Opaque, Words("sed script read from a file"))
+			c.add(Opaque, RunsUnread.By("sed", "-f", ""))
 			if strings.HasSuffix(v, "f") && !strings.HasPrefix(v, "--") && i+1 < len(c.args) {
 				i++
 			}
@@ -408,7 +408,7 @@ func dd(c *cmd) {
 		}
 	}
 	if !wrote {
-		c.add(Read, Words("dd writes to its output"))
+		c.add(Read, TransformsText.By("dd", "", ""))
 	}
 }
 
@@ -426,7 +426,7 @@ func chmod(c *cmd) {
 		if ps := c.a.resolve(w); ps != nil {
 			for _, p := range ps {
 				if !c.a.ctx.InScope(p) && (recursive || isSystemPath(p)) {
-					c.add(Destructive, Words("changes permissions outside the project: "+w.Raw))
+					c.add(Destructive, WritesOutsideScope.By("chmod", "", w.Raw))
 				}
 			}
 		}
@@ -440,7 +440,7 @@ func chmodModes(c *cmd) {
 			continue
 		}
 		if setuidMode(v) && !strings.Contains(v, "/") {
-			c.add(Privilege, Words("sets a setuid or setgid bit: "+v))
+			c.add(Privilege, SetsSetuid.By(c.name, "", v))
 		}
 		break
 	}
@@ -544,9 +544,9 @@ func find(c *cmd) {
 				inScope = inScope && c.a.ctx.InScope(p)
 			}
 			if !filtered || !inScope {
-				c.add(Count, Words("find -delete deletes every file it finds"))
+				c.add(Count, EachInput.By("find", "-delete", ""))
 			} else if !within(ps[0], c.a.ctx.Root+"/.git") {
-				c.add(LocalWrite, Words("find -delete deletes the files it picks under "+r.Raw+", in the project"))
+				c.add(LocalWrite, Reason{Kind: DeletesPath, Object: r.Raw, What: "what find picks there, in the project"})
 				c.path(OpDelete, r)
 				continue
 			}
@@ -595,7 +595,7 @@ func (c *cmd) unpacks() {
 // uniq writes its second operand.
 func uniq(c *cmd) {
 	ops := c.operands()
-	c.add(Read, Words("uniq filters lines"))
+	c.add(Read, TransformsText.By("uniq", "", ""))
 	if len(ops) > 0 {
 		c.path(OpRead, ops[0])
 	}
@@ -605,7 +605,7 @@ func uniq(c *cmd) {
 }
 
 func sortCmd(c *cmd) {
-	c.add(Read, Words("sort orders lines"))
+	c.add(Read, TransformsText.By("sort", "", ""))
 	for i, w := range c.args {
 		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
 			c.write(c.args[i+1])
@@ -621,7 +621,7 @@ func base64Cmd(c *cmd) {
 	if c.has("-d", "--decode", "-D") {
 		c.a.mark(c.i, roleDecode)
 	}
-	c.add(Read, Words("base64 encodes or decodes"))
+	c.add(Read, TransformsText.By("base64", "", ""))
 	for i, w := range c.args {
 		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
 			c.write(c.args[i+1])
@@ -637,7 +637,7 @@ func mkfs(c *cmd) {
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(Destructive, Words(c.name+" rewrites a disk"))
+	c.add(Destructive, Reason{Kind: PathDevice, Program: c.name, Verb: "write", What: "a disk"})
 }
 
 // kill: signalling every process (-1) is destructive; one process is local
@@ -645,15 +645,15 @@ func mkfs(c *cmd) {
 func kill(c *cmd) {
 	for _, w := range c.operands() {
 		if w.Value == "-1" || w.Value == "1" {
-			c.add(Destructive, Words("kill of every process"))
+			c.add(Destructive, SignalsEveryProcess.By("kill", "", ""))
 		}
 	}
 	for _, w := range c.args {
 		if w.Value == "-1" && len(c.operands()) == 0 {
-			c.add(Destructive, Words("kill of every process"))
+			c.add(Destructive, SignalsEveryProcess.By("kill", "", ""))
 		}
 	}
-	c.add(LocalWrite, Words("kill signals a process"))
+	c.add(LocalWrite, SignalsProcess.By("kill", "", ""))
 }
 
 func killall(c *cmd) {
@@ -662,7 +662,7 @@ func killall(c *cmd) {
 			c.add(Protected, TouchesProtected.By(c.name, "", ""))
 		}
 	}
-	c.add(LocalWrite, Words(c.name+" signals processes by name"))
+	c.add(LocalWrite, SignalsProcess.By(c.name, "", ""))
 }
 
 func rsync(c *cmd) {

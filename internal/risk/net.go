@@ -138,7 +138,7 @@ func (c *cmd) fetch(urls []shell.Word) {
 		case h == "":
 			c.add(Network, ReachesHost.By(c.name, "", u.Raw))
 		case c.a.trusted(h):
-			c.add(Read, Words(c.name+" fetches from the trusted host "+h))
+			c.add(Read, FetchesTrusted.By(c.name, "", h))
 		default:
 			c.add(Network, FetchesUntrusted.By(c.name, "", h))
 		}
@@ -251,7 +251,7 @@ func curl(c *cmd) {
 				c.write(o)
 			}
 		case name == "-O" || name == "--remote-name" || name == "--remote-name-all":
-			c.add(LocalWrite, Words("curl -O saves the download"))
+			c.add(LocalWrite, SavesDownload.By("curl", "-O", ""))
 			c.cwdWrite()
 			defer func() { c.savesDownloadsOf(urls) }()
 		case name == "-K" || name == "--config":
@@ -352,7 +352,7 @@ func wget(c *cmd) {
 		}
 	}
 	if !c.has("-O", "--output-document") && !c.a.is(c.i, roleFetch) {
-		c.add(LocalWrite, Words("wget saves the download"))
+		c.add(LocalWrite, SavesDownload.By("wget", "", ""))
 		c.cwdWrite()
 		c.savesDownloadsOf(urls)
 	}
@@ -450,7 +450,7 @@ func ssh(c *cmd) {
 	c.a.mark(c.i, roleSend)
 	for _, r := range c.seg.Redirs {
 		if r.Reads() || r.Input() {
-			c.add(Exfil, Words("ssh sends "+r.Target.Raw+" to "+pos[0].Raw))
+			c.add(Exfil, SendsData.By("ssh", pos[0].Raw, r.Target.Raw))
 		}
 	}
 	c.add(Opaque, RunsUnread.By("ssh", "", pos[0].Raw))
@@ -469,7 +469,7 @@ func scp(c *cmd) {
 		return
 	}
 	if len(ops) < 2 {
-		c.add(Read, Words("scp with nothing to copy"))
+		c.add(Read, ChangesNothing.By("scp", "", ""))
 		return
 	}
 	dst := ops[len(ops)-1]

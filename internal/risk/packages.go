@@ -103,16 +103,16 @@ func npm(c *cmd) {
 			}
 			return
 		}
-		c.add(Read, Words(n))
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "audit":
 		if ws[1] == "fix" {
 			c.add(LocalWrite, LocalWork.By(n, "fix", ""))
 			c.cwdWrite()
 			return
 		}
-		c.add(Read, Words(n))
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "exec", "x", "dlx", "create", "init":
-		c.add(LocalWrite, Words(n+" runs a package's program"))
+		c.add(LocalWrite, RunsPackageProgram.By(n, "", ""))
 		c.cwdWrite()
 		c.remotePackages()
 		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") &&
@@ -211,7 +211,7 @@ func (c *cmd) remotePackages() {
 
 // npx runs a package's program: one sayso knows is classified as itself.
 func npx(c *cmd) {
-	c.add(LocalWrite, Words(c.name+" runs a package's program, which it may download"))
+	c.add(LocalWrite, RunsPackageProgram.By(c.name, "", ""))
 	c.cwdWrite()
 	for i, w := range c.args {
 		v := w.Value
@@ -263,7 +263,7 @@ func (c *cmd) notTheProjects(spec string) {
 		name, version = spec[:at+1], spec[at+2:]
 	}
 	if strings.ContainsAny(name, ":\\") || strings.ContainsAny(version, ":/\\#") || strings.HasPrefix(version, ".") {
-		c.add(DownloadExec, Words(c.name+" runs "+spec+", a package from elsewhere than the registry's "+name))
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", spec))
 		return
 	}
 	if c.name == "uvx" {
@@ -642,7 +642,7 @@ func (c *cmd) scriptBody(name string) {
 					break
 				}
 			}
-			c.add(cl, Words("the project's script "+n+" runs `"+shown+"`: "+why))
+			c.add(cl, Reason{Kind: ProjectScript, Object: "`" + shown + "`: " + why, What: n})
 		}
 		for _, p := range sub.Paths {
 			p.Segment = c.i
@@ -812,7 +812,7 @@ func npmGlobals(c *cmd) bool {
 func cargoGlobals(c *cmd) bool {
 	for _, w := range c.args {
 		if strings.HasPrefix(w.Value, "--config") {
-			c.add(Opaque, Words("cargo --config can name a program it runs (target runner, linker)"))
+			c.add(Opaque, RunsOptionProgram.By("cargo", "--config", ""))
 		}
 		if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
 			break

@@ -180,7 +180,7 @@ func (c *cmd) simple(cl Class) {
 			}
 		}
 	default:
-		c.add(cl, Words(c.name+" builds, formats or runs the project's code"))
+		c.add(cl, RunsProject.By(c.name, "", ""))
 		if sp, ok := writeSpecs[c.name]; ok {
 			c.specWrites(sp)
 		}

@@ -139,6 +139,24 @@ const (
 	RunsInput
 	InputUnreadable
 
+	ChangesFolder
+	ShellState
+	RunsNextWords
+	TransformsText
+	WorksInContainer
+	InContainer
+	FromDaemon
+	ProjectScript
+	MakeRecipe
+	InlineCode
+	InlineSecret
+	RunsPackageProgram
+	SavesDownload
+	SignalsProcess
+	SignalsEveryProcess
+	DeletesWhole
+	ProjectCopy
+
 	// The agents' own tools.
 	StartsAgent
 	AgentOnly
@@ -179,7 +197,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	DropsHistory:       {"drops-history", "drops history for good"},
 	RewritesHistory:    {"rewrites-history", "rewrites history"},
 	DeletesUnmerged:    {"deletes-unmerged", "deletes work that is not merged"},
-	DeletesPath:        {"deletes-path", "deletes {o}"},
+	DeletesPath:        {"deletes-path", "deletes {o}, {w}"},
 	Destroys:           {"destroys", "deletes what cannot be brought back"},
 	WritesOutsideScope: {"writes-outside-scope", "acts outside the project"},
 
@@ -259,6 +277,24 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RunsInput:            {"runs-input", "runs code from its input, which sayso cannot see"},
 	InputUnreadable:      {"input-unreadable", "gives input sayso cannot read"},
 
+	ChangesFolder:       {"changes-folder", "changes the working folder"},
+	ShellState:          {"shell-state", "changes only the shell's own state"},
+	RunsNextWords:       {"runs-next-words", "runs the command read after it"},
+	TransformsText:      {"transforms-text", "transforms text from its input or its files"},
+	WorksInContainer:    {"works-in-container", "starts, stops or works in a container"},
+	InContainer:         {"in-container", "runs in the container, outside the wall: {o}"},
+	FromDaemon:          {"from-daemon", "runs it later from a daemon, outside the wall: {o}"},
+	ProjectScript:       {"project-script", "runs the project's script {w}: {o}"},
+	MakeRecipe:          {"make-recipe", "runs the Makefile's {w}: {o}"},
+	InlineCode:          {"inline-code", "runs inline code, the project's code inside the wall"},
+	InlineSecret:        {"inline-secret", "its inline code reaches {w}"},
+	RunsPackageProgram:  {"runs-package-program", "runs a package's program, which it may download"},
+	SavesDownload:       {"saves-download", "saves the download"},
+	SignalsProcess:      {"signals-process", "signals or stops processes"},
+	SignalsEveryProcess: {"signals-every-process", "signals every process"},
+	DeletesWhole:        {"deletes-whole", "deletes {w} whole, which no undo brings back"},
+	ProjectCopy:         {"project-copy", "runs the project's own copy of the program"},
+
 	StartsAgent:    {"starts-agent", "starts a sub-agent"},
 	AgentOnly:      {"agent-only", "changes nothing outside the agent"},
 	MCPUnseen:      {"mcp-unseen", "is an MCP tool: sayso cannot see what it does"},
@@ -324,6 +360,9 @@ func (r Reason) String() string {
 		// An object left empty drops its place: "updates the protected
 		// branch {o}" reads "updates the protected branch".
 		words = strings.Replace(words, " {o}", "", 1)
+	}
+	if r.What == "" {
+		words = strings.Replace(words, ", {w}", "", 1)
 	}
 	verbPlaced := strings.Contains(words, "{v}")
 	var b strings.Builder

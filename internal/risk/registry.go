@@ -224,8 +224,8 @@ func compilerName(v string) bool {
 // project's copy of a program sayso knows (./node_modules/.bin/vercel,
 // ./gradlew, .venv/bin/twine) is that program, and still the project's
 // own code besides.
-func (c *cmd) byBaseName(why string, cl Class) {
-	c.add(cl, Words(why))
+func (c *cmd) byBaseName(r Reason, cl Class) {
+	c.add(cl, r)
 	c.known()
 }
 

@@ -394,7 +394,7 @@ func bun(c *cmd) {
 // classified in the segments after it.
 func shellProgram(c *cmd) {
 	if c.seg.Inline {
-		c.add(Read, Words(c.name+" runs the code read after it"))
+		c.add(Read, RunsNextWords.By(c.name, "", ""))
 		return
 	}
 	for i := 0; i < len(c.args); i++ {
@@ -480,7 +480,7 @@ func (c *cmd) recipe(target string) {
 		name = "the default target"
 	}
 	if _, unread := c.a.ctx.Recipes["%"]; !ok && unread {
-		c.add(Opaque, Words("the Makefile's "+name+" may come from rules sayso does not read (an included file, a pattern, another recipe prefix)"))
+		c.add(Opaque, Reason{Kind: MakeRecipe, Object: "rules sayso does not read", What: name})
 		return
 	}
 	if !ok || c.a.ctx.depth >= 3 {
@@ -499,7 +499,7 @@ func (c *cmd) recipe(target string) {
 			if len(shown) > 80 {
 				shown = shown[:77] + "..."
 			}
-			c.add(cl, Words("the Makefile's "+name+" runs `"+shown+"`"))
+			c.add(cl, Reason{Kind: MakeRecipe, Object: "`" + shown + "`", What: name})
 		}
 	}
 }
@@ -525,7 +525,7 @@ func agentCLI(c *cmd) {
 	case ws[0] == "login" || ws[0] == "logout" || ws[0] == "auth":
 		c.add(Secret, TouchesCredential.By(c.name, ws[0], ""))
 	default:
-		c.add(Parallelize, Words(c.name+" starts another agent"))
+		c.add(Parallelize, StartsAgent.By(c.name, "", ""))
 	}
 }
 
@@ -548,7 +548,7 @@ func tmux(c *cmd) {
 func scriptCmd(c *cmd) {
 	scriptWrites(c)
 	if c.seg.Inline {
-		c.add(LocalWrite, Words("script records the command read after it"))
+		c.add(LocalWrite, RunsNextWords.By("script", "", ""))
 		return
 	}
 	if c.has("-c", "--command") {
@@ -562,7 +562,7 @@ func scriptCmd(c *cmd) {
 // watches, times or starts what is classified on its own.
 func runsCommand(c *cmd) {
 	if c.seg.Inline {
-		c.add(LocalWrite, Words(c.name+" runs the command read after it"))
+		c.add(LocalWrite, RunsNextWords.By(c.name, "", ""))
 		return
 	}
 	if c.name == "nodemon" && len(c.operands()) == 0 {
@@ -667,7 +667,7 @@ func envManager(c *cmd) {
 	v := c.verb()
 	switch {
 	case c.seg.Inline:
-		c.add(LocalWrite, Words(c.name+" "+v+" runs the command read after it"))
+		c.add(LocalWrite, RunsNextWords.By(c.name, v, ""))
 	case v == "run" || v == "exec" || v == "shell" || c.name == "nix-shell" && c.has("--run", "--command"):
 		c.add(Opaque, RunsUnread.By(c.name, v, ""))
 	case v == "publish" || v == "upload":
@@ -690,7 +690,7 @@ func nix(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case c.seg.Inline:
-		c.add(LocalWrite, Words("nix "+ws[0]+" runs the command read after it"))
+		c.add(LocalWrite, RunsNextWords.By("nix", ws[0], ""))
 	case ws[0] == "run" || ws[0] == "shell" || ws[0] == "develop":
 		for _, w := range c.operands()[1:] {
 			if strings.Contains(w.Value, ":") && !strings.HasPrefix(w.Value, "nixpkgs#") && !strings.HasPrefix(w.Value, ".") {
@@ -756,7 +756,7 @@ func agentUnchecked(c *cmd) {
 // is that command.
 func launched(c *cmd) bool {
 	if c.seg.Inline {
-		c.add(LocalWrite, Words(c.name+" starts the command read after it"))
+		c.add(LocalWrite, RunsNextWords.By(c.name, "", ""))
 		return true
 	}
 	return false

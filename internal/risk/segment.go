@@ -344,7 +344,7 @@ func (c *cmd) program() bool {
 			if program.Known(c.name) {
 				// The project's copy of a program sayso knows is that
 				// program: ./node_modules/.bin/vercel deploy deploys.
-				c.byBaseName("runs the project's own copy of "+c.name+": "+v, LocalWrite)
+				c.byBaseName(ProjectCopy.By(c.name, "", v), LocalWrite)
 				c.secretArgs(c.seg.Args[1:])
 				return false
 			}
@@ -352,7 +352,7 @@ func (c *cmd) program() bool {
 			return stop(LocalWrite, RunsProject.By("", "", v))
 		default:
 			if program.Known(c.name) {
-				c.byBaseName("runs a copy of "+c.name+" outside the project: "+v, Opaque)
+				c.byBaseName(RunsOutsideProject.By(c.name, "", v), Opaque)
 				c.secretArgs(c.seg.Args[1:])
 				return false
 			}

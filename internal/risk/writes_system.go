@@ -120,7 +120,7 @@ func mktempWrites(c *cmd) {
 
 // iconv writes the -o file; it reads its operands.
 func iconv(c *cmd) {
-	c.add(Read, Words("iconv converts text"))
+	c.add(Read, TransformsText.By("iconv", "", ""))
 	var rest []shell.Word
 	for i := 0; i < len(c.args); i++ {
 		if v, next, ok := optValue(c.args, i, []string{"-o", "--output"}, []string{"-o"}); ok {

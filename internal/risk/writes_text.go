@@ -359,7 +359,7 @@ func xxd(c *cmd) {
 	if c.has("-r", "-revert") {
 		c.a.mark(c.i, roleDecode)
 	}
-	c.add(Read, Words("xxd dumps or reverts"))
+	c.add(Read, TransformsText.By("xxd", "", ""))
 	var ops []shell.Word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
