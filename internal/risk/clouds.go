@@ -82,7 +82,7 @@ func terraform(c *cmd) {
 		case "list", "show":
 			c.add(Read, OnlyReads.By(n, w[1], ""))
 		case "rm":
-			c.add(Destructive, Words(n+" rm forgets resources"))
+			c.add(Destructive, Destroys.By(n, "rm", ""))
 		default:
 			c.add(Deploy, Deploys.By(n, w[1], ""))
 		}
@@ -222,7 +222,7 @@ func awsS3(c *cmd, op, first string) {
 			}
 			return
 		}
-		c.add(LocalWrite, Words("aws s3 "+op+" downloads"))
+		c.add(LocalWrite, SavesDownload.By("aws s3", op, ""))
 		if len(ops) > 0 {
 			c.write(ops[len(ops)-1])
 		}
@@ -274,8 +274,8 @@ func gcloud(c *cmd) {
 		c.add(Secret, StoresCredential.By("gcloud", "auth", ""))
 		return
 	}
-	if why := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); why != "" {
-		c.lasting(Words(why))
+	if r := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); r.Kind != ReasonUnknown {
+		c.lasting(r)
 		return
 	}
 	for _, w := range ws {
@@ -303,9 +303,10 @@ func gcloud(c *cmd) {
 }
 
 // gcloudLasting says why a gcloud command deletes a cluster, a database, a
-// bucket or a project whole (each from its gcloud reference page), or "".
+// bucket or a project whole (each from its gcloud reference page), or
+// the zero Reason.
 // ws are its words without the options; recursive is storage rm's -r.
-func gcloudLasting(ws []string, recursive bool) string {
+func gcloudLasting(ws []string, recursive bool) Reason {
 	at := func(group ...string) bool {
 		for i := 0; i+len(group) <= len(ws); i++ {
 			if slices.Equal(ws[i:i+len(group)], group) {
@@ -317,13 +318,13 @@ func gcloudLasting(ws []string, recursive bool) string {
 	for _, g := range [][]string{{"container", "clusters"}, {"sql", "instances"}, {"sql", "databases"}, {"storage", "buckets"},
 		{"spanner", "instances"}, {"spanner", "databases"}, {"alloydb", "clusters"}, {"firestore", "databases"}, {"projects"}} {
 		if at(append(g, "delete")...) {
-			return "gcloud " + strings.Join(g, " ") + " delete deletes it whole"
+			return Reason{Kind: DeletesWhole, Program: "gcloud " + strings.Join(g, " "), Verb: "delete", What: "a resource"}
 		}
 	}
 	if at("storage", "rm") && recursive {
-		return "gcloud storage rm --recursive deletes everything under the URL, and a bucket named alone with it"
+		return Reason{Kind: DeletesWhole, Program: "gcloud storage", Verb: "rm --recursive", What: "what lies under the URL"}
 	}
-	return ""
+	return Reason{}
 }
 
 func cloudVerbWord(w string) bool {
@@ -422,8 +423,8 @@ func azure(c *cmd) {
 		c.add(Secret, PrintsCredential.By("az keyvault", ws[1], ""))
 		return
 	}
-	if why := azSecret(ws, c.has("--show-values")); why != "" {
-		c.add(Secret, Words("az "+ws[0]+" "+why))
+	if verb := azSecret(ws, c.has("--show-values")); verb != "" {
+		c.add(Secret, PrintsCredential.By("az "+ws[0], verb, ""))
 		return
 	}
 	for _, w := range ws {
@@ -448,7 +449,7 @@ func azure(c *cmd) {
 	c.cloudVerb("az "+ws[0], op)
 }
 
-// azSecret says what an az command prints that is a credential, "" when
+// azSecret says what an az command prints that is a credential (its verb), "" when
 // it prints none (each from its az reference page): an account's keys and
 // connection strings, a SAS token, a registry's passwords, an app's
 // publishing credentials and settings, a container app's secret values,
@@ -463,11 +464,11 @@ func azSecret(ws []string, showValues bool) string {
 		case w == "show-connection-string" || w == "list-connection-strings" || w == "list-keys" || w == "generate-sas" ||
 			w == "list-publishing-profiles" || w == "list-publishing-credentials" || w == "get-credentials" ||
 			w == "keys" && next == "list" || w == "credential" && next == "show" || w == "connection-string" && next == "show":
-			return w + " prints keys or credentials"
+			return w
 		case w == "appsettings" && next == "list":
-			return "appsettings list prints the app's settings, its secrets among them"
+			return "appsettings list"
 		case w == "secret" && (next == "show" || next == "list" && showValues):
-			return "secret " + next + " prints secret values"
+			return "secret " + next
 		}
 	}
 	return ""
@@ -653,7 +654,7 @@ func cdk(c *cmd) {
 
 func ansible(c *cmd) {
 	if c.has("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks") {
-		c.add(Read, Words(c.name+" --check changes nothing"))
+		c.add(Read, DryRun.By(c.name, "--check", ""))
 		return
 	}
 	c.add(Deploy, Deploys.By(c.name, "", ""))

@@ -61,7 +61,7 @@ func kubectl(c *cmd) {
 			c.add(Destructive, Destroys.By(n, "", ""))
 		}
 	case "port-forward", "proxy":
-		c.add(LocalWrite, Words(n+" opens a local port"))
+		c.add(LocalWrite, ServesLocally.By(n, "", ""))
 		c.listenAll(n, "--address")
 	case "create", "apply", "replace", "patch", "set", "scale", "autoscale", "label", "annotate", "edit", "expose",
 		"run", "cordon", "uncordon", "drain", "taint", "cp", "exec", "attach", "debug", "certificate":
@@ -320,7 +320,7 @@ func kubeContext(c *cmd) {
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(LocalWrite, Words(c.name+" switches the current cluster or namespace"))
+	c.add(LocalWrite, ChangesLocalSettings.By(c.name, "", ""))
 }
 
 func k9s(c *cmd) {

@@ -77,7 +77,7 @@ func compose(c *cmd) {
 	if _, ok := c.a.env["COMPOSE_FILE"]; len(files) == 0 && !ok && envFile {
 		// Compose takes COMPOSE_FILE from the env files it is given, as
 		// from the project's .env: the files it uses are not known here.
-		c.add(Opaque, Words(c.name+" compose takes its settings from another env file, which may name other compose files"))
+		c.add(Opaque, ComposeUnread.By(c.name, "", "another env file"))
 		return
 	}
 	if len(files) == 0 {
@@ -128,10 +128,10 @@ func compose(c *cmd) {
 		got, ok := c.a.ctx.Compose[t]
 		switch {
 		case !ok:
-			c.add(Opaque, Words(c.name+" compose: sayso did not read the compose file at "+t+", which says what the containers get"))
+			c.add(Opaque, ComposeUnread.By(c.name, "", t))
 			continue
 		case got.Unread != "":
-			c.add(Opaque, Words(c.name+" compose: "+got.Unread))
+			c.add(Opaque, ComposeUnread.By(c.name, "", got.Unread))
 			continue
 		}
 		name := c.name + " compose (" + strings.Join(got.Files, ", ") + ")"

@@ -396,7 +396,7 @@ func localCluster(c *cmd) {
 	case "service", "tunnel", "dashboard":
 		c.add(Network, ReachesHost.By(c.name, ws[0], ""))
 	default:
-		c.add(LocalWrite, Words(c.name+" "+strings.TrimSpace(ws[0]+" "+ws[1])+" changes a local cluster"))
+		c.add(LocalWrite, LocalWork.By(c.name, strings.TrimSpace(ws[0]+" "+ws[1]), ""))
 	}
 }
 

@@ -101,7 +101,7 @@ func (c *cmd) sql(q string, local bool) {
 	case has("INSERT") || has("UPDATE") || has("CREATE") || has("ALTER") || has("GRANT") || has("REVOKE") || has("COPY") ||
 		has("MERGE") || has("REPLACE") || has("UPSERT") || has("CALL") || has("VACUUM") || has("REINDEX") || has("ATTACH") || has("IMPORT") || u == ".IMPORT":
 		if local {
-			c.add(LocalWrite, Words(c.name+" SQL changes a local database"))
+			c.add(LocalWrite, ChangesDatabase.By(c.name, "SQL", ""))
 			return
 		}
 		c.add(RemoteWrite, ChangesServer.By(c.name, "SQL", ""))
@@ -167,7 +167,7 @@ func redisCli(c *cmd) {
 			c.add(Read, OnlyReads.By("redis-cli", "CONFIG GET", ""))
 			return
 		}
-		c.add(Destructive, Words("redis-cli CONFIG changes the server"))
+		c.add(Destructive, ChangesServer.By("redis-cli", "CONFIG", ""))
 	case "GET", "MGET", "KEYS", "SCAN", "INFO", "PING", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL", "LRANGE", "SMEMBERS", "ZRANGE", "DBSIZE", "MONITOR", "SLOWLOG", "CLIENT", "MEMORY", "STRLEN", "LLEN", "HLEN", "SCARD", "ZCARD", "XRANGE", "XLEN", "HKEYS":
 		c.add(Read, OnlyReads.By("redis-cli", words[0], ""))
 	default:
@@ -226,7 +226,7 @@ func pgAdmin(c *cmd) {
 			c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 			return
 		}
-		c.add(LocalWrite, Words(c.name+" changes the local database server"))
+		c.add(LocalWrite, ChangesDatabase.By(c.name, "", ""))
 	}
 }
 
@@ -300,8 +300,9 @@ func etcdctl(c *cmd) {
 			return
 		}
 		if ws[0] == "get" || ws[0] == "watch" {
-			if why := etcdSecrets(c); why != "" {
-				c.add(Secret, Words("etcdctl "+ws[0]+" "+why))
+			if r := etcdSecrets(c); r.Kind != ReasonUnknown {
+				r.Verb = ws[0]
+				c.add(Secret, r)
 				return
 			}
 		}
@@ -329,27 +330,27 @@ func etcdctl(c *cmd) {
 	}
 }
 
-// etcdSecrets says why an etcdctl get reaches Kubernetes' Secrets, "" when
-// it does not: the API server keeps them under /registry/secrets/, so a
+// etcdSecrets says why an etcdctl get reaches Kubernetes' Secrets, the zero Reason
+// when it does not: the API server keeps them under /registry/secrets/, so a
 // key there, or a --prefix or --from-key range that covers it, prints
 // them. Other keys hold what their owner put there: read.
-func etcdSecrets(c *cmd) string {
+func etcdSecrets(c *cmd) Reason {
 	ops := c.operands()
 	if len(ops) < 2 || c.has("--keys-only", "--count-only") {
-		return ""
+		return Reason{}
 	}
 	k := ops[1]
 	if !k.Literal {
-		return "reads a key built at run time, Kubernetes' secrets possibly"
+		return ReadsCredential.By("etcdctl", "", k.Raw)
 	}
 	const reg = "/registry/secrets"
 	switch {
 	case strings.HasPrefix(k.Value, reg):
-		return "prints Kubernetes' secrets"
+		return PrintsCredential.By("etcdctl", "", k.Value)
 	case c.has("--prefix") && strings.HasPrefix(reg, k.Value), c.has("--from-key") && k.Value <= reg:
-		return "prints a range of keys Kubernetes' secrets are in"
+		return PrintsCredential.By("etcdctl", "", k.Value)
 	}
-	return ""
+	return Reason{}
 }
 
 func kafkaTopics(c *cmd) {
@@ -377,7 +378,7 @@ func kafkaGroups(c *cmd) {
 	case c.has("--delete", "--delete-offsets"):
 		c.add(Destructive, Destroys.By(c.name, "", ""))
 	case c.has("--reset-offsets") && c.has("--execute"):
-		c.add(Destructive, Words(c.name+" --reset-offsets --execute moves consumers"))
+		c.add(Destructive, Destroys.By(c.name, "--reset-offsets --execute", ""))
 	default:
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
@@ -492,7 +493,7 @@ func dbmate(c *cmd) {
 func sqitch(c *cmd) {
 	switch v := c.verb(); v {
 	case "revert", "rebase":
-		c.add(Destructive, Words("sqitch "+v+" reverts changes in the database"))
+		c.add(Destructive, Destroys.By("sqitch", v, ""))
 	case "deploy":
 		c.add(RemoteWrite, ChangesServer.By("sqitch", "deploy", ""))
 	case "status", "log", "plan", "show", "verify", "help", "":
@@ -528,7 +529,7 @@ func migrationTool(c *cmd) {
 	if undoesMigrations(c, c.name) {
 		return
 	}
-	c.add(LocalWrite, Words(c.name+" changes the project's database"))
+	c.add(LocalWrite, ChangesDatabase.By(c.name, "", ""))
 	c.cwdWrite()
 }
 
@@ -543,11 +544,11 @@ func undoesMigrations(c *cmd, tool string) bool {
 			v, _, _ = strings.Cut(v, "[") // rake's task arguments
 		}
 		if slices.Contains(undo, v) {
-			c.add(Destructive, Words(tool+" "+v+" loses the database's data"))
+			c.add(Destructive, Destroys.By(tool, v, ""))
 			return true
 		}
 		if (tool == "manage.py" || tool == "django-admin") && v == "migrate" && i+2 < len(ops) && ops[i+2].Value == "zero" {
-			c.add(Destructive, Words(tool+" migrate "+ops[i+1].Value+" zero undoes every migration"))
+			c.add(Destructive, Destroys.By(tool, "migrate", ops[i+1].Value+" zero"))
 			return true
 		}
 	}
@@ -571,7 +572,7 @@ func redisModes(c *cmd) bool {
 		}
 	}
 	if mode {
-		c.add(Read, Words(c.name+" scans or reports"))
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 	return mode
 }

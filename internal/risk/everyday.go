@@ -45,7 +45,7 @@ func everydayPrograms() map[string]func(*cmd) {
 func corepack(c *cmd) {
 	switch v := c.verb(); {
 	case v == "enable" || v == "disable" || v == "install" && c.has("-g", "--global") || v == "prepare" && c.has("--activate"):
-		c.add(LocalWrite, Words("corepack "+v+" changes the package managers of the whole machine"))
+		c.add(LocalWrite, ChangesPackages.By("corepack", v, ""))
 		c.installsForMachine("")
 	default:
 		c.add(LocalWrite, LocalWork.By("corepack", v, ""))
@@ -128,7 +128,7 @@ func dbt(c *cmd) {
 	case "compile", "parse", "ls", "list", "debug", "deps", "docs", "clean", "init", "test", "show", "source", "--version", "":
 		c.add(LocalWrite, LocalWork.By("dbt", v, ""))
 	default:
-		c.add(Opaque, Words("dbt "+v))
+		c.add(Opaque, RunsUnread.By("dbt", v, ""))
 	}
 }
 
@@ -153,7 +153,7 @@ func adb(c *cmd) {
 	case "shell", "exec-out", "root", "remount", "sideload":
 		c.add(Opaque, RunsUnread.By("adb", v, ""))
 	default:
-		c.add(LocalWrite, Words("adb "+v+" changes the connected device"))
+		c.add(LocalWrite, LocalWork.By("adb", v, ""))
 	}
 }
 
@@ -174,7 +174,7 @@ func networkTool(c *cmd) {
 			return
 		}
 	}
-	c.add(LocalWrite, Words(c.name+" talks to this machine"))
+	c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
 }
 
 func sniffer(c *cmd) {
@@ -212,7 +212,7 @@ func fastapiCLI(c *cmd) {
 		}
 		c.add(Deploy, Deploys.By("fastapi", "deploy", ""))
 	default:
-		c.add(LocalWrite, Words("fastapi "+v+" serves the project"))
+		c.add(LocalWrite, ServesLocally.By("fastapi", v, ""))
 		c.devServer()
 	}
 }
@@ -245,7 +245,7 @@ func fuser(c *cmd) {
 
 // chattr changes file attributes: the files are written.
 func chattr(c *cmd) {
-	c.add(LocalWrite, Words("chattr changes file attributes"))
+	c.add(LocalWrite, ChangesProject.By("chattr", "", ""))
 	for _, w := range c.operands() {
 		if !strings.HasPrefix(w.Value, "+") && !strings.HasPrefix(w.Value, "=") {
 			c.path(OpWrite, w)

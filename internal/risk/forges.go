@@ -45,7 +45,7 @@ func gh(c *cmd) {
 	case "pr":
 		switch verb {
 		case "merge":
-			c.add(Merge, Words("gh pr merge merges into the base branch"))
+			c.add(Merge, Merges.By("gh", "pr merge", ""))
 		case "create", "comment", "edit", "review", "ready", "close", "reopen", "lock", "unlock", "update-branch":
 			c.add(RemoteWrite, ChangesServer.By("gh pr", verb, ""))
 		case "checkout":
@@ -245,7 +245,7 @@ func jj(c *cmd) {
 			case "add", "set-url", "rename":
 				c.add(NewRemote, PointsAtNewRemote.By("jj git remote", ws[2], ""))
 			case "remove":
-				c.add(LocalWrite, Words("jj git remote remove"))
+				c.add(LocalWrite, ChangesRepository.By("jj", "git remote remove", ""))
 			default:
 				c.add(Read, OnlyReads.By("jj git remote", ws[2], ""))
 			}
@@ -423,7 +423,7 @@ func graphite(c *cmd) {
 		c.add(RemoteWrite, Pushes.By("gt", v, ""))
 		c.add(ForceRemote, PushesForce.By("gt", v, ""))
 	case "merge":
-		c.add(Merge, Words("gt merge merges pull requests"))
+		c.add(Merge, Merges.By("gt", "merge", ""))
 	case "auth":
 		c.add(Secret, StoresCredential.By("gt", "auth", ""))
 	case "log", "ls", "ll", "info", "status", "branch-info", "parent", "children", "trunk", "--version", "help", "dash", "":

@@ -52,7 +52,7 @@ func (c *cmd) listenAll(n string, opts ...string) {
 			}
 			for _, a := range strings.Split(val, ",") { // kubectl port-forward --address localhost,0.0.0.0
 				if everyAddress(a) {
-					c.add(Network, Words(n+" listens on every address ("+o+" "+val+"): other machines reach what it serves"))
+					c.add(Network, ListensEverywhere.By(n, o+" "+val, ""))
 					return
 				}
 			}
@@ -101,7 +101,7 @@ func (c *cmd) servesRoot(n string, rest []shell.Word, opts ...string) {
 	}
 	ps := c.a.resolve(root)
 	if ps == nil {
-		c.add(Opaque, Words(n+" serves a folder sayso cannot know: "+root.Raw))
+		c.add(Opaque, PathUnknown.By(n, "serve", root.Raw))
 		return
 	}
 	for _, p := range ps {

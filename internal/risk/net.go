@@ -519,13 +519,13 @@ func socat(c *cmd) {
 		c.a.mark(c.i, roleSend)
 		c.add(Network, ReachesHost.By("socat", "", ""))
 	default:
-		c.add(LocalWrite, Words("socat relays locally"))
+		c.add(LocalWrite, ServesLocally.By("socat", "", ""))
 	}
 }
 
 func netcat(c *cmd) {
 	if c.has("-l", "--listen") || c.shortFlag('l') {
-		c.add(LocalWrite, Words(c.name+" listens on a port"))
+		c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
 		c.bindShell()
 		return
 	}
@@ -648,6 +648,6 @@ func curlLocal(c *cmd) bool {
 	if !local || !send {
 		return false // a plain fetch: curl's own reading applies
 	}
-	c.add(LocalWrite, Words("curl sends data to a server on this machine"))
+	c.add(LocalWrite, ServesLocally.By("curl", "", ""))
 	return true
 }

@@ -41,7 +41,7 @@ func (c *cmd) evaluates() {
 		case c.name == "printf" && v == "-v" && i+1 < len(c.args):
 			n := c.args[i+1]
 			if !n.Literal || subscript(n.Value) {
-				c.add(Opaque, Words("printf -v assigns to "+n.Raw+", whose subscript bash evaluates"))
+				c.add(Opaque, RunsUnread.By("printf", "-v", n.Raw))
 				return
 			}
 		case c.name != "printf" && c.name != "let" && w.Literal && subscript(v):
@@ -132,7 +132,7 @@ func (c *cmd) stdinVerb() {
 	}
 	for _, w := range c.seg.Wrappers {
 		if program.Is(w, program.StdinArgs) {
-			c.add(Opaque, Words(c.name+" takes its arguments, its verb included, from the input of "+w))
+			c.add(Opaque, RunsInput.By(c.name, "", w))
 			return
 		}
 	}
@@ -245,7 +245,7 @@ func (c *cmd) aliasValue(name, value string) {
 		if cl == Read {
 			continue
 		}
-		c.add(cl, Words("alias "+name+" runs "+value))
+		c.add(cl, RunsAlias.By("alias", name, value))
 	}
 }
 

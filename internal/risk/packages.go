@@ -557,8 +557,8 @@ func apt(c *cmd) {
 			return
 		}
 		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
-		if why := aptRuns(c); why != "" {
-			c.add(LocalWrite, Words(why))
+		if r := aptRuns(c); r.Kind != ReasonUnknown {
+			c.add(LocalWrite, r)
 		}
 	}
 }
@@ -578,23 +578,23 @@ var aptPlainOptions = map[string]bool{
 // package file (its maintainer scripts), or an option sayso does not know
 // to hand it nothing (apt's -o and -c name programs and configurations
 // that name programs); "" for packages by name with plain options.
-func aptRuns(c *cmd) string {
+func aptRuns(c *cmd) Reason {
 	if c.name == "dpkg" {
-		return "dpkg runs the maintainer scripts of the package files it installs"
+		return RunsProject.By("dpkg", "", "")
 	}
 	for _, w := range c.args {
 		switch v := w.Value; {
 		case !w.Literal:
-			return c.name + " is handed a word sayso cannot read"
+			return BuiltAtRunTime.By(c.name, "", w.Raw)
 		case strings.HasPrefix(v, "-"):
 			if !aptPlainOptions[v] {
-				return c.name + " " + v + " may hand it a program or a configuration that names one"
+				return RunsOptionProgram.By(c.name, v, "")
 			}
 		case strings.Contains(v, "/") || strings.HasSuffix(v, ".deb") || strings.HasSuffix(v, ".rpm") || strings.HasSuffix(v, ".apk") || strings.Contains(v, ".pkg.tar"):
-			return c.name + " installs the package file " + v + ": its scripts are the project's code"
+			return RunsProject.By(c.name, "install", v)
 		}
 	}
-	return ""
+	return Reason{}
 }
 
 func brew(c *cmd) {

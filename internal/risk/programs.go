@@ -229,7 +229,7 @@ func (c *cmd) readsUnder(ws []shell.Word) {
 			}
 			for _, f := range secretFolders {
 				if s := path.Join(home, f); within(s, p) && s != p {
-					c.add(Secret, Words(c.name+" reads everything under "+w.Raw+", ~/"+f+" included"))
+					c.add(Secret, Reason{Kind: PathCredential, Program: c.name, Verb: "read", Object: w.Raw, What: "everything under it, ~/" + f + " included"})
 					break
 				}
 			}

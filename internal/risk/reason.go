@@ -26,8 +26,10 @@ type Reason struct {
 const (
 	ReasonUnknown ReasonKind = iota
 
-	// Worded is a reason whose words are not yet typed: its Object is the
-	// whole sentence. A test counts the findings that still use it.
+	// Worded is a reason made of words alone, its Object the whole
+	// sentence: for callers outside the package that compose their own
+	// (a symlink's target, what a repository's configuration runs). The
+	// classifier never gives one; a test holds it to that.
 	Worded
 
 	// What only reads or changes nothing.
@@ -45,6 +47,9 @@ const (
 	RunsProject
 	ChangesPackages
 	ChangesLocalSettings
+	ChangesDatabase
+	ServesLocally
+	ChecksSyntax
 
 	// Work lost.
 	DiscardsWork
@@ -77,7 +82,13 @@ const (
 	RemovesContainers
 
 	// This machine and what runs later.
+	TLSOff
+	ProxyChosen
+	CAChosen
+	PlainHTTP
+
 	RaisesPrivilege
+	LeavesSandbox
 	ChangesSystem
 	SetsSetuid
 	ContainerGetsHost
@@ -101,6 +112,7 @@ const (
 	RunsOptionProgram
 	RunsSettingProgram
 	RunsAlias
+	ComposeUnread
 	Interactive
 	UnknownProgram
 	UnknownVerb
@@ -128,6 +140,7 @@ const (
 	// The step's shell and its variables.
 	SetsVariables
 	SetsVariable
+	SetsIndex
 	PointsSaysoElsewhere
 	StoresSubstitution
 	Recurses
@@ -192,6 +205,9 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RunsProject:          {"runs-project", "runs the project's own code"},
 	ChangesPackages:      {"changes-packages", "installs or changes packages"},
 	ChangesLocalSettings: {"changes-local-settings", "changes a local setting"},
+	ChangesDatabase:      {"changes-database", "changes a local database"},
+	ServesLocally:        {"serves-locally", "talks to, listens on or serves this machine only"},
+	ChecksSyntax:         {"checks-syntax", "checks syntax without running"},
 
 	DiscardsWork:       {"discards-work", "discards uncommitted work"},
 	DropsHistory:       {"drops-history", "drops history for good"},
@@ -221,7 +237,13 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	DeletesRemote:     {"deletes-remote", "deletes data on a server"},
 	RemovesContainers: {"removes-containers", "removes containers, images or volumes"},
 
+	TLSOff:      {"tls-off", "turns certificate checks off"},
+	ProxyChosen: {"proxy-chosen", "sends its traffic through a proxy the step chose"},
+	CAChosen:    {"ca-chosen", "chooses which certificate authority is trusted"},
+	PlainHTTP:   {"plain-http", "fetches packages over plain http"},
+
 	RaisesPrivilege:     {"raises-privilege", "runs with more privilege than the step"},
+	LeavesSandbox:       {"leaves-sandbox", "asks to run outside the client's sandbox"},
 	ChangesSystem:       {"changes-system", "changes this machine's system, services or network"},
 	SetsSetuid:          {"sets-setuid", "sets a setuid or setgid bit"},
 	ContainerGetsHost:   {"container-gets-host", "gives the container the host"},
@@ -241,6 +263,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	RunsUnread:         {"runs-unread", "runs code sayso does not read"},
 	RunsOptionProgram:  {"runs-option-program", "runs a program an option names"},
 	RunsSettingProgram: {"runs-setting-program", "runs a program the setting {o} names"},
+	ComposeUnread:      {"compose-unread", "compose: sayso did not read {o}, which says what the containers get"},
 	RunsAlias:          {"runs-alias", "runs an alias this step defines"},
 	Interactive:        {"interactive", "opens a session whose commands sayso cannot see"},
 	UnknownProgram:     {"unknown-program", "is a program sayso does not know"},
@@ -266,6 +289,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 
 	SetsVariables:        {"sets-variables", "sets variables only"},
 	SetsVariable:         {"sets-variable", "sets {o}, which changes what later programs run or load"},
+	SetsIndex:            {"sets-index", "sets {o}: packages come from another index or unchecked, and installing runs their code"},
 	PointsSaysoElsewhere: {"points-sayso-elsewhere", "points sayso at other settings"},
 	StoresSubstitution:   {"stores-substitution", "stores text holding a command substitution that a later expansion may run"},
 	Recurses:             {"recurses", "is a function that calls itself"},
@@ -306,8 +330,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	EachSecretFound: {"each-secret-found", "runs on the secret files a search finds"},
 }
 
-// Words is a reason whose words are not yet typed: the fallback of
-// Worded, counted by a test.
+// Words is a reason made of words alone (Worded).
 func Words(s string) Reason { return Reason{Kind: Worded, Object: s} }
 
 // By returns a reason of kind k, with its operands.

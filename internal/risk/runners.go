@@ -284,7 +284,7 @@ func module(c *cmd, m string, rest []shell.Word) {
 	case "http.server", "SimpleHTTPServer":
 		c.servesRoot(c.name+" -m "+m, rest, "-d", "--directory")
 		if c.bindsLocally(rest) {
-			c.add(LocalWrite, Words(c.name+" -m "+m+" serves the folder to this machine only"))
+			c.add(LocalWrite, ServesLocally.By(c.name, "-m "+m, ""))
 			return
 		}
 		c.add(Network, ExposesService.By(c.name, "-m "+m, ""))
@@ -555,7 +555,7 @@ func scriptCmd(c *cmd) {
 		c.add(Opaque, RunsUnread.By("script", "-c", ""))
 		return
 	}
-	c.add(LocalWrite, Words("script records a session"))
+	c.add(LocalWrite, LocalWork.By("script", "", ""))
 }
 
 // runsCommand: a program whose command the shell reader split off; it
@@ -581,7 +581,7 @@ func direnv(c *cmd) {
 	case "exec":
 		runsCommand(c)
 	case "allow", "permit", "grant":
-		c.add(Opaque, Words("direnv allow lets .envrc run on every visit to the folder"))
+		c.add(Opaque, RunsLater.By("direnv", "allow", ".envrc"))
 	case "status", "version", "help", "dump", "":
 		c.add(Read, OnlyReads.By("direnv", v, ""))
 	default:
@@ -598,7 +598,7 @@ func mise(c *cmd) {
 		c.namedTask(c.words(2)[1])
 		c.cwdWrite()
 	case "trust":
-		c.add(Opaque, Words("mise trust lets the project's config run its hooks"))
+		c.add(Opaque, RunsLater.By("mise", "trust", ""))
 	case "ls", "list", "current", "where", "which", "doctor", "version", "--version", "env", "settings", "config", "plugins", "outdated", "":
 		c.add(Read, OnlyReads.By("mise", v, ""))
 	default:
@@ -746,7 +746,7 @@ func agentUnchecked(c *cmd) {
 			(v == "--permission-mode" || v == "--approval-mode" || v == "--sandbox" || v == "-s") && i+1 < len(c.args) &&
 				(c.args[i+1].Value == "bypassPermissions" || c.args[i+1].Value == "yolo" || c.args[i+1].Value == "danger-full-access"):
 			c.add(Privilege, AgentUnchecked.By(c.name, v, ""))
-			c.add(Opaque, Words(c.name+" "+v+": whatever the other agent decides runs unseen"))
+			c.add(Opaque, RunsUnread.By(c.name, v, ""))
 			return
 		}
 	}

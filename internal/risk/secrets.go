@@ -133,7 +133,7 @@ func (c *cmd) globSecret(w shell.Word) {
 		}
 		for _, f := range secretFolders {
 			if globMatchesPrefix(strings.TrimPrefix(p, home+"/"), f) {
-				c.add(Secret, Words(c.name+" reads what a glob may match, ~/"+f+" included: "+w.Raw))
+				c.add(Secret, Reason{Kind: PathCredential, Program: c.name, Verb: "read", Object: w.Raw, What: "what a glob may match, ~/" + f + " included"})
 				return
 			}
 		}

@@ -459,8 +459,8 @@ var (
 func (c *cmd) assigns() {
 	for _, as := range c.seg.Assigns {
 		name := as.Name
-		if why := transportVar(name, as.Value.Value, as.Value.Literal); why != "" {
-			c.add(Network, Words(why))
+		if r := transportVar(name, as.Value.Value, as.Value.Literal); r.Kind != ReasonUnknown {
+			c.add(Network, r)
 		}
 		switch {
 		case name == "PATH":
@@ -508,8 +508,8 @@ func (c *cmd) assigns() {
 		case name == "SAYSO_CONFIG_DIR" || name == "SAYSO_STATE_DIR":
 			c.add(Protected, PointsSaysoElsewhere.By("", "", name))
 		default:
-			if cl, why := programVar(name, as.Value.Value, as.Value.Literal); why != "" {
-				c.add(cl, Words(why))
+			if cl, r := programVar(name, as.Value.Value, as.Value.Literal); r.Kind != ReasonUnknown {
+				c.add(cl, r)
 			}
 		}
 		if as.Value.Literal && (strings.Contains(as.Value.Value, "$(") || strings.Contains(as.Value.Value, "`")) {

@@ -73,7 +73,7 @@ func websocket(c *cmd) {
 		c.add(Network, ReachesHost.By(c.name, "", ""))
 		return
 	}
-	c.add(LocalWrite, Words(c.name+" talks to a local server"))
+	c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
 }
 
 func tailscale(c *cmd) {

@@ -86,7 +86,7 @@ func sudoedit(c *cmd) {
 	}
 }
 
-func halt(c *cmd) { c.add(Destructive, Words(c.name+" stops the machine")) }
+func halt(c *cmd) { c.add(Destructive, ChangesSystem.By(c.name, "", "")) }
 
 func passwordManager(c *cmd) {
 	if c.has("--version", "--help") {
@@ -111,9 +111,9 @@ func sayso(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[0] == "check" || ws[0] == "version" || ws[0] == "help" || ws[0] == "autopilot" || ws[0] == "--version" || ws[0] == "--help" || ws[0] == "":
-		c.add(Read, Words("sayso "+ws[0]+" explains and changes nothing"))
+		c.add(Read, ChangesNothing.By("sayso", ws[0], ""))
 	case ws[0] == "rule" && (ws[1] == "match" || ws[1] == "offer"):
-		c.add(Read, Words("sayso rule "+ws[1]+" explains and changes nothing"))
+		c.add(Read, ChangesNothing.By("sayso rule", ws[1], ""))
 	default:
 		c.add(Protected, PersonsCommand.By("sayso", strings.TrimSpace(ws[0]+" "+ws[1]), ""))
 	}
@@ -124,7 +124,7 @@ func partitioner(c *cmd) {
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(Destructive, Words(c.name+" rewrites a partition table"))
+	c.add(Destructive, Reason{Kind: PathDevice, Program: c.name, Verb: "write", What: "a partition table"})
 }
 
 func diskutil(c *cmd) {
@@ -138,11 +138,11 @@ func diskutil(c *cmd) {
 			c.add(Read, OnlyReads.By("diskutil", ws[0]+" "+ws[1], ""))
 			return
 		}
-		c.add(Destructive, Words("diskutil "+ws[0]+" "+ws[1]+" changes disks"))
+		c.add(Destructive, Destroys.By("diskutil", ws[0]+" "+ws[1], ""))
 	case v == "mount" || v == "unmount" || v == "umount" || v == "mountdisk" || v == "unmountdisk" || v == "eject" || v == "rename" || v == "renamevolume" || v == "enableownership":
 		c.add(Privilege, RaisesPrivilege.By("diskutil", ws[0], ""))
 	default:
-		c.add(Destructive, Words("diskutil "+ws[0]+" erases or repartitions a disk"))
+		c.add(Destructive, Destroys.By("diskutil", ws[0], ""))
 	}
 }
 
@@ -190,7 +190,7 @@ func gpg(c *cmd) {
 	case c.has("--delete-secret-key", "--delete-key", "--delete-secret-and-public-key"):
 		c.add(Destructive, Destroys.By(c.name, "", ""))
 	default:
-		c.add(LocalWrite, Words(c.name+" signs, encrypts or imports"))
+		c.add(LocalWrite, LocalWork.By(c.name, "", ""))
 	}
 }
 
@@ -213,13 +213,13 @@ func gdb(c *cmd) {
 
 func sshKeygen(c *cmd) {
 	if c.has("-l", "-F", "-H", "-R", "-y", "-Y") {
-		c.add(Read, Words("ssh-keygen inspects keys"))
+		c.add(Read, OnlyReads.By("ssh-keygen", "", ""))
 		if c.has("-y") {
 			c.add(Secret, ReadsCredential.By("ssh-keygen", "-y", ""))
 		}
 		return
 	}
-	c.add(LocalWrite, Words("ssh-keygen makes a key"))
+	c.add(LocalWrite, LocalWork.By("ssh-keygen", "", ""))
 	for i, w := range c.args {
 		if w.Value == "-f" && i+1 < len(c.args) {
 			c.path(OpWrite, c.args[i+1])
@@ -249,7 +249,7 @@ func systemctlUser(c *cmd) bool {
 	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
 	switch v := inner.verb(); v {
 	case "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "kill", "reset-failed", "daemon-reload":
-		c.add(LocalWrite, Words("systemctl --user "+v+" changes the person's own services"))
+		c.add(LocalWrite, LocalWork.By("systemctl --user", v, ""))
 		return true
 	case "enable", "link", "edit", "set-property", "add-wants", "preset", "import-environment", "set-environment":
 		c.add(InstructionPatch, RunsLater.By("systemctl --user", v, ""))

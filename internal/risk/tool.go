@@ -192,9 +192,9 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 			a.Classes = a.Classes.Add(f.Class)
 			a.Findings = append(a.Findings, f)
 		}
-		if why := Unsandboxed(input); why != "" {
+		if r := Unsandboxed(input); r.Kind != ReasonUnknown {
 			a.Classes = a.Classes.Add(Privilege)
-			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Reason: Words(why)})
+			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Reason: r})
 		}
 		return a
 	}
@@ -540,14 +540,14 @@ func namedPath(tok string, ctx Context) string {
 }
 
 // Unsandboxed says why a shell tool's input asks its client to run the
-// command outside the client's own sandbox, or "": Claude Code's
+// command outside the client's own sandbox, or the zero Reason: Claude Code's
 // dangerouslyDisableSandbox, Codex's sandbox_permissions (anything but
 // use_default, require_escalated included) and its older
 // with_escalated_permissions. A value sayso cannot read is a request.
-func Unsandboxed(input []byte) string {
+func Unsandboxed(input []byte) Reason {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) != nil {
-		return ""
+		return Reason{}
 	}
 	set := func(k string) bool {
 		v, ok := in[k]
@@ -555,15 +555,15 @@ func Unsandboxed(input []byte) string {
 	}
 	switch {
 	case set("dangerouslyDisableSandbox"):
-		return "the step asks to run outside the client's sandbox (dangerouslyDisableSandbox)"
+		return LeavesSandbox.By("", "", "dangerouslyDisableSandbox")
 	case set("with_escalated_permissions"):
-		return "the step asks to run outside the client's sandbox (with_escalated_permissions)"
+		return LeavesSandbox.By("", "", "with_escalated_permissions")
 	case set("sandbox_permissions"):
 		var v string
 		if json.Unmarshal(in["sandbox_permissions"], &v) == nil && (v == "" || v == "use_default") {
-			return ""
+			return Reason{}
 		}
-		return "the step asks to run outside the client's sandbox (sandbox_permissions " + clip(string(in["sandbox_permissions"])) + ")"
+		return LeavesSandbox.By("", "", "sandbox_permissions "+clip(string(in["sandbox_permissions"])))
 	}
-	return ""
+	return Reason{}
 }

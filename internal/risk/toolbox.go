@@ -77,15 +77,15 @@ func wrapperAlone(c *cmd) {
 	switch c.name {
 	case "ionice", "chrt", "taskset":
 		if c.has("-p", "--pid") || c.shortFlag('p') {
-			c.add(LocalWrite, Words(c.name+" tunes a running process"))
+			c.add(LocalWrite, SignalsProcess.By(c.name, "", ""))
 			return
 		}
 	case "flock", "ssh-agent":
-		c.add(LocalWrite, Words(c.name+" holds a lock or an agent"))
+		c.add(LocalWrite, LocalWork.By(c.name, "", ""))
 		return
 	case "dtach":
 		if v := c.args[0].Value; v == "-a" || v == "-p" {
-			c.add(LocalWrite, Words("dtach attaches to a session"))
+			c.add(LocalWrite, LocalWork.By("dtach", "", ""))
 			return
 		}
 	}

@@ -143,7 +143,7 @@ func (c *cmd) specWrites(sp writeSpec) {
 // formatter classifies a program of writeSpecs that has no other table:
 // local work in the files it names.
 func formatter(c *cmd) {
-	c.add(LocalWrite, Words(c.name+" formats or converts files"))
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	c.specWrites(writeSpecs[c.name])
 	c.readSecrets()
 	c.cwdWrite()
@@ -160,7 +160,7 @@ var compressSuffixes = map[string]string{
 // it), or write -o FILE; -c, -l and -t write nothing.
 func compressor(c *cmd) {
 	decompress := strings.HasPrefix(c.name, "un") || c.name == "gunzip" || c.has("-d", "--decompress", "--uncompress") || c.shortFlag('d')
-	c.add(LocalWrite, Words(c.name+" compresses or decompresses files"))
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	if c.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") || c.shortFlag('c') && !strings.HasPrefix(c.name, "zstd") {
 		c.readOperands()
 		return
@@ -321,7 +321,7 @@ func cpio(c *cmd) {
 			c.add(InstructionPatch, RunsLater.By("cpio", "-i", ""))
 		}
 	case pass:
-		c.add(LocalWrite, Words("cpio -p copies files into a folder"))
+		c.add(LocalWrite, ChangesProject.By("cpio", "-p", ""))
 		if len(ops) > 0 {
 			c.writesUnder(ops[len(ops)-1])
 		}

@@ -215,7 +215,7 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 			if strings.HasPrefix(a, "-") && len(a) > 1 {
 				if r == "once" || r == "output" {
 					if a == "-x" || a == "-e" || strings.HasPrefix(a, "--x") {
-						c.add(Opaque, Words(c.name+" ."+r+" "+a+" opens another program"))
+						c.add(Opaque, RunsOptionProgram.By(c.name, r, a))
 					}
 				}
 				continue
@@ -223,7 +223,7 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 			files = append(files, a)
 		}
 		if len(files) > 0 && strings.HasPrefix(files[0], "|") {
-			c.add(Opaque, Words(c.name+" ."+r+" pipes to a program"))
+			c.add(Opaque, RunsOptionProgram.By(c.name, r, ""))
 			return 0
 		}
 		switch r {
@@ -235,7 +235,7 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 				}
 				c.path(OpRead, lit(f))
 			}
-			c.add(LocalWrite, Words(c.name+" ."+r+" changes the database"))
+			c.add(LocalWrite, ChangesDatabase.By(c.name, r, ""))
 			return 1
 		case "testcase":
 			c.add(LocalWrite, ChangesProject.By(c.name, ".testcase", ""))
@@ -345,7 +345,7 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 			name, ok := sqlString(strings.TrimLeft(rest[1:], " \t\n"))
 			switch {
 			case fn == "EDIT" || fn == "LOAD_EXTENSION" || fn == "FTS3_TOKENIZER":
-				c.add(Opaque, Words(c.name+" "+strings.ToLower(fn)+"() runs code or a program"))
+				c.add(Opaque, RunsOptionProgram.By(c.name, strings.ToLower(fn), ""))
 			case !ok:
 				c.add(Opaque, BuiltAtRunTime.By(c.name, strings.ToLower(fn), ""))
 			case fn == "WRITEFILE":
@@ -456,9 +456,9 @@ func (c *cmd) psqlMeta(q string) {
 			switch {
 			case f == "" || f == "stdout" || f == "stdin" || f == "pstdout" || f == "pstdin":
 			case strings.HasPrefix(f, "|"):
-				c.add(Opaque, Words("psql \\"+name+" pipes to a program"))
+				c.add(Opaque, RunsOptionProgram.By("psql", name, ""))
 			case op == OpWrite:
-				c.add(LocalWrite, Words("psql \\"+name+" writes "+f))
+				c.add(LocalWrite, WritesPath.By("psql", name, f))
 				c.write(lit(f))
 			default:
 				c.path(OpRead, lit(f))
@@ -482,7 +482,7 @@ func (c *cmd) psqlMeta(q string) {
 				if (strings.EqualFold(a, "to") || strings.EqualFold(a, "from")) && k+1 < len(args) {
 					f := args[k+1]
 					if strings.EqualFold(f, "program") {
-						c.add(Opaque, Words("psql \\copy runs a program"))
+						c.add(Opaque, RunsOptionProgram.By("psql", "\\copy", ""))
 						break
 					}
 					if strings.EqualFold(a, "to") {
@@ -494,7 +494,7 @@ func (c *cmd) psqlMeta(q string) {
 				}
 			}
 		case "i", "include", "ir", "include_relative", "e", "edit", "ef", "ev", "cd", "setenv":
-			c.add(Opaque, Words("psql \\"+name+" runs what sayso cannot read"))
+			c.add(Opaque, RunsUnread.By("psql", name, ""))
 		}
 		n := strings.IndexByte(rest, '\\')
 		if n < 0 {

@@ -167,7 +167,7 @@ func stripName(name string, strips []int) []string {
 // file, a reject file, or else the files the patch names (patch(1)).
 func patchCmd(c *cmd) {
 	if c.has("--dry-run", "-C", "--check") {
-		c.add(Read, Words("patch --dry-run writes nothing"))
+		c.add(Read, DryRun.By("patch", "--dry-run", ""))
 		return
 	}
 	c.add(LocalWrite, ChangesProject.By("patch", "", ""))

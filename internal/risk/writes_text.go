@@ -238,9 +238,9 @@ func (c *cmd) awkProgram(prog string) {
 					c.path(OpRead, w)
 				}
 			} else if op == '>' {
-				c.add(Opaque, Words(c.name+" writes to a file whose name comes from the data"))
+				c.add(Opaque, PathUnknown.By(c.name, "write", ""))
 			} else if strings.Contains(prog[:i], "getline") {
-				c.add(Opaque, Words(c.name+" reads a file whose name comes from the data"))
+				c.add(Opaque, PathUnknown.By(c.name, "read", ""))
 			}
 			i = j - 1
 		}
