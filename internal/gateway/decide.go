@@ -461,6 +461,7 @@ func diagJSON(d *policy.Diagnostic) json.RawMessage {
 		Program string          `json:"program,omitempty"`
 		Verb    string          `json:"verb,omitempty"`
 		Object  string          `json:"object,omitempty"`
+		What    string          `json:"what,omitempty"`
 		Why     string          `json:"why"`
 	}
 	v := struct {
@@ -476,7 +477,7 @@ func diagJSON(d *policy.Diagnostic) json.RawMessage {
 	}
 	for _, f := range d.Assessment.Findings {
 		r := f.Reason
-		v.Findings = append(v.Findings, finding{f.Class.String(), f.Segment, r.Kind, r.Program, r.Verb, r.Object, r.String()})
+		v.Findings = append(v.Findings, finding{f.Class.String(), f.Segment, r.Kind, r.Program, r.Verb, r.Object, r.What, r.String()})
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

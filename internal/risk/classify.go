@@ -166,7 +166,7 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
 	for _, o := range s.Opaque {
-		a.add(-1, Opaque, Unparsed.By("", "", o.Why+" (at "+o.Pos.String()+")"))
+		a.add(-1, Opaque, HidesWhatRuns.By("", "", o.Why+" (at "+o.Pos.String()+")"))
 	}
 	a.env = gatherEnv(s)
 	for i := range s.Segments {

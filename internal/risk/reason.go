@@ -54,7 +54,6 @@ const (
 	// Work lost.
 	DiscardsWork
 	DropsHistory
-	RewritesHistory
 	DeletesUnmerged
 	DeletesPath
 	Destroys
@@ -78,15 +77,15 @@ const (
 	SendsCredential
 	Publishes
 	Deploys
-	DeletesRemote
 	RemovesContainers
 
-	// This machine and what runs later.
+	// Transport security off, or a proxy chosen.
 	TLSOff
 	ProxyChosen
 	CAChosen
 	PlainHTTP
 
+	// This machine and what runs later.
 	RaisesPrivilege
 	LeavesSandbox
 	ChangesSystem
@@ -117,7 +116,7 @@ const (
 	UnknownProgram
 	UnknownVerb
 	OtherRepository
-	Unparsed
+	HidesWhatRuns
 	HidesVerb
 
 	// sayso's own files.
@@ -211,7 +210,6 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 
 	DiscardsWork:       {"discards-work", "discards uncommitted work"},
 	DropsHistory:       {"drops-history", "drops history for good"},
-	RewritesHistory:    {"rewrites-history", "rewrites history"},
 	DeletesUnmerged:    {"deletes-unmerged", "deletes work that is not merged"},
 	DeletesPath:        {"deletes-path", "deletes {o}, {w}"},
 	Destroys:           {"destroys", "deletes what cannot be brought back"},
@@ -234,7 +232,6 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	SendsCredential:   {"sends-credential", "sends a credential to another host"},
 	Publishes:         {"publishes", "publishes a release, a package or an image"},
 	Deploys:           {"deploys", "changes what runs on servers or clusters"},
-	DeletesRemote:     {"deletes-remote", "deletes data on a server"},
 	RemovesContainers: {"removes-containers", "removes containers, images or volumes"},
 
 	TLSOff:      {"tls-off", "turns certificate checks off"},
@@ -269,7 +266,7 @@ var reasonTable = [numReasonKinds]struct{ id, words string }{
 	UnknownProgram:     {"unknown-program", "is a program sayso does not know"},
 	UnknownVerb:        {"unknown-verb", "is not a subcommand sayso knows"},
 	OtherRepository:    {"other-repository", "uses a repository outside the project, whose configuration can run programs"},
-	Unparsed:           {"unparsed", "cannot be read as bash would run it"},
+	HidesWhatRuns:      {"hides-what-runs", "hides what runs"},
 	HidesVerb:          {"hides-verb", "hides its subcommand behind quoting"},
 
 	TouchesProtected: {"protected-path", "touches sayso's own files"},

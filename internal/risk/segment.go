@@ -198,7 +198,7 @@ func (a *assessor) segment(i int) {
 		c.args = seg.Args[1:]
 	}
 	for _, o := range seg.Opaque {
-		c.add(Opaque, Unparsed.By("", "", o.Why))
+		c.add(Opaque, HidesWhatRuns.By("", "", o.Why))
 	}
 	for _, w := range seg.Wrappers {
 		if asUser(w) {
