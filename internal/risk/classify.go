@@ -165,6 +165,9 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}, stages: stagesOf(s)}
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
+	// Most segments give one finding or two: room for them at once, not
+	// a slice grown finding by finding.
+	a.out.Findings = make([]Finding, 0, len(s.Segments)+1)
 	for _, o := range s.Opaque {
 		a.add(-1, Opaque, HidesWhatRuns.By("", "", o.Why+" (at "+o.Pos.String()+")"))
 	}
