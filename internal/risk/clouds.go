@@ -67,10 +67,10 @@ func terraform(c *cmd) {
 		c.add(LocalWrite, LocalWork.By(n, "", ""))
 		c.cwdWrite()
 	case "destroy":
-		c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "destroy", Object: "", What: "the infrastructure it manages"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: n, What: "the infrastructure it manages"})
 	case "apply":
 		if c.has("-destroy", "--destroy") {
-			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "-destroy", Object: "", What: "the infrastructure it manages"})
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "-destroy", What: "the infrastructure it manages"})
 			return
 		}
 		c.add(Deploy, Deploys.By(n, "", ""))
@@ -117,7 +117,7 @@ func pulumi(c *cmd) {
 		}
 		c.add(Read, OnlyReads.By("pulumi", w[0], ""))
 	case "destroy":
-		c.lasting(Reason{Kind: DeletesWhole, Program: "pulumi", Verb: "destroy", Object: "", What: "the stack"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: "pulumi", Verb: "destroy", What: "the stack"})
 	default:
 		c.add(Deploy, Deploys.By("pulumi", w[0], ""))
 	}
@@ -172,7 +172,7 @@ func aws(c *cmd) {
 	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
 		c.add(Publish, Publishes.By("aws", svc+" "+op, ""))
 	case slices.Contains(awsLasting[svc], op):
-		c.lasting(Reason{Kind: DeletesWhole, Program: "aws " + svc, Verb: op, Object: "", What: "a resource"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: "aws " + svc, Verb: op, What: "a resource"})
 	default:
 		c.cloudVerb("aws "+svc, op)
 	}
@@ -201,7 +201,7 @@ func awsS3(c *cmd, op, first string) {
 	case "ls", "presign", "":
 		c.add(Read, OnlyReads.By("aws s3", op, ""))
 	case "rb":
-		c.lasting(Reason{Kind: DeletesWhole, Program: "aws s3", Verb: "rb", Object: "", What: "a bucket"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: "aws s3", Verb: "rb", What: "a bucket"})
 	case "rm":
 		c.add(Destructive, Destroys.By("aws", "s3 rm", ""))
 	case "mb", "website":
@@ -358,10 +358,10 @@ func gsutil(c *cmd) {
 	case "ls", "cat", "du", "stat", "version", "hash":
 		c.add(Read, OnlyReads.By("gsutil", w[0], ""))
 	case "rb":
-		c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rb", Object: "", What: "a bucket"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rb", What: "a bucket"})
 	case "rm":
 		if c.shortFlag('r') || c.shortFlag('R') || c.has("--recursive") {
-			c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rm -r", Object: "", What: "what lies under the URL"})
+			c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rm -r", What: "what lies under the URL"})
 			return
 		}
 		c.add(Destructive, Destroys.By("gsutil", "rm", ""))
@@ -441,7 +441,7 @@ func azure(c *cmd) {
 	if op == "delete" || op == "purge" {
 		for _, g := range azLasting {
 			if len(ws) > len(g) && slices.Equal(ws[:len(g)], g) && ws[len(g)] == op {
-				c.lasting(Reason{Kind: DeletesWhole, Program: "az " + strings.Join(g, " "), Verb: op, Object: "", What: "a resource"})
+				c.lasting(Reason{Kind: DeletesWhole, Program: "az " + strings.Join(g, " "), Verb: op, What: "a resource"})
 				return
 			}
 		}
@@ -646,7 +646,7 @@ func cdk(c *cmd) {
 	case "deploy", "bootstrap", "import", "watch", "rollback":
 		c.add(Deploy, Deploys.By("cdk", v, ""))
 	case "destroy":
-		c.lasting(Reason{Kind: DeletesWhole, Program: "cdk", Verb: "destroy", Object: "", What: "the stacks"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: "cdk", Verb: "destroy", What: "the stacks"})
 	default:
 		c.add(LocalWrite, LocalWork.By("cdk", v, ""))
 	}

@@ -54,9 +54,9 @@ func kubectl(c *cmd) {
 		}
 		switch {
 		case kubeNamespaces(w[1]):
-			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: w[1], Object: "", What: "namespaces"})
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: w[1], What: "namespaces"})
 		case c.has("--all") && c.has("--all-namespaces", "-A"):
-			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "--all --all-namespaces", Object: "", What: "every such resource in every namespace"})
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "--all --all-namespaces", What: "every such resource in every namespace"})
 		default:
 			c.add(Destructive, Destroys.By(n, "", ""))
 		}
@@ -275,7 +275,7 @@ func eksctl(c *cmd) {
 	case v == "get" || v == "info" || v == "version" || v == "help" || v == "completion" || v == "" || v == "utils" && strings.HasPrefix(ws[1], "describe"):
 		c.add(Read, OnlyReads.By("eksctl", v, ""))
 	case v == "delete" && ws[1] == "cluster":
-		c.lasting(Reason{Kind: DeletesWhole, Program: "eksctl", Verb: "delete cluster", Object: "", What: "a cluster"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: "eksctl", Verb: "delete cluster", What: "a cluster"})
 	case v == "delete" || v == "drain":
 		c.add(Deploy, Deploys.By("eksctl", v+" "+ws[1], ""))
 		c.add(Destructive, Destroys.By("eksctl", v+" "+ws[1], ""))

@@ -95,7 +95,7 @@ func (c *cmd) sql(q string, local bool) {
 	}
 	switch {
 	case dropsDatabase(u) && !local:
-		c.lasting(Reason{Kind: DeletesWhole, Program: c.name, Verb: "SQL", Object: "", What: "a database"})
+		c.lasting(Reason{Kind: DeletesWhole, Program: c.name, Verb: "SQL", What: "a database"})
 	case has("DROP") || has("TRUNCATE") || has("DELETE"):
 		c.add(Destructive, Destroys.By(c.name, "SQL", ""))
 	case has("INSERT") || has("UPDATE") || has("CREATE") || has("ALTER") || has("GRANT") || has("REVOKE") || has("COPY") ||
@@ -272,7 +272,7 @@ func mysqladmin(c *cmd) {
 	for _, w := range c.operands() {
 		switch v := strings.ToLower(w.Value); {
 		case v == "drop":
-			c.lasting(Reason{Kind: DeletesWhole, Program: "mysqladmin", Verb: "drop", Object: "", What: "a database"})
+			c.lasting(Reason{Kind: DeletesWhole, Program: "mysqladmin", Verb: "drop", What: "a database"})
 		case v == "shutdown" || v == "kill" || v == "purge":
 			c.add(Destructive, Destroys.By("mysqladmin", v, ""))
 		case v == "password" || v == "old-password":

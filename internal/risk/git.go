@@ -120,7 +120,7 @@ func git(c *cmd) {
 			c.add(Opaque, RunsSettingProgram.By("git", "", k))
 		}
 		if strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") {
-			c.add(Opaque, RunsUnread.By("git alias", k, ""))
+			c.add(Opaque, RunsAlias.By("git", "", k))
 		}
 	}
 	c.repos(gitDirs)

@@ -386,12 +386,12 @@ func (r Reason) String() string {
 	}
 	verbPlaced := strings.Contains(words, "{v}")
 	var b strings.Builder
-	b.WriteString(r.Program)
-	if r.Verb != "" && !verbPlaced {
+	b.WriteString(strings.TrimSpace(r.Program))
+	if verb := strings.TrimSpace(r.Verb); verb != "" && !verbPlaced {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(r.Verb)
+		b.WriteString(verb)
 	}
 	if b.Len() > 0 && words != "" {
 		b.WriteByte(' ')
