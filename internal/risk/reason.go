@@ -151,6 +151,7 @@ const (
 	RunsInput
 	InputUnreadable
 
+	// What shells, runners, containers and daemons do.
 	ChangesFolder
 	ShellState
 	RunsNextWords
