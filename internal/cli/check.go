@@ -70,8 +70,9 @@ type checkSegment struct {
 }
 
 type checkFinding struct {
-	Class string `json:"class"`
-	Why   string `json:"why"`
+	Class  string          `json:"class"`
+	Reason risk.ReasonKind `json:"reason"`
+	Why    string          `json:"why"`
 }
 
 type checkPathUse struct {
@@ -251,14 +252,14 @@ func newCheckResult(dec policy.Decision, d *policy.Diagnostic, req policy.Reques
 		seg := checkSegment{Command: segmentText(s), Via: s.Via, Wrappers: s.Wrappers, Classes: classNames(a.SegmentClasses(i)), Findings: []checkFinding{}}
 		for _, f := range a.Findings {
 			if f.Segment == i {
-				seg.Findings = append(seg.Findings, checkFinding{f.Class.String(), f.Why})
+				seg.Findings = append(seg.Findings, checkFinding{f.Class.String(), f.Reason.Kind, f.Why()})
 			}
 		}
 		res.Segments = append(res.Segments, seg)
 	}
 	for _, f := range a.Findings {
 		if f.Segment < 0 {
-			res.Opaque = append(res.Opaque, checkFinding{f.Class.String(), f.Why})
+			res.Opaque = append(res.Opaque, checkFinding{f.Class.String(), f.Reason.Kind, f.Why()})
 		}
 	}
 	for _, p := range a.Paths {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/step"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
@@ -174,12 +175,28 @@ func (b *Backend) Ledger(ctx context.Context, f web.LedgerFilter) ([]web.Entry, 
 			Shows      *step.Shown `json:"shows"`
 			Decision   string      `json:"decision"`
 			Diagnostic struct {
-				Classes []string `json:"classes"`
-				Reasons []string `json:"reasons"`
+				Classes  []string `json:"classes"`
+				Reasons  []string `json:"reasons"`
+				Findings []struct {
+					Class   string `json:"class"`
+					Reason  string `json:"reason"`
+					Program string `json:"program"`
+					Verb    string `json:"verb"`
+					Object  string `json:"object"`
+					What    string `json:"what"`
+					Why     string `json:"why"`
+				} `json:"findings"`
 			} `json:"diagnostic"`
 		}
 		_ = json.Unmarshal(r.Detail, &d)
 		e := web.Entry{ID: strconv.FormatInt(r.ID, 10), At: r.At, Kind: r.Kind, Session: r.Session, Decision: d.Decision, Summary: r.Summary, Reasons: d.Diagnostic.Reasons, Shows: d.Shows}
+		for _, f := range d.Diagnostic.Findings {
+			// A kind this sayso does not know stays unknown: the page
+			// shows the words the row was written with.
+			k, _ := risk.ParseReasonKind(f.Reason)
+			e.Findings = append(e.Findings, web.Finding{Class: f.Class, Words: f.Why,
+				Reason: risk.Reason{Kind: k, Program: f.Program, Verb: f.Verb, Object: f.Object, What: f.What}})
+		}
 		if r.Kind == store.KindCardExpired {
 			e.Decision = Missed // the missed tray: the filter decision=missed
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -45,7 +46,21 @@ func TestCardCarriesItsContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(rows) != 1 || rows[0].Outcome != "deny" {
-		t.Errorf("the ask's ledger rows: %+v, want one answered deny", rows)
+		t.Fatalf("the ask's ledger rows: %+v, want one answered deny", rows)
+	}
+	// The row keeps each finding's reason kind and operands: the page
+	// renders the words from them.
+	var push *web.Finding
+	for i, fd := range rows[0].Findings {
+		if fd.Class == "remote-write" {
+			push = &rows[0].Findings[i]
+		}
+	}
+	if push == nil || push.Reason.Kind != risk.PushesProtected || push.Reason.Program != "git" || push.Reason.Verb != "push" || push.Reason.Object != "main" {
+		t.Fatalf("the row's findings %+v hold no push-protected reason of git push to main", rows[0].Findings)
+	}
+	if push.Words != push.Reason.String() || push.Says() != "git push updates the protected branch main" {
+		t.Errorf("the push finding reads %q (written %q)", push.Says(), push.Words)
 	}
 }
 

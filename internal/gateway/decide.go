@@ -453,10 +453,17 @@ func firstReason(d *policy.Diagnostic) string {
 
 // diagJSON is the diagnostic as the ledger keeps it.
 func diagJSON(d *policy.Diagnostic) json.RawMessage {
+	// A finding keeps its reason's kind and operands beside the words
+	// rendered from them: the page renders its own words from the kind.
 	type finding struct {
-		Class   string `json:"class"`
-		Segment int    `json:"segment"`
-		Why     string `json:"why"`
+		Class   string          `json:"class"`
+		Segment int             `json:"segment"`
+		Reason  risk.ReasonKind `json:"reason"`
+		Program string          `json:"program,omitempty"`
+		Verb    string          `json:"verb,omitempty"`
+		Object  string          `json:"object,omitempty"`
+		What    string          `json:"what,omitempty"`
+		Why     string          `json:"why"`
 	}
 	v := struct {
 		Classes  []string       `json:"classes"`
@@ -470,7 +477,8 @@ func diagJSON(d *policy.Diagnostic) json.RawMessage {
 		v.Classes = append(v.Classes, c.String())
 	}
 	for _, f := range d.Assessment.Findings {
-		v.Findings = append(v.Findings, finding{f.Class.String(), f.Segment, f.Why})
+		r := f.Reason
+		v.Findings = append(v.Findings, finding{f.Class.String(), f.Segment, r.Kind, r.Program, r.Verb, r.Object, r.What, r.String()})
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

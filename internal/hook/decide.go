@@ -24,7 +24,7 @@ func made(d policy.Decision, c risk.Class, why string) (policy.Decision, policy.
 		id = policy.TierAsk
 	}
 	diag := policy.Diagnostic{
-		Assessment: risk.Assessment{Classes: risk.Of(c), Findings: []risk.Finding{{Class: c, Segment: -1, Why: why}}},
+		Assessment: risk.Assessment{Classes: risk.Of(c), Findings: []risk.Finding{{Class: c, Segment: -1, Reason: risk.Words(why)}}},
 		Tiers:      []policy.Tier{{ID: id, Reason: policy.ReasonHook, Decided: true, Why: why}},
 		Reasons:    []string{d.String() + ": " + why},
 	}

@@ -309,7 +309,7 @@ func reasons(dec Decision, d *Diagnostic) []string {
 func whyOf(a *risk.Assessment, c risk.Class) string {
 	for _, f := range a.Findings {
 		if f.Class == c {
-			return f.Why
+			return f.Why()
 		}
 	}
 	return c.String()

@@ -68,7 +68,7 @@ func ceilingSegment(a *risk.Assessment) (int, string) {
 	}
 	for _, f := range a.Findings {
 		if f.Segment < 0 && f.Class.Ceiling() {
-			return -1, "no lease covers " + f.Class.String() + " that belongs to the whole step: " + f.Why
+			return -1, "no lease covers " + f.Class.String() + " that belongs to the whole step: " + f.Why()
 		}
 	}
 	seg, n := -1, 0

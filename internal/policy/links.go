@@ -119,7 +119,7 @@ func withRepos(a *risk.Assessment, repos map[string]string) {
 	for _, p := range a.Repos {
 		if why := repos[p.Path]; why != "" {
 			a.Classes = a.Classes.Add(risk.Opaque)
-			a.Findings = append(a.Findings, risk.Finding{Class: risk.Opaque, Segment: p.Segment, Why: why})
+			a.Findings = append(a.Findings, risk.Finding{Class: risk.Opaque, Segment: p.Segment, Reason: risk.Words(why)})
 		}
 	}
 }
@@ -162,7 +162,7 @@ func withLinks(a *risk.Assessment, links map[string]string, w *where) {
 			if f.Class == risk.Read || f.Class == risk.LocalWrite {
 				continue
 			}
-			addFinding(a, f.Class, p.Raw+" leads through a symlink to "+real+": "+f.Why)
+			addFinding(a, f.Class, p.Raw+" leads through a symlink to "+real+": "+f.Why())
 		}
 		a.Paths = append(a.Paths, risk.PathUse{Op: p.Op, Path: real, Raw: p.Raw + " (through a symlink)", Segment: p.Segment})
 	}
@@ -170,5 +170,5 @@ func withLinks(a *risk.Assessment, links map[string]string, w *where) {
 
 func addFinding(a *risk.Assessment, c risk.Class, why string) {
 	a.Classes = a.Classes.Add(c)
-	a.Findings = append(a.Findings, risk.Finding{Class: c, Segment: -1, Why: why})
+	a.Findings = append(a.Findings, risk.Finding{Class: c, Segment: -1, Reason: risk.Words(why)})
 }

@@ -21,25 +21,25 @@ func mix(c *cmd) {
 	v := ws[0]
 	switch v {
 	case "archive.install", "escript.install":
-		c.add(LocalWrite, "mix "+v+" installs for every project")
+		c.add(LocalWrite, ChangesPackages.By("mix", v, ""))
 		c.installsForMachine(c.envDir("MIX_HOME", "", "~/.mix"))
 		switch ws[1] {
 		case "hex", "github", "git":
-			c.add(DownloadExec, "mix "+v+" "+ws[1]+" fetches code that every later mix runs")
+			c.add(DownloadExec, FetchesCodeThatRuns.By("mix", v+" "+ws[1], ""))
 			return
 		}
 		for _, w := range c.operands() {
 			if remoteAddress(w) {
-				c.add(DownloadExec, "mix "+v+" fetches "+w.Raw+", code that every later mix runs")
+				c.add(DownloadExec, FetchesCodeThatRuns.By("mix", v, w.Raw))
 				return
 			}
 		}
 	case "help", "hex.info", "hex.outdated", "deps.tree", "xref", "":
-		c.add(Read, "mix "+v)
+		c.add(Read, OnlyReads.By("mix", v, ""))
 	case "hex.publish":
-		c.add(Publish, "mix hex.publish publishes the package")
+		c.add(Publish, Publishes.By("mix", "hex.publish", ""))
 	default:
-		c.add(LocalWrite, "mix "+v+" builds or runs the project")
+		c.add(LocalWrite, RunsProject.By("mix", v, ""))
 		c.namedTask(v)
 		c.readSecrets()
 		c.cwdWrite()
@@ -57,17 +57,17 @@ func zig(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "version", "env", "targets", "help", "zen", "":
-		c.add(Read, "zig "+v)
+		c.add(Read, OnlyReads.By("zig", v, ""))
 		return
 	case "fetch":
 		for _, w := range c.operands()[1:] {
 			if remoteAddress(w) {
-				c.add(DownloadExec, "zig fetch "+w.Raw+": the package's build.zig runs at the next zig build")
+				c.add(DownloadExec, FetchesCodeThatRuns.By("zig fetch", w.Raw, ""))
 				break
 			}
 		}
 	}
-	c.add(LocalWrite, "zig "+v+" builds the project")
+	c.add(LocalWrite, RunsProject.By("zig", v, ""))
 	c.specWrites(writeSpecs[c.name])
 	c.readSecrets()
 	c.cwdWrite()
@@ -96,7 +96,7 @@ func (c *cmd) goRunRemote() {
 		return // the project's package or files: its own code
 	}
 	if at := strings.LastIndexByte(v, '@'); at > 0 && strings.Contains(v[:at], ".") {
-		c.add(DownloadExec, "go run "+w.Raw+" fetches the module at that version and runs it")
+		c.add(DownloadExec, FetchesCodeThatRuns.By("go run", w.Raw, ""))
 	}
 }
 
@@ -115,7 +115,7 @@ func (c *cmd) mvnPlugin() {
 		if group == "org.apache.maven.plugins" || group == "org.codehaus.mojo" {
 			continue
 		}
-		c.add(DownloadExec, "mvn "+w.Raw+" fetches that plugin by its coordinates and runs it")
+		c.add(DownloadExec, FetchesCodeThatRuns.By("mvn", w.Raw, ""))
 	}
 }
 
@@ -134,7 +134,7 @@ func (c *cmd) gradleInitScript() {
 			continue
 		}
 		if remoteAddress(val) {
-			c.add(DownloadExec, c.name+" runs an init script fetched from "+val.Raw)
+			c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", val.Raw))
 		}
 	}
 }
@@ -148,13 +148,13 @@ func (c *cmd) composerRemote(v string) {
 	switch v {
 	case "create-project":
 		if !c.has("--no-scripts") || !c.has("--no-plugins") {
-			c.add(DownloadExec, "composer create-project fetches a package and runs its scripts and plugins")
+			c.add(DownloadExec, FetchesCodeThatRuns.By("composer", "create-project", ""))
 		}
 	case "global":
 		c.installsForMachine(c.envDir("COMPOSER_HOME", "", "~/.config/composer"))
 		switch c.words(2)[1] {
 		case "require", "update", "install", "upgrade", "u", "i", "r":
-			c.add(DownloadExec, "composer global "+c.words(2)[1]+" installs packages whose plugins every later composer loads")
+			c.add(DownloadExec, FetchesCodeThatRuns.By("composer global", c.words(2)[1], ""))
 		}
 	}
 }
@@ -168,7 +168,7 @@ func (c *cmd) helmPlugin() {
 		return
 	}
 	c.installsForMachine(c.envDir("HELM_PLUGINS", "", "~/.local/share/helm/plugins"))
-	c.add(DownloadExec, "helm plugin "+ws[1]+" fetches a plugin and runs its hooks: "+ws[2])
+	c.add(DownloadExec, FetchesCodeThatRuns.By("helm plugin", ws[1], ws[2]))
 }
 
 // denoRemote: deno run of a jsr: or npm: specifier fetches that package
@@ -183,7 +183,7 @@ func (c *cmd) denoRemote(w shell.Word) bool {
 				name = name[:at]
 			}
 			if !c.a.ctx.Packages[name] {
-				c.add(DownloadExec, "deno runs "+w.Raw+", fetched from the registry")
+				c.add(DownloadExec, FetchesCodeThatRuns.By("deno", "", w.Raw))
 				return true
 			}
 		}
@@ -202,6 +202,6 @@ func (c *cmd) dotnetTool(verb string) {
 			c.installsForMachine("~/.dotnet/tools")
 		}
 	case "exec", "execute":
-		c.add(DownloadExec, "dotnet tool "+verb+" fetches a tool package and runs it")
+		c.add(DownloadExec, FetchesCodeThatRuns.By("dotnet tool", verb, ""))
 	}
 }

@@ -11,19 +11,19 @@ import (
 func source(c *cmd) {
 	ops := c.args
 	if len(ops) == 0 {
-		c.add(Read, c.name+" with no file")
+		c.add(Read, ShellState.By(c.name, "", ""))
 		return
 	}
 	w := ops[0]
 	if !w.Literal {
 		c.a.mark(c.i, roleCode)
-		c.add(Opaque, c.name+" runs code built at run time: "+w.Raw)
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", w.Raw))
 		return
 	}
 	if ps := c.a.resolve(w); ps != nil {
 		for _, p := range ps {
 			if instructionPath(p, c.a.ctx.Home) == "shell start-up files" {
-				c.add(LocalWrite, c.name+" re-reads the person's shell start-up file")
+				c.add(LocalWrite, ShellState.By(c.name, "", ""))
 				return
 			}
 			if secretPath(p, c.a.ctx.Home) != "" {
@@ -37,12 +37,12 @@ func source(c *cmd) {
 
 func evalCmd(c *cmd) {
 	if c.seg.Inline {
-		c.add(Read, "eval runs the code read after it")
+		c.add(Read, RunsNextWords.By("eval", "", ""))
 	}
 }
 
 func trapCmd(c *cmd) {
-	c.add(Read, "trap sets a handler; its code is read after it")
+	c.add(Read, RunsNextWords.By("trap", "", ""))
 }
 
 func alias(c *cmd) {
@@ -52,36 +52,36 @@ func alias(c *cmd) {
 			continue
 		}
 		if strings.Contains(w.Value, "=") || !w.Literal {
-			c.add(Opaque, "alias changes what a later command word runs")
+			c.add(Opaque, RunsAlias.By("alias", "", ""))
 			return
 		}
 	}
-	c.add(Read, "alias lists or defines aliases a script does not expand")
+	c.add(Read, OnlyReads.By("alias", "", ""))
 }
 
 func hashCmd(c *cmd) {
 	if c.has("-p") {
-		c.add(Opaque, "hash -p maps a command name to another program")
+		c.add(Opaque, RunsAlias.By("hash", "-p", ""))
 		return
 	}
-	c.add(Read, "hash")
+	c.add(Read, OnlyReads.By("hash", "", ""))
 }
 
 func enableCmd(c *cmd) {
 	if c.has("-f") {
-		c.add(Opaque, "enable -f loads a builtin from a shared library")
+		c.add(Opaque, RunsUnread.By("enable", "-f", ""))
 		return
 	}
-	c.add(Read, "enable")
+	c.add(Read, OnlyReads.By("enable", "", ""))
 }
 
-func execCmd(c *cmd) { c.add(Read, "exec only changes descriptors") }
+func execCmd(c *cmd) { c.add(Read, ShellState.By("exec", "", "")) }
 
 // cd changes the folder the following segments may run in. sayso keeps
 // every folder a segment may run in, since subshells and branches make the
 // real one unknowable without running the step.
 func cd(c *cmd) {
-	c.add(Read, c.name+" changes the working folder")
+	c.add(Read, ChangesFolder.By(c.name, "", ""))
 	ops := c.operands()
 	var target shell.Word
 	switch {
@@ -95,7 +95,7 @@ func cd(c *cmd) {
 	}
 	if _, set := c.a.env["CDPATH"]; set && !strings.HasPrefix(target.Raw, ".") && !strings.HasPrefix(target.Raw, "/") && !target.Tilde {
 		// cd looks a name up in CDPATH first: where it lands is not known.
-		c.add(Opaque, c.name+" looks "+target.Raw+" up in the CDPATH this step sets")
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", target.Raw))
 		c.a.cwds = append(c.a.cwds, "")
 		return
 	}
@@ -120,7 +120,7 @@ func cd(c *cmd) {
 const maxFolders = 16
 
 func popd(c *cmd) {
-	c.add(Read, "popd changes the working folder")
+	c.add(Read, ChangesFolder.By("popd", "", ""))
 	c.a.cwds = append(c.a.cwds, "")
 }
 
@@ -136,39 +136,39 @@ func containsString(ss []string, s string) bool {
 func printenv(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Secret, c.name+" prints every variable, secrets included")
+		c.add(Secret, PrintsCredential.By(c.name, "", ""))
 		return
 	}
 	for _, w := range ops {
 		if secretVar(w.Value) || !w.Literal {
-			c.add(Secret, c.name+" prints "+w.Raw+", which holds a secret")
+			c.add(Secret, PrintsCredential.By(c.name, "", w.Raw))
 		}
 	}
-	c.add(Read, c.name+" prints variables")
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 }
 
 func setCmd(c *cmd) {
 	if len(c.args) == 0 {
-		c.add(Secret, "set prints every variable, secrets included")
+		c.add(Secret, PrintsCredential.By("set", "", ""))
 		return
 	}
-	c.add(Read, "set changes shell options")
+	c.add(Read, ShellState.By("set", "", ""))
 }
 
 func exportCmd(c *cmd) {
 	if len(c.seg.Assigns) == 0 && (len(c.args) == 0 || c.has("-p")) {
-		c.add(Secret, c.name+" prints every exported variable, secrets included")
+		c.add(Secret, PrintsCredential.By(c.name, "", ""))
 		return
 	}
-	c.add(Read, c.name+" sets variables")
+	c.add(Read, SetsVariables.By(c.name, "", ""))
 }
 
 func historyCmd(c *cmd) {
 	if c.has("-c", "-d") {
-		c.add(LocalWrite, "history changes the shell's history")
+		c.add(LocalWrite, ShellState.By("history", "", ""))
 		return
 	}
-	c.add(Secret, "history prints the shell's history")
+	c.add(Secret, PrintsCredential.By("history", "", ""))
 }
 
-func colon(c *cmd) { c.add(Read, ": does nothing") }
+func colon(c *cmd) { c.add(Read, ChangesNothing.By(":", "", "")) }

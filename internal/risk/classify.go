@@ -98,8 +98,11 @@ type PathUse struct {
 type Finding struct {
 	Class   Class
 	Segment int // index into the script's segments; -1 for the whole step
-	Why     string
+	Reason  Reason
 }
+
+// Why is the finding's reason in words, rendered from its kind.
+func (f Finding) Why() string { return f.Reason.String() }
 
 // Assessment is what Classify found.
 type Assessment struct {
@@ -162,8 +165,11 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	a := &assessor{ctx: ctx, script: s, cwds: []string{ctx.Cwd}, stages: stagesOf(s)}
 	a.out.Script = s
 	a.out.segments = make([]Set, len(s.Segments))
+	// Most segments give one finding or two: room for them at once, not
+	// a slice grown finding by finding.
+	a.out.Findings = make([]Finding, 0, len(s.Segments)+1)
 	for _, o := range s.Opaque {
-		a.add(-1, Opaque, o.Why+" (at "+o.Pos.String()+")")
+		a.add(-1, Opaque, HidesWhatRuns.By("", "", o.Why+" (at "+o.Pos.String()+")"))
 	}
 	a.env = gatherEnv(s)
 	for i := range s.Segments {
@@ -175,28 +181,28 @@ func Classify(s *shell.Script, ctx Context) Assessment {
 	for i := range s.Segments {
 		seg := &s.Segments[i]
 		if (seg.Many || seg.Loop) && a.actsOnMany(i) {
-			why := "runs once per input item"
+			r := EachInput.By("", "", "")
 			if !seg.Many {
-				why = "runs in a loop over many targets"
+				r = EachInLoop.By("", "", "")
 			}
-			a.add(i, Count, why)
+			a.add(i, Count, r)
 		}
 	}
 	if a.findSecret {
 		for i := range s.Segments {
 			seg := &s.Segments[i]
 			if len(seg.Via) > 0 && (strings.HasPrefix(seg.Via[0], "find -") || strings.HasPrefix(seg.Via[0], "fd -")) {
-				a.add(i, Secret, "runs on the secret files find looks for")
+				a.add(i, Secret, EachSecretFound.By(seg.Via[0], "", ""))
 			}
 			for _, w := range seg.Wrappers {
 				if w == "xargs" || w == "parallel" {
-					a.add(i, Secret, "runs on the secret files find lists")
+					a.add(i, Secret, EachSecretFound.By(w, "", ""))
 				}
 			}
 		}
 	}
 	if a.out.Classes.Empty() {
-		a.add(-1, Read, "runs nothing that changes anything")
+		a.add(-1, Read, ChangesNothing.By("", "", ""))
 	}
 	return a.out
 }
@@ -232,7 +238,7 @@ type assessor struct {
 	madeText map[string]string
 }
 
-func (a *assessor) add(seg int, c Class, why string) {
+func (a *assessor) add(seg int, c Class, r Reason) {
 	a.out.Classes = a.out.Classes.Add(c)
 	if seg >= 0 {
 		a.out.segments[seg] = a.out.segments[seg].Add(c)
@@ -242,11 +248,11 @@ func (a *assessor) add(seg int, c Class, why string) {
 	}
 	// Findings come segment by segment: a repeat sits among the last ones.
 	for j := len(a.out.Findings) - 1; j >= 0 && a.out.Findings[j].Segment == seg; j-- {
-		if f := a.out.Findings[j]; f.Class == c && f.Why == why {
+		if f := a.out.Findings[j]; f.Class == c && f.Reason == r {
 			return
 		}
 	}
-	a.out.Findings = append(a.out.Findings, Finding{Class: c, Segment: seg, Why: why})
+	a.out.Findings = append(a.out.Findings, Finding{Class: c, Segment: seg, Reason: r})
 }
 
 // actsIn records folders segment seg acts in ("" for one not known).

@@ -49,54 +49,54 @@ func terraform(c *cmd) {
 		// listed plainly; -json, -raw and an output named print sensitive
 		// values in plain text, and the command cannot say which names are.
 		if c.has("-json", "--json", "-raw", "--raw") || len(c.operands()) > 1 {
-			c.add(Secret, n+" prints outputs in plain text, sensitive ones included")
+			c.add(Secret, PrintsCredential.By(n, "", ""))
 			return
 		}
-		c.add(Read, n+" lists the outputs, sensitive ones redacted")
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "show":
 		// terraform show -json prints the state or plan with sensitive
 		// values in plain text; the human form redacts them.
 		if c.has("-json", "--json") {
-			c.add(Secret, n+" -json prints the state with its sensitive values")
+			c.add(Secret, PrintsCredential.By(n, "-json", ""))
 			return
 		}
-		c.add(Read, n+" reads")
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "plan", "graph", "providers", "version", "validate", "console", "get", "-version", "":
-		c.add(Read, n+" reads")
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "init", "fmt", "test", "login", "logout", "metadata", "modules":
-		c.add(LocalWrite, n)
+		c.add(LocalWrite, LocalWork.By(n, "", ""))
 		c.cwdWrite()
 	case "destroy":
-		c.lasting(n + " destroys the infrastructure it manages")
+		c.lasting(Reason{Kind: DeletesWhole, Program: n, What: "the infrastructure it manages"})
 	case "apply":
 		if c.has("-destroy", "--destroy") {
-			c.lasting(n + " -destroy destroys the infrastructure it manages")
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "-destroy", What: "the infrastructure it manages"})
 			return
 		}
-		c.add(Deploy, n+" changes infrastructure")
+		c.add(Deploy, Deploys.By(n, "", ""))
 		c.worksOn(1, "-var", "-var-file", "-target", "-replace", "-parallelism", "-lock-timeout", "-state", "-state-out", "-backup") // the plan it applies
 	case "state":
 		switch w[1] {
 		case "pull":
-			c.add(Secret, n+" pull prints the whole state, every secret in it")
+			c.add(Secret, PrintsCredential.By(n, "pull", ""))
 		case "list", "show":
-			c.add(Read, n+" "+w[1])
+			c.add(Read, OnlyReads.By(n, w[1], ""))
 		case "rm":
-			c.add(Destructive, n+" rm forgets resources")
+			c.add(Destructive, Destroys.By(n, "rm", ""))
 		default:
-			c.add(Deploy, n+" "+w[1]+" changes the state")
+			c.add(Deploy, Deploys.By(n, w[1], ""))
 		}
 	case "workspace":
 		switch w[1] {
 		case "list", "show":
-			c.add(Read, n+" "+w[1])
+			c.add(Read, OnlyReads.By(n, w[1], ""))
 		case "delete":
-			c.add(Destructive, n+" delete")
+			c.add(Destructive, Destroys.By(n, "delete", ""))
 		default:
-			c.add(LocalWrite, n+" "+w[1])
+			c.add(LocalWrite, LocalWork.By(n, w[1], ""))
 		}
 	default:
-		c.add(Deploy, n+" changes infrastructure")
+		c.add(Deploy, Deploys.By(n, "", ""))
 	}
 }
 
@@ -106,20 +106,20 @@ func pulumi(c *cmd) {
 	// [secret] or ciphertext unless --show-secrets; config get decrypts
 	// the value it names; env open resolves an environment's secrets.
 	if c.has("--show-secrets") || w[0] == "config" && w[1] == "get" || w[0] == "env" && w[1] == "open" {
-		c.add(Secret, strings.TrimSpace("pulumi "+w[0]+" "+w[1])+" prints secrets in plain text")
+		c.add(Secret, PrintsCredential.By(strings.TrimSpace("pulumi "+w[0]+" "+w[1]), "", ""))
 		return
 	}
 	switch w[0] {
 	case "preview", "stack", "whoami", "version", "about", "config", "logs", "":
 		if w[0] == "stack" && (w[1] == "rm" || w[1] == "remove") {
-			c.add(Destructive, "pulumi stack rm")
+			c.add(Destructive, Destroys.By("pulumi", "stack rm", ""))
 			return
 		}
-		c.add(Read, "pulumi "+w[0])
+		c.add(Read, OnlyReads.By("pulumi", w[0], ""))
 	case "destroy":
-		c.lasting("pulumi destroy deletes every resource of the stack")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "pulumi", Verb: "destroy", What: "the stack"})
 	default:
-		c.add(Deploy, "pulumi "+w[0]+" changes infrastructure")
+		c.add(Deploy, Deploys.By("pulumi", w[0], ""))
 	}
 }
 
@@ -133,13 +133,13 @@ func (c *cmd) cloudVerb(label, op string) {
 		strings.HasPrefix(op, "search") || strings.HasPrefix(op, "lookup") || strings.HasPrefix(op, "query") || strings.HasPrefix(op, "filter") ||
 		op == "whoami" || op == "status" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
 		strings.HasPrefix(op, "check") || strings.HasPrefix(op, "scan") || strings.HasPrefix(op, "estimate") || strings.HasPrefix(op, "simulate") || op == "logs" || op == "tail":
-		c.add(Read, label+" "+op+" reads")
+		c.add(Read, OnlyReads.By(label, op, ""))
 	case strings.HasPrefix(op, "delete") || strings.HasPrefix(op, "remove") || strings.HasPrefix(op, "terminate") ||
 		strings.HasPrefix(op, "destroy") || strings.HasPrefix(op, "purge") || strings.HasPrefix(op, "deregister") ||
 		strings.HasPrefix(op, "disable") || op == "rm" || op == "rb" || strings.HasPrefix(op, "drop") || strings.HasPrefix(op, "revoke"):
-		c.add(Destructive, label+" "+op+" deletes cloud resources")
+		c.add(Destructive, Destroys.By(label, op, ""))
 	default:
-		c.add(Deploy, label+" "+op+" changes cloud resources")
+		c.add(Deploy, Deploys.By(label, op, ""))
 	}
 }
 
@@ -150,29 +150,29 @@ func aws(c *cmd) {
 	case svc == "s3":
 		awsS3(c, op, w[2])
 	case svc == "configure" && op == "get" && secretVar(w[2]):
-		c.add(Secret, "aws configure get "+w[2]+" prints a secret")
+		c.add(Secret, PrintsCredential.By("aws configure get", w[2], ""))
 	case svc == "configure" && op == "export-credentials":
-		c.add(Secret, "aws configure export-credentials prints credentials")
+		c.add(Secret, PrintsCredential.By("aws", "configure export-credentials", ""))
 	case svc == "sts" && (strings.HasPrefix(op, "assume-role") || op == "get-session-token" || op == "get-federation-token"):
-		c.add(Secret, "aws sts "+op+" prints credentials")
+		c.add(Secret, PrintsCredential.By("aws sts", op, ""))
 	case svc == "sts" || svc == "configure" && (op == "list" || op == "get" || op == "list-profiles"):
-		c.add(Read, "aws "+svc+" "+op)
+		c.add(Read, OnlyReads.By("aws", svc+" "+op, ""))
 	case svc == "configure":
-		c.add(Secret, "aws configure stores credentials")
+		c.add(Secret, StoresCredential.By("aws", "configure", ""))
 	case op == "get-secret-value" || op == "get-login-password" || op == "get-authorization-token" || op == "get-session-token" ||
 		svc == "ssm" && strings.HasPrefix(op, "get-parameter") && c.has("--with-decryption") || op == "decrypt" || op == "get-credentials-for-identity" || op == "get-password-data" ||
 		op == "batch-get-secret-value" || svc == "rds" && op == "generate-db-auth-token":
-		c.add(Secret, "aws "+svc+" "+op+" prints a secret")
+		c.add(Secret, PrintsCredential.By("aws", svc+" "+op, ""))
 	case svc == "lambda" && (op == "get-function-configuration" || op == "get-function") || svc == "ecs" && op == "describe-task-definition":
 		// a function's or a task's configuration carries its environment
 		// variables, the keys it was deployed with among them
-		c.add(Secret, "aws "+svc+" "+op+" prints the environment it runs with")
+		c.add(Secret, PrintsCredential.By("aws", svc+" "+op, ""))
 	case svc == "deploy" || svc == "cloudformation" && (op == "deploy" || op == "create-stack" || op == "update-stack"):
-		c.add(Deploy, "aws "+svc+" "+op)
+		c.add(Deploy, Deploys.By("aws", svc+" "+op, ""))
 	case svc == "ecr" && op == "put-image" || svc == "codeartifact" && strings.HasPrefix(op, "publish"):
-		c.add(Publish, "aws "+svc+" "+op)
+		c.add(Publish, Publishes.By("aws", svc+" "+op, ""))
 	case slices.Contains(awsLasting[svc], op):
-		c.lasting("aws " + svc + " " + op + " deletes it whole")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "aws " + svc, Verb: op, What: "a resource"})
 	default:
 		c.cloudVerb("aws "+svc, op)
 	}
@@ -199,22 +199,22 @@ func awsS3(c *cmd, op, first string) {
 	}
 	switch op {
 	case "ls", "presign", "":
-		c.add(Read, "aws s3 "+op)
+		c.add(Read, OnlyReads.By("aws s3", op, ""))
 	case "rb":
-		c.lasting("aws s3 rb deletes the bucket")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "aws s3", Verb: "rb", What: "a bucket"})
 	case "rm":
-		c.add(Destructive, "aws s3 rm deletes from a bucket")
+		c.add(Destructive, Destroys.By("aws", "s3 rm", ""))
 	case "mb", "website":
-		c.add(RemoteWrite, "aws s3 "+op)
+		c.add(RemoteWrite, ChangesServer.By("aws s3", op, ""))
 	case "cp", "mv", "sync":
 		if strings.HasPrefix(dst, "s3://") {
 			if op == "sync" && c.has("--delete") {
-				c.add(Destructive, "aws s3 sync --delete deletes from the bucket")
+				c.add(Destructive, Destroys.By("aws", "s3 sync --delete", ""))
 			}
 			if op == "mv" && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-2].Value, "s3://") {
-				c.add(Destructive, "aws s3 mv removes the source objects")
+				c.add(Destructive, Destroys.By("aws", "s3 mv", ""))
 			}
-			c.add(RemoteWrite, "aws s3 "+op+" uploads to "+dst)
+			c.add(RemoteWrite, ChangesServer.By("aws s3", op, dst))
 			for _, w := range ops[1 : len(ops)-1] {
 				if !strings.HasPrefix(w.Value, "s3://") {
 					c.path(OpRead, w)
@@ -222,12 +222,12 @@ func awsS3(c *cmd, op, first string) {
 			}
 			return
 		}
-		c.add(LocalWrite, "aws s3 "+op+" downloads")
+		c.add(LocalWrite, SavesDownload.By("aws s3", op, ""))
 		if len(ops) > 0 {
 			c.write(ops[len(ops)-1])
 		}
 	default:
-		c.add(Deploy, "aws s3 "+op)
+		c.add(Deploy, Deploys.By("aws s3", op, ""))
 	}
 }
 
@@ -244,43 +244,43 @@ func gcloud(c *cmd) {
 			if w == "access" && !contains(ws, "versions") {
 				continue
 			}
-			c.add(Secret, "gcloud "+w+" prints credentials")
+			c.add(Secret, PrintsCredential.By("gcloud", w, ""))
 			return
 		}
 	}
 	if len(ws) > 0 && ws[0] == "config" {
 		if contains(ws, "virtualenv") && !contains(ws, "describe") && !contains(ws, "is-enabled") {
-			c.add(InstructionPatch, "gcloud config virtualenv changes the python every later gcloud runs")
+			c.add(InstructionPatch, RunsLater.By("gcloud", "config virtualenv", ""))
 			return
 		}
 		if contains(ws, "set") || contains(ws, "unset") || contains(ws, "configurations") && (contains(ws, "activate") || contains(ws, "create") || contains(ws, "delete") || contains(ws, "rename")) {
-			c.add(LocalWrite, "gcloud config changes local settings")
+			c.add(LocalWrite, ChangesLocalSettings.By("gcloud", "config", ""))
 			// the person's configuration: which project, account and region
 			// their next gcloud acts on
 			c.installsForMachine(c.envDir("CLOUDSDK_CONFIG", "configurations", "~/.config/gcloud/configurations"), c.envDir("CLOUDSDK_CONFIG", "active_config", "~/.config/gcloud/active_config"))
 			if i := slices.Index(ws, "set"); i >= 0 && (i+1 >= len(ws) || !inertGcloudProperty(ws[i+1])) {
-				c.add(InstructionPatch, "gcloud config set of a property that may name a program, a proxy or an endpoint the person's next gcloud uses")
+				c.add(InstructionPatch, RunsLater.By("gcloud", "config set", ""))
 			}
 			return
 		}
-		c.add(Read, "gcloud config")
+		c.add(Read, OnlyReads.By("gcloud", "config", ""))
 		return
 	}
 	if len(ws) > 0 && ws[0] == "auth" {
 		if contains(ws, "list") {
-			c.add(Read, "gcloud auth list")
+			c.add(Read, OnlyReads.By("gcloud", "auth list", ""))
 			return
 		}
-		c.add(Secret, "gcloud auth changes the stored login")
+		c.add(Secret, StoresCredential.By("gcloud", "auth", ""))
 		return
 	}
-	if why := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); why != "" {
-		c.lasting(why)
+	if r := gcloudLasting(ws, c.has("--recursive", "-r", "-R")); r.Kind != ReasonUnknown {
+		c.lasting(r)
 		return
 	}
 	for _, w := range ws {
 		if w == "deploy" {
-			c.add(Deploy, "gcloud deploy")
+			c.add(Deploy, Deploys.By("gcloud", "deploy", ""))
 			if len(ws) > 1 && ws[0] == "app" && ws[1] == "deploy" {
 				c.worksOn(2, "-v", "--version", "--bucket", "--image-url", "--appyaml", "--service-account", "--ignore-file",
 					"--verbosity", "--impersonate-service-account", "--configuration", "--billing-project", "--flags-file",
@@ -303,9 +303,10 @@ func gcloud(c *cmd) {
 }
 
 // gcloudLasting says why a gcloud command deletes a cluster, a database, a
-// bucket or a project whole (each from its gcloud reference page), or "".
+// bucket or a project whole (each from its gcloud reference page), or
+// the zero Reason.
 // ws are its words without the options; recursive is storage rm's -r.
-func gcloudLasting(ws []string, recursive bool) string {
+func gcloudLasting(ws []string, recursive bool) Reason {
 	at := func(group ...string) bool {
 		for i := 0; i+len(group) <= len(ws); i++ {
 			if slices.Equal(ws[i:i+len(group)], group) {
@@ -317,13 +318,13 @@ func gcloudLasting(ws []string, recursive bool) string {
 	for _, g := range [][]string{{"container", "clusters"}, {"sql", "instances"}, {"sql", "databases"}, {"storage", "buckets"},
 		{"spanner", "instances"}, {"spanner", "databases"}, {"alloydb", "clusters"}, {"firestore", "databases"}, {"projects"}} {
 		if at(append(g, "delete")...) {
-			return "gcloud " + strings.Join(g, " ") + " delete deletes it whole"
+			return Reason{Kind: DeletesWhole, Program: "gcloud " + strings.Join(g, " "), Verb: "delete", What: "a resource"}
 		}
 	}
 	if at("storage", "rm") && recursive {
-		return "gcloud storage rm --recursive deletes everything under the URL, and a bucket named alone with it"
+		return Reason{Kind: DeletesWhole, Program: "gcloud storage", Verb: "rm --recursive", What: "what lies under the URL"}
 	}
-	return ""
+	return Reason{}
 }
 
 func cloudVerbWord(w string) bool {
@@ -355,34 +356,34 @@ func gsutil(c *cmd) {
 	w := c.words(1)
 	switch w[0] {
 	case "ls", "cat", "du", "stat", "version", "hash":
-		c.add(Read, "gsutil "+w[0])
+		c.add(Read, OnlyReads.By("gsutil", w[0], ""))
 	case "rb":
-		c.lasting("gsutil rb deletes the bucket")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rb", What: "a bucket"})
 	case "rm":
 		if c.shortFlag('r') || c.shortFlag('R') || c.has("--recursive") {
-			c.lasting("gsutil rm -r deletes everything under the URL, and a bucket named alone with it")
+			c.lasting(Reason{Kind: DeletesWhole, Program: "gsutil", Verb: "rm -r", What: "what lies under the URL"})
 			return
 		}
-		c.add(Destructive, "gsutil rm deletes from a bucket")
+		c.add(Destructive, Destroys.By("gsutil", "rm", ""))
 	case "rsync":
 		if c.shortFlag('d') {
-			c.add(Destructive, "gsutil rsync -d deletes from the destination")
+			c.add(Destructive, Destroys.By("gsutil", "rsync -d", ""))
 		}
-		c.add(RemoteWrite, "gsutil rsync")
+		c.add(RemoteWrite, ChangesServer.By("gsutil", "rsync", ""))
 	default:
 		ops := c.operands()
 		if len(ops) > 0 && strings.HasPrefix(ops[len(ops)-1].Value, "gs://") {
-			c.add(RemoteWrite, "gsutil "+w[0]+" uploads")
+			c.add(RemoteWrite, ChangesServer.By("gsutil", w[0], ""))
 			return
 		}
-		c.add(LocalWrite, "gsutil "+w[0])
+		c.add(LocalWrite, LocalWork.By("gsutil", w[0], ""))
 	}
 }
 
 func azure(c *cmd) {
 	ws := c.words(5)
 	if contains(ws, "get-access-token") || ws[0] == "login" || ws[0] == "logout" {
-		c.add(Secret, "az "+ws[0]+" handles credentials")
+		c.add(Secret, TouchesCredential.By("az", ws[0], ""))
 		return
 	}
 	if ws[0] == "rest" {
@@ -398,11 +399,11 @@ func azure(c *cmd) {
 		}
 		switch strings.ToLower(method) {
 		case "get", "head", "options":
-			c.add(Read, "az rest "+method+" reads")
+			c.add(Read, OnlyReads.By("az rest", method, ""))
 		case "delete":
-			c.add(Destructive, "az rest delete deletes cloud resources")
+			c.add(Destructive, Destroys.By("az", "rest delete", ""))
 		default:
-			c.add(Deploy, "az rest "+method+" changes cloud resources")
+			c.add(Deploy, Deploys.By("az rest", method, ""))
 		}
 		return
 	}
@@ -414,33 +415,33 @@ func azure(c *cmd) {
 		}
 	}
 	if ws[0] == "account" && (op == "show" || op == "list") {
-		c.add(Read, "az account")
+		c.add(Read, OnlyReads.By("az", "account", ""))
 		return
 	}
 	if ws[0] == "keyvault" && (contains(ws, "secret") || contains(ws, "key") || contains(ws, "certificate")) &&
 		(op == "show" || contains(ws, "download") || contains(ws, "backup")) {
-		c.add(Secret, "az keyvault "+ws[1]+" prints or saves a secret")
+		c.add(Secret, PrintsCredential.By("az keyvault", ws[1], ""))
 		return
 	}
-	if why := azSecret(ws, c.has("--show-values")); why != "" {
-		c.add(Secret, "az "+ws[0]+" "+why)
+	if verb := azSecret(ws, c.has("--show-values")); verb != "" {
+		c.add(Secret, PrintsCredential.By("az "+ws[0], verb, ""))
 		return
 	}
 	for _, w := range ws {
 		switch {
 		case w == "up":
 			// az webapp up, az containerapp up, az staticwebapp …: build and deploy.
-			c.add(Deploy, "az "+ws[0]+" up deploys")
+			c.add(Deploy, Deploys.By("az", ws[0]+" up", ""))
 			return
 		case strings.HasPrefix(w, "upload") || ws[0] == "storage" && (w == "sync" || w == "copy"):
-			c.add(RemoteWrite, "az "+ws[0]+" "+w+" uploads to storage")
+			c.add(RemoteWrite, ChangesServer.By("az", ws[0]+" "+w, ""))
 			return
 		}
 	}
 	if op == "delete" || op == "purge" {
 		for _, g := range azLasting {
 			if len(ws) > len(g) && slices.Equal(ws[:len(g)], g) && ws[len(g)] == op {
-				c.lasting("az " + strings.Join(g, " ") + " " + op + " deletes it whole")
+				c.lasting(Reason{Kind: DeletesWhole, Program: "az " + strings.Join(g, " "), Verb: op, What: "a resource"})
 				return
 			}
 		}
@@ -448,7 +449,7 @@ func azure(c *cmd) {
 	c.cloudVerb("az "+ws[0], op)
 }
 
-// azSecret says what an az command prints that is a credential, "" when
+// azSecret says what an az command prints that is a credential (its verb), "" when
 // it prints none (each from its az reference page): an account's keys and
 // connection strings, a SAS token, a registry's passwords, an app's
 // publishing credentials and settings, a container app's secret values,
@@ -463,11 +464,11 @@ func azSecret(ws []string, showValues bool) string {
 		case w == "show-connection-string" || w == "list-connection-strings" || w == "list-keys" || w == "generate-sas" ||
 			w == "list-publishing-profiles" || w == "list-publishing-credentials" || w == "get-credentials" ||
 			w == "keys" && next == "list" || w == "credential" && next == "show" || w == "connection-string" && next == "show":
-			return w + " prints keys or credentials"
+			return w
 		case w == "appsettings" && next == "list":
-			return "appsettings list prints the app's settings, its secrets among them"
+			return "appsettings list"
 		case w == "secret" && (next == "show" || next == "list" && showValues):
-			return "secret " + next + " prints secret values"
+			return "secret " + next
 		}
 	}
 	return ""
@@ -487,7 +488,7 @@ func fly(c *cmd) {
 		switch ws[1] {
 		case "list", "ls", "show", "status", "":
 			if v == "deploy" || v == "launch" || v == "restart" || v == "scale" {
-				c.add(Deploy, c.name+" "+v)
+				c.add(Deploy, Deploys.By(c.name, v, ""))
 				if v == "deploy" {
 					c.worksOn(1, "-i", "--image", "--dockerfile", "--strategy", "--build-arg", "--build-secret", "--label", "--vm-size",
 						"--wait-timeout", "--build-target", "--primary-region", "--image-label", "--file-local", "--file-literal",
@@ -496,25 +497,25 @@ func fly(c *cmd) {
 				return
 			}
 			if v == "ssh" || v == "console" || v == "proxy" {
-				c.add(Deploy, c.name+" "+v+" opens a session on the app")
+				c.add(Deploy, Deploys.By(c.name, v, ""))
 				return
 			}
-			c.add(Read, c.name+" "+v)
+			c.add(Read, OnlyReads.By(c.name, v, ""))
 		case "destroy", "delete", "remove", "rm":
-			c.add(Destructive, c.name+" "+v+" "+ws[1])
+			c.add(Destructive, Destroys.By(c.name, v+" "+ws[1], ""))
 		default:
-			c.add(Deploy, c.name+" "+v+" "+ws[1])
+			c.add(Deploy, Deploys.By(c.name, v+" "+ws[1], ""))
 		}
 	case "destroy":
-		c.add(Destructive, c.name+" destroy")
+		c.add(Destructive, Destroys.By(c.name, "destroy", ""))
 	case "status", "logs", "info", "version", "auth", "doctor", "dashboard", "open", "releases", "history", "platform", "orgs", "":
 		if v == "auth" && ws[1] == "token" {
-			c.add(Secret, c.name+" auth token")
+			c.add(Secret, TouchesCredential.By(c.name, "auth token", ""))
 			return
 		}
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	default:
-		c.add(Deploy, c.name+" "+v)
+		c.add(Deploy, Deploys.By(c.name, v, ""))
 	}
 }
 
@@ -527,34 +528,34 @@ func vercel(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
 	case "ls", "list", "inspect", "logs", "whoami", "help", "--version", "domains-ls", "project-ls":
-		c.add(Read, "vercel "+v)
+		c.add(Read, OnlyReads.By("vercel", v, ""))
 	case "env":
 		if ws[1] == "pull" {
-			c.add(Secret, "vercel env pull writes the project's secrets")
+			c.add(Secret, PrintsCredential.By("vercel", "env pull", ""))
 			return
 		}
 		if ws[1] == "ls" || ws[1] == "list" {
-			c.add(Read, "vercel env ls")
+			c.add(Read, OnlyReads.By("vercel", "env ls", ""))
 			return
 		}
-		c.add(Deploy, "vercel env "+ws[1])
+		c.add(Deploy, Deploys.By("vercel env", ws[1], ""))
 	case "rm", "remove":
-		c.add(Destructive, "vercel rm deletes deployments")
+		c.add(Destructive, Destroys.By("vercel", "rm", ""))
 	case "project", "projects":
 		// vercel project ls, inspect; add and rm change the team's
 		// projects (Vercel CLI docs: vercel project).
 		switch ws[1] {
 		case "ls", "list", "inspect":
-			c.add(Read, "vercel project "+ws[1])
+			c.add(Read, OnlyReads.By("vercel project", ws[1], ""))
 		case "rm", "remove":
-			c.add(Destructive, "vercel project rm deletes a project and its deployments")
+			c.add(Destructive, Destroys.By("vercel", "project rm", ""))
 		default:
-			c.add(Deploy, "vercel project "+ws[1]+" changes the team's projects")
+			c.add(Deploy, Deploys.By("vercel project", ws[1], ""))
 		}
 	case "link", "pull", "login", "logout", "dev", "build", "init":
-		c.add(LocalWrite, "vercel "+v)
+		c.add(LocalWrite, LocalWork.By("vercel", v, ""))
 	default:
-		c.add(Deploy, "vercel deploys")
+		c.add(Deploy, Deploys.By("vercel", "", ""))
 		switch v {
 		case "deploy":
 			c.worksOn(1, vercelTakes...) // the folder it deploys
@@ -570,19 +571,19 @@ func netlify(c *cmd) {
 	case "env:list", "env:get":
 		// netlify env:list and env:get print the site's variables with
 		// their values.
-		c.add(Secret, "netlify "+ws[0]+" prints the site's variables")
+		c.add(Secret, PrintsCredential.By("netlify", ws[0], ""))
 	case "deploy":
-		c.add(Deploy, "netlify deploy")
+		c.add(Deploy, Deploys.By("netlify", "deploy", ""))
 	case "status", "open", "sites:list", "logs", "":
-		c.add(Read, "netlify "+ws[0])
+		c.add(Read, OnlyReads.By("netlify", ws[0], ""))
 	case "dev", "build", "link", "init", "login":
-		c.add(LocalWrite, "netlify "+ws[0])
+		c.add(LocalWrite, LocalWork.By("netlify", ws[0], ""))
 	default:
 		if strings.Contains(ws[0], "delete") {
-			c.add(Destructive, "netlify "+ws[0])
+			c.add(Destructive, Destroys.By("netlify", ws[0], ""))
 			return
 		}
-		c.add(Deploy, "netlify "+ws[0])
+		c.add(Deploy, Deploys.By("netlify", ws[0], ""))
 	}
 }
 
@@ -591,18 +592,18 @@ func heroku(c *cmd) {
 	v := ws[0]
 	switch {
 	case strings.Contains(v, "destroy") || strings.Contains(v, "delete") || strings.Contains(v, "reset"):
-		c.add(Destructive, "heroku "+v)
+		c.add(Destructive, Destroys.By("heroku", v, ""))
 	case v == "config" || v == "config:get" || v == "pg:credentials:url" || v == "redis:credentials":
 		// heroku config prints every config var's value, DATABASE_URL and
 		// the add-ons' keys among them; the credential verbs print a URL
 		// with its password.
-		c.add(Secret, "heroku "+v+" prints the app's credentials")
+		c.add(Secret, PrintsCredential.By("heroku", v, ""))
 	case v == "logs" || v == "ps" || v == "apps" || v == "info" || v == "releases" || v == "addons" || v == "status" || v == "whoami" || v == "":
-		c.add(Read, "heroku "+v)
+		c.add(Read, OnlyReads.By("heroku", v, ""))
 	case v == "auth:token":
-		c.add(Secret, "heroku auth:token")
+		c.add(Secret, TouchesCredential.By("heroku", "", ""))
 	default:
-		c.add(Deploy, "heroku "+v+" changes the app")
+		c.add(Deploy, Deploys.By("heroku", v, ""))
 	}
 }
 
@@ -613,21 +614,21 @@ func deployCLI(c *cmd) {
 	switch {
 	case c.name == "railway" && (v == "variables" || v == "variable" || v == "vars") && !c.has("--set", "-s"):
 		// railway variables shows the service's variables with their values.
-		c.add(Secret, "railway variables prints the service's variables")
+		c.add(Secret, PrintsCredential.By("railway", "variables", ""))
 	case c.name == "wrangler" && v == "secret" && c.words(2)[1] == "list", c.name == "firebase" && v == "functions:secrets:access":
 		// wrangler secret list prints names; functions:secrets:access
 		// prints a secret's value.
 		if v == "secret" {
-			c.add(Read, "wrangler secret list prints names only")
+			c.add(Read, OnlyReads.By("wrangler", "secret list", ""))
 			return
 		}
-		c.add(Secret, "firebase functions:secrets:access prints a secret")
+		c.add(Secret, PrintsCredential.By("firebase", "", ""))
 	case v == "" || v == "help" || v == "whoami" || v == "login" || v == "logs" || v == "tail" || v == "info" || strings.HasSuffix(v, "list") || v == "status" || v == "version" || v == "dev" || v == "serve" || v == "emulators:start" || v == "init" || v == "build" || v == "types":
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	case strings.Contains(v, "delete") || strings.Contains(v, "remove") || strings.Contains(v, "destroy") || v == "rm":
-		c.add(Destructive, c.name+" "+v)
+		c.add(Destructive, Destroys.By(c.name, v, ""))
 	default:
-		c.add(Deploy, c.name+" "+v)
+		c.add(Deploy, Deploys.By(c.name, v, ""))
 		switch {
 		case c.name == "wrangler" && (v == "deploy" || v == "publish"):
 			c.worksOn(1, "--name", "--compatibility-date", "--compatibility-flags", "--assets", "--site", "--var", "--define",
@@ -643,20 +644,20 @@ func deployCLI(c *cmd) {
 func cdk(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "deploy", "bootstrap", "import", "watch", "rollback":
-		c.add(Deploy, "cdk "+v)
+		c.add(Deploy, Deploys.By("cdk", v, ""))
 	case "destroy":
-		c.lasting("cdk destroy deletes the stacks and their resources")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "cdk", Verb: "destroy", What: "the stacks"})
 	default:
-		c.add(LocalWrite, "cdk "+v)
+		c.add(LocalWrite, LocalWork.By("cdk", v, ""))
 	}
 }
 
 func ansible(c *cmd) {
 	if c.has("--check", "-C", "--syntax-check", "--list-hosts", "--list-tasks") {
-		c.add(Read, c.name+" --check changes nothing")
+		c.add(Read, DryRun.By(c.name, "--check", ""))
 		return
 	}
-	c.add(Deploy, c.name+" changes the hosts it runs against")
+	c.add(Deploy, Deploys.By(c.name, "", ""))
 	if c.name == "ansible-playbook" {
 		c.worksOn(0, "-i", "--inventory", "--inventory-file", "-e", "--extra-vars", "-l", "--limit", "-u", "--user", "--tags",
 			"--skip-tags", "-f", "--forks", "--vault-password-file", "--vault-id", "-M", "--module-path", "--private-key",
@@ -670,28 +671,28 @@ func vault(c *cmd) {
 	v, sub := ws[0], ws[1]
 	switch {
 	case v == "kv" && sub == "get" || v == "read" || v == "token" || v == "login" || v == "print":
-		c.add(Secret, "vault "+v+" reads secrets")
+		c.add(Secret, ReadsCredential.By("vault", v, ""))
 	case v == "kv" && (sub == "list" || sub == "metadata"), v == "list", v == "status", v == "version", v == "secrets" && sub == "list", v == "auth" && sub == "list", v == "policy" && (sub == "list" || sub == "read"):
-		c.add(Read, "vault "+v+" "+sub)
+		c.add(Read, OnlyReads.By("vault", v+" "+sub, ""))
 	case v == "kv" && (sub == "delete" || sub == "destroy" || sub == "metadata"), v == "delete", v == "secrets" && (sub == "disable" || sub == "move"), v == "auth" && sub == "disable", v == "lease" && sub == "revoke", v == "policy" && sub == "delete":
-		c.add(Destructive, "vault "+v+" "+sub)
+		c.add(Destructive, Destroys.By("vault", v+" "+sub, ""))
 	default:
-		c.add(RemoteWrite, "vault "+v+" "+sub+" changes stored secrets or settings")
+		c.add(RemoteWrite, ChangesServer.By("vault", v+" "+sub, ""))
 	}
 }
 
 func rclone(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "ls", "lsd", "lsl", "lsf", "lsjson", "size", "check", "cat", "about", "listremotes", "version", "tree", "md5sum", "sha1sum", "hashsum", "":
-		c.add(Read, "rclone "+v)
+		c.add(Read, OnlyReads.By("rclone", v, ""))
 	case "delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup", "dedupe":
-		c.add(Destructive, "rclone "+v+" deletes remote files")
+		c.add(Destructive, Destroys.By("rclone", v, ""))
 	case "sync", "bisync":
-		c.add(Destructive, "rclone "+v+" deletes what the source lacks")
+		c.add(Destructive, Destroys.By("rclone", v, ""))
 	case "config":
-		c.add(Secret, "rclone config holds remote credentials")
+		c.add(Secret, TouchesCredential.By("rclone", "config", ""))
 	default:
-		c.add(RemoteWrite, "rclone "+v)
+		c.add(RemoteWrite, ChangesServer.By("rclone", v, ""))
 	}
 }
 
@@ -699,11 +700,11 @@ func stripe(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[1] == "create" || ws[1] == "capture" || ws[1] == "pay" || ws[1] == "confirm" || strings.Contains(ws[0], "refund") || strings.Contains(ws[0], "payout") || strings.Contains(ws[0], "transfer") || ws[0] == "post":
-		c.add(Money, "stripe "+ws[0]+" "+ws[1]+" moves money")
+		c.add(Money, Pays.By("stripe", ws[0]+" "+ws[1], ""))
 	case ws[1] == "list" || ws[1] == "retrieve" || ws[0] == "get" || ws[0] == "logs" || ws[0] == "listen" || ws[0] == "":
-		c.add(Read, "stripe "+ws[0])
+		c.add(Read, OnlyReads.By("stripe", ws[0], ""))
 	default:
-		c.add(Money, "stripe "+ws[0]+" "+ws[1]+" may charge or pay")
+		c.add(Money, Pays.By("stripe", ws[0]+" "+ws[1], ""))
 	}
 }
 
@@ -711,15 +712,15 @@ func stripe(c *cmd) {
 func mkdocs(c *cmd) {
 	switch v := c.verb(); v {
 	case "gh-deploy":
-		c.add(Deploy, "mkdocs gh-deploy publishes the site")
+		c.add(Deploy, Deploys.By("mkdocs", "gh-deploy", ""))
 		if c.has("--force", "-f") {
-			c.add(ForceRemote, "mkdocs gh-deploy --force")
+			c.add(ForceRemote, PushesForce.By("mkdocs", "gh-deploy --force", ""))
 		}
 	case "serve":
-		c.add(LocalWrite, "mkdocs serve")
+		c.add(LocalWrite, LocalWork.By("mkdocs", "serve", ""))
 		c.devServer()
 	default:
-		c.add(LocalWrite, "mkdocs "+v)
+		c.add(LocalWrite, LocalWork.By("mkdocs", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -727,11 +728,11 @@ func mkdocs(c *cmd) {
 func packer(c *cmd) {
 	switch v := c.verb(); v {
 	case "build":
-		c.add(Deploy, "packer build creates machine images")
+		c.add(Deploy, Deploys.By("packer", "build", ""))
 	case "init", "fmt", "hcl2_upgrade", "plugins":
-		c.add(LocalWrite, "packer "+v)
+		c.add(LocalWrite, LocalWork.By("packer", v, ""))
 	default:
-		c.add(Read, "packer "+v)
+		c.add(Read, OnlyReads.By("packer", v, ""))
 	}
 }
 
@@ -739,18 +740,18 @@ func vagrant(c *cmd) {
 	switch v := c.verb(); v {
 	case "status", "global-status", "version", "ssh-config", "box", "plugin", "validate", "port", "help", "":
 		if (v == "box" || v == "plugin") && c.words(2)[1] != "list" {
-			c.add(LocalWrite, "vagrant "+v)
+			c.add(LocalWrite, LocalWork.By("vagrant", v, ""))
 			return
 		}
-		c.add(Read, "vagrant "+v)
+		c.add(Read, OnlyReads.By("vagrant", v, ""))
 	case "destroy":
-		c.add(Destructive, "vagrant destroy deletes machines")
+		c.add(Destructive, Destroys.By("vagrant", "destroy", ""))
 	case "ssh", "powershell", "rdp":
-		c.add(Opaque, "vagrant "+v+" runs commands inside a machine")
+		c.add(Opaque, RunsUnread.By("vagrant", v, ""))
 	case "push", "share", "cloud":
-		c.add(Deploy, "vagrant "+v)
+		c.add(Deploy, Deploys.By("vagrant", v, ""))
 	default:
-		c.add(LocalWrite, "vagrant "+v)
+		c.add(LocalWrite, LocalWork.By("vagrant", v, ""))
 	}
 }
 
@@ -764,11 +765,11 @@ func genericCloud(c *cmd) {
 		}
 	}
 	if ws[0] == "auth" || ws[0] == "login" || ws[0] == "logout" || ws[0] == "config" && op != "list" && op != "get" {
-		c.add(Secret, c.name+" "+ws[0]+" handles credentials")
+		c.add(Secret, TouchesCredential.By(c.name, ws[0], ""))
 		return
 	}
 	if op == "ssh" || op == "exec" {
-		c.add(Opaque, c.name+" "+ws[0]+" "+op+" runs commands on a remote machine")
+		c.add(Opaque, RunsUnread.By(c.name, ws[0]+" "+op, ""))
 		return
 	}
 	c.cloudVerb(c.name+" "+ws[0], op)
@@ -777,11 +778,11 @@ func genericCloud(c *cmd) {
 func s3cmd(c *cmd) {
 	switch v := c.verb(); v {
 	case "ls", "la", "info", "du", "get":
-		c.add(Network, "s3cmd "+v)
+		c.add(Network, ReachesHost.By("s3cmd", v, ""))
 	case "del", "rm", "rb", "deleteall":
-		c.add(Destructive, "s3cmd "+v)
+		c.add(Destructive, Destroys.By("s3cmd", v, ""))
 	default:
-		c.add(Exfil, "s3cmd "+v+" sends files to a bucket")
+		c.add(Exfil, SendsData.By("s3cmd", v, ""))
 	}
 }
 
@@ -806,7 +807,7 @@ func inertGcloudProperty(p string) bool {
 // awsDryRun: --dryrun (s3) and --dry-run (ec2…) act on nothing.
 func awsDryRun(c *cmd) bool {
 	if c.has("--dryrun", "--dry-run") && !c.has("--no-dry-run") {
-		c.add(Read, "aws --dryrun shows what it would do")
+		c.add(Read, DryRun.By("aws", "--dryrun", ""))
 		return true
 	}
 	return false

@@ -21,59 +21,59 @@ func kubectl(c *cmd) {
 	switch verb {
 	case "get":
 		if kubeSecrets(w[1]) && kubeOutputValues(c) {
-			c.add(Secret, n+" "+w[1]+" -o prints secret values")
+			c.add(Secret, PrintsCredential.By(n, w[1]+" -o", ""))
 		}
-		c.add(Read, n+" reads the cluster")
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
 		"diff", "wait", "events", "kustomize", "completion", "plugin", "":
-		c.add(Read, n+" reads the cluster")
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "auth":
-		c.add(Read, n)
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "config":
 		switch w[1] {
 		case "view":
 			if c.has("--raw") {
-				c.add(Secret, n+" view --raw prints credentials")
+				c.add(Secret, PrintsCredential.By(n, "view --raw", ""))
 			}
-			c.add(Read, n+" view")
+			c.add(Read, OnlyReads.By(n, "view", ""))
 		case "get-contexts", "current-context", "get-clusters", "get-users":
-			c.add(Read, n+" "+w[1])
+			c.add(Read, OnlyReads.By(n, w[1], ""))
 		default:
-			c.add(LocalWrite, n+" "+w[1]+" changes the local kubeconfig")
+			c.add(LocalWrite, ChangesLocalSettings.By(n, w[1], ""))
 		}
 	case "rollout":
 		if w[1] == "status" || w[1] == "history" {
-			c.add(Read, n+" "+w[1])
+			c.add(Read, OnlyReads.By(n, w[1], ""))
 			return
 		}
-		c.add(Deploy, n+" "+w[1]+" changes a running deployment")
+		c.add(Deploy, Deploys.By(n, w[1], ""))
 	case "delete":
 		if dry {
-			c.add(Read, n+" --dry-run")
+			c.add(Read, OnlyReads.By(n, "--dry-run", ""))
 			return
 		}
 		switch {
 		case kubeNamespaces(w[1]):
-			c.lasting(n + " " + w[1] + " deletes whole namespaces and everything in them")
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: w[1], What: "namespaces"})
 		case c.has("--all") && c.has("--all-namespaces", "-A"):
-			c.lasting(n + " --all --all-namespaces deletes every such resource in every namespace")
+			c.lasting(Reason{Kind: DeletesWhole, Program: n, Verb: "--all --all-namespaces", What: "every such resource in every namespace"})
 		default:
-			c.add(Destructive, n+" deletes cluster resources")
+			c.add(Destructive, Destroys.By(n, "", ""))
 		}
 	case "port-forward", "proxy":
-		c.add(LocalWrite, n+" opens a local port")
+		c.add(LocalWrite, ServesLocally.By(n, "", ""))
 		c.listenAll(n, "--address")
 	case "create", "apply", "replace", "patch", "set", "scale", "autoscale", "label", "annotate", "edit", "expose",
 		"run", "cordon", "uncordon", "drain", "taint", "cp", "exec", "attach", "debug", "certificate":
 		if dry {
-			c.add(Read, n+" --dry-run")
+			c.add(Read, OnlyReads.By(n, "--dry-run", ""))
 			return
 		}
 		if verb == "create" && w[1] == "token" {
 			// kubectl create token prints a service account's token.
-			c.add(Secret, n+" token prints a service account's token")
+			c.add(Secret, PrintsCredential.By(n, "token", ""))
 		}
-		c.add(Deploy, n+" changes the cluster")
+		c.add(Deploy, Deploys.By(n, "", ""))
 		switch verb {
 		case "exec", "run", "debug":
 			c.innerRun("--")
@@ -81,7 +81,7 @@ func kubectl(c *cmd) {
 			c.copyIn()
 		}
 	default:
-		c.add(Deploy, n+" may change the cluster")
+		c.add(Deploy, Deploys.By(n, "", ""))
 	}
 }
 
@@ -145,38 +145,38 @@ func helm(c *cmd) {
 		// notes, hooks and metadata do not carry the values.
 		switch w[1] {
 		case "notes", "hooks", "metadata":
-			c.add(Read, "helm get "+w[1])
+			c.add(Read, OnlyReads.By("helm get", w[1], ""))
 		default:
-			c.add(Secret, "helm get "+w[1]+" prints the release's values and secrets")
+			c.add(Secret, PrintsCredential.By("helm get", w[1], ""))
 		}
 	case "list", "ls", "status", "history", "show", "inspect", "template", "lint", "search", "version", "env", "verify", "":
-		c.add(Read, "helm "+v)
+		c.add(Read, OnlyReads.By("helm", v, ""))
 	case "repo", "dependency", "dep", "pull", "fetch", "package", "plugin", "create", "completion":
 		if v == "repo" && (w[1] == "list" || w[1] == "ls") {
-			c.add(Read, "helm repo list")
+			c.add(Read, OnlyReads.By("helm", "repo list", ""))
 			return
 		}
-		c.add(LocalWrite, "helm "+v)
+		c.add(LocalWrite, LocalWork.By("helm", v, ""))
 		if v == "plugin" {
 			c.helmPlugin()
 		}
 	case "install", "upgrade", "rollback":
 		if dry {
-			c.add(Read, "helm "+v+" --dry-run")
+			c.add(Read, OnlyReads.By("helm", v+" --dry-run", ""))
 			return
 		}
-		c.add(Deploy, "helm "+v+" changes a release in the cluster")
+		c.add(Deploy, Deploys.By("helm", v, ""))
 		if v != "rollback" {
 			c.worksOn(1, helmTakes...) // the release and the chart it installs
 			c.setFiles()
 		}
 	case "uninstall", "delete", "del", "un":
-		c.add(Destructive, "helm "+v+" removes a release")
+		c.add(Destructive, Destroys.By("helm", v, ""))
 	case "push":
-		c.add(Publish, "helm push publishes a chart")
+		c.add(Publish, Publishes.By("helm", "push", ""))
 		c.worksOn(1, helmTakes...) // the chart package and where it goes
 	default:
-		c.add(Deploy, "helm "+v)
+		c.add(Deploy, Deploys.By("helm", v, ""))
 	}
 }
 
@@ -218,54 +218,54 @@ func (c *cmd) setFiles() {
 func ko(c *cmd) {
 	switch v := c.verb(); v {
 	case "apply", "create", "run":
-		c.add(Deploy, "ko "+v+" deploys to the cluster")
+		c.add(Deploy, Deploys.By("ko", v, ""))
 	case "build", "publish", "resolve":
 		if c.has("--local", "-L", "--push=false") {
-			c.add(LocalWrite, "ko "+v+" --local builds without pushing")
+			c.add(LocalWrite, RunsProject.By("ko", v+" --local", ""))
 			return
 		}
-		c.add(Publish, "ko "+v+" pushes images")
+		c.add(Publish, Publishes.By("ko", v, ""))
 	case "delete":
-		c.add(Deploy, "ko delete removes from the cluster")
-		c.add(Destructive, "ko delete removes from the cluster")
+		c.add(Deploy, Deploys.By("ko", "delete", ""))
+		c.add(Destructive, Destroys.By("ko", "delete", ""))
 	case "login":
-		c.add(Secret, "ko login stores registry credentials")
+		c.add(Secret, StoresCredential.By("ko", "login", ""))
 	default:
-		c.add(Read, "ko "+v)
+		c.add(Read, OnlyReads.By("ko", v, ""))
 	}
 }
 
 func helmfile(c *cmd) {
 	switch v := c.verb(); v {
 	case "apply", "sync", "deploy", "charts":
-		c.add(Deploy, "helmfile "+v+" releases to the cluster")
+		c.add(Deploy, Deploys.By("helmfile", v+" releases", ""))
 	case "destroy", "delete":
-		c.add(Deploy, "helmfile "+v)
-		c.add(Destructive, "helmfile "+v+" uninstalls releases")
+		c.add(Deploy, Deploys.By("helmfile", v, ""))
+		c.add(Destructive, Destroys.By("helmfile", v, ""))
 	case "deps", "repos", "fetch", "build", "init", "cache":
-		c.add(LocalWrite, "helmfile "+v)
+		c.add(LocalWrite, LocalWork.By("helmfile", v, ""))
 	default:
-		c.add(Read, "helmfile "+v)
+		c.add(Read, OnlyReads.By("helmfile", v, ""))
 	}
 }
 
 func skaffold(c *cmd) {
 	switch v := c.verb(); v {
 	case "run", "deploy", "apply", "dev", "debug":
-		c.add(Deploy, "skaffold "+v+" deploys to the cluster")
+		c.add(Deploy, Deploys.By("skaffold", v, ""))
 	case "delete":
-		c.add(Deploy, "skaffold delete")
-		c.add(Destructive, "skaffold delete removes what it deployed")
+		c.add(Deploy, Deploys.By("skaffold", "delete", ""))
+		c.add(Destructive, Destroys.By("skaffold", "delete", ""))
 	case "build":
 		if c.has("--push=false") {
-			c.add(LocalWrite, "skaffold build --push=false")
+			c.add(LocalWrite, LocalWork.By("skaffold", "build --push=false", ""))
 			return
 		}
-		c.add(Publish, "skaffold build pushes images")
+		c.add(Publish, Publishes.By("skaffold", "build", ""))
 	case "init", "fix", "test":
-		c.add(LocalWrite, "skaffold "+v)
+		c.add(LocalWrite, LocalWork.By("skaffold", v, ""))
 	default:
-		c.add(Read, "skaffold "+v)
+		c.add(Read, OnlyReads.By("skaffold", v, ""))
 	}
 }
 
@@ -273,73 +273,73 @@ func eksctl(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; {
 	case v == "get" || v == "info" || v == "version" || v == "help" || v == "completion" || v == "" || v == "utils" && strings.HasPrefix(ws[1], "describe"):
-		c.add(Read, "eksctl "+v)
+		c.add(Read, OnlyReads.By("eksctl", v, ""))
 	case v == "delete" && ws[1] == "cluster":
-		c.lasting("eksctl delete cluster deletes the cluster and everything running in it")
+		c.lasting(Reason{Kind: DeletesWhole, Program: "eksctl", Verb: "delete cluster", What: "a cluster"})
 	case v == "delete" || v == "drain":
-		c.add(Deploy, "eksctl "+v+" "+ws[1])
-		c.add(Destructive, "eksctl "+v+" "+ws[1])
+		c.add(Deploy, Deploys.By("eksctl", v+" "+ws[1], ""))
+		c.add(Destructive, Destroys.By("eksctl", v+" "+ws[1], ""))
 	default:
-		c.add(Deploy, "eksctl "+v+" "+ws[1]+" changes a cluster")
+		c.add(Deploy, Deploys.By("eksctl", v+" "+ws[1], ""))
 	}
 }
 
 func flux(c *cmd) {
 	switch v := c.verb(); v {
 	case "get", "logs", "tree", "trace", "diff", "check", "stats", "events", "version", "export", "completion", "":
-		c.add(Read, "flux "+v)
+		c.add(Read, OnlyReads.By("flux", v, ""))
 	case "delete", "uninstall":
-		c.add(Deploy, "flux "+v)
-		c.add(Destructive, "flux "+v)
+		c.add(Deploy, Deploys.By("flux", v, ""))
+		c.add(Destructive, Destroys.By("flux", v, ""))
 	default:
-		c.add(Deploy, "flux "+v+" changes the cluster")
+		c.add(Deploy, Deploys.By("flux", v, ""))
 	}
 }
 
 func tilt(c *cmd) {
 	switch v := c.verb(); v {
 	case "up", "ci", "down", "trigger", "enable", "disable", "args":
-		c.add(Deploy, "tilt "+v+" deploys to the current cluster")
+		c.add(Deploy, Deploys.By("tilt", v, ""))
 	default:
-		c.add(Read, "tilt "+v)
+		c.add(Read, OnlyReads.By("tilt", v, ""))
 	}
 }
 
 func kustomize(c *cmd) {
 	switch v := c.verb(); v {
 	case "edit", "create", "init", "fn", "localize":
-		c.add(LocalWrite, "kustomize "+v)
+		c.add(LocalWrite, LocalWork.By("kustomize", v, ""))
 		c.cwdWrite()
 	default:
-		c.add(Read, "kustomize "+v)
+		c.add(Read, OnlyReads.By("kustomize", v, ""))
 	}
 }
 
 func kubeContext(c *cmd) {
 	if len(c.operands()) == 0 || c.has("-c", "--current") {
-		c.add(Read, c.name+" lists")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(LocalWrite, c.name+" switches the current cluster or namespace")
+	c.add(LocalWrite, ChangesLocalSettings.By(c.name, "", ""))
 }
 
 func k9s(c *cmd) {
 	if c.has("version", "info", "help", "--help", "-h") || c.has("--readonly") {
-		c.add(Read, "k9s")
+		c.add(Read, OnlyReads.By("k9s", "", ""))
 		return
 	}
-	c.add(Opaque, "k9s is an interactive console that can change and delete anything in the cluster")
+	c.add(Opaque, Interactive.By("k9s", "", ""))
 }
 
 func argocd(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[1] == "delete" || ws[1] == "terminate-op":
-		c.add(Destructive, "argocd "+ws[0]+" "+ws[1])
+		c.add(Destructive, Destroys.By("argocd", ws[0]+" "+ws[1], ""))
 	case ws[1] == "get" || ws[1] == "list" || ws[1] == "diff" || ws[1] == "history" || ws[1] == "manifests" || ws[1] == "logs" || ws[0] == "version" || ws[0] == "context":
-		c.add(Read, "argocd "+ws[0]+" "+ws[1])
+		c.add(Read, OnlyReads.By("argocd", ws[0]+" "+ws[1], ""))
 	default:
-		c.add(Deploy, "argocd "+ws[0]+" "+ws[1]+" changes what runs in the cluster")
+		c.add(Deploy, Deploys.By("argocd", ws[0]+" "+ws[1], ""))
 	}
 }
 
@@ -347,10 +347,10 @@ func nomad(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[1] == "stop" || ws[1] == "purge" || ws[1] == "gc":
-		c.add(Destructive, "nomad "+ws[0]+" "+ws[1])
+		c.add(Destructive, Destroys.By("nomad", ws[0]+" "+ws[1], ""))
 	case ws[1] == "status" || ws[1] == "plan" || ws[1] == "inspect" || ws[1] == "history" || ws[1] == "logs" || ws[1] == "validate" || ws[0] == "status" || ws[0] == "version":
-		c.add(Read, "nomad "+ws[0]+" "+ws[1])
+		c.add(Read, OnlyReads.By("nomad", ws[0]+" "+ws[1], ""))
 	default:
-		c.add(Deploy, "nomad "+ws[0]+" "+ws[1]+" changes what runs on the cluster")
+		c.add(Deploy, Deploys.By("nomad", ws[0]+" "+ws[1], ""))
 	}
 }

@@ -77,13 +77,13 @@ func compose(c *cmd) {
 	if _, ok := c.a.env["COMPOSE_FILE"]; len(files) == 0 && !ok && envFile {
 		// Compose takes COMPOSE_FILE from the env files it is given, as
 		// from the project's .env: the files it uses are not known here.
-		c.add(Opaque, c.name+" compose takes its settings from another env file, which may name other compose files")
+		c.add(Opaque, ComposeUnread.By(c.name, "", "another env file"))
 		return
 	}
 	if len(files) == 0 {
 		if v, ok := c.a.env["COMPOSE_FILE"]; ok {
 			if strings.HasPrefix(v, "\x00") {
-				c.add(Opaque, c.name+" compose: COMPOSE_FILE is set at run time")
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "compose", ""))
 				return
 			}
 			for _, f := range strings.Split(v, ":") {
@@ -96,12 +96,12 @@ func compose(c *cmd) {
 	var targets []string
 	for _, f := range files {
 		if f.Value == "-" {
-			c.add(Opaque, c.name+" compose reads its file from standard input")
+			c.add(Opaque, RunsUnread.By(c.name, "compose", ""))
 			return
 		}
 		ps := c.a.resolve(f)
 		if ps == nil {
-			c.add(Opaque, c.name+" compose: a compose file named at run time: "+f.Raw)
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "compose", f.Raw))
 			return
 		}
 		targets = append(targets, ps...)
@@ -110,13 +110,13 @@ func compose(c *cmd) {
 		switch {
 		case dir != nil:
 			if targets = c.a.resolve(*dir); targets == nil {
-				c.add(Opaque, c.name+" compose: a project folder named at run time: "+dir.Raw)
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "compose", dir.Raw))
 				return
 			}
 		default:
 			for _, d := range c.a.cwds {
 				if d == "" {
-					c.add(Opaque, c.name+" compose runs in a folder sayso cannot name")
+					c.add(Opaque, RunsUnread.By(c.name, "compose", ""))
 					return
 				}
 				targets = append(targets, d)
@@ -128,10 +128,10 @@ func compose(c *cmd) {
 		got, ok := c.a.ctx.Compose[t]
 		switch {
 		case !ok:
-			c.add(Opaque, c.name+" compose: sayso did not read the compose file at "+t+", which says what the containers get")
+			c.add(Opaque, ComposeUnread.By(c.name, "", t))
 			continue
 		case got.Unread != "":
-			c.add(Opaque, c.name+" compose: "+got.Unread)
+			c.add(Opaque, ComposeUnread.By(c.name, "", got.Unread))
 			continue
 		}
 		name := c.name + " compose (" + strings.Join(got.Files, ", ") + ")"

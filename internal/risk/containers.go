@@ -21,11 +21,11 @@ func docker(c *cmd) {
 	if sub == "stack" || sub == "service" || sub == "swarm" || sub == "node" {
 		switch {
 		case verb == "deploy" || verb == "up" || verb == "create" || verb == "update" || verb == "scale" || verb == "rollback" || verb == "init" || verb == "join":
-			c.add(Deploy, c.name+" "+sub+" "+verb+" changes the running services")
+			c.add(Deploy, Deploys.By(c.name, sub+" "+verb, ""))
 		case verb == "rm" || verb == "remove" || verb == "leave":
-			c.add(Destructive, c.name+" "+sub+" "+verb)
+			c.add(Destructive, Destroys.By(c.name, sub+" "+verb, ""))
 		default:
-			c.add(Read, c.name+" "+sub+" "+verb)
+			c.add(Read, OnlyReads.By(c.name, sub+" "+verb, ""))
 		}
 		return
 	}
@@ -39,7 +39,7 @@ func docker(c *cmd) {
 				v = strings.TrimPrefix(strings.TrimPrefix(v, "--opt="), "-o")
 			}
 			if strings.HasPrefix(v, "device=") || !a.Literal {
-				c.add(Privilege, c.name+" volume create binds a host path: "+a.Raw)
+				c.add(Privilege, RaisesPrivilege.By(c.name, "volume create", a.Raw))
 			}
 		}
 	}
@@ -56,35 +56,35 @@ func dockerVerb(c *cmd, v string) {
 	case "inspect":
 		dockerInspect(c, n+" inspect")
 	case "ps", "images", "logs", "version", "info", "stats", "top", "port", "diff", "history", "search", "events", "ls", "":
-		c.add(Read, n+" "+v+" reads")
+		c.add(Read, OnlyReads.By(n, v, ""))
 	case "rm", "rmi", "prune", "kill-all":
-		c.add(ContainerRemove, n+" "+v+" removes containers or images")
+		c.add(ContainerRemove, RemovesContainers.By(n, v, ""))
 	case "push":
-		c.add(Publish, n+" push publishes an image")
+		c.add(Publish, Publishes.By(n, "push", ""))
 	case "login", "logout":
-		c.add(Secret, n+" "+v+" stores registry credentials")
+		c.add(Secret, StoresCredential.By(n, v, ""))
 	case "run", "create":
-		c.add(LocalWrite, n+" "+v+" starts a container")
+		c.add(LocalWrite, WorksInContainer.By(n, v, ""))
 		dockerRunFlags(c)
 		c.passEnv()
 		c.runInner(v)
 	case "exec":
-		c.add(LocalWrite, n+" exec runs a command in a container")
+		c.add(LocalWrite, WorksInContainer.By(n, "exec", ""))
 		if c.has("--privileged") {
-			c.add(Privilege, n+" exec --privileged")
+			c.add(Privilege, RaisesPrivilege.By(n, "exec --privileged", ""))
 		}
 		c.passEnv()
 		c.execInner()
 	case "cp":
-		c.add(LocalWrite, n+" cp copies between the host and a container")
+		c.add(LocalWrite, WorksInContainer.By(n, "cp", ""))
 		c.copyIn()
 	case "build":
-		c.add(LocalWrite, n+" build builds an image")
+		c.add(LocalWrite, RunsProject.By(n, "build", ""))
 		if c.has("--push") {
-			c.add(Publish, n+" build --push publishes the image")
+			c.add(Publish, Publishes.By(n, "build --push", ""))
 		}
 	default:
-		c.add(LocalWrite, n+" "+v)
+		c.add(LocalWrite, LocalWork.By(n, v, ""))
 	}
 }
 
@@ -94,73 +94,73 @@ func docker2(c *cmd, sub, verb string) {
 	case "compose":
 		switch verb {
 		case "ps", "logs", "config", "ls", "images", "top", "version", "port", "events":
-			c.add(Read, n+" "+verb)
+			c.add(Read, OnlyReads.By(n, verb, ""))
 		case "rm":
-			c.add(ContainerRemove, n+" rm")
+			c.add(ContainerRemove, RemovesContainers.By(n, "rm", ""))
 		case "down":
 			if c.has("-v", "--volumes", "--rmi") {
-				c.add(ContainerRemove, n+" down --volumes deletes the data volumes")
+				c.add(ContainerRemove, RemovesContainers.By(n, "down --volumes", ""))
 			} else {
-				c.add(LocalWrite, n+" down stops the project's containers")
+				c.add(LocalWrite, WorksInContainer.By(n, "down", ""))
 			}
 		case "push":
-			c.add(Publish, n+" push publishes images")
+			c.add(Publish, Publishes.By(n, "push", ""))
 		default:
-			c.add(LocalWrite, n+" "+verb)
+			c.add(LocalWrite, LocalWork.By(n, verb, ""))
 			dockerRunFlags(c)
 			compose(c)
 		}
 	case "buildx":
 		if verb == "bake" {
-			c.add(Opaque, n+" bake builds what its bake file says (contexts, entitlements), which sayso does not read")
+			c.add(Opaque, RunsUnread.By(n, "bake", ""))
 		}
 		if verb == "build" || verb == "bake" {
-			c.add(LocalWrite, n+" "+verb)
+			c.add(LocalWrite, LocalWork.By(n, verb, ""))
 			if c.has("--push") || c.has("--output=type=registry") {
-				c.add(Publish, n+" --push publishes the image")
+				c.add(Publish, Publishes.By(n, "--push", ""))
 			}
 			return
 		}
 		if verb == "prune" || verb == "rm" {
-			c.add(ContainerRemove, n+" "+verb)
+			c.add(ContainerRemove, RemovesContainers.By(n, verb, ""))
 			return
 		}
-		c.add(Read, n+" "+verb)
+		c.add(Read, OnlyReads.By(n, verb, ""))
 	case "system":
 		if verb == "prune" {
-			c.add(ContainerRemove, n+" prune removes containers, images and volumes")
+			c.add(ContainerRemove, RemovesContainers.By(n, "prune", ""))
 			return
 		}
 		if verb == "reset" {
-			c.add(ContainerRemove, n+" system reset removes every container, image, volume and setting")
-			c.add(Destructive, n+" system reset removes every container, image, volume and setting")
+			c.add(ContainerRemove, RemovesContainers.By(n, "system reset", ""))
+			c.add(Destructive, Destroys.By(n, "system reset", ""))
 			return
 		}
-		c.add(Read, n+" "+verb)
+		c.add(Read, OnlyReads.By(n, verb, ""))
 	case "manifest":
 		if verb == "push" {
-			c.add(Publish, n+" push")
+			c.add(Publish, Publishes.By(n, "push", ""))
 			return
 		}
-		c.add(Read, n+" "+verb)
+		c.add(Read, OnlyReads.By(n, verb, ""))
 	case "context":
 		if verb == "ls" || verb == "show" || verb == "inspect" || verb == "" {
-			c.add(Read, n+" "+verb)
+			c.add(Read, OnlyReads.By(n, verb, ""))
 			return
 		}
-		c.add(LocalWrite, n+" "+verb)
+		c.add(LocalWrite, LocalWork.By(n, verb, ""))
 	default:
 		switch verb {
 		case "rm", "remove", "prune", "rmi":
-			c.add(ContainerRemove, n+" "+verb+" removes them")
+			c.add(ContainerRemove, RemovesContainers.By(n, verb, ""))
 		case "inspect":
 			if sub == "container" {
 				dockerInspect(c, n+" inspect")
 				return
 			}
-			c.add(Read, n+" inspect")
+			c.add(Read, OnlyReads.By(n, "inspect", ""))
 		case "ls", "list", "logs", "history", "":
-			c.add(Read, n+" "+verb)
+			c.add(Read, OnlyReads.By(n, verb, ""))
 		default:
 			dockerVerb(c, verb)
 		}
@@ -176,12 +176,12 @@ func dockerRunFlags(c *cmd) {
 			strings.HasPrefix(v, "--cap-add=") && hostCap(v[len("--cap-add="):]),
 			strings.HasPrefix(v, "--security-opt") && strings.Contains(v, "unconfined"),
 			strings.HasPrefix(v, "--device"), v == "--volumes-from" || strings.HasPrefix(v, "--volumes-from="):
-			c.add(Privilege, c.name+" "+v+" gives the container the host")
+			c.add(Privilege, ContainerGetsHost.By(c.name, v, ""))
 		case v == "--cap-add" || v == "--security-opt" || v == "--pid" || v == "--userns":
 			if i+1 < len(c.args) {
 				n := c.args[i+1].Value
 				if v == "--cap-add" && hostCap(n) || strings.Contains(n, "unconfined") || n == "host" {
-					c.add(Privilege, c.name+" "+v+" "+n+" gives the container the host")
+					c.add(Privilege, ContainerGetsHost.By(c.name, v+" "+n, ""))
 				}
 			}
 		case v == "-v" || v == "--volume" || v == "--mount" || strings.HasPrefix(v, "--volume=") || strings.HasPrefix(v, "--mount=") || strings.HasPrefix(v, "-v") && len(v) > 2:
@@ -208,12 +208,12 @@ func dockerRunFlags(c *cmd) {
 					}
 				}
 				if spec, literal = pwdSpec(raw); !literal {
-					c.add(Opaque, c.name+" mounts a path sayso cannot read: "+raw)
+					c.add(Opaque, PathUnknown.By(c.name, "mount", raw))
 					continue
 				}
 			}
 			if strings.Contains(spec, "docker.sock") || strings.HasPrefix(spec, "/:") || strings.Contains(spec, "source=/,") || strings.Contains(spec, "src=/,") {
-				c.add(Privilege, c.name+" mounts the host's root or the Docker socket")
+				c.add(Privilege, ContainerGetsHost.By(c.name, "", ""))
 			}
 			if strings.HasPrefix(v, "--mount") {
 				c.mountOption(spec)
@@ -256,7 +256,7 @@ func (c *cmd) mountOption(spec string) {
 			ro = v == "" || v == "true" || v == "1"
 		case "volume-opt":
 			if strings.HasPrefix(v, "device=") || strings.HasPrefix(v, "o=") && strings.Contains(v, "bind") {
-				c.add(Privilege, c.name+" mounts a host path through a volume: "+spec)
+				c.add(Privilege, RaisesPrivilege.By(c.name, "", spec))
 			}
 		}
 	}
@@ -269,7 +269,7 @@ func (c *cmd) mountOption(spec string) {
 // root, outside every wall — changes its source unless it is read-only.
 func (c *cmd) bindSource(src string, ro bool) {
 	if src == "/run" || src == "/var/run" || strings.HasPrefix(src, "/run/") || strings.HasPrefix(src, "/var/run/") {
-		c.add(Privilege, c.name+" mounts the host's sockets ("+src+"): the daemons behind them run what they are asked")
+		c.add(Privilege, ContainerGetsHost.By(c.name, "", src))
 	}
 	if strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, ".") || strings.HasPrefix(src, "$") {
 		w := shell.Word{Raw: src, Value: src, Literal: !strings.HasPrefix(src, "$"), Tilde: strings.HasPrefix(src, "~")}
@@ -280,7 +280,7 @@ func (c *cmd) bindSource(src string, ro bool) {
 	}
 	switch strings.TrimSuffix(src, "/") {
 	case "~", "$HOME", "${HOME}", "/home", "/root":
-		c.add(Secret, c.name+" hands the container the whole home, its keys among it")
+		c.add(Secret, TouchesCredential.By(c.name, "", ""))
 	}
 }
 
@@ -304,16 +304,16 @@ func dockerInspect(c *cmd, n string) {
 		g := strings.ReplaceAll(f, " ", "")
 		if ok && g != "" && g != "json" && !strings.Contains(g, "Env") && !strings.Contains(g, ".Config}}") &&
 			!strings.Contains(g, "json.}}") && !strings.Contains(g, "{{.}}") {
-			c.add(Read, n+" --format reads the fields it names")
+			c.add(Read, OnlyReads.By(n, "--format", ""))
 			return
 		}
 		break
 	}
 	if c.has("--type=image", "--type=network", "--type=volume") {
-		c.add(Read, n+" reads")
+		c.add(Read, OnlyReads.By(n, "", ""))
 		return
 	}
-	c.add(Secret, n+" prints the container's environment, its keys among it")
+	c.add(Secret, PrintsCredential.By(n, "", ""))
 }
 
 // execInner judges the command docker exec runs in the container by what
@@ -346,7 +346,7 @@ func (c *cmd) execInner() {
 		}
 		// A secret the command shows is the container's — its environment,
 		// its mounted secrets — and lands in the transcript all the same.
-		c.add(f.Class, c.name+" exec runs in the container: "+f.Why)
+		c.add(f.Class, InContainer.By(c.name, "exec", f.Why()))
 	}
 }
 
@@ -366,7 +366,7 @@ func (c *cmd) innerRun(sep string) {
 				case Read, LocalWrite, Opaque, Protected, InstructionPatch:
 					continue
 				}
-				c.add(f.Class, c.name+" runs in the container: "+f.Why)
+				c.add(f.Class, InContainer.By(c.name, "", f.Why()))
 			}
 			return
 		}
@@ -390,30 +390,30 @@ func localCluster(c *cmd) {
 	ws := c.words(2)
 	switch ws[0] {
 	case "get", "status", "version", "ip", "profile", "logs", "list", "ls", "help", "":
-		c.add(Read, c.name+" "+ws[0])
+		c.add(Read, OnlyReads.By(c.name, ws[0], ""))
 	case "ssh", "kubectl":
-		c.add(Opaque, c.name+" "+ws[0]+" runs commands inside the machine")
+		c.add(Opaque, RunsUnread.By(c.name, ws[0], ""))
 	case "service", "tunnel", "dashboard":
-		c.add(Network, c.name+" "+ws[0]+" opens a port")
+		c.add(Network, ReachesHost.By(c.name, ws[0], ""))
 	default:
-		c.add(LocalWrite, c.name+" "+strings.TrimSpace(ws[0]+" "+ws[1])+" changes a local cluster")
+		c.add(LocalWrite, LocalWork.By(c.name, strings.TrimSpace(ws[0]+" "+ws[1]), ""))
 	}
 }
 
 func buildah(c *cmd) {
 	switch v := c.verb(); v {
 	case "push":
-		c.add(Publish, "buildah push")
+		c.add(Publish, Publishes.By("buildah", "push", ""))
 	case "rm", "rmi", "prune":
-		c.add(ContainerRemove, "buildah "+v)
+		c.add(ContainerRemove, RemovesContainers.By("buildah", v, ""))
 	case "images", "containers", "inspect", "info", "version", "ps", "":
-		c.add(Read, "buildah "+v)
+		c.add(Read, OnlyReads.By("buildah", v, ""))
 	case "run", "unshare":
-		c.add(Opaque, "buildah "+v+" runs a command sayso does not read")
+		c.add(Opaque, RunsUnread.By("buildah", v, ""))
 	case "login":
-		c.add(Secret, "buildah login")
+		c.add(Secret, TouchesCredential.By("buildah", "login", ""))
 	default:
-		c.add(LocalWrite, "buildah "+v)
+		c.add(LocalWrite, LocalWork.By("buildah", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -427,12 +427,12 @@ func dockerCompose(c *cmd) {
 
 func earthly(c *cmd) {
 	if c.has("--push") {
-		c.add(Publish, "earthly --push pushes images and runs push commands")
+		c.add(Publish, Publishes.By("earthly", "--push", ""))
 	}
 	if c.has("-P", "--allow-privileged") {
-		c.add(Privilege, "earthly runs privileged containers")
+		c.add(Privilege, RaisesPrivilege.By("earthly", "", ""))
 	}
-	c.add(LocalWrite, "earthly builds the project")
+	c.add(LocalWrite, RunsProject.By("earthly", "", ""))
 	c.cwdWrite()
 }
 
@@ -441,14 +441,14 @@ func skopeo(c *cmd) {
 	case "copy", "sync":
 		ops := c.operands()
 		if len(ops) > 0 && strings.HasPrefix(ops[len(ops)-1].Value, "docker://") {
-			c.add(Publish, "skopeo "+v+" pushes an image to a registry")
+			c.add(Publish, Publishes.By("skopeo", v, ""))
 			return
 		}
-		c.add(LocalWrite, "skopeo "+v)
+		c.add(LocalWrite, LocalWork.By("skopeo", v, ""))
 	case "delete":
-		c.add(ContainerRemove, "skopeo delete removes an image from a registry")
+		c.add(ContainerRemove, RemovesContainers.By("skopeo", "delete", ""))
 	default:
-		c.add(Read, "skopeo "+v)
+		c.add(Read, OnlyReads.By("skopeo", v, ""))
 	}
 }
 
@@ -487,7 +487,7 @@ func (c *cmd) dockerEndpoint() {
 		}
 		if val != "" && val != "default" && !strings.HasPrefix(val, "unix://") && val != "desktop-linux" && val != "colima" && val != "orbstack" && val != "rootless" {
 			if !Safe(c.a.segClasses(c.i).Without(Read)) || !c.a.segClasses(c.i).Without(Read).Empty() {
-				c.add(Deploy, c.name+" acts on another docker host: "+val)
+				c.add(Deploy, Deploys.By(c.name, "", val))
 			}
 			return
 		}
@@ -544,7 +544,7 @@ func (c *cmd) runInner(verb string) {
 		case Read, LocalWrite, Opaque, Protected, InstructionPatch:
 			continue
 		}
-		c.add(f.Class, c.name+" "+verb+" runs in the container, outside the wall: "+f.Why)
+		c.add(f.Class, InContainer.By(c.name, verb, f.Why()))
 	}
 }
 
@@ -580,15 +580,15 @@ func (c *cmd) passEnv() {
 		}
 		name, _, set := strings.Cut(val.Value, "=")
 		if !set && val.Literal && secretVar(name) {
-			c.add(Secret, c.name+" passes $"+name+" into the container, outside the wall")
+			c.add(Secret, TouchesCredential.By(c.name, "", name))
 		}
 		for _, p := range val.Params {
 			if secretVar(p) {
-				c.add(Secret, c.name+" hands the container $"+p+", outside the wall")
+				c.add(Secret, TouchesCredential.By(c.name, "", p))
 			}
 		}
 		if set && !val.Literal && len(val.Params) == 0 {
-			c.add(Opaque, c.name+" hands the container a value built at run time: "+val.Raw)
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "", val.Raw))
 		}
 	}
 }
@@ -610,7 +610,7 @@ func (c *cmd) copyIn() {
 		c.path(OpRead, src)
 		switch strings.TrimSuffix(src.Value, "/") {
 		case "~", "$HOME", "/home", "/root", "/":
-			c.add(Secret, c.name+" cp hands the container the whole home, its keys among it")
+			c.add(Secret, TouchesCredential.By(c.name, "cp", ""))
 		}
 		return
 	}

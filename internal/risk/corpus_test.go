@@ -110,7 +110,7 @@ func TestCorpus(t *testing.T) {
 func findings(a Assessment) string {
 	s := ""
 	for _, f := range a.Findings {
-		s += "\t" + f.Class.String() + ": " + f.Why + "\n"
+		s += "\t" + f.Class.String() + ": " + f.Why() + "\n"
 	}
 	return s
 }

@@ -23,35 +23,35 @@ func daemon(c *cmd) {
 	case "supervisorctl":
 		switch v {
 		case "status", "avail", "pid", "tail", "help", "version", "":
-			c.add(Read, n)
+			c.add(Read, OnlyReads.By(n, "", ""))
 		case "stop", "clear":
-			c.add(LocalWrite, n)
+			c.add(LocalWrite, LocalWork.By(n, "", ""))
 		default:
-			c.add(Opaque, n+" has supervisord run the programs its configuration names, which sayso does not read, outside the wall")
+			c.add(Opaque, RunsUnread.By(n, "", ""))
 		}
 		return
 	case "forever":
 		switch v {
 		case "list", "logs", "columns", "config", "--help", "-h", "":
-			c.add(Read, n)
+			c.add(Read, OnlyReads.By(n, "", ""))
 		case "stop", "stopall", "cleanlogs":
-			c.add(LocalWrite, n)
+			c.add(LocalWrite, LocalWork.By(n, "", ""))
 		default:
-			c.add(LocalWrite, n+" keeps a script running from its daemon")
+			c.add(LocalWrite, LocalWork.By(n, "", ""))
 			c.managed(n, "-c", "--command")
 		}
 		return
 	}
 	switch v {
 	case "deploy":
-		c.add(Deploy, "pm2 deploy")
+		c.add(Deploy, Deploys.By("pm2", "deploy", ""))
 	case "list", "ls", "l", "status", "logs", "show", "info", "describe", "monit", "jlist", "prettylist", "ping", "env", "report", "":
-		c.add(Read, n)
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "start", "startOrRestart", "startOrReload", "startOrGracefulReload":
-		c.add(LocalWrite, n+" keeps a command running from its daemon")
+		c.add(LocalWrite, LocalWork.By(n, "", ""))
 		c.managed(n, "--interpreter", "-i")
 	default:
-		c.add(LocalWrite, n+" manages local processes")
+		c.add(LocalWrite, SignalsProcess.By(n, "", ""))
 	}
 }
 
@@ -66,7 +66,7 @@ func (c *cmd) managed(n string, interpOpts ...string) {
 	}
 	target := ops[1]
 	if !target.Literal {
-		c.add(Opaque, n+" runs a command built at run time: "+target.Raw)
+		c.add(Opaque, BuiltAtRunTime.By(n, "", target.Raw))
 		return
 	}
 	var words []string
@@ -102,7 +102,7 @@ func (c *cmd) managed(n string, interpOpts ...string) {
 		case Read, LocalWrite:
 			continue
 		}
-		c.add(f.Class, n+" runs from its daemon, after the step: "+f.Why)
+		c.add(f.Class, FromDaemon.By(n, "", f.Why()))
 	}
 }
 
@@ -173,6 +173,6 @@ func (c *cmd) daemonRuns(n string, words []string) {
 		case Read, LocalWrite:
 			continue
 		}
-		c.add(f.Class, n+" runs it from the service manager, outside the wall: "+f.Why)
+		c.add(f.Class, FromDaemon.By(n, "", f.Why()))
 	}
 }

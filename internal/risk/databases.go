@@ -28,7 +28,7 @@ func sqlClient(c *cmd) {
 			if i+1 < len(c.args) {
 				i++
 				if !c.args[i].Literal {
-					c.add(Opaque, c.name+" runs SQL built at run time")
+					c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 				}
 				sql = append(sql, c.args[i].Value)
 			}
@@ -39,9 +39,9 @@ func sqlClient(c *cmd) {
 			if i+1 < len(c.args) {
 				i++
 			}
-			c.add(Opaque, c.name+" runs SQL from a file")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 		case v == "-l" || v == "--list" || v == "--version" || v == "-V" || v == "--help":
-			c.add(Read, c.name+" "+v)
+			c.add(Read, OnlyReads.By(c.name, v, ""))
 			return
 		case strings.HasPrefix(v, "-e") && len(v) > 2 && (c.name == "mysql" || c.name == "mariadb"):
 			sql = append(sql, v[2:])
@@ -67,15 +67,15 @@ func sqlClient(c *cmd) {
 		if r.Input() {
 			sql = append(sql, r.Body)
 		} else if r.Reads() {
-			c.add(Opaque, c.name+" runs SQL from "+r.Target.Raw)
+			c.add(Opaque, RunsUnread.By(c.name, "", r.Target.Raw))
 		}
 	}
 	if len(sql) == 0 {
 		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-			c.add(Opaque, c.name+" runs SQL from its input")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			return
 		}
-		c.add(Opaque, c.name+" opens a session whose statements sayso cannot see")
+		c.add(Opaque, Interactive.By(c.name, "", ""))
 		return
 	}
 	for _, q := range sql {
@@ -91,22 +91,22 @@ func (c *cmd) sql(q string, local bool) {
 	has := func(kw string) bool { return containsKeyword(u, kw) }
 	switch {
 	case strings.Contains(q, `\!`) || strings.Contains(u, ".SHELL") || strings.Contains(u, ".SYSTEM") || strings.Contains(u, "TO PROGRAM") || strings.Contains(u, "FROM PROGRAM") || has("SYSTEM") && !local && !has("SELECT"):
-		c.add(Opaque, c.name+" SQL runs a shell command")
+		c.add(Opaque, RunsUnread.By(c.name, "SQL", ""))
 	}
 	switch {
 	case dropsDatabase(u) && !local:
-		c.lasting(c.name + " SQL drops a whole database")
+		c.lasting(Reason{Kind: DeletesWhole, Program: c.name, Verb: "SQL", What: "a database"})
 	case has("DROP") || has("TRUNCATE") || has("DELETE"):
-		c.add(Destructive, c.name+" SQL drops or deletes data")
+		c.add(Destructive, Destroys.By(c.name, "SQL", ""))
 	case has("INSERT") || has("UPDATE") || has("CREATE") || has("ALTER") || has("GRANT") || has("REVOKE") || has("COPY") ||
 		has("MERGE") || has("REPLACE") || has("UPSERT") || has("CALL") || has("VACUUM") || has("REINDEX") || has("ATTACH") || has("IMPORT") || u == ".IMPORT":
 		if local {
-			c.add(LocalWrite, c.name+" SQL changes a local database")
+			c.add(LocalWrite, ChangesDatabase.By(c.name, "SQL", ""))
 			return
 		}
-		c.add(RemoteWrite, c.name+" SQL changes the database")
+		c.add(RemoteWrite, ChangesServer.By(c.name, "SQL", ""))
 	default:
-		c.add(Read, c.name+" SQL reads")
+		c.add(Read, OnlyReads.By(c.name, "SQL", ""))
 	}
 }
 
@@ -156,33 +156,33 @@ func redisCli(c *cmd) {
 		words = append(words, strings.ToUpper(v))
 	}
 	if len(words) == 0 {
-		c.add(Opaque, "redis-cli opens a session whose commands sayso cannot see")
+		c.add(Opaque, Interactive.By("redis-cli", "", ""))
 		return
 	}
 	switch words[0] {
 	case "FLUSHALL", "FLUSHDB", "DEL", "UNLINK", "SHUTDOWN", "DEBUG", "SWAPDB", "SCRIPT", "EVAL", "EVALSHA", "FUNCTION", "MODULE":
-		c.add(Destructive, "redis-cli "+words[0])
+		c.add(Destructive, Destroys.By("redis-cli", words[0], ""))
 	case "CONFIG":
 		if len(words) > 1 && words[1] == "GET" {
-			c.add(Read, "redis-cli CONFIG GET")
+			c.add(Read, OnlyReads.By("redis-cli", "CONFIG GET", ""))
 			return
 		}
-		c.add(Destructive, "redis-cli CONFIG changes the server")
+		c.add(Destructive, ChangesServer.By("redis-cli", "CONFIG", ""))
 	case "GET", "MGET", "KEYS", "SCAN", "INFO", "PING", "TTL", "PTTL", "TYPE", "EXISTS", "HGET", "HGETALL", "LRANGE", "SMEMBERS", "ZRANGE", "DBSIZE", "MONITOR", "SLOWLOG", "CLIENT", "MEMORY", "STRLEN", "LLEN", "HLEN", "SCARD", "ZCARD", "XRANGE", "XLEN", "HKEYS":
-		c.add(Read, "redis-cli "+words[0])
+		c.add(Read, OnlyReads.By("redis-cli", words[0], ""))
 	default:
-		c.add(RemoteWrite, "redis-cli "+words[0]+" writes to the server")
+		c.add(RemoteWrite, ChangesServer.By("redis-cli", words[0], ""))
 	}
 }
 
 func mongo(c *cmd) {
 	for i, w := range c.args {
 		if w.Value == "--eval" && i+1 < len(c.args) {
-			c.add(Opaque, c.name+" --eval runs script code")
+			c.add(Opaque, RunsUnread.By(c.name, "--eval", ""))
 			return
 		}
 	}
-	c.add(Opaque, c.name+" opens a session whose commands sayso cannot see")
+	c.add(Opaque, Interactive.By(c.name, "", ""))
 }
 
 // dbHost is the host a database client names (-h, --host), or "".
@@ -213,26 +213,26 @@ func pgAdmin(c *cmd) {
 	switch c.name {
 	case "dropdb", "dropuser":
 		if c.has("--help", "--version", "-V", "-?") {
-			c.add(Read, c.name+" prints its help")
+			c.add(Read, OnlyReads.By(c.name, "", ""))
 			return
 		}
 		if c.name == "dropdb" {
-			c.lasting("dropdb drops the database " + strings.Join(shell.Words(c.operands()), " "))
+			c.lasting(Reason{Kind: DeletesWhole, Program: "dropdb", Verb: "", Object: strings.Join(shell.Words(c.operands()), " "), What: "a database"})
 			return
 		}
-		c.add(Destructive, c.name+" drops "+strings.Join(shell.Words(c.operands()), " "))
+		c.add(Destructive, Destroys.By(c.name, "", strings.Join(shell.Words(c.operands()), " ")))
 	default:
 		if !localHost(c.dbHost()) {
-			c.add(RemoteWrite, c.name+" changes a database server")
+			c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 			return
 		}
-		c.add(LocalWrite, c.name+" changes the local database server")
+		c.add(LocalWrite, ChangesDatabase.By(c.name, "", ""))
 	}
 }
 
 // dumpDB reads a database and writes the dump where it is told.
 func dumpDB(c *cmd) {
-	c.add(Read, c.name+" reads the database")
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 	for i, w := range c.args {
 		v := w.Value
 		switch {
@@ -249,22 +249,22 @@ func dumpDB(c *cmd) {
 // first drops what is there.
 func restoreDB(c *cmd) {
 	if c.has("--drop", "--clean", "-c", "--if-exists") || c.name == "pg_restore" && c.shortFlag('c') {
-		c.add(Destructive, c.name+" drops what the database holds before restoring")
+		c.add(Destructive, Destroys.By(c.name, "", ""))
 		return
 	}
 	if !localHost(c.dbHost()) {
-		c.add(RemoteWrite, c.name+" writes into a database server")
+		c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 		return
 	}
-	c.add(LocalWrite, c.name+" writes into the local database")
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 }
 
 func pgCtl(c *cmd) {
 	switch v := c.verb(); v {
 	case "status", "--version", "":
-		c.add(Read, "pg_ctl "+v)
+		c.add(Read, OnlyReads.By("pg_ctl", v, ""))
 	default:
-		c.add(LocalWrite, "pg_ctl "+v)
+		c.add(LocalWrite, LocalWork.By("pg_ctl", v, ""))
 	}
 }
 
@@ -272,21 +272,21 @@ func mysqladmin(c *cmd) {
 	for _, w := range c.operands() {
 		switch v := strings.ToLower(w.Value); {
 		case v == "drop":
-			c.lasting("mysqladmin drop drops a whole database")
+			c.lasting(Reason{Kind: DeletesWhole, Program: "mysqladmin", Verb: "drop", What: "a database"})
 		case v == "shutdown" || v == "kill" || v == "purge":
-			c.add(Destructive, "mysqladmin "+v)
+			c.add(Destructive, Destroys.By("mysqladmin", v, ""))
 		case v == "password" || v == "old-password":
-			c.add(Secret, "mysqladmin "+v+" sets a password")
+			c.add(Secret, TouchesCredential.By("mysqladmin", v, ""))
 		case v == "create" || strings.HasPrefix(v, "flush") || strings.HasPrefix(v, "refresh") || v == "reload" || strings.HasPrefix(v, "start") || strings.HasPrefix(v, "stop"):
 			if localHost(c.dbHost()) {
-				c.add(LocalWrite, "mysqladmin "+v)
+				c.add(LocalWrite, LocalWork.By("mysqladmin", v, ""))
 			} else {
-				c.add(RemoteWrite, "mysqladmin "+v)
+				c.add(RemoteWrite, ChangesServer.By("mysqladmin", v, ""))
 			}
 		}
 	}
 	if c.a.segClasses(c.i).Empty() {
-		c.add(Read, "mysqladmin reads the server's state")
+		c.add(Read, OnlyReads.By("mysqladmin", "", ""))
 	}
 }
 
@@ -296,78 +296,79 @@ func etcdctl(c *cmd) {
 	case "get", "watch", "endpoint", "member", "alarm", "version", "check", "":
 		if ws[0] == "member" && (ws[1] == "add" || ws[1] == "remove" || ws[1] == "update" || ws[1] == "promote") ||
 			ws[0] == "alarm" && ws[1] == "disarm" {
-			c.add(Deploy, "etcdctl "+ws[0]+" "+ws[1]+" changes the cluster")
+			c.add(Deploy, Deploys.By("etcdctl", ws[0]+" "+ws[1], ""))
 			return
 		}
 		if ws[0] == "get" || ws[0] == "watch" {
-			if why := etcdSecrets(c); why != "" {
-				c.add(Secret, "etcdctl "+ws[0]+" "+why)
+			if r := etcdSecrets(c); r.Kind != ReasonUnknown {
+				r.Verb = ws[0]
+				c.add(Secret, r)
 				return
 			}
 		}
-		c.add(Read, "etcdctl "+ws[0])
+		c.add(Read, OnlyReads.By("etcdctl", ws[0], ""))
 	case "del", "delete", "compaction", "defrag", "lease":
 		if ws[0] == "lease" && ws[1] != "revoke" {
-			c.add(RemoteWrite, "etcdctl lease "+ws[1])
+			c.add(RemoteWrite, ChangesServer.By("etcdctl lease", ws[1], ""))
 			return
 		}
-		c.add(Destructive, "etcdctl "+ws[0]+" removes data")
+		c.add(Destructive, Destroys.By("etcdctl", ws[0], ""))
 	case "snapshot":
 		if ws[1] == "save" || ws[1] == "status" {
-			c.add(Read, "etcdctl snapshot "+ws[1])
+			c.add(Read, OnlyReads.By("etcdctl snapshot", ws[1], ""))
 			return
 		}
-		c.add(Destructive, "etcdctl snapshot "+ws[1])
+		c.add(Destructive, Destroys.By("etcdctl snapshot", ws[1], ""))
 	case "user", "role", "auth":
 		if ws[1] == "get" || ws[1] == "list" {
-			c.add(Read, "etcdctl "+ws[0]+" "+ws[1])
+			c.add(Read, OnlyReads.By("etcdctl", ws[0]+" "+ws[1], ""))
 			return
 		}
-		c.add(Privilege, "etcdctl "+ws[0]+" "+ws[1]+" changes who may do what")
+		c.add(Privilege, RaisesPrivilege.By("etcdctl", ws[0]+" "+ws[1], ""))
 	default:
-		c.add(RemoteWrite, "etcdctl "+ws[0]+" writes to the cluster")
+		c.add(RemoteWrite, ChangesServer.By("etcdctl", ws[0], ""))
 	}
 }
 
-// etcdSecrets says why an etcdctl get reaches Kubernetes' Secrets, "" when
-// it does not: the API server keeps them under /registry/secrets/, so a
+// etcdSecrets says why an etcdctl get reaches Kubernetes' Secrets, the zero Reason
+// when it does not: the API server keeps them under /registry/secrets/, so a
 // key there, or a --prefix or --from-key range that covers it, prints
 // them. Other keys hold what their owner put there: read.
-func etcdSecrets(c *cmd) string {
+func etcdSecrets(c *cmd) Reason {
 	ops := c.operands()
 	if len(ops) < 2 || c.has("--keys-only", "--count-only") {
-		return ""
+		return Reason{}
 	}
 	k := ops[1]
 	if !k.Literal {
-		return "reads a key built at run time, Kubernetes' secrets possibly"
+		return ReadsCredential.By("etcdctl", "", k.Raw)
 	}
 	const reg = "/registry/secrets"
 	switch {
 	case strings.HasPrefix(k.Value, reg):
-		return "prints Kubernetes' secrets"
+		return PrintsCredential.By("etcdctl", "", k.Value)
 	case c.has("--prefix") && strings.HasPrefix(reg, k.Value), c.has("--from-key") && k.Value <= reg:
-		return "prints a range of keys Kubernetes' secrets are in"
+		return PrintsCredential.By("etcdctl", "", k.Value)
 	}
-	return ""
+	return Reason{}
 }
 
 func kafkaTopics(c *cmd) {
 	switch {
 	case c.has("--delete"):
-		c.add(Destructive, c.name+" --delete removes a topic and its messages")
+		c.add(Destructive, Destroys.By(c.name, "--delete", ""))
 	case c.has("--create", "--alter"):
-		c.add(RemoteWrite, c.name+" changes topics")
+		c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 	default:
-		c.add(Read, c.name+" lists or describes")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 }
 
 func kafkaProducer(c *cmd) {
-	c.add(RemoteWrite, c.name+" sends messages to the broker")
+	c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 	for _, r := range c.seg.Redirs {
 		if r.Reads() {
-			c.add(Exfil, c.name+" sends a file to the broker")
+			c.add(Exfil, SendsData.By(c.name, "", ""))
 		}
 	}
 }
@@ -375,11 +376,11 @@ func kafkaProducer(c *cmd) {
 func kafkaGroups(c *cmd) {
 	switch {
 	case c.has("--delete", "--delete-offsets"):
-		c.add(Destructive, c.name+" deletes consumer groups or offsets")
+		c.add(Destructive, Destroys.By(c.name, "", ""))
 	case c.has("--reset-offsets") && c.has("--execute"):
-		c.add(Destructive, c.name+" --reset-offsets --execute moves consumers")
+		c.add(Destructive, Destroys.By(c.name, "--reset-offsets --execute", ""))
 	default:
-		c.add(Read, c.name+" lists or describes")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 }
 
@@ -387,14 +388,14 @@ func rabbitmq(c *cmd) {
 	v := strings.ToLower(c.verb())
 	switch {
 	case strings.HasPrefix(v, "list") || v == "status" || v == "show" || v == "cluster_status" || v == "environment" || v == "report" || v == "ping" || v == "":
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	case strings.HasPrefix(v, "delete") || strings.HasPrefix(v, "purge") || strings.HasPrefix(v, "close") || v == "reset" || v == "force_reset" ||
 		v == "stop" || v == "stop_app" || v == "forget_cluster_node" || v == "shutdown":
-		c.add(Destructive, c.name+" "+v)
+		c.add(Destructive, Destroys.By(c.name, v, ""))
 	case strings.Contains(v, "user") || strings.Contains(v, "permission"):
-		c.add(Privilege, c.name+" "+v+" changes who may do what")
+		c.add(Privilege, RaisesPrivilege.By(c.name, v, ""))
 	default:
-		c.add(RemoteWrite, c.name+" "+v+" changes the broker")
+		c.add(RemoteWrite, ChangesServer.By(c.name, v, ""))
 	}
 }
 
@@ -402,13 +403,13 @@ func nats(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[0] == "pub" || ws[0] == "publish" || ws[0] == "req" || ws[0] == "request":
-		c.add(RemoteWrite, "nats "+ws[0]+" sends a message")
+		c.add(RemoteWrite, ChangesServer.By("nats", ws[0], ""))
 	case ws[1] == "rm" || ws[1] == "del" || ws[1] == "purge" || ws[1] == "delete":
-		c.add(Destructive, "nats "+ws[0]+" "+ws[1])
+		c.add(Destructive, Destroys.By("nats", ws[0]+" "+ws[1], ""))
 	case ws[1] == "add" || ws[1] == "put" || ws[1] == "edit" || ws[1] == "create" || ws[1] == "update" || ws[1] == "restore":
-		c.add(RemoteWrite, "nats "+ws[0]+" "+ws[1])
+		c.add(RemoteWrite, ChangesServer.By("nats", ws[0]+" "+ws[1], ""))
 	default:
-		c.add(Read, "nats "+ws[0]+" "+ws[1])
+		c.add(Read, OnlyReads.By("nats", ws[0]+" "+ws[1], ""))
 	}
 }
 
@@ -416,13 +417,13 @@ func consul(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[1] == "delete" || ws[0] == "leave" || ws[0] == "force-leave" || ws[1] == "deregister":
-		c.add(Destructive, "consul "+ws[0]+" "+ws[1])
+		c.add(Destructive, Destroys.By("consul", ws[0]+" "+ws[1], ""))
 	case ws[1] == "put" || ws[1] == "import" || ws[1] == "register" || ws[1] == "create" || ws[1] == "update" || ws[1] == "write":
-		c.add(RemoteWrite, "consul "+ws[0]+" "+ws[1])
+		c.add(RemoteWrite, ChangesServer.By("consul", ws[0]+" "+ws[1], ""))
 	case ws[0] == "agent" || ws[0] == "exec" || ws[0] == "watch" || ws[0] == "lock":
-		c.add(Opaque, "consul "+ws[0]+" runs or serves what sayso cannot see")
+		c.add(Opaque, RunsUnread.By("consul", ws[0], ""))
 	default:
-		c.add(Read, "consul "+ws[0]+" "+ws[1])
+		c.add(Read, OnlyReads.By("consul", ws[0]+" "+ws[1], ""))
 	}
 }
 
@@ -430,13 +431,13 @@ func flyway(c *cmd) {
 	for _, w := range c.operands() {
 		switch v := w.Value; v {
 		case "clean":
-			c.add(Destructive, "flyway clean drops every object in the schemas")
+			c.add(Destructive, Destroys.By("flyway", "clean", ""))
 		case "migrate", "baseline", "repair", "undo":
-			c.add(RemoteWrite, "flyway "+v+" changes the database")
+			c.add(RemoteWrite, ChangesServer.By("flyway", v, ""))
 		}
 	}
 	if c.a.segClasses(c.i).Empty() {
-		c.add(Read, "flyway reads the schema history")
+		c.add(Read, OnlyReads.By("flyway", "", ""))
 	}
 }
 
@@ -445,13 +446,13 @@ func liquibase(c *cmd) {
 		v := strings.ToLower(w.Value)
 		switch {
 		case strings.HasPrefix(v, "drop") || strings.HasPrefix(v, "rollback"):
-			c.add(Destructive, "liquibase "+w.Value)
+			c.add(Destructive, Destroys.By("liquibase", w.Value, ""))
 		case strings.HasPrefix(v, "update") || v == "tag" || strings.HasPrefix(v, "changelog-sync") || strings.HasPrefix(v, "changelogsync") || v == "execute-sql" || v == "release-locks":
-			c.add(RemoteWrite, "liquibase "+w.Value+" changes the database")
+			c.add(RemoteWrite, ChangesServer.By("liquibase", w.Value, ""))
 		}
 	}
 	if c.a.segClasses(c.i).Empty() {
-		c.add(Read, "liquibase reads")
+		c.add(Read, OnlyReads.By("liquibase", "", ""))
 	}
 }
 
@@ -462,17 +463,17 @@ func prisma(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[0] == "migrate" && ws[1] == "reset", c.has("--force-reset", "--accept-data-loss"):
-		c.add(Destructive, "prisma "+ws[0]+" "+ws[1]+" drops data")
+		c.add(Destructive, Destroys.By("prisma", ws[0]+" "+ws[1], ""))
 	case ws[0] == "migrate" && (ws[1] == "deploy" || ws[1] == "resolve"):
-		c.add(Deploy, "prisma migrate "+ws[1]+" applies migrations to the database")
+		c.add(Deploy, Deploys.By("prisma migrate", ws[1], ""))
 	case ws[0] == "db" && ws[1] == "execute":
-		c.add(Opaque, "prisma db execute runs SQL sayso does not read")
+		c.add(Opaque, RunsUnread.By("prisma", "db execute", ""))
 	case ws[0] == "migrate" && (ws[1] == "status" || ws[1] == "diff"), ws[0] == "validate", ws[0] == "version", ws[0] == "-v", ws[0] == "--version", ws[0] == "help":
-		c.add(Read, "prisma "+ws[0])
+		c.add(Read, OnlyReads.By("prisma", ws[0], ""))
 	case ws[0] == "studio":
-		c.add(LocalWrite, "prisma studio")
+		c.add(LocalWrite, LocalWork.By("prisma", "studio", ""))
 	default:
-		c.add(LocalWrite, "prisma "+strings.TrimSpace(ws[0]+" "+ws[1]))
+		c.add(LocalWrite, LocalWork.By("prisma", strings.TrimSpace(ws[0]+" "+ws[1]), ""))
 		c.cwdWrite()
 	}
 }
@@ -480,11 +481,11 @@ func prisma(c *cmd) {
 func dbmate(c *cmd) {
 	switch v := c.verb(); v {
 	case "drop", "rollback", "down":
-		c.add(Destructive, "dbmate "+v)
+		c.add(Destructive, Destroys.By("dbmate", v, ""))
 	case "status", "--version", "help", "":
-		c.add(Read, "dbmate "+v)
+		c.add(Read, OnlyReads.By("dbmate", v, ""))
 	default:
-		c.add(LocalWrite, "dbmate "+v)
+		c.add(LocalWrite, LocalWork.By("dbmate", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -492,13 +493,13 @@ func dbmate(c *cmd) {
 func sqitch(c *cmd) {
 	switch v := c.verb(); v {
 	case "revert", "rebase":
-		c.add(Destructive, "sqitch "+v+" reverts changes in the database")
+		c.add(Destructive, Destroys.By("sqitch", v, ""))
 	case "deploy":
-		c.add(RemoteWrite, "sqitch deploy changes the database")
+		c.add(RemoteWrite, ChangesServer.By("sqitch", "deploy", ""))
 	case "status", "log", "plan", "show", "verify", "help", "":
-		c.add(Read, "sqitch "+v)
+		c.add(Read, OnlyReads.By("sqitch", v, ""))
 	default:
-		c.add(LocalWrite, "sqitch "+v)
+		c.add(LocalWrite, LocalWork.By("sqitch", v, ""))
 	}
 }
 
@@ -528,7 +529,7 @@ func migrationTool(c *cmd) {
 	if undoesMigrations(c, c.name) {
 		return
 	}
-	c.add(LocalWrite, c.name+" changes the project's database")
+	c.add(LocalWrite, ChangesDatabase.By(c.name, "", ""))
 	c.cwdWrite()
 }
 
@@ -543,11 +544,11 @@ func undoesMigrations(c *cmd, tool string) bool {
 			v, _, _ = strings.Cut(v, "[") // rake's task arguments
 		}
 		if slices.Contains(undo, v) {
-			c.add(Destructive, tool+" "+v+" loses the database's data")
+			c.add(Destructive, Destroys.By(tool, v, ""))
 			return true
 		}
 		if (tool == "manage.py" || tool == "django-admin") && v == "migrate" && i+2 < len(ops) && ops[i+2].Value == "zero" {
-			c.add(Destructive, tool+" migrate "+ops[i+1].Value+" zero undoes every migration")
+			c.add(Destructive, Destroys.By(tool, "migrate", ops[i+1].Value+" zero"))
 			return true
 		}
 	}
@@ -571,7 +572,7 @@ func redisModes(c *cmd) bool {
 		}
 	}
 	if mode {
-		c.add(Read, c.name+" scans or reports")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 	return mode
 }

@@ -9,6 +9,12 @@
 // no network, no clock. Where a path matters it resolves the path lexically
 // against the Context it is given; a step it cannot see through is opaque,
 // never read.
+//
+// Each class it finds comes with a Finding whose Reason is a kind from one
+// closed table (reason.go) and the operands its words need: the program,
+// the verb, the object, what the object is. The words are a view, rendered
+// from the kind's entry when asked; the ledger keeps the kind and the
+// operands, and the page renders its own words from them.
 package risk
 
 // How a program reaches its classifier.

@@ -22,11 +22,11 @@ func dcFamily() family {
 func editor(c *cmd) {
 	for _, w := range c.args {
 		if w.Value == "-c" || w.Value == "--cmd" || w.Value == "-S" || strings.HasPrefix(w.Value, "+") || w.Value == "--eval" || w.Value == "-l" || w.Value == "--batch" || w.Value == "-x" {
-			c.add(Opaque, c.name+" runs editor commands")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			return
 		}
 	}
-	c.add(LocalWrite, c.name+" edits files")
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	for _, w := range c.operands() {
 		c.write(w)
 	}
@@ -35,14 +35,14 @@ func editor(c *cmd) {
 func openCmd(c *cmd) {
 	for _, w := range c.operands() {
 		if strings.Contains(w.Value, "://") {
-			c.add(Network, c.name+" opens "+w.Raw+" in a browser")
+			c.add(Network, ReachesHost.By(c.name, "", w.Raw))
 			continue
 		}
-		c.add(LocalWrite, c.name+" opens "+w.Raw)
+		c.add(LocalWrite, ChangesProject.By(c.name, "", w.Raw))
 		c.path(OpRead, w)
 	}
 	if len(c.operands()) == 0 {
-		c.add(Read, c.name)
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 }
 
@@ -52,13 +52,13 @@ func compiler(c *cmd) {
 	for _, w := range c.args {
 		switch v := w.Value; {
 		case v == "-wrapper":
-			c.add(Opaque, c.name+" -wrapper runs a program around each pass")
+			c.add(Opaque, RunsOptionProgram.By(c.name, "-wrapper", ""))
 		case strings.HasPrefix(v, "-fplugin=") || strings.HasPrefix(v, "-fpass-plugin="):
-			c.add(Opaque, c.name+" "+v+" loads code into the compiler")
+			c.add(Opaque, RunsUnread.By(c.name, v, ""))
 		}
 	}
 	c.outputs([]string{"-o"}, []string{"-o"})
-	c.add(LocalWrite, c.name+" compiles the project")
+	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 	c.secretArgs(c.args)
 	c.cwdWrite()
 }
@@ -76,7 +76,7 @@ func (c *cmd) devServer() {
 			_, addr, _ = strings.Cut(v, "=")
 		}
 		if strings.HasPrefix(addr, "0.0.0.0") || addr == "::" || strings.HasPrefix(addr, "[::]") {
-			c.add(Network, c.name+" serves to every network: "+addr)
+			c.add(Network, ExposesService.By(c.name, "", addr))
 		}
 	}
 }
@@ -84,14 +84,14 @@ func (c *cmd) devServer() {
 func cmake(c *cmd) {
 	ws := c.words(2)
 	if c.seg.Inline {
-		c.add(LocalWrite, "cmake -E runs the command read after it")
+		c.add(LocalWrite, RunsNextWords.By("cmake", "-E", ""))
 		return
 	}
 	for i, w := range c.args {
 		if w.Value == "-E" && i+1 < len(c.args) {
 			switch sub := c.args[i+1].Value; sub {
 			case "rm", "remove", "remove_directory":
-				c.add(LocalWrite, "cmake -E "+sub)
+				c.add(LocalWrite, LocalWork.By("cmake -E", sub, ""))
 				for _, p := range c.args[i+2:] {
 					if !strings.HasPrefix(p.Value, "-") {
 						c.path(OpDelete, p)
@@ -99,21 +99,21 @@ func cmake(c *cmd) {
 				}
 				return
 			case "env", "chdir", "time":
-				c.add(Opaque, "cmake -E "+sub+" runs a command sayso could not read")
+				c.add(Opaque, RunsUnread.By("cmake -E", sub, ""))
 				return
 			case "capabilities", "echo", "echo_append", "environment", "sha256sum", "md5sum", "compare_files", "cat":
-				c.add(Read, "cmake -E "+sub)
+				c.add(Read, OnlyReads.By("cmake -E", sub, ""))
 				return
 			}
 		}
 	}
 	_ = ws
-	c.add(LocalWrite, "cmake configures or builds the project")
+	c.add(LocalWrite, RunsProject.By("cmake", "configures", ""))
 	c.cwdWrite()
 }
 
 func fzf(c *cmd) {
-	c.add(Read, "fzf picks from its input")
+	c.add(Read, TransformsText.By("fzf", "", ""))
 }
 
 func textBrowser(c *cmd) {
@@ -125,36 +125,36 @@ func manCmd(c *cmd) {
 	for _, w := range c.args {
 		v := w.Value
 		if v == "-P" || strings.HasPrefix(v, "--pager") || strings.HasPrefix(v, "-H") || strings.HasPrefix(v, "--html") || strings.HasPrefix(v, "-P") && len(v) > 2 {
-			c.add(Opaque, "man "+v+" runs another program")
+			c.add(Opaque, RunsOptionProgram.By("man", v, ""))
 			return
 		}
 	}
-	c.add(Read, "man shows a manual")
+	c.add(Read, PrintsHelp.By("man", "", ""))
 }
 
 func playwright(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "open", "codegen", "screenshot", "pdf", "cr", "ff", "wk":
-		c.add(Browser, "playwright "+v+" drives a browser")
+		c.add(Browser, DrivesBrowser.By("playwright", v, ""))
 	default:
-		c.add(LocalWrite, "playwright "+v+" runs the project's browser tests")
+		c.add(LocalWrite, RunsProject.By("playwright", v, ""))
 		c.cwdWrite()
 	}
 }
 
 func browserProgram(c *cmd) {
-	c.add(Browser, c.name+" runs a browser")
+	c.add(Browser, DrivesBrowser.By(c.name, "", ""))
 }
 
 func gofmt(c *cmd) {
 	if c.has("-w") || c.shortFlag('w') {
-		c.add(LocalWrite, "gofmt -w rewrites files")
+		c.add(LocalWrite, ChangesProject.By("gofmt", "-w", ""))
 		for _, w := range c.operands() {
 			c.write(w)
 		}
 		return
 	}
-	c.add(Read, "gofmt prints")
+	c.add(Read, OnlyReads.By("gofmt", "", ""))
 }
 
 // edScript: ed and ex read commands from their input; "!" runs a shell.
@@ -168,16 +168,16 @@ func edScript(c *cmd) bool {
 func calculator(c *cmd) {
 	for i, w := range c.args {
 		if !w.Literal || strings.Contains(w.Value, "!") {
-			c.add(Opaque, "dc runs a shell command after !")
+			c.add(Opaque, RunsUnread.By("dc", "", ""))
 			return
 		}
 		if (w.Value == "-f" || w.Value == "--file") && i+1 < len(c.args) || strings.HasPrefix(w.Value, "--file=") {
-			c.add(Opaque, "dc runs a script file, which can run shell commands")
+			c.add(Opaque, RunsUnread.By("dc", "", ""))
 			return
 		}
 	}
 	c.stdinScript("dc")
 	if c.a.segClasses(c.i).Empty() {
-		c.add(Read, "dc calculates")
+		c.add(Read, OnlyReads.By("dc", "calculates", ""))
 	}
 }

@@ -45,10 +45,10 @@ func everydayPrograms() map[string]func(*cmd) {
 func corepack(c *cmd) {
 	switch v := c.verb(); {
 	case v == "enable" || v == "disable" || v == "install" && c.has("-g", "--global") || v == "prepare" && c.has("--activate"):
-		c.add(LocalWrite, "corepack "+v+" changes the package managers of the whole machine")
+		c.add(LocalWrite, ChangesPackages.By("corepack", v, ""))
 		c.installsForMachine("")
 	default:
-		c.add(LocalWrite, "corepack "+v)
+		c.add(LocalWrite, LocalWork.By("corepack", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -60,17 +60,17 @@ func releaseTool(c *cmd) {
 	switch {
 	case c.name == "semantic-release" || c.name == "release-it" || c.name == "np" || c.name == "chromatic":
 		if c.has("--dry-run", "-d", "--dryRun") && c.name != "chromatic" {
-			c.add(LocalWrite, c.name+" --dry-run")
+			c.add(LocalWrite, LocalWork.By(c.name, "--dry-run", ""))
 			return
 		}
-		c.add(Publish, c.name+" publishes a release")
+		c.add(Publish, Publishes.By(c.name, "", ""))
 	case v == "publish" || v == "upload" || v == "push" || v == "release" || v == "submit" ||
 		c.name == "pod" && v == "trunk" && ws[1] == "push" || c.name == "lerna" && v == "version" && !c.has("--no-push"):
-		c.add(Publish, c.name+" "+v+" publishes")
+		c.add(Publish, Publishes.By(c.name, v, ""))
 	case c.name == "eas" && (v == "update" || v == "deploy"):
-		c.add(Deploy, "eas "+v+" ships an update to installed apps")
+		c.add(Deploy, Deploys.By("eas", v, ""))
 	default:
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 		c.cwdWrite()
 	}
 }
@@ -81,7 +81,7 @@ func namedTaskRunner(c *cmd) {
 	for _, w := range c.operands() {
 		c.namedTask(w.Value)
 	}
-	c.add(LocalWrite, c.name+" runs the project's tasks")
+	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 	c.cwdWrite()
 }
 
@@ -92,9 +92,9 @@ func rails(c *cmd) {
 	v := c.verb()
 	switch {
 	case v == "runner" || v == "r" || v == "console" || v == "c" || v == "dbconsole" || v == "db":
-		c.add(Opaque, "rails "+v+" runs code or statements sayso does not read")
+		c.add(Opaque, RunsUnread.By("rails", v, ""))
 	default:
-		c.add(LocalWrite, "rails "+v)
+		c.add(LocalWrite, LocalWork.By("rails", v, ""))
 		c.namedTask(v)
 		c.cwdWrite()
 	}
@@ -104,31 +104,31 @@ func wpCLI(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[0] == "eval" || ws[0] == "eval-file" || ws[0] == "shell" || ws[0] == "db" && (ws[1] == "query" || ws[1] == "cli"):
-		c.add(Opaque, "wp "+ws[0]+" runs code sayso does not read")
+		c.add(Opaque, RunsUnread.By("wp", ws[0], ""))
 	case ws[0] == "db" && (ws[1] == "drop" || ws[1] == "reset" || ws[1] == "clean"), ws[1] == "delete":
-		c.add(Destructive, "wp "+ws[0]+" "+ws[1])
+		c.add(Destructive, Destroys.By("wp", ws[0]+" "+ws[1], ""))
 	default:
-		c.add(LocalWrite, "wp "+ws[0]+" "+ws[1])
+		c.add(LocalWrite, LocalWork.By("wp", ws[0]+" "+ws[1], ""))
 	}
 }
 
 func husky(c *cmd) {
 	if v := c.verb(); v == "" || v == "install" || v == "init" || v == "add" || v == "set" {
-		c.add(InstructionPatch, "husky "+v+" installs git hooks")
+		c.add(InstructionPatch, RunsLater.By("husky", v, ""))
 		return
 	}
-	c.add(LocalWrite, "husky")
+	c.add(LocalWrite, LocalWork.By("husky", "", ""))
 }
 
 // dbt builds tables in the warehouse its profile names.
 func dbt(c *cmd) {
 	switch v := c.verb(); v {
 	case "run", "build", "seed", "snapshot", "run-operation":
-		c.add(RemoteWrite, "dbt "+v+" builds tables in the warehouse")
+		c.add(RemoteWrite, ChangesServer.By("dbt", v, ""))
 	case "compile", "parse", "ls", "list", "debug", "deps", "docs", "clean", "init", "test", "show", "source", "--version", "":
-		c.add(LocalWrite, "dbt "+v)
+		c.add(LocalWrite, LocalWork.By("dbt", v, ""))
 	default:
-		c.add(Opaque, "dbt "+v)
+		c.add(Opaque, RunsUnread.By("dbt", v, ""))
 	}
 }
 
@@ -136,33 +136,33 @@ func sentryCLI(c *cmd) {
 	ws := c.words(3)
 	switch {
 	case ws[0] == "info" || ws[0] == "--version" || ws[0] == "help" || ws[1] == "list" || ws[1] == "info" || ws[1] == "propose-version":
-		c.add(Read, "sentry-cli "+ws[0]+" "+ws[1])
+		c.add(Read, OnlyReads.By("sentry-cli", ws[0]+" "+ws[1], ""))
 	case ws[0] == "login":
-		c.add(Secret, "sentry-cli login stores a token")
+		c.add(Secret, StoresCredential.By("sentry-cli", "login", ""))
 	case ws[0] == "releases" && ws[2] == "new" && ws[1] == "deploys":
-		c.add(Deploy, "sentry-cli releases deploys records a deploy")
+		c.add(Deploy, Deploys.By("sentry-cli", "releases", ""))
 	default:
-		c.add(RemoteWrite, "sentry-cli "+ws[0]+" "+ws[1]+" sends to Sentry")
+		c.add(RemoteWrite, ChangesServer.By("sentry-cli", ws[0]+" "+ws[1], ""))
 	}
 }
 
 func adb(c *cmd) {
 	switch v := c.verb(); v {
 	case "devices", "version", "logcat", "get-state", "get-serialno", "help", "":
-		c.add(Read, "adb "+v)
+		c.add(Read, OnlyReads.By("adb", v, ""))
 	case "shell", "exec-out", "root", "remount", "sideload":
-		c.add(Opaque, "adb "+v+" runs commands on the device")
+		c.add(Opaque, RunsUnread.By("adb", v, ""))
 	default:
-		c.add(LocalWrite, "adb "+v+" changes the connected device")
+		c.add(LocalWrite, LocalWork.By("adb", v, ""))
 	}
 }
 
 func defaults(c *cmd) {
 	switch v := c.verb(); v {
 	case "read", "read-type", "domains", "find", "export", "":
-		c.add(Read, "defaults "+v)
+		c.add(Read, OnlyReads.By("defaults", v, ""))
 	default:
-		c.add(LocalWrite, "defaults "+v+" changes an application's settings")
+		c.add(LocalWrite, ChangesLocalSettings.By("defaults", v, ""))
 	}
 }
 
@@ -170,16 +170,16 @@ func networkTool(c *cmd) {
 	for _, w := range c.operands() {
 		if !localHost(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(strings.TrimPrefix(strings.TrimPrefix(w.Value, "http://"), "https://"), "/", 2)[0], "["), "]")) &&
 			!strings.HasPrefix(w.Value, "localhost:") && !strings.HasPrefix(w.Value, "127.0.0.1:") {
-			c.add(Network, c.name+" sends traffic to "+w.Raw)
+			c.add(Network, ReachesHost.By(c.name, "", w.Raw))
 			return
 		}
 	}
-	c.add(LocalWrite, c.name+" talks to this machine")
+	c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
 }
 
 func sniffer(c *cmd) {
-	c.add(Privilege, c.name+" captures network traffic")
-	c.add(Secret, c.name+" reads what other programs send")
+	c.add(Privilege, ChangesSystem.By(c.name, "", ""))
+	c.add(Secret, ReadsCredential.By(c.name, "", ""))
 }
 
 // wordsAfterGlobals returns the verb path of a CLI whose global options
@@ -207,12 +207,12 @@ func fastapiCLI(c *cmd) {
 	switch v := c.verb(); v {
 	case "deploy", "login":
 		if v == "login" {
-			c.add(Secret, "fastapi login stores a token")
+			c.add(Secret, StoresCredential.By("fastapi", "login", ""))
 			return
 		}
-		c.add(Deploy, "fastapi deploy ships the app")
+		c.add(Deploy, Deploys.By("fastapi", "deploy", ""))
 	default:
-		c.add(LocalWrite, "fastapi "+v+" serves the project")
+		c.add(LocalWrite, ServesLocally.By("fastapi", v, ""))
 		c.devServer()
 	}
 }
@@ -229,23 +229,23 @@ func rimraf(c *cmd) {
 func perfCmd(c *cmd) {
 	switch v := c.verb(); v {
 	case "report", "list", "annotate", "script", "diff", "version", "--version", "help", "":
-		c.add(Read, "perf "+v)
+		c.add(Read, OnlyReads.By("perf", v, ""))
 	default:
-		c.add(Opaque, "perf "+v+" runs or attaches to programs sayso does not read")
+		c.add(Opaque, RunsUnread.By("perf", v, ""))
 	}
 }
 
 func fuser(c *cmd) {
 	if c.has("-k", "--kill") || c.shortFlag('k') {
-		c.add(LocalWrite, "fuser -k kills the processes using a file")
+		c.add(LocalWrite, SignalsProcess.By("fuser", "-k", ""))
 		return
 	}
-	c.add(Read, "fuser lists the processes using a file")
+	c.add(Read, OnlyReads.By("fuser", "", ""))
 }
 
 // chattr changes file attributes: the files are written.
 func chattr(c *cmd) {
-	c.add(LocalWrite, "chattr changes file attributes")
+	c.add(LocalWrite, ChangesProject.By("chattr", "", ""))
 	for _, w := range c.operands() {
 		if !strings.HasPrefix(w.Value, "+") && !strings.HasPrefix(w.Value, "=") {
 			c.path(OpWrite, w)
@@ -258,20 +258,20 @@ func chattr(c *cmd) {
 func envsubst(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Secret, "envsubst puts every variable its input names into its output, secrets included")
+		c.add(Secret, TouchesCredential.By("envsubst", "", ""))
 		return
 	}
 	for _, w := range ops {
 		if !w.Literal {
-			c.add(Secret, "envsubst substitutes variables named at run time")
+			c.add(Secret, BuiltAtRunTime.By("envsubst", "", ""))
 			return
 		}
 		for _, f := range strings.FieldsFunc(w.Value, func(r rune) bool { return r == '$' || r == ' ' || r == ',' || r == '{' || r == '}' }) {
 			if secretVar(f) {
-				c.add(Secret, "envsubst prints $"+f+", which holds a secret")
+				c.add(Secret, PrintsCredential.By("envsubst", "", f))
 				return
 			}
 		}
 	}
-	c.add(Read, "envsubst puts the named variables into its input")
+	c.add(Read, TransformsText.By("envsubst", "", ""))
 }

@@ -27,13 +27,13 @@ func (c *cmd) del(w shell.Word, recursive bool) {
 	c.path(OpDelete, w)
 	ps := c.a.resolve(w)
 	if ps == nil {
-		c.add(Destructive, "deletes "+w.Raw+", a target that cannot be known before it runs")
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: w.Raw, What: "a target that cannot be known before it runs"})
 		return
 	}
 	if c.a.partial {
 		// The values sayso knows are judged below; the rest may be
 		// anything (f=a; read f; rm -rf "$f").
-		c.add(Destructive, "deletes "+w.Raw+", which may hold a target that cannot be known before it runs")
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: w.Raw, What: "which may hold a target that cannot be known before it runs"})
 	}
 	for _, p := range ps {
 		c.delAt(p, w.Raw, w.Glob, recursive)
@@ -57,24 +57,24 @@ func (c *cmd) delAt(p, raw string, glob, recursive bool) {
 	case c.a.ctx.InScope(clean):
 		switch {
 		case !glob && isRoot(clean, &c.a.ctx):
-			c.add(Destructive, "deletes "+raw+", the whole project")
+			c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "the whole project"})
 		case glob && isRoot(clean, &c.a.ctx) && everything:
-			c.add(Destructive, "deletes "+raw+", everything in the project")
+			c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "everything in the project"})
 		case within(clean, c.a.ctx.Root+"/.git") && recursive:
-			c.add(Destructive, "deletes "+raw+", the project's history")
+			c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "the project's history"})
 		default:
-			c.add(LocalWrite, "deletes "+raw+" inside the project")
+			c.add(LocalWrite, Reason{Kind: DeletesPath, Object: raw, What: "inside the project"})
 		}
 	case (tempPath(clean) || tempDir(clean)) && c.a.ctx.Home != "" && within(clean, c.a.ctx.Home):
-		c.add(Destructive, "deletes "+raw+", in the home, which lies in a temporary folder")
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "in the home, which lies in a temporary folder"})
 	case (tempPath(clean) || tempDir(clean)) && c.a.holdsTheirs(clean):
-		c.add(Destructive, "deletes "+raw+", which holds the home or the project")
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "which holds the home or the project"})
 	case tempPath(clean) || tempDir(clean) && glob && !everything:
-		c.add(LocalWrite, "deletes "+raw+" in a temporary folder")
+		c.add(LocalWrite, Reason{Kind: DeletesPath, Object: raw, What: "in a temporary folder"})
 	case tempDir(clean):
-		c.add(Destructive, "deletes "+raw+", everything in a temporary folder, with what other programs keep there")
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "everything in a temporary folder, with what other programs keep there"})
 	default:
-		c.add(Destructive, "deletes "+raw+", outside the project")
+		c.add(Destructive, Reason{Kind: DeletesPath, Object: raw, What: "outside the project"})
 	}
 }
 
@@ -131,9 +131,9 @@ func globDir(p string) string {
 
 // write classifies writing w.
 func (c *cmd) write(w shell.Word) {
-	c.add(LocalWrite, c.name+" writes "+w.Raw)
+	c.add(LocalWrite, WritesPath.By(c.name, "", w.Raw))
 	if !w.Literal && c.a.resolve(w) == nil {
-		c.add(Opaque, c.name+" writes to a path built at run time: "+w.Raw)
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", w.Raw))
 	}
 	c.path(OpWrite, w)
 }
@@ -141,13 +141,13 @@ func (c *cmd) write(w shell.Word) {
 func rm(c *cmd) {
 	recursive := c.has("--recursive", "-r", "-R") || c.shortFlag('r') || c.shortFlag('R')
 	if c.has("--no-preserve-root") {
-		c.add(Destructive, "rm --no-preserve-root")
+		c.add(Destructive, Destroys.By("rm", "--no-preserve-root", ""))
 	}
 	ops := c.operands()
 	if c.seg.Many {
-		c.add(Destructive, "rm deletes targets it takes from its input, which sayso cannot see")
+		c.add(Destructive, Destroys.By("rm", "", ""))
 	} else if len(ops) == 0 {
-		c.add(Read, "rm with nothing to delete")
+		c.add(Read, ChangesNothing.By("rm", "", ""))
 	}
 	for _, w := range ops {
 		c.del(w, recursive)
@@ -163,7 +163,7 @@ func rmdir(c *cmd) {
 func unlink(c *cmd) { rmdir(c) }
 
 func shred(c *cmd) {
-	c.add(Destructive, c.name+" destroys file contents beyond recovery")
+	c.add(Destructive, Destroys.By(c.name, "", ""))
 	for _, w := range c.operands() {
 		c.path(OpDelete, w)
 	}
@@ -175,7 +175,7 @@ func writeOperands(c *cmd) {
 	}
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(LocalWrite, c.name+" changes files in the working folder")
+		c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 		c.cwdWrite()
 	}
 	for _, w := range ops {
@@ -187,7 +187,7 @@ func writeOperands(c *cmd) {
 }
 
 func mktemp(c *cmd) {
-	c.add(LocalWrite, "mktemp makes a temporary file")
+	c.add(LocalWrite, LocalWork.By("mktemp", "", ""))
 	mktempWrites(c)
 }
 
@@ -211,7 +211,7 @@ func truncate(c *cmd) {
 }
 
 func tee(c *cmd) {
-	c.add(LocalWrite, "tee copies its input to files")
+	c.add(LocalWrite, ChangesProject.By("tee", "", ""))
 	for _, w := range c.operands() {
 		c.write(w)
 		c.makes(w)
@@ -239,7 +239,7 @@ func copyMove(c *cmd) {
 		ops = ops[:len(ops)-1]
 	}
 	if target == nil {
-		c.add(LocalWrite, c.name+" with no operands")
+		c.add(LocalWrite, ChangesNothing.By(c.name, "", ""))
 		return
 	}
 	c.write(*target)
@@ -333,7 +333,7 @@ func link(c *cmd) {
 		if ps := c.a.resolve(w); ps != nil {
 			for _, p := range ps {
 				if c.a.protected(p) {
-					c.add(Protected, "links to sayso's own files")
+					c.add(Protected, TouchesProtected.By("links", "", ""))
 				}
 			}
 		}
@@ -350,7 +350,7 @@ func sed(c *cmd) {
 		v := w.Value
 		switch {
 		case !w.Literal && !scriptSeen:
-			c.add(Opaque, "sed script built at run time")
+			c.add(Opaque, BuiltAtRunTime.By("sed", "script", ""))
 			scriptSeen = true
 		case v == "-i" || strings.HasPrefix(v, "-i") || v == "--in-place" || strings.HasPrefix(v, "--in-place=") || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "i") && !strings.ContainsAny(v, "ef"):
 			inPlace = true
@@ -358,7 +358,7 @@ func sed(c *cmd) {
 			if i+1 < len(c.args) {
 				i++
 				if v == "-f" || v == "--file" {
-					c.add(Opaque, "sed script read from a file")
+					c.add(Opaque, RunsUnread.By("sed", "-f", ""))
 				} else {
 					script += "\n" + c.args[i].Value
 				}
@@ -366,7 +366,7 @@ func sed(c *cmd) {
 			}
 		case strings.HasPrefix(v, "--file=") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "f") && !strings.Contains(v[:strings.IndexByte(v, 'f')], "e"):
 			// --file=x, -fx, -nf x: the script is read from a file
-			c.add(Opaque, "sed script read from a file")
+			c.add(Opaque, RunsUnread.By("sed", "-f", ""))
 			if strings.HasSuffix(v, "f") && !strings.HasPrefix(v, "--") && i+1 < len(c.args) {
 				i++
 			}
@@ -384,7 +384,7 @@ func sed(c *cmd) {
 	if !c.has("--sandbox") {
 		c.sedScript(script)
 	}
-	c.add(Read, "sed prints")
+	c.add(Read, OnlyReads.By("sed", "", ""))
 	for _, f := range files {
 		if inPlace {
 			c.write(f)
@@ -408,7 +408,7 @@ func dd(c *cmd) {
 		}
 	}
 	if !wrote {
-		c.add(Read, "dd writes to its output")
+		c.add(Read, TransformsText.By("dd", "", ""))
 	}
 }
 
@@ -426,7 +426,7 @@ func chmod(c *cmd) {
 		if ps := c.a.resolve(w); ps != nil {
 			for _, p := range ps {
 				if !c.a.ctx.InScope(p) && (recursive || isSystemPath(p)) {
-					c.add(Destructive, "changes permissions outside the project: "+w.Raw)
+					c.add(Destructive, WritesOutsideScope.By("chmod", "", w.Raw))
 				}
 			}
 		}
@@ -440,7 +440,7 @@ func chmodModes(c *cmd) {
 			continue
 		}
 		if setuidMode(v) && !strings.Contains(v, "/") {
-			c.add(Privilege, "sets a setuid or setgid bit: "+v)
+			c.add(Privilege, SetsSetuid.By(c.name, "", v))
 		}
 		break
 	}
@@ -455,7 +455,7 @@ func (c *cmd) modeOption() {
 	}
 	o, _ := readOpts(c.args, spec)
 	if m := o.value("-m", "--mode"); m != nil && (!m.Literal || setuidMode(m.Value)) {
-		c.add(Privilege, c.name+" sets a setuid or setgid mode: "+m.Raw)
+		c.add(Privilege, SetsSetuid.By(c.name, "", m.Raw))
 	}
 }
 
@@ -486,11 +486,11 @@ func chown(c *cmd) {
 		c.write(w)
 		ps := c.a.resolve(w)
 		if ps == nil {
-			c.add(Privilege, c.name+" of a path that cannot be known")
+			c.add(Privilege, RaisesPrivilege.By(c.name, "", ""))
 		}
 		for _, p := range ps {
 			if !c.a.ctx.InScope(p) {
-				c.add(Privilege, c.name+" outside the project: "+w.Raw)
+				c.add(Privilege, RaisesPrivilege.By(c.name, "", w.Raw))
 			}
 		}
 	}
@@ -544,16 +544,16 @@ func find(c *cmd) {
 				inScope = inScope && c.a.ctx.InScope(p)
 			}
 			if !filtered || !inScope {
-				c.add(Count, "find -delete deletes every file it finds")
+				c.add(Count, EachInput.By("find", "-delete", ""))
 			} else if !within(ps[0], c.a.ctx.Root+"/.git") {
-				c.add(LocalWrite, "find -delete deletes the files it picks under "+r.Raw+", in the project")
+				c.add(LocalWrite, Reason{Kind: DeletesPath, Object: r.Raw, What: "what find picks there, in the project"})
 				c.path(OpDelete, r)
 				continue
 			}
 			if !filtered {
 				c.del(r, true)
 				if ps != nil && c.a.ctx.InScope(ps[0]) {
-					c.add(Destructive, "find -delete with no filter deletes the whole tree under "+r.Raw)
+					c.add(Destructive, Destroys.By("find", "-delete", r.Raw))
 				}
 				continue
 			}
@@ -561,7 +561,7 @@ func find(c *cmd) {
 		}
 		return
 	}
-	c.add(Read, "find lists files")
+	c.add(Read, OnlyReads.By("find", "", ""))
 	for _, r := range roots {
 		c.path(OpRead, r)
 	}
@@ -595,7 +595,7 @@ func (c *cmd) unpacks() {
 // uniq writes its second operand.
 func uniq(c *cmd) {
 	ops := c.operands()
-	c.add(Read, "uniq filters lines")
+	c.add(Read, TransformsText.By("uniq", "", ""))
 	if len(ops) > 0 {
 		c.path(OpRead, ops[0])
 	}
@@ -605,14 +605,14 @@ func uniq(c *cmd) {
 }
 
 func sortCmd(c *cmd) {
-	c.add(Read, "sort orders lines")
+	c.add(Read, TransformsText.By("sort", "", ""))
 	for i, w := range c.args {
 		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
 			c.write(c.args[i+1])
 		} else if strings.HasPrefix(w.Value, "--output=") {
 			c.write(shell.Word{Raw: w.Value[9:], Value: w.Value[9:], Literal: w.Literal})
 		} else if strings.HasPrefix(w.Value, "--compress-program") {
-			c.add(Opaque, "sort runs a compression program")
+			c.add(Opaque, RunsUnread.By("sort", "", ""))
 		}
 	}
 }
@@ -621,7 +621,7 @@ func base64Cmd(c *cmd) {
 	if c.has("-d", "--decode", "-D") {
 		c.a.mark(c.i, roleDecode)
 	}
-	c.add(Read, "base64 encodes or decodes")
+	c.add(Read, TransformsText.By("base64", "", ""))
 	for i, w := range c.args {
 		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
 			c.write(c.args[i+1])
@@ -634,10 +634,10 @@ func base64Cmd(c *cmd) {
 
 func mkfs(c *cmd) {
 	if c.has("-l", "--list") && c.name != "mkfs" {
-		c.add(Read, c.name+" lists partitions")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(Destructive, c.name+" rewrites a disk")
+	c.add(Destructive, Reason{Kind: PathDevice, Program: c.name, Verb: "write", What: "a disk"})
 }
 
 // kill: signalling every process (-1) is destructive; one process is local
@@ -645,41 +645,41 @@ func mkfs(c *cmd) {
 func kill(c *cmd) {
 	for _, w := range c.operands() {
 		if w.Value == "-1" || w.Value == "1" {
-			c.add(Destructive, "kill of every process")
+			c.add(Destructive, SignalsEveryProcess.By("kill", "", ""))
 		}
 	}
 	for _, w := range c.args {
 		if w.Value == "-1" && len(c.operands()) == 0 {
-			c.add(Destructive, "kill of every process")
+			c.add(Destructive, SignalsEveryProcess.By("kill", "", ""))
 		}
 	}
-	c.add(LocalWrite, "kill signals a process")
+	c.add(LocalWrite, SignalsProcess.By("kill", "", ""))
 }
 
 func killall(c *cmd) {
 	for _, w := range c.operands() {
 		if strings.Contains(w.Value, "sayso") {
-			c.add(Protected, c.name+" stops sayso itself")
+			c.add(Protected, TouchesProtected.By(c.name, "", ""))
 		}
 	}
-	c.add(LocalWrite, c.name+" signals processes by name")
+	c.add(LocalWrite, SignalsProcess.By(c.name, "", ""))
 }
 
 func rsync(c *cmd) {
 	for _, w := range c.args {
 		v := w.Value
 		if v == "-e" || strings.HasPrefix(v, "--rsh") || strings.HasPrefix(v, "--rsync-path") {
-			c.add(Opaque, "rsync runs a program: "+v)
+			c.add(Opaque, RunsOptionProgram.By("rsync", "", v))
 		}
 	}
 	ops := c.operands()
 	if len(ops) < 2 {
-		c.add(Read, "rsync lists files")
+		c.add(Read, OnlyReads.By("rsync", "", ""))
 		return
 	}
 	dst := ops[len(ops)-1]
 	if remoteSpec(dst.Value) {
-		c.add(Exfil, "rsync sends files to "+dst.Raw)
+		c.add(Exfil, SendsData.By("rsync", "", dst.Raw))
 		for _, w := range ops[:len(ops)-1] {
 			c.path(OpRead, w)
 		}
@@ -687,7 +687,7 @@ func rsync(c *cmd) {
 	}
 	for _, w := range ops[:len(ops)-1] {
 		if remoteSpec(w.Value) {
-			c.add(Network, "rsync copies from "+w.Raw)
+			c.add(Network, ReachesHost.By("rsync", "", w.Raw))
 		} else {
 			c.path(OpRead, w)
 		}

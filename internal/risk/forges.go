@@ -20,13 +20,13 @@ func hub(c *cmd) {
 	case "pr", "issue", "release", "api":
 		gh(c)
 	case "pull-request", "create", "fork", "gist":
-		c.add(RemoteWrite, "hub "+v+" changes GitHub")
+		c.add(RemoteWrite, ChangesServer.By("hub", v, ""))
 	case "delete":
-		c.add(Destructive, "hub delete deletes a repository on GitHub")
+		c.add(Destructive, Destroys.By("hub", "delete", ""))
 	case "browse", "compare", "ci-status":
-		c.add(Read, "hub "+v+" reads")
+		c.add(Read, OnlyReads.By("hub", v, ""))
 	case "sync":
-		c.add(LocalWrite, "hub sync updates local branches")
+		c.add(LocalWrite, ChangesRepository.By("hub", "sync", ""))
 	default:
 		git(c)
 	}
@@ -45,145 +45,145 @@ func gh(c *cmd) {
 	case "pr":
 		switch verb {
 		case "merge":
-			c.add(Merge, "gh pr merge merges into the base branch")
+			c.add(Merge, Merges.By("gh", "pr merge", ""))
 		case "create", "comment", "edit", "review", "ready", "close", "reopen", "lock", "unlock", "update-branch":
-			c.add(RemoteWrite, "gh pr "+verb+" changes the pull request on GitHub")
+			c.add(RemoteWrite, ChangesServer.By("gh pr", verb, ""))
 		case "checkout":
-			c.add(LocalWrite, "gh pr checkout switches the local branch")
+			c.add(LocalWrite, ChangesRepository.By("gh", "pr checkout", ""))
 		default:
-			c.add(Read, "gh pr "+verb+" reads")
+			c.add(Read, OnlyReads.By("gh pr", verb, ""))
 		}
 	case "issue":
 		switch verb {
 		case "delete":
-			c.add(Destructive, "gh issue delete")
+			c.add(Destructive, Destroys.By("gh", "issue delete", ""))
 		case "create", "comment", "edit", "close", "reopen", "transfer", "pin", "unpin", "lock", "unlock", "develop":
-			c.add(RemoteWrite, "gh issue "+verb+" writes to GitHub")
+			c.add(RemoteWrite, ChangesServer.By("gh issue", verb, ""))
 		default:
-			c.add(Read, "gh issue "+verb+" reads")
+			c.add(Read, OnlyReads.By("gh issue", verb, ""))
 		}
 	case "release":
 		switch verb {
 		case "create", "upload":
-			c.add(Publish, "gh release "+verb+" publishes a release")
+			c.add(Publish, Publishes.By("gh release", verb, ""))
 			c.worksOn(3, "--notes", "--notes-file", "-F", "--target", "--discussion-category", "--notes-start-tag") // the files it attaches
 		case "delete", "delete-asset":
-			c.add(Destructive, "gh release "+verb+" deletes a published release")
+			c.add(Destructive, Destroys.By("gh release", verb, ""))
 		case "edit":
-			c.add(RemoteWrite, "gh release edit")
+			c.add(RemoteWrite, ChangesServer.By("gh", "release edit", ""))
 		case "download":
-			c.add(LocalWrite, "gh release download")
+			c.add(LocalWrite, LocalWork.By("gh", "release download", ""))
 		default:
-			c.add(Read, "gh release "+verb)
+			c.add(Read, OnlyReads.By("gh release", verb, ""))
 		}
 	case "repo":
 		switch verb {
 		case "delete", "archive":
-			c.add(Destructive, "gh repo "+verb)
+			c.add(Destructive, Destroys.By("gh repo", verb, ""))
 		case "create", "fork", "edit", "rename", "sync", "set-default", "deploy-key", "autolink":
 			if verb == "sync" && c.has("--force") {
-				c.add(ForceRemote, "gh repo sync --force hard-resets the destination branch")
+				c.add(ForceRemote, PushesForce.By("gh", "repo sync --force", ""))
 			}
 			if verb == "set-default" {
-				c.add(LocalWrite, "gh repo set-default")
+				c.add(LocalWrite, LocalWork.By("gh", "repo set-default", ""))
 			} else {
-				c.add(RemoteWrite, "gh repo "+verb+" changes a repository on GitHub")
+				c.add(RemoteWrite, ChangesServer.By("gh repo", verb, ""))
 			}
 		case "clone":
-			c.add(LocalWrite, "gh repo clone")
+			c.add(LocalWrite, LocalWork.By("gh", "repo clone", ""))
 			if ops := c.operands(); len(ops) > 2 {
 				c.clonesTo(ops[2:])
 			}
 		default:
-			c.add(Read, "gh repo "+verb)
+			c.add(Read, OnlyReads.By("gh repo", verb, ""))
 		}
 	case "workflow":
 		switch verb {
 		case "run":
-			c.add(RemoteWrite, "gh workflow run starts a workflow")
+			c.add(RemoteWrite, ChangesServer.By("gh", "workflow run", ""))
 			if name := strings.ToLower(w[2]); strings.Contains(name, "deploy") || strings.Contains(name, "release") || strings.Contains(name, "publish") {
-				c.add(Deploy, "gh workflow run starts "+w[2])
+				c.add(Deploy, Deploys.By("gh", "workflow run", w[2]))
 			}
 		case "enable", "disable":
-			c.add(RemoteWrite, "gh workflow "+verb)
+			c.add(RemoteWrite, ChangesServer.By("gh workflow", verb, ""))
 		default:
-			c.add(Read, "gh workflow "+verb)
+			c.add(Read, OnlyReads.By("gh workflow", verb, ""))
 		}
 	case "run":
 		switch verb {
 		case "rerun", "cancel":
-			c.add(RemoteWrite, "gh run "+verb)
+			c.add(RemoteWrite, ChangesServer.By("gh run", verb, ""))
 		case "delete":
-			c.add(Destructive, "gh run delete")
+			c.add(Destructive, Destroys.By("gh", "run delete", ""))
 		case "download":
-			c.add(LocalWrite, "gh run download")
+			c.add(LocalWrite, LocalWork.By("gh", "run download", ""))
 		default:
-			c.add(Read, "gh run "+verb)
+			c.add(Read, OnlyReads.By("gh run", verb, ""))
 		}
 	case "secret", "variable":
 		switch verb {
 		case "set":
-			c.add(RemoteWrite, "gh "+group+" set stores a value on GitHub")
+			c.add(RemoteWrite, ChangesServer.By("gh", group+" set", ""))
 		case "delete", "remove":
-			c.add(Destructive, "gh "+group+" delete")
+			c.add(Destructive, Destroys.By("gh", group+" delete", ""))
 		default:
-			c.add(Read, "gh "+group+" "+verb+" lists names only")
+			c.add(Read, OnlyReads.By("gh", group+" "+verb, ""))
 		}
 	case "gist":
 		switch verb {
 		case "create", "edit":
-			c.add(Exfil, "gh gist "+verb+" uploads files to GitHub")
+			c.add(Exfil, SendsData.By("gh gist", verb, ""))
 			c.readOperandsAfter(2)
 		case "delete":
-			c.add(Destructive, "gh gist delete")
+			c.add(Destructive, Destroys.By("gh", "gist delete", ""))
 		case "clone":
-			c.add(LocalWrite, "gh gist clone")
+			c.add(LocalWrite, LocalWork.By("gh", "gist clone", ""))
 			if ops := c.operands(); len(ops) > 2 {
 				c.clonesTo(ops[2:])
 			}
 		default:
-			c.add(Read, "gh gist "+verb)
+			c.add(Read, OnlyReads.By("gh gist", verb, ""))
 		}
 	case "auth":
 		switch verb {
 		case "token":
-			c.add(Secret, c.name+" auth token prints the token")
+			c.add(Secret, PrintsCredential.By(c.name, "auth token", ""))
 		case "status":
 			if c.has("--show-token", "-t") {
-				c.add(Secret, c.name+" auth status --show-token prints the token")
+				c.add(Secret, PrintsCredential.By(c.name, "auth status --show-token", ""))
 			}
-			c.add(Read, c.name+" auth status")
+			c.add(Read, OnlyReads.By(c.name, "auth status", ""))
 		default:
-			c.add(Secret, "gh auth "+verb+" changes the stored login")
+			c.add(Secret, StoresCredential.By("gh auth", verb, ""))
 		}
 	case "api":
 		ghAPI(c)
 	case "label", "milestone", "project", "ruleset", "cache", "codespace", "extension", "alias", "config", "ssh-key", "gpg-key":
 		switch verb {
 		case "list", "view", "ls", "status", "get", "":
-			c.add(Read, "gh "+group+" "+verb)
+			c.add(Read, OnlyReads.By("gh", group+" "+verb, ""))
 		case "delete", "remove", "rm":
-			c.add(Destructive, "gh "+group+" "+verb)
+			c.add(Destructive, Destroys.By("gh", group+" "+verb, ""))
 		default:
 			if group == "extension" || group == "alias" || group == "config" {
-				c.add(LocalWrite, "gh "+group+" "+verb)
+				c.add(LocalWrite, LocalWork.By("gh", group+" "+verb, ""))
 				ops := c.operands()
 				switch {
 				case group == "alias":
-					c.add(InstructionPatch, "gh alias "+verb+" defines what a later gh command runs")
+					c.add(InstructionPatch, RunsLater.By("gh alias", verb, ""))
 				case group == "config" && (len(ops) < 3 || !inertGhConfig[ops[2].Value]):
-					c.add(InstructionPatch, "gh config "+verb+" of a setting that may name a program gh runs later (editor, pager, browser)")
+					c.add(InstructionPatch, RunsLater.By("gh config", verb, ""))
 				}
 			} else {
-				c.add(RemoteWrite, "gh "+group+" "+verb)
+				c.add(RemoteWrite, ChangesServer.By("gh", group+" "+verb, ""))
 			}
 		}
 	case "status", "search", "browse", "org", "attestation", "preview", "completion", "help", "version", "--version", "--help", "-h", "accessibility", "licenses", "":
-		c.add(Read, "gh "+group+" reads")
+		c.add(Read, OnlyReads.By("gh", group, ""))
 	default:
 		// An alias (a shell one too) or an extension: the person's
 		// configuration or a program of the home, not gh's own.
-		c.add(Opaque, "gh "+group+" is not a gh command sayso knows (an alias or an extension)")
+		c.add(Opaque, UnknownVerb.By("gh", group, ""))
 	}
 }
 
@@ -217,11 +217,11 @@ func ghAPI(c *cmd) {
 	}
 	switch method {
 	case "", "GET", "HEAD":
-		c.add(Read, "gh api GET reads")
+		c.add(Read, OnlyReads.By("gh", "api GET", ""))
 	case "DELETE":
-		c.add(Destructive, "gh api DELETE deletes on GitHub")
+		c.add(Destructive, Destroys.By("gh", "api DELETE", ""))
 	default:
-		c.add(RemoteWrite, "gh api "+method+" writes to GitHub")
+		c.add(RemoteWrite, ChangesServer.By("gh api", method, ""))
 	}
 }
 
@@ -232,56 +232,56 @@ func jj(c *cmd) {
 		switch ws[1] {
 		case "push":
 			if c.has("--deleted", "--all") {
-				c.add(ForceRemote, "jj git push moves or deletes every bookmark on the remote")
+				c.add(ForceRemote, PushesDelete.By("jj", "git push", ""))
 				return
 			}
-			c.add(RemoteWrite, "jj git push")
+			c.add(RemoteWrite, ChangesServer.By("jj", "git push", ""))
 			c.remoteNamed()
 		case "fetch", "import", "export", "init", "clone", "colocation":
-			c.add(LocalWrite, "jj git "+ws[1])
+			c.add(LocalWrite, LocalWork.By("jj git", ws[1], ""))
 			c.cwdWrite()
 		case "remote":
 			switch ws[2] {
 			case "add", "set-url", "rename":
-				c.add(NewRemote, "jj git remote "+ws[2])
+				c.add(NewRemote, PointsAtNewRemote.By("jj git remote", ws[2], ""))
 			case "remove":
-				c.add(LocalWrite, "jj git remote remove")
+				c.add(LocalWrite, ChangesRepository.By("jj", "git remote remove", ""))
 			default:
-				c.add(Read, "jj git remote "+ws[2])
+				c.add(Read, OnlyReads.By("jj git remote", ws[2], ""))
 			}
 		default:
-			c.add(Read, "jj git "+ws[1])
+			c.add(Read, OnlyReads.By("jj git", ws[1], ""))
 		}
 	case "log", "st", "status", "diff", "show", "evolog", "obslog", "files", "file", "cat", "root", "help", "version", "--version", "config", "interdiff", "operation", "op", "util", "":
 		if (ws[0] == "op" || ws[0] == "operation") && ws[1] == "abandon" {
 			// jj op abandon drops operations from the log: what they
 			// held cannot be restored or undone (jj op abandon --help).
-			c.add(Destructive, "jj op abandon drops operations, and the undo they allow, for good")
+			c.add(Destructive, Destroys.By("jj", "op abandon", ""))
 			return
 		}
 		if ws[0] == "util" && ws[1] == "gc" {
-			c.add(Destructive, "jj util gc drops commits and operations nothing refers to, as git gc --prune=now does")
+			c.add(Destructive, DropsHistory.By("jj", "util gc", ""))
 			return
 		}
 		if (ws[0] == "op" || ws[0] == "operation") && (ws[1] == "restore" || ws[1] == "revert" || ws[1] == "undo") {
-			c.add(LocalWrite, "jj op "+ws[1])
+			c.add(LocalWrite, LocalWork.By("jj op", ws[1], ""))
 			return
 		}
 		if ws[0] == "config" && (ws[1] == "set" || ws[1] == "edit" || ws[1] == "unset") {
-			c.add(LocalWrite, "jj config "+ws[1])
+			c.add(LocalWrite, LocalWork.By("jj config", ws[1], ""))
 			return
 		}
 		if ws[0] == "file" && ws[1] != "list" && ws[1] != "show" && ws[1] != "annotate" {
-			c.add(LocalWrite, "jj file "+ws[1])
+			c.add(LocalWrite, LocalWork.By("jj file", ws[1], ""))
 			return
 		}
-		c.add(Read, "jj "+ws[0])
+		c.add(Read, OnlyReads.By("jj", ws[0], ""))
 	case "abandon":
 		// jj abandon drops commits and rebases their descendants, as
 		// git branch -D and hg strip drop theirs.
-		c.add(Destructive, "jj abandon drops commits")
+		c.add(Destructive, DropsHistory.By("jj", "abandon", ""))
 	default:
-		c.add(LocalWrite, "jj "+ws[0]+" changes the local repository")
+		c.add(LocalWrite, ChangesRepository.By("jj", ws[0], ""))
 		c.cwdWrite()
 	}
 }
@@ -290,7 +290,7 @@ func jj(c *cmd) {
 func (c *cmd) remoteNamed() {
 	for _, w := range c.args {
 		if strings.Contains(w.Value, "://") || strings.HasPrefix(w.Value, "--remote=") && strings.Contains(w.Value, ":") {
-			c.add(NewRemote, c.name+" pushes to a URL: "+w.Raw)
+			c.add(NewRemote, PushesToURL.By(c.name, "", w.Raw))
 		}
 	}
 }
@@ -300,40 +300,40 @@ func hg(c *cmd) {
 	switch v {
 	case "push", "outgoing-push":
 		if c.has("-f", "--force") {
-			c.add(ForceRemote, "hg push --force")
+			c.add(ForceRemote, PushesForce.By("hg", "push --force", ""))
 			return
 		}
-		c.add(RemoteWrite, "hg push")
+		c.add(RemoteWrite, ChangesServer.By("hg", "push", ""))
 		c.remoteNamed()
 	case "status", "st", "log", "diff", "show", "summary", "sum", "heads", "branches", "branch", "bookmarks", "paths", "id", "identify",
 		"annotate", "blame", "cat", "files", "locate", "grep", "help", "version", "--version", "incoming", "in", "outgoing", "out", "tip", "parents", "root", "config", "showconfig", "":
 		if v == "config" && c.has("-e", "--edit") {
-			c.add(LocalWrite, "hg config --edit")
+			c.add(LocalWrite, LocalWork.By("hg", "config --edit", ""))
 			return
 		}
-		c.add(Read, "hg "+v)
+		c.add(Read, OnlyReads.By("hg", v, ""))
 	case "purge", "clean", "strip", "debugstrip", "prune", "obsolete", "rollback":
-		c.add(Destructive, "hg "+v+" discards work")
+		c.add(Destructive, DiscardsWork.By("hg", v, ""))
 	case "histedit":
 		// hg histedit drops and folds changesets, stripping them as hg
 		// strip does (hg help histedit); --abort, --continue and
 		// --edit-plan only steer one under way.
 		if c.has("--abort", "--continue", "--edit-plan", "--outgoing", "-o") {
-			c.add(LocalWrite, "hg histedit "+c.args[len(c.args)-1].Value)
+			c.add(LocalWrite, LocalWork.By("hg histedit", c.args[len(c.args)-1].Value, ""))
 			return
 		}
-		c.add(Destructive, "hg histedit rewrites history, stripping what it drops")
+		c.add(Destructive, DropsHistory.By("hg", "histedit", ""))
 	case "update", "up", "checkout", "co", "revert":
 		if c.has("-C", "--clean", "--all") || v == "revert" && c.has("-a", "--all") {
-			c.add(Destructive, "hg "+v+" discards changes")
+			c.add(Destructive, DiscardsWork.By("hg", v, ""))
 			return
 		}
-		c.add(LocalWrite, "hg "+v)
+		c.add(LocalWrite, LocalWork.By("hg", v, ""))
 		c.cwdWrite()
 	case "serve":
-		c.add(Network, "hg serve serves the repository")
+		c.add(Network, ExposesService.By("hg", "serve", ""))
 	default:
-		c.add(LocalWrite, "hg "+v)
+		c.add(LocalWrite, LocalWork.By("hg", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -348,35 +348,35 @@ func svn(c *cmd) {
 	}
 	switch v {
 	case "commit", "ci", "import", "lock", "unlock":
-		c.add(RemoteWrite, "svn "+v+" writes to the repository")
+		c.add(RemoteWrite, ChangesServer.By("svn", v, ""))
 	case "copy", "cp", "mkdir", "move", "mv", "rename", "ren", "propset", "ps", "propdel", "pd", "propedit", "pe":
 		if urls || c.has("--revprop") {
-			c.add(RemoteWrite, "svn "+v+" on the repository")
+			c.add(RemoteWrite, ChangesServer.By("svn", v, ""))
 			return
 		}
-		c.add(LocalWrite, "svn "+v)
+		c.add(LocalWrite, LocalWork.By("svn", v, ""))
 	case "delete", "del", "remove", "rm":
 		if urls {
-			c.add(Destructive, "svn "+v+" deletes from the repository")
-			c.add(RemoteWrite, "svn "+v+" deletes from the repository")
+			c.add(Destructive, Destroys.By("svn", v, ""))
+			c.add(RemoteWrite, ChangesServer.By("svn", v, ""))
 			return
 		}
-		c.add(LocalWrite, "svn "+v)
+		c.add(LocalWrite, LocalWork.By("svn", v, ""))
 	case "revert":
-		c.add(Destructive, "svn revert discards changes")
+		c.add(Destructive, DiscardsWork.By("svn", "revert", ""))
 	case "relocate":
-		c.add(NewRemote, "svn relocate points the working copy at another repository")
+		c.add(NewRemote, PointsAtNewRemote.By("svn", "relocate", ""))
 	case "switch", "sw":
 		if c.has("--relocate") {
-			c.add(NewRemote, "svn switch --relocate")
+			c.add(NewRemote, PointsAtNewRemote.By("svn", "switch --relocate", ""))
 			return
 		}
-		c.add(LocalWrite, "svn switch")
+		c.add(LocalWrite, LocalWork.By("svn", "switch", ""))
 	case "status", "st", "log", "diff", "di", "info", "list", "ls", "cat", "blame", "praise", "annotate", "ann", "proplist", "pl",
 		"propget", "pg", "help", "--version", "mergeinfo", "":
-		c.add(Read, "svn "+v)
+		c.add(Read, OnlyReads.By("svn", v, ""))
 	default:
-		c.add(LocalWrite, "svn "+v)
+		c.add(LocalWrite, LocalWork.By("svn", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -387,31 +387,31 @@ func tea(c *cmd) {
 	switch {
 	case ws[0] == "login" || ws[0] == "logins" || ws[0] == "logout":
 		if ws[1] == "list" || ws[1] == "ls" || ws[1] == "" && ws[0] == "logins" {
-			c.add(Read, "tea logins")
+			c.add(Read, OnlyReads.By("tea", "logins", ""))
 			return
 		}
-		c.add(Secret, "tea "+ws[0]+" handles a token")
+		c.add(Secret, TouchesCredential.By("tea", ws[0], ""))
 	case ws[1] == "merge" || ws[0] == "merge":
-		c.add(Merge, "tea "+ws[0]+" merge")
+		c.add(Merge, Merges.By("tea", ws[0]+" merge", ""))
 	case ws[0] == "release" || ws[0] == "releases" || ws[0] == "r":
 		switch ws[1] {
 		case "create", "edit":
-			c.add(Publish, "tea release "+ws[1])
+			c.add(Publish, Publishes.By("tea release", ws[1], ""))
 		case "delete":
-			c.add(Destructive, "tea release delete")
+			c.add(Destructive, Destroys.By("tea", "release delete", ""))
 		default:
-			c.add(Read, "tea releases")
+			c.add(Read, OnlyReads.By("tea", "releases", ""))
 		}
 	case ws[1] == "delete" || ws[1] == "rm":
-		c.add(Destructive, "tea "+ws[0]+" "+ws[1])
+		c.add(Destructive, Destroys.By("tea", ws[0]+" "+ws[1], ""))
 	case ws[0] == "comment" || ws[0] == "c" || ws[1] == "create" || ws[1] == "c" || ws[1] == "edit" || ws[1] == "close" || ws[1] == "reopen" ||
 		ws[1] == "approve" || ws[1] == "reject" || ws[1] == "review" || ws[0] == "open" && false:
-		c.add(RemoteWrite, "tea "+ws[0]+" "+ws[1])
+		c.add(RemoteWrite, ChangesServer.By("tea", ws[0]+" "+ws[1], ""))
 	case ws[1] == "checkout" || ws[1] == "clean" || ws[0] == "clone":
-		c.add(LocalWrite, "tea "+ws[0]+" "+ws[1])
+		c.add(LocalWrite, LocalWork.By("tea", ws[0]+" "+ws[1], ""))
 		c.cwdWrite()
 	default:
-		c.add(Read, "tea "+ws[0]+" "+ws[1])
+		c.add(Read, OnlyReads.By("tea", ws[0]+" "+ws[1], ""))
 	}
 }
 
@@ -420,19 +420,19 @@ func graphite(c *cmd) {
 	v := c.verb()
 	switch v {
 	case "submit", "ss", "s":
-		c.add(RemoteWrite, "gt "+v+" pushes the stack and opens pull requests")
-		c.add(ForceRemote, "gt "+v+" force-pushes the stack's branches")
+		c.add(RemoteWrite, Pushes.By("gt", v, ""))
+		c.add(ForceRemote, PushesForce.By("gt", v, ""))
 	case "merge":
-		c.add(Merge, "gt merge merges pull requests")
+		c.add(Merge, Merges.By("gt", "merge", ""))
 	case "auth":
-		c.add(Secret, "gt auth stores a token")
+		c.add(Secret, StoresCredential.By("gt", "auth", ""))
 	case "log", "ls", "ll", "info", "status", "branch-info", "parent", "children", "trunk", "--version", "help", "dash", "":
-		c.add(Read, "gt "+v)
+		c.add(Read, OnlyReads.By("gt", v, ""))
 	case "sync", "get":
-		c.add(LocalWrite, "gt "+v+" pulls the trunk and cleans merged branches")
+		c.add(LocalWrite, ChangesRepository.By("gt", v+" pulls", ""))
 		c.cwdWrite()
 	default:
-		c.add(LocalWrite, "gt "+v)
+		c.add(LocalWrite, LocalWork.By("gt", v, ""))
 		c.cwdWrite()
 	}
 }
@@ -442,16 +442,16 @@ func otherVCS(c *cmd) {
 	switch v {
 	case "push", "send", "sync", "commit", "ci", "autosync":
 		if c.name == "fossil" && v == "commit" && !c.has("--no-autosync") || v != "commit" && v != "ci" || c.name == "darcs" && v == "send" {
-			c.add(RemoteWrite, c.name+" "+v+" writes to the remote")
+			c.add(RemoteWrite, ChangesServer.By(c.name, v, ""))
 			return
 		}
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	case "status", "log", "diff", "info", "timeline", "whatsnew", "changes", "help", "version", "":
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	case "revert", "obliterate", "unrecord", "clean", "purge", "scrub":
-		c.add(Destructive, c.name+" "+v+" discards work")
+		c.add(Destructive, DiscardsWork.By(c.name, v, ""))
 	default:
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 		c.cwdWrite()
 	}
 }
@@ -462,18 +462,18 @@ func glab(c *cmd) {
 	case "mr":
 		c.args = append([]shell.Word{{Raw: "pr", Value: "pr", Literal: true}}, c.args[1:]...)
 		if ws[1] == "note" {
-			c.add(RemoteWrite, "glab mr note comments on the merge request")
+			c.add(RemoteWrite, ChangesServer.By("glab", "mr note", ""))
 			return
 		}
 		gh(c)
 	case "ci", "pipeline":
 		switch ws[1] {
 		case "run", "retry", "trigger", "cancel":
-			c.add(RemoteWrite, "glab "+ws[0]+" "+ws[1])
+			c.add(RemoteWrite, ChangesServer.By("glab", ws[0]+" "+ws[1], ""))
 		case "delete":
-			c.add(Destructive, "glab "+ws[0]+" delete")
+			c.add(Destructive, Destroys.By("glab", ws[0]+" delete", ""))
 		default:
-			c.add(Read, "glab "+ws[0]+" "+ws[1])
+			c.add(Read, OnlyReads.By("glab", ws[0]+" "+ws[1], ""))
 		}
 	default:
 		gh(c)
@@ -484,25 +484,25 @@ func goreleaser(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "release", "":
 		if c.has("--snapshot", "--skip=publish", "--skip-publish") {
-			c.add(LocalWrite, "goreleaser release --snapshot builds without publishing")
+			c.add(LocalWrite, RunsProject.By("goreleaser", "release --snapshot", ""))
 			return
 		}
-		c.add(Publish, "goreleaser release publishes a release")
+		c.add(Publish, Publishes.By("goreleaser", "release", ""))
 	case "check", "healthcheck", "--version", "jsonschema":
-		c.add(Read, "goreleaser "+v)
+		c.add(Read, OnlyReads.By("goreleaser", v, ""))
 	default:
-		c.add(LocalWrite, "goreleaser "+v)
+		c.add(LocalWrite, LocalWork.By("goreleaser", v, ""))
 	}
 }
 
 func publishVerb(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "publish", "unpublish":
-		c.add(Publish, c.name+" "+v+" publishes to the marketplace")
+		c.add(Publish, Publishes.By(c.name, v, ""))
 	case "login", "create-publisher":
-		c.add(Secret, c.name+" "+v)
+		c.add(Secret, TouchesCredential.By(c.name, v, ""))
 	default:
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	}
 }
 
@@ -519,7 +519,7 @@ var inertGhConfig = map[string]bool{
 func ghExtension(c *cmd) bool {
 	ws := c.words(3)
 	if (ws[0] == "extension" || ws[0] == "extensions" || ws[0] == "ext") && (ws[1] == "install" || ws[1] == "upgrade" || ws[1] == "exec") && ws[2] != "." {
-		c.add(DownloadExec, "gh extension "+ws[1]+" runs a program fetched from "+ws[2])
+		c.add(DownloadExec, FetchesCodeThatRuns.By("gh extension", ws[1], ws[2]))
 		return true
 	}
 	return false

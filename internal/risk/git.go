@@ -36,7 +36,7 @@ func git(c *cmd) {
 	for i < len(args) {
 		w := args[i]
 		if !w.Literal {
-			c.add(Opaque, "git option built at run time: "+w.Raw)
+			c.add(Opaque, BuiltAtRunTime.By("git", "option", w.Raw))
 			return
 		}
 		v := w.Value
@@ -51,7 +51,7 @@ func git(c *cmd) {
 			}
 			i++
 			if !args[i].Literal {
-				c.add(Opaque, "git -c value built at run time")
+				c.add(Opaque, BuiltAtRunTime.By("git", "-c value", ""))
 				return
 			}
 			k, val, _ := strings.Cut(args[i].Value, "=")
@@ -64,7 +64,7 @@ func git(c *cmd) {
 				i++
 				val = args[i].Value
 				if !args[i].Literal {
-					c.add(Opaque, "git "+name+" built at run time")
+					c.add(Opaque, BuiltAtRunTime.By("git", name, ""))
 				}
 			}
 			if name == "--config-env" {
@@ -90,7 +90,7 @@ func git(c *cmd) {
 			}
 		case "--exec-path":
 			if hasVal {
-				c.add(Opaque, "git --exec-path runs git's programs from "+val)
+				c.add(Opaque, RunsUnread.By("git", "--exec-path", val))
 			}
 		}
 		i++
@@ -117,25 +117,25 @@ func git(c *cmd) {
 	}
 	for k, v := range config {
 		if why := gitConfigRuns(k); why != "" && !harmlessGitConfig(k, v) {
-			c.add(Opaque, "git configuration "+k+" "+why)
+			c.add(Opaque, RunsSettingProgram.By("git", "", k))
 		}
 		if strings.HasPrefix(k, "alias.") && strings.HasPrefix(v, "!") {
-			c.add(Opaque, "git alias "+k+" runs a shell command")
+			c.add(Opaque, RunsAlias.By("git", "", k))
 		}
 	}
 	c.repos(gitDirs)
 	if i >= len(args) {
-		c.add(Read, "git with no subcommand prints help")
+		c.add(Read, PrintsHelp.By("git", "", ""))
 		return
 	}
 	sub := args[i]
 	rest := args[i+1:]
 	if sub.Quoted || sub.Escaped {
-		c.add(Opaque, "quoting hides the git subcommand "+sub.Raw)
+		c.add(Opaque, HidesVerb.By("git", "", sub.Raw))
 	}
 	name := sub.Value
 	if a, ok := config["alias."+strings.ToLower(name)]; ok {
-		c.add(Opaque, "git subcommand "+name+" is an alias injected into this step")
+		c.add(Opaque, RunsAlias.By("git subcommand", name, ""))
 		if strings.HasPrefix(a, "!") {
 			return
 		}
@@ -154,24 +154,24 @@ func git(c *cmd) {
 		v := w.Value
 		switch {
 		case strings.HasPrefix(v, "ext::") || strings.HasPrefix(v, "fd::"):
-			c.add(Opaque, "git "+v+" runs a program as the remote")
+			c.add(Opaque, RunsOptionProgram.By("git", v, ""))
 		case v == "--help" || v == "-h":
-			c.add(Read, "git "+name+" --help prints the manual")
+			c.add(Read, PrintsHelp.By("git", name+" --help", ""))
 			return
 		case programOption(v) || v == "-u" && (name == "clone" || name == "fetch" || name == "ls-remote" || name == "pull" || name == "archive"):
-			c.add(Opaque, "git "+name+" "+v+" runs a program")
+			c.add(Opaque, RunsOptionProgram.By("git", name+" "+v, ""))
 		case (v == "--config" || v == "-c") && name == "clone":
-			c.add(Opaque, "git clone --config sets configuration that may run programs")
+			c.add(Opaque, RunsOptionProgram.By("git", "clone --config", ""))
 		}
 	}
 	g := &cmd{a: c.a, i: c.i, seg: c.seg, name: "git " + name, args: gitLongOptions(name, rest)}
 	fn, ok := gitSubcommand(name)
 	if !ok {
 		if strings.HasPrefix(name, "-") {
-			c.add(Read, "git exits on an unknown option")
+			c.add(Read, ExitsOnError.By("git", "", "an unknown option"))
 			return
 		}
-		c.add(Opaque, "git "+name+" is not a git command sayso knows (an alias or a git-"+name+" program)")
+		c.add(Opaque, UnknownVerb.By("git", name, ""))
 		return
 	}
 	if name != "config" && gitWritesConfig(name, g) {
@@ -264,12 +264,12 @@ var programSpec = optSpec{abbrev: true, long: []string{"upload-pack", "receive-p
 func (c *cmd) foreignRepo(opt string, w shell.Word) {
 	ps := c.a.resolve(w)
 	if ps == nil {
-		c.add(Opaque, "git "+opt+" names a repository at run time")
+		c.add(Opaque, BuiltAtRunTime.By("git", opt, ""))
 		return
 	}
 	for _, p := range ps {
 		if !c.a.ctx.InScope(p) {
-			c.add(Opaque, "git "+opt+" "+w.Raw+" uses a repository outside the project, whose configuration can run programs")
+			c.add(Opaque, OtherRepository.By("git", opt+" "+w.Raw, ""))
 			return
 		}
 	}
@@ -332,8 +332,8 @@ func gitConfigRuns(k string) string {
 // buildGitSubcommands makes the table of git's subcommands and their
 // classifiers.
 func buildGitSubcommands() map[string]func(*cmd) {
-	read := func(c *cmd) { c.add(Read, c.name+" only reads the repository") }
-	lw := func(c *cmd) { c.add(LocalWrite, c.name+" changes the local repository"); c.cwdWrite() }
+	read := func(c *cmd) { c.add(Read, OnlyReads.By(c.name, "", "")) }
+	lw := func(c *cmd) { c.add(LocalWrite, ChangesRepository.By(c.name, "", "")); c.cwdWrite() }
 	return map[string]func(*cmd){
 		"push": gitPush, "remote": gitRemote, "config": gitConfig, "reset": gitReset, "clean": gitClean,
 		"checkout": gitCheckout, "switch": gitSwitch, "restore": gitRestore, "stash": gitStashWrites,
@@ -369,29 +369,29 @@ func gitCloneUnpacks(c *cmd) {
 }
 
 func gitCommit(c *cmd) {
-	c.add(LocalWrite, "git commit records a commit")
+	c.add(LocalWrite, ChangesRepository.By("git", "commit", ""))
 	c.cwdWrite()
 	for _, w := range c.args {
 		if w.Value == "--amend" {
-			c.add(LocalWrite, "git commit --amend rewrites the last commit")
+			c.add(LocalWrite, ChangesRepository.By("git", "commit --amend", ""))
 		}
 	}
 }
 
 func gitMerge(c *cmd) {
 	if b := c.a.branch; b != "" && protectedBranch(b) && !c.has("--abort", "--quit", "--continue") {
-		c.add(Merge, "git merge into the protected branch "+b)
+		c.add(Merge, MergesProtected.By("git", "merge", b))
 	}
-	c.add(LocalWrite, "git merge joins histories in the local repository")
+	c.add(LocalWrite, ChangesRepository.By("git", "merge", ""))
 	c.cwdWrite()
 }
 
 func gitSubtree(c *cmd) {
 	if ops := c.operands(); len(ops) > 0 && ops[0].Value == "push" {
-		c.add(RemoteWrite, "git subtree push sends commits to a remote")
+		c.add(RemoteWrite, Pushes.By("git", "subtree push", ""))
 		return
 	}
-	c.add(LocalWrite, "git subtree")
+	c.add(LocalWrite, LocalWork.By("git", "subtree", ""))
 }
 
 // switchesTo remembers the branch a checkout or switch moves to, so that a
@@ -417,18 +417,18 @@ func gitPush(c *cmd) {
 	for _, x := range o {
 		switch x.name {
 		case "":
-			c.add(Opaque, "git push option built at run time")
+			c.add(Opaque, BuiltAtRunTime.By("git", "push option", ""))
 		case "--force", "--force-with-lease", "--force-if-includes", "-f":
 			force = true
 		case "--mirror", "--prune":
 			force = true
-			c.add(ForceRemote, "git push "+x.name+" deletes or overwrites remote refs")
+			c.add(ForceRemote, PushesDelete.By("git push", x.name, ""))
 		case "--delete", "-d":
 			del = true
 		case "--dry-run", "-n":
 			dry = true
 		case "--receive-pack", "--exec":
-			c.add(Opaque, "git push "+x.name+" runs a program on the remote")
+			c.add(Opaque, RunsOptionProgram.By("git push", x.name, ""))
 		case "--repo":
 			if x.val != nil {
 				pos = append([]shell.Word{*x.val}, pos...)
@@ -436,58 +436,58 @@ func gitPush(c *cmd) {
 		}
 	}
 	if dry {
-		c.add(Read, "git push --dry-run sends nothing")
+		c.add(Read, DryRun.By("git", "push --dry-run", ""))
 		return
 	}
 	if force {
-		c.add(ForceRemote, "git push --force overwrites remote history")
+		c.add(ForceRemote, PushesForce.By("git", "push --force", ""))
 	}
 	if del {
-		c.add(ForceRemote, "git push --delete deletes remote branches")
+		c.add(ForceRemote, PushesDelete.By("git", "push --delete", ""))
 	}
 	if len(pos) == 0 {
-		c.add(RemoteWrite, "git push sends commits to the upstream")
+		c.add(RemoteWrite, Pushes.By("git", "push", ""))
 		return
 	}
 	repo := pos[0]
 	switch {
 	case !repo.Literal:
-		c.add(RemoteWrite, "git push to a remote named at run time")
-		c.add(Opaque, "git push to a remote named at run time: "+repo.Raw)
+		c.add(RemoteWrite, Pushes.By("git", "push", ""))
+		c.add(Opaque, BuiltAtRunTime.By("git", "push", repo.Raw))
 	case isURL(repo.Value):
-		c.add(NewRemote, "git push to a URL, not a configured remote: "+repo.Raw)
+		c.add(NewRemote, PushesToURL.By("git", "push", repo.Raw))
 	}
 	refs := pos[1:]
 	if len(refs) == 0 {
-		c.add(RemoteWrite, "git push sends the current branch to "+repo.Raw)
+		c.add(RemoteWrite, Pushes.By("git", "push", repo.Raw))
 	}
 	for _, r := range refs {
 		if !r.Literal {
-			c.add(RemoteWrite, "git push of a ref named at run time")
-			c.add(Opaque, "git push of a ref named at run time: "+r.Raw)
+			c.add(RemoteWrite, Pushes.By("git", "push", ""))
+			c.add(Opaque, BuiltAtRunTime.By("git", "push", r.Raw))
 			continue
 		}
 		v := r.Value
 		switch {
 		case v == "--all" || v == "--tags":
-			c.add(RemoteWrite, "git push "+v)
+			c.add(RemoteWrite, Pushes.By("git push", v, ""))
 		case strings.HasPrefix(v, "+"):
-			c.add(ForceRemote, "git push "+v+": a leading + forces the update")
+			c.add(ForceRemote, PushesForce.By("git push", v, ""))
 		case v == ":":
-			c.add(RemoteWrite, "git push : sends every matching branch")
+			c.add(RemoteWrite, Pushes.By("git", "push", ""))
 		case strings.HasPrefix(v, ":"):
-			c.add(ForceRemote, "git push "+v+": an empty source deletes the remote ref")
+			c.add(ForceRemote, PushesDelete.By("git push", v, ""))
 		case strings.Contains(v, ":"):
 			src, dst, _ := strings.Cut(v, ":")
 			if protectedBranch(dst) && src != dst {
-				c.add(Merge, "git push "+v+" updates the protected branch "+dst)
+				c.add(Merge, PushesProtected.By("git push", v, dst))
 			} else {
-				c.add(RemoteWrite, "git push "+v)
+				c.add(RemoteWrite, Pushes.By("git push", v, ""))
 			}
 		case protectedBranch(v):
-			c.add(RemoteWrite, "git push of the protected branch "+v)
+			c.add(RemoteWrite, PushesProtected.By("git", "push", v))
 		default:
-			c.add(RemoteWrite, "git push "+v)
+			c.add(RemoteWrite, Pushes.By("git push", v, ""))
 		}
 	}
 }
@@ -505,18 +505,18 @@ func isURL(v string) bool {
 func gitRemote(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Read, "git remote lists remotes")
+		c.add(Read, OnlyReads.By("git", "remote", ""))
 		return
 	}
 	switch ops[0].Value {
 	case "add", "set-url":
-		c.add(NewRemote, "git remote "+ops[0].Value+" points the repository at a new remote")
+		c.add(NewRemote, PointsAtNewRemote.By("git remote", ops[0].Value, ""))
 	case "show", "get-url":
-		c.add(Read, "git remote "+ops[0].Value)
+		c.add(Read, OnlyReads.By("git remote", ops[0].Value, ""))
 	case "remove", "rm", "rename", "prune", "set-head", "set-branches", "update":
-		c.add(LocalWrite, "git remote "+ops[0].Value)
+		c.add(LocalWrite, LocalWork.By("git remote", ops[0].Value, ""))
 	default:
-		c.add(Read, "git remote "+ops[0].Value)
+		c.add(Read, OnlyReads.By("git remote", ops[0].Value, ""))
 	}
 }
 
@@ -563,10 +563,10 @@ func gitConfig(c *cmd) {
 		write = true
 	}
 	if !write || reads {
-		c.add(Read, "git config reads a setting")
+		c.add(Read, OnlyReads.By("git", "config", ""))
 		return
 	}
-	c.add(LocalWrite, "git config changes a setting")
+	c.add(LocalWrite, ChangesLocalSettings.By("git", "config", ""))
 	switch {
 	case c.has("--global"):
 		// git writes ~/.gitconfig, or the XDG file when only it exists.
@@ -579,36 +579,36 @@ func gitConfig(c *cmd) {
 		c.gitConfigWrite()
 	}
 	if why := gitConfigRuns(key); why != "" {
-		c.add(InstructionPatch, "git config "+key+" "+why+" later")
-		c.add(Opaque, "git config "+key+" "+why)
+		c.add(InstructionPatch, RunsLater.By("git config", key, ""))
+		c.add(Opaque, RunsSettingProgram.By("git", "config", key))
 	} else if renames {
-		c.add(InstructionPatch, "git config renames a section: the keys it holds become keys of another, which may run programs later")
-		c.add(Opaque, "git config renames a section into one sayso does not read")
+		c.add(InstructionPatch, RunsLater.By("git", "config", ""))
+		c.add(Opaque, RunsUnread.By("git", "config --rename-section", ""))
 	} else if key != "" && !inertGitConfig(key) {
-		c.add(InstructionPatch, "git config "+key+" is not a setting sayso knows to run nothing later")
+		c.add(InstructionPatch, RunsLater.By("git config", key, ""))
 	}
 	if strings.HasPrefix(key, "alias.") {
-		c.add(InstructionPatch, "git config "+key+" defines what a later git command runs")
+		c.add(InstructionPatch, RunsLater.By("git config", key, ""))
 	}
 	if strings.HasPrefix(key, "remote.") && strings.HasSuffix(key, "url") || strings.HasPrefix(key, "url.") {
-		c.add(NewRemote, "git config "+key+" points the repository at another remote")
+		c.add(NewRemote, PointsAtNewRemote.By("git config", key, ""))
 	}
 }
 
 func gitReset(c *cmd) {
 	if c.has("--hard") {
-		c.add(Destructive, "git reset --hard discards uncommitted work")
+		c.add(Destructive, DiscardsWork.By("git", "reset --hard", ""))
 		return
 	}
-	c.add(LocalWrite, "git reset moves the branch; the working files stay")
+	c.add(LocalWrite, ChangesRepository.By("git", "reset", ""))
 }
 
 func gitClean(c *cmd) {
 	if c.has("-n", "--dry-run") || c.shortFlag('n') {
-		c.add(Read, "git clean --dry-run lists what it would delete")
+		c.add(Read, DryRun.By("git", "clean --dry-run", ""))
 		return
 	}
-	c.add(Destructive, "git clean deletes untracked files")
+	c.add(Destructive, Destroys.By("git", "clean", ""))
 }
 
 func gitCheckout(c *cmd) {
@@ -621,14 +621,14 @@ func gitCheckout(c *cmd) {
 	}
 	switch {
 	case c.has("-f", "--force") || c.shortFlag('f'):
-		c.add(Destructive, "git checkout --force discards uncommitted work")
+		c.add(Destructive, DiscardsWork.By("git", "checkout --force", ""))
 	case c.has("-b", "-B", "--orphan") || c.shortFlag('b'):
-		c.add(LocalWrite, "git checkout -b makes a branch")
+		c.add(LocalWrite, ChangesRepository.By("git", "checkout -b", ""))
 	case afterDash || len(ops) > 1 || len(ops) == 1 && (ops[0].Value == "." || ops[0].Glob || strings.Contains(ops[0].Value, "/") && strings.Contains(ops[0].Value, ".")):
-		c.add(Destructive, "git checkout of paths discards their uncommitted changes")
+		c.add(Destructive, DiscardsWork.By("git", "checkout", ""))
 		c.gitPaths(afterDash, ops)
 	default:
-		c.add(LocalWrite, "git checkout switches branches")
+		c.add(LocalWrite, ChangesRepository.By("git", "checkout", ""))
 		c.switchesTo(ops)
 	}
 	c.cwdWrite()
@@ -636,10 +636,10 @@ func gitCheckout(c *cmd) {
 
 func gitSwitch(c *cmd) {
 	if c.has("--discard-changes", "-f", "--force") {
-		c.add(Destructive, "git switch --discard-changes discards uncommitted work")
+		c.add(Destructive, DiscardsWork.By("git", "switch --discard-changes", ""))
 		return
 	}
-	c.add(LocalWrite, "git switch changes branches")
+	c.add(LocalWrite, ChangesRepository.By("git", "switch", ""))
 	c.switchesTo(c.operands())
 	c.cwdWrite()
 }
@@ -648,10 +648,10 @@ func gitRestore(c *cmd) {
 	staged := c.has("--staged", "-S")
 	worktree := c.has("--worktree", "-W")
 	if staged && !worktree {
-		c.add(LocalWrite, "git restore --staged unstages")
+		c.add(LocalWrite, ChangesRepository.By("git", "restore --staged", ""))
 		return
 	}
-	c.add(Destructive, "git restore discards uncommitted changes in the working files")
+	c.add(Destructive, DiscardsWork.By("git", "restore", ""))
 	c.gitPaths(false, c.operands())
 }
 
@@ -676,16 +676,16 @@ func (c *cmd) gitPaths(afterDash bool, ops []shell.Word) {
 func gitStash(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(LocalWrite, "git stash saves work aside")
+		c.add(LocalWrite, ChangesRepository.By("git", "stash", ""))
 		return
 	}
 	switch ops[0].Value {
 	case "list", "show":
-		c.add(Read, "git stash "+ops[0].Value)
+		c.add(Read, OnlyReads.By("git stash", ops[0].Value, ""))
 	case "drop", "clear":
-		c.add(Destructive, "git stash "+ops[0].Value+" throws saved work away")
+		c.add(Destructive, DiscardsWork.By("git stash", ops[0].Value, ""))
 	default:
-		c.add(LocalWrite, "git stash "+ops[0].Value)
+		c.add(LocalWrite, LocalWork.By("git stash", ops[0].Value, ""))
 	}
 }
 
@@ -701,13 +701,13 @@ func gitBranch(c *cmd) {
 	o, ops := readOpts(c.args, branchSpec)
 	switch {
 	case o.has("-D") || o.has("-d", "--delete") && o.has("-f", "--force"):
-		c.add(Destructive, "git branch -D deletes a branch even when its commits are not merged")
+		c.add(Destructive, DeletesUnmerged.By("git", "branch -D", ""))
 	case o.has("-d", "--delete", "-m", "-M", "-c", "-C", "--move", "--copy", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-f", "--force"):
-		c.add(LocalWrite, "git branch changes local branches")
+		c.add(LocalWrite, ChangesRepository.By("git", "branch", ""))
 	case len(ops) > 0 && !o.has("--list", "-l", "--contains", "--merged", "--no-merged", "--points-at", "--no-contains"):
-		c.add(LocalWrite, "git branch makes a branch")
+		c.add(LocalWrite, ChangesRepository.By("git", "branch", ""))
 	default:
-		c.add(Read, "git branch lists branches")
+		c.add(Read, OnlyReads.By("git", "branch", ""))
 	}
 }
 
@@ -715,47 +715,47 @@ func gitTag(c *cmd) {
 	ops := c.operands()
 	switch {
 	case c.has("-d", "--delete"):
-		c.add(LocalWrite, "git tag -d deletes a local tag")
+		c.add(LocalWrite, ChangesRepository.By("git", "tag -d", ""))
 	case len(ops) > 0 && !c.has("-l", "--list", "--contains", "--merged", "--points-at", "-v", "--verify"):
-		c.add(LocalWrite, "git tag makes a tag")
+		c.add(LocalWrite, ChangesRepository.By("git", "tag", ""))
 	default:
-		c.add(Read, "git tag lists tags")
+		c.add(Read, OnlyReads.By("git", "tag", ""))
 	}
 }
 
 func gitWorktree(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Read, "git worktree")
+		c.add(Read, OnlyReads.By("git", "worktree", ""))
 		return
 	}
 	switch ops[0].Value {
 	case "list":
-		c.add(Read, "git worktree list")
+		c.add(Read, OnlyReads.By("git", "worktree list", ""))
 	case "remove":
 		if c.has("--force", "-f") {
-			c.add(Destructive, "git worktree remove --force discards the worktree's changes")
+			c.add(Destructive, DiscardsWork.By("git", "worktree remove --force", ""))
 			return
 		}
-		c.add(LocalWrite, "git worktree remove")
+		c.add(LocalWrite, LocalWork.By("git", "worktree remove", ""))
 	case "add":
-		c.add(LocalWrite, "git worktree add")
+		c.add(LocalWrite, LocalWork.By("git", "worktree add", ""))
 		if len(ops) > 1 {
 			c.write(ops[1])
 			c.writesUnder(ops[1])
 		}
 	default:
-		c.add(LocalWrite, "git worktree "+ops[0].Value)
+		c.add(LocalWrite, LocalWork.By("git worktree", ops[0].Value, ""))
 	}
 }
 
 func gitReflog(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 && (ops[0].Value == "expire" || ops[0].Value == "delete") {
-		c.add(Destructive, "git reflog "+ops[0].Value+" drops the record that recovers lost commits")
+		c.add(Destructive, Destroys.By("git reflog", ops[0].Value, ""))
 		return
 	}
-	c.add(Read, "git reflog")
+	c.add(Read, OnlyReads.By("git", "reflog", ""))
 }
 
 // rebaseSpec is how git rebase reads its options (git-rebase(1)).
@@ -769,57 +769,57 @@ var rebaseSpec = optSpec{short: "xsX", abbrev: true, long: []string{
 
 func gitRebase(c *cmd) {
 	if o, _ := readOpts(c.args, rebaseSpec); o.has("-x", "--exec") {
-		c.add(Opaque, "git rebase --exec runs a shell command")
+		c.add(Opaque, RunsUnread.By("git", "rebase --exec", ""))
 	}
-	c.add(LocalWrite, "git rebase rewrites local commits")
+	c.add(LocalWrite, ChangesRepository.By("git", "rebase", ""))
 	c.cwdWrite()
 }
 
 func gitSubmodule(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 && ops[0].Value == "foreach" {
-		c.add(Opaque, "git submodule foreach runs a shell command in each submodule")
+		c.add(Opaque, RunsUnread.By("git", "submodule foreach", ""))
 		return
 	}
 	if len(ops) == 0 || ops[0].Value == "status" || ops[0].Value == "summary" {
-		c.add(Read, "git submodule status")
+		c.add(Read, OnlyReads.By("git", "submodule status", ""))
 		return
 	}
-	c.add(LocalWrite, "git submodule "+ops[0].Value)
+	c.add(LocalWrite, LocalWork.By("git submodule", ops[0].Value, ""))
 	if ops[0].Value == "add" && len(ops) > 1 {
 		c.clonesTo(ops[1:])
 	}
 }
 
 func gitFilterBranch(c *cmd) {
-	c.add(Destructive, c.name+" rewrites the whole history")
+	c.add(Destructive, DropsHistory.By(c.name, "", ""))
 	if c.name == "git filter-branch" {
-		c.add(Opaque, "git filter-branch runs shell filters")
+		c.add(Opaque, RunsUnread.By("git", "filter-branch", ""))
 	}
 }
 
 func gitDifftool(c *cmd) {
-	c.add(Opaque, c.name+" runs an external tool")
+	c.add(Opaque, RunsOptionProgram.By(c.name, "", ""))
 }
 
-func gitSendEmail(c *cmd) { c.add(Exfil, "git send-email mails patches to others") }
+func gitSendEmail(c *cmd) { c.add(Exfil, SendsData.By("git", "send-email", "")) }
 
-func gitCredential(c *cmd) { c.add(Secret, c.name+" reads or stores stored passwords") }
+func gitCredential(c *cmd) { c.add(Secret, StoresCredential.By(c.name, "", "")) }
 
 func gitLFS(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 && ops[0].Value == "push" {
-		c.add(RemoteWrite, "git lfs push sends objects to the remote")
+		c.add(RemoteWrite, Pushes.By("git", "lfs push", ""))
 		return
 	}
-	c.add(LocalWrite, "git lfs")
+	c.add(LocalWrite, LocalWork.By("git", "lfs", ""))
 }
 
 func gitArchive(c *cmd) {
 	if c.has("--remote") {
-		c.add(Network, "git archive --remote fetches from a server")
+		c.add(Network, ReachesHost.By("git", "archive --remote", ""))
 	}
-	c.add(LocalWrite, "git archive writes an archive")
+	c.add(LocalWrite, ChangesProject.By("git", "archive", ""))
 	for i, w := range c.args {
 		if (w.Value == "-o" || w.Value == "--output") && i+1 < len(c.args) {
 			c.write(c.args[i+1])
@@ -830,29 +830,29 @@ func gitArchive(c *cmd) {
 func gitRm(c *cmd) {
 	recursive := c.has("-r") || c.shortFlag('r')
 	if c.has("--cached") {
-		c.add(LocalWrite, "git rm --cached stops tracking files")
+		c.add(LocalWrite, ChangesRepository.By("git", "rm --cached", ""))
 		return
 	}
 	for _, w := range c.operands() {
 		c.del(w, recursive)
 	}
-	c.add(LocalWrite, "git rm deletes tracked files")
+	c.add(LocalWrite, ChangesProject.By("git", "rm", ""))
 }
 
 func gitUpdateRef(c *cmd) {
 	if c.has("-d") {
-		c.add(Destructive, "git update-ref -d deletes a ref")
+		c.add(Destructive, Destroys.By("git", "update-ref -d", ""))
 		return
 	}
-	c.add(LocalWrite, "git update-ref moves a ref")
+	c.add(LocalWrite, ChangesRepository.By("git", "update-ref", ""))
 }
 
 func gitGC(c *cmd) {
 	if c.has("--prune=now", "--prune=all") {
-		c.add(Destructive, "git gc --prune=now drops unreachable commits for good")
+		c.add(Destructive, DropsHistory.By("git", "gc --prune=now", ""))
 		return
 	}
-	c.add(LocalWrite, "git gc")
+	c.add(LocalWrite, LocalWork.By("git", "gc", ""))
 }
 
 // gitPrune: git prune with no --expire drops every unreachable loose
@@ -860,55 +860,55 @@ func gitGC(c *cmd) {
 // in the past keeps the recent ones, as plain git gc does.
 func gitPrune(c *cmd) {
 	if c.has("-n", "--dry-run") {
-		c.add(Read, "git prune --dry-run lists what it would drop")
+		c.add(Read, DryRun.By("git", "prune --dry-run", ""))
 		return
 	}
 	for _, w := range c.args {
 		if v, ok := strings.CutPrefix(w.Value, "--expire="); ok && v != "now" && v != "all" && w.Literal {
-			c.add(LocalWrite, "git prune --expire="+v+" keeps what is newer")
+			c.add(LocalWrite, ChangesRepository.By("git", "prune --expire", v))
 			return
 		}
 		if w.Value == "--expire" {
-			c.add(LocalWrite, "git prune --expire keeps what is newer")
+			c.add(LocalWrite, ChangesRepository.By("git", "prune --expire", ""))
 			return
 		}
 	}
-	c.add(Destructive, "git prune drops unreachable commits for good, as git gc --prune=now does")
+	c.add(Destructive, DropsHistory.By("git", "prune", ""))
 }
 
 // gitRepack: repack -a -d drops the unreachable objects of the packs it
 // replaces; -A keeps them loose, for gc's expiry (git-repack(1)).
 func gitRepack(c *cmd) {
 	if c.shortFlag('a') && c.shortFlag('d') && !c.shortFlag('A') && !c.has("--keep-unreachable", "--cruft") {
-		c.add(Destructive, "git repack -a -d drops unreachable commits for good")
+		c.add(Destructive, DropsHistory.By("git", "repack -a -d", ""))
 		return
 	}
-	c.add(LocalWrite, "git repack")
+	c.add(LocalWrite, LocalWork.By("git", "repack", ""))
 }
 
 func gitBisect(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 && ops[0].Value == "run" {
-		c.add(LocalWrite, "git bisect run runs a script of the project")
+		c.add(LocalWrite, RunsProject.By("git", "bisect run", ""))
 	}
-	c.add(LocalWrite, "git bisect")
+	c.add(LocalWrite, LocalWork.By("git", "bisect", ""))
 }
 
 func gitSymbolicRef(c *cmd) {
 	if len(c.operands()) >= 2 || c.has("-d", "--delete") {
-		c.add(LocalWrite, "git symbolic-ref changes a ref")
+		c.add(LocalWrite, ChangesRepository.By("git", "symbolic-ref", ""))
 		return
 	}
-	c.add(Read, "git symbolic-ref")
+	c.add(Read, OnlyReads.By("git", "symbolic-ref", ""))
 }
 
 func gitSVN(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 && (ops[0].Value == "dcommit" || ops[0].Value == "submit") {
-		c.add(RemoteWrite, c.name+" "+ops[0].Value+" sends commits to the server")
+		c.add(RemoteWrite, Pushes.By(c.name, ops[0].Value, ""))
 		return
 	}
-	c.add(LocalWrite, c.name)
+	c.add(LocalWrite, ChangesRepository.By(c.name, "", ""))
 }
 
 // GitConfigKnownInert reports a key of a repository's configuration
@@ -1001,14 +1001,14 @@ var inertGitKeys = map[string]bool{
 // gitDiffOutput: the log and diff family read, unless --output names a
 // file for what they print.
 func gitDiffOutput(c *cmd) {
-	c.add(Read, c.name+" only reads the repository")
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 	c.outputs([]string{"--output"}, nil)
 }
 
 // gitFormatPatch writes its patches in the working folder, in -o DIR, or
 // to the one file --output names.
 func gitFormatPatch(c *cmd) {
-	c.add(LocalWrite, "git format-patch writes patch files")
+	c.add(LocalWrite, ChangesProject.By("git", "format-patch", ""))
 	n := len(c.a.out.Paths)
 	c.outputs([]string{"-o", "--output-directory", "--output"}, []string{"-o"})
 	if c.has("--stdout") {
@@ -1022,7 +1022,7 @@ func gitFormatPatch(c *cmd) {
 // gitMv moves its sources to the target, or into it when it is a folder:
 // each source is deleted and the file it becomes is written.
 func gitMv(c *cmd) {
-	c.add(LocalWrite, "git mv moves tracked files")
+	c.add(LocalWrite, ChangesProject.By("git", "mv", ""))
 	ops := c.operands()
 	if len(ops) < 2 {
 		c.cwdWrite()
@@ -1039,7 +1039,7 @@ func gitMv(c *cmd) {
 // gitReadTree writes the working files only with -u: below --prefix, or
 // the whole tree.
 func gitReadTree(c *cmd) {
-	c.add(LocalWrite, "git read-tree changes the index")
+	c.add(LocalWrite, ChangesRepository.By("git", "read-tree", ""))
 	if !c.has("-u") {
 		return
 	}
@@ -1049,7 +1049,7 @@ func gitReadTree(c *cmd) {
 // gitCheckoutIndex writes the files it names from the index, or every
 // file with -a, below --prefix when given.
 func gitCheckoutIndex(c *cmd) {
-	c.add(LocalWrite, "git checkout-index writes files from the index")
+	c.add(LocalWrite, ChangesRepository.By("git", "checkout-index", ""))
 	c.checksOut(c.has("-a", "--all") || c.has("--stdin"))
 	prefix, hasPrefix := c.prefix()
 	for _, w := range c.operands() {
@@ -1101,7 +1101,7 @@ var cloneOptsWithValue = map[string]bool{
 // gitClone writes the repository into the folder it names, or a folder
 // named after the repository in the working folder.
 func gitClone(c *cmd) {
-	c.add(LocalWrite, "git clone makes a local copy of a repository")
+	c.add(LocalWrite, ChangesRepository.By("git", "clone", ""))
 	var ops []shell.Word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
@@ -1149,10 +1149,10 @@ func (c *cmd) clonesTo(ops []shell.Word) {
 func gitBundle(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 && (ops[0].Value == "list-heads" || ops[0].Value == "verify") {
-		c.add(Read, "git bundle "+ops[0].Value)
+		c.add(Read, OnlyReads.By("git bundle", ops[0].Value, ""))
 		return
 	}
-	c.add(LocalWrite, "git bundle")
+	c.add(LocalWrite, LocalWork.By("git", "bundle", ""))
 	if len(ops) > 1 && ops[0].Value == "create" {
 		c.write(ops[1])
 		return
@@ -1172,10 +1172,10 @@ func gitStashWrites(c *cmd) {
 // --cached to the index alone; --check, --stat and the like only read it.
 func gitApply(c *cmd) {
 	if c.has("--check", "--stat", "--numstat", "--summary") && !c.has("--apply") {
-		c.add(Read, "git apply "+"only reads the patch")
+		c.add(Read, OnlyReads.By("git", "apply", ""))
 		return
 	}
-	c.add(LocalWrite, "git apply changes files from a patch")
+	c.add(LocalWrite, ChangesProject.By("git", "apply", ""))
 	// With --cached the patch lands in the index alone; the next checkout
 	// writes what it names, so the names count the same.
 	c.patchArgs("--build-fake-ancestor")
@@ -1183,7 +1183,7 @@ func gitApply(c *cmd) {
 
 // gitAm applies the patches of mailboxes to the working files.
 func gitAm(c *cmd) {
-	c.add(LocalWrite, "git am applies mailed patches")
+	c.add(LocalWrite, ChangesRepository.By("git", "am", ""))
 	if c.has("--abort", "--quit", "--show-current-patch") {
 		return
 	}
@@ -1243,7 +1243,7 @@ func atoiOr(s string, bad int) int {
 // gitInit writes the repository in the folder it names, or the working
 // folder.
 func gitInit(c *cmd) {
-	c.add(LocalWrite, "git init makes a repository")
+	c.add(LocalWrite, ChangesRepository.By("git", "init", ""))
 	ops := c.operands()
 	var dirs []shell.Word
 	for i := 0; i < len(c.args); i++ {
@@ -1272,7 +1272,7 @@ func gitInit(c *cmd) {
 // gitUpdateIndex: an entry added with --cacheinfo names a file the next
 // checkout writes; the path counts as written now (git-update-index(1)).
 func gitUpdateIndex(c *cmd) {
-	c.add(LocalWrite, "git update-index changes the index")
+	c.add(LocalWrite, ChangesRepository.By("git", "update-index", ""))
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		if !w.Literal || w.Value != "--cacheinfo" || i+1 >= len(c.args) {
@@ -1300,15 +1300,15 @@ func gitGrep(c *cmd) {
 		v := w.Value
 		switch {
 		case !w.Literal && strings.HasPrefix(w.Raw, "-"):
-			c.add(Opaque, "git grep: an option built at run time may name a program to run: "+w.Raw)
+			c.add(Opaque, BuiltAtRunTime.By("git", "grep", w.Raw))
 			return
 		case v == "--":
-			c.add(Read, "git grep only reads the repository")
+			c.add(Read, OnlyReads.By("git", "grep", ""))
 			return
 		case strings.HasPrefix(v, "--"):
 			name, _, hasVal := strings.Cut(v[2:], "=")
 			if hasVal && len(name) >= 2 && strings.HasPrefix("open-files-in-pager", name) {
-				c.add(Opaque, "git grep "+v+" runs a program on the files that match")
+				c.add(Opaque, RunsOptionProgram.By("git grep", v, ""))
 				return
 			}
 		case strings.HasPrefix(v, "-"):
@@ -1317,13 +1317,13 @@ func gitGrep(c *cmd) {
 					break // the rest is this option's value
 				}
 				if v[i] == 'O' && i+1 < len(v) {
-					c.add(Opaque, "git grep "+v+" runs a program on the files that match")
+					c.add(Opaque, RunsOptionProgram.By("git grep", v, ""))
 					return
 				}
 			}
 		}
 	}
-	c.add(Read, "git grep only reads the repository")
+	c.add(Read, OnlyReads.By("git", "grep", ""))
 }
 
 // gitGlobalTakes are git's global options that take the next word as

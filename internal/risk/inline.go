@@ -28,23 +28,23 @@ func (c *cmd) inlineCode(opt string, code *shell.Word, rest []shell.Word) {
 		// statement sayso reads whole is known: a notification, given as
 		// osascript's only arguments, in its default language.
 		if opt == "-e" && len(c.args) == 2 && code != nil && code.Literal && appleScriptNotification(code.Value) {
-			c.add(Read, c.name+" "+opt+" shows a notification")
+			c.add(Read, OnlyReads.By(c.name, opt, ""))
 			return
 		}
-		c.add(Opaque, c.name+" "+opt+" runs AppleScript, which acts through other applications")
+		c.add(Opaque, RunsUnread.By(c.name, opt, ""))
 		return
 	case opt == "-EncodedCommand" || opt == "-enc":
-		c.add(Opaque, c.name+" "+opt+" runs encoded code sayso cannot read")
+		c.add(Opaque, RunsUnread.By(c.name, opt, ""))
 		return
 	case code == nil:
-		c.add(Opaque, c.name+" "+opt+" is given no code sayso can find")
+		c.add(Opaque, InputUnreadable.By(c.name, opt, "no code"))
 		return
 	}
 	// Code with a variable or a substitution in it is built when the step
 	// runs: sayso reads it no more than a script file, and the wall holds
 	// it the same. What builds it is judged in its own segments, a
 	// download or a decoding in it (pipelines), a secret variable here.
-	c.add(LocalWrite, c.name+" "+opt+" runs inline code, the project's code inside the wall")
+	c.add(LocalWrite, InlineCode.By(c.name, opt, ""))
 	c.a.mark(c.i, roleInline)
 	if code.Literal {
 		c.codeNames(code.Value)
@@ -52,7 +52,7 @@ func (c *cmd) inlineCode(opt string, code *shell.Word, rest []shell.Word) {
 		c.codeNames(code.Raw)
 		for _, p := range code.Params {
 			if secretVar(p) {
-				c.add(Secret, c.name+" "+opt+" is handed $"+p+", which holds a secret, in its code")
+				c.add(Secret, TouchesCredential.By(c.name, opt, p))
 			}
 		}
 	}
@@ -98,7 +98,7 @@ func (c *cmd) codeNames(code string) {
 		}
 	}
 	if why := wholeEnv(code); why != "" {
-		c.add(Secret, "its inline code reads the whole environment, secrets included: "+why)
+		c.add(Secret, Reason{Kind: InlineSecret, Object: why, What: "the whole environment, secrets included"})
 	}
 	seen := map[string]bool{}
 	for _, tok := range pathTokens(code) {
@@ -112,13 +112,13 @@ func (c *cmd) codeNames(code string) {
 		}
 		if p != "" {
 			if why := secretPath(p, ctx.Home); why != "" {
-				c.add(Secret, "its inline code names "+why+": "+tok)
+				c.add(Secret, Reason{Kind: InlineSecret, Object: tok, What: why})
 				continue
 			}
 		}
 		for _, name := range strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '$' || r == ':' }) {
 			if upperName(name) && place.SecretVar(name) {
-				c.add(Secret, "its inline code names "+name+", which holds a secret")
+				c.add(Secret, Reason{Kind: InlineSecret, Object: name, What: "a variable that holds a secret"})
 				break
 			}
 		}
@@ -164,7 +164,7 @@ func (c *cmd) inlineOperands(opt string, rest []shell.Word) {
 	op := OpRead
 	if edits {
 		op = OpWrite
-		c.add(LocalWrite, c.name+" -i edits the files it is given in place")
+		c.add(LocalWrite, ChangesProject.By(c.name, "-i", ""))
 	}
 	dash := false
 	for _, w := range rest {

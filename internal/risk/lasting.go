@@ -9,7 +9,7 @@ package risk
 // deploy does, so it carries both classes. Deploy is severe, so the card
 // offers no "always" for it; and with two ceilings in one step no lease of
 // either category covers it: the person answers each one.
-func (c *cmd) lasting(why string) {
-	c.add(Deploy, why)
-	c.add(Destructive, why)
+func (c *cmd) lasting(r Reason) {
+	c.add(Deploy, r)
+	c.add(Destructive, r)
 }

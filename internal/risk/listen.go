@@ -52,7 +52,7 @@ func (c *cmd) listenAll(n string, opts ...string) {
 			}
 			for _, a := range strings.Split(val, ",") { // kubectl port-forward --address localhost,0.0.0.0
 				if everyAddress(a) {
-					c.add(Network, n+" listens on every address ("+o+" "+val+"): other machines reach what it serves")
+					c.add(Network, ListensEverywhere.By(n, o+" "+val, ""))
 					return
 				}
 			}
@@ -76,7 +76,7 @@ func (c *cmd) listens() {
 				v = v[at+1:]
 			}
 			if strings.HasPrefix(v, "0.0.0.0:") || strings.HasPrefix(v, "[::]:") || strings.HasPrefix(v, "*:") {
-				c.add(Network, c.name+" listens on every address ("+w.Value+"): other machines reach what it serves")
+				c.add(Network, ExposesService.By(c.name, "", w.Value))
 				return
 			}
 		}
@@ -101,12 +101,12 @@ func (c *cmd) servesRoot(n string, rest []shell.Word, opts ...string) {
 	}
 	ps := c.a.resolve(root)
 	if ps == nil {
-		c.add(Opaque, n+" serves a folder sayso cannot know: "+root.Raw)
+		c.add(Opaque, PathUnknown.By(n, "serve", root.Raw))
 		return
 	}
 	for _, p := range ps {
 		if p == "/" || p == c.a.ctx.Home || p == "/home" || p == "/root" || p == "/Users" || secretPath(p, c.a.ctx.Home) != "" {
-			c.add(Exfil, n+" serves "+p+", the keys in it among it, to whoever connects")
+			c.add(Exfil, ExposesService.By(n, "", p))
 			return
 		}
 	}
@@ -117,11 +117,11 @@ func (c *cmd) servesRoot(n string, rest []shell.Word, opts ...string) {
 // whoever connects; a plain nc -l listens on every address.
 func (c *cmd) bindShell() {
 	if c.has("-e", "-c", "--exec", "--sh-exec", "--lua-exec") || c.shortFlag('e') && !c.has("--") {
-		c.add(Exfil, c.name+" -l runs a program for whoever connects: a shell on this machine for the network")
+		c.add(Exfil, ExposesService.By(c.name, "-l", ""))
 		return
 	}
 	if !c.has("-s", "--source") && !c.hasLocalOperand() {
-		c.add(Network, c.name+" -l listens on every address: other machines reach it")
+		c.add(Network, ListensEverywhere.By(c.name, "-l", ""))
 	}
 }
 
@@ -151,7 +151,7 @@ func (c *cmd) socatShell() {
 		}
 	}
 	if listen && run {
-		c.add(Exfil, "socat runs a program for whoever connects: a shell on this machine for the network")
+		c.add(Exfil, ExposesService.By("socat", "", ""))
 	}
 }
 
@@ -179,17 +179,17 @@ func (c *cmd) sshForwards() {
 			}
 			switch f {
 			case 'R':
-				c.add(Exfil, "ssh -R "+spec+" opens a port on the remote host that leads into this machine")
+				c.add(Exfil, ExposesService.By("ssh -R", spec, ""))
 			case 'D':
-				c.add(Network, "ssh -D "+spec+" runs a SOCKS proxy through the remote host")
+				c.add(Network, ReachesHost.By("ssh -D", spec, ""))
 			case 'L':
-				c.add(Network, "ssh -L "+spec+" forwards a port of this machine through the remote host")
+				c.add(Network, ReachesHost.By("ssh -L", spec, ""))
 			}
 			break
 		}
 	}
 	if c.shortFlag('g') {
-		c.add(Network, "ssh -g lets other machines connect to its forwarded ports")
+		c.add(Network, ReachesHost.By("ssh", "-g", ""))
 	}
 }
 
@@ -204,7 +204,7 @@ func jupyterFamily() family {
 // in Jupyter Server's config reference), whoever reaches the port runs
 // code on this machine; bound to every address, others reach it.
 func jupyter(c *cmd) {
-	c.add(LocalWrite, "jupyter runs notebooks of the project")
+	c.add(LocalWrite, RunsProject.By("jupyter", "", ""))
 	c.readSecrets()
 	c.cwdWrite()
 	for _, w := range c.args {
@@ -215,11 +215,11 @@ func jupyter(c *cmd) {
 		switch strings.ToLower(k) {
 		case "--serverapp.token", "--notebookapp.token", "--identityprovider.token", "--serverapp.password", "--notebookapp.password":
 			if strings.Trim(v, `"'`) == "" {
-				c.add(Exfil, "jupyter "+k+" is empty: whoever reaches the port runs code on this machine")
+				c.add(Exfil, ExposesService.By("jupyter", k, ""))
 			}
 		case "--serverapp.disable_check_xsrf", "--notebookapp.disable_check_xsrf":
 			if strings.EqualFold(v, "true") {
-				c.add(Exfil, "jupyter "+k+": any web page the person opens can run code here")
+				c.add(Exfil, ExposesService.By("jupyter", k, ""))
 			}
 		}
 	}

@@ -38,10 +38,10 @@ func (c *cmd) builtNames() {
 		if addressPrefix(raw[:dollar]) {
 			for _, v := range w.Params {
 				if secretVar(v) {
-					c.add(Secret, c.name+" sends $"+v+", which holds a secret, in an address: "+w.Raw)
+					c.add(Secret, SendsCredential.By(c.name, "$"+v, w.Raw))
 				}
 			}
-			c.add(Network, c.name+" reaches an address built at run time, which carries what it expands to: "+w.Raw)
+			c.add(Network, BuiltAtRunTime.By(c.name, "", w.Raw))
 			return
 		}
 	}

@@ -121,12 +121,12 @@ func (a *assessor) runsDownload(ps []string) bool {
 // fetch classifies a plain download from the hosts named by urls.
 func (c *cmd) fetch(urls []shell.Word) {
 	if len(urls) == 0 {
-		c.add(Network, c.name+" reaches a host")
+		c.add(Network, ReachesHost.By(c.name, "", ""))
 		return
 	}
 	for _, u := range urls {
 		if !u.Literal {
-			c.add(Network, c.name+" reaches a host named at run time: "+u.Raw)
+			c.add(Network, BuiltAtRunTime.By(c.name, "", u.Raw))
 			continue
 		}
 		if strings.HasPrefix(u.Value, "file:") {
@@ -136,11 +136,11 @@ func (c *cmd) fetch(urls []shell.Word) {
 		h := hostOf(u.Value)
 		switch {
 		case h == "":
-			c.add(Network, c.name+" reaches "+u.Raw)
+			c.add(Network, ReachesHost.By(c.name, "", u.Raw))
 		case c.a.trusted(h):
-			c.add(Read, c.name+" fetches from the trusted host "+h)
+			c.add(Read, FetchesTrusted.By(c.name, "", h))
 		default:
-			c.add(Network, c.name+" fetches from "+h+", which is not a trusted host")
+			c.add(Network, FetchesUntrusted.By(c.name, "", h))
 		}
 	}
 }
@@ -251,17 +251,17 @@ func curl(c *cmd) {
 				c.write(o)
 			}
 		case name == "-O" || name == "--remote-name" || name == "--remote-name-all":
-			c.add(LocalWrite, "curl -O saves the download")
+			c.add(LocalWrite, SavesDownload.By("curl", "-O", ""))
 			c.cwdWrite()
 			defer func() { c.savesDownloadsOf(urls) }()
 		case name == "-K" || name == "--config":
-			c.add(Opaque, "curl reads its options from a file")
+			c.add(Opaque, RunsUnread.By("curl", "", ""))
 			next()
 		case name == "-H" || name == "--header":
 			h := next()
 			for _, p := range h.Params {
 				if secretVar(p) {
-					c.add(Network, "curl sends a credential from $"+p)
+					c.add(Network, SendsCredential.By("curl", "", p))
 				}
 			}
 		case curlArgOpts[name] && !hasVal:
@@ -273,12 +273,12 @@ func curl(c *cmd) {
 	}
 	switch {
 	case sendFile:
-		c.add(Exfil, "curl sends a file to a host")
+		c.add(Exfil, SendsData.By("curl", "", ""))
 	case stdin:
 		c.a.mark(c.i, roleSend)
-		c.add(Exfil, "curl sends its input to a host")
+		c.add(Exfil, SendsData.By("curl", "", ""))
 	case send:
-		c.add(Exfil, "curl sends data to a host")
+		c.add(Exfil, SendsData.By("curl", "", ""))
 	default:
 		c.a.mark(c.i, roleFetch)
 		c.fetch(urls)
@@ -307,10 +307,10 @@ func wget(c *cmd) {
 				f = c.args[i].Value
 			}
 			c.path(OpRead, shell.Word{Raw: f, Value: f, Literal: true, Tilde: strings.HasPrefix(f, "~")})
-			c.add(Exfil, "wget sends a file to a host")
+			c.add(Exfil, SendsData.By("wget", "", ""))
 			return
 		case name == "--post-data" || name == "--body-data" || name == "--method" && !strings.EqualFold(val, "GET"):
-			c.add(Exfil, "wget sends data to a host")
+			c.add(Exfil, SendsData.By("wget", "", ""))
 			return
 		case name == "-O" || name == "--output-document" || strings.HasPrefix(v, "-O") && len(v) > 2:
 			o := val
@@ -341,7 +341,7 @@ func wget(c *cmd) {
 			}
 		case name == "-i" || name == "--input-file" || name == "-e" || name == "--execute" || name == "-U" || name == "--user-agent" || name == "--header" || name == "-t" || name == "-T" || name == "-Q":
 			if name == "-e" || name == "--execute" {
-				c.add(Opaque, "wget -e runs configuration commands")
+				c.add(Opaque, RunsUnread.By("wget", "-e", ""))
 			}
 			if !hasVal {
 				i++
@@ -352,7 +352,7 @@ func wget(c *cmd) {
 		}
 	}
 	if !c.has("-O", "--output-document") && !c.a.is(c.i, roleFetch) {
-		c.add(LocalWrite, "wget saves the download")
+		c.add(LocalWrite, SavesDownload.By("wget", "", ""))
 		c.cwdWrite()
 		c.savesDownloadsOf(urls)
 	}
@@ -380,12 +380,12 @@ func httpie(c *cmd) {
 		items = len(ops) - 1
 		for _, w := range ops[1:] {
 			if strings.Contains(w.Value, "@") {
-				c.add(Exfil, c.name+" sends a file to a host")
+				c.add(Exfil, SendsData.By(c.name, "", ""))
 			}
 		}
 	}
 	if method != "" && method != "GET" && method != "HEAD" || items > 0 && method == "" && hasDataItem(ops[1:]) {
-		c.add(Exfil, c.name+" sends data to a host")
+		c.add(Exfil, SendsData.By(c.name, "", ""))
 		return
 	}
 	c.a.mark(c.i, roleFetch)
@@ -423,7 +423,7 @@ func ssh(c *cmd) {
 			}
 			l := strings.ToLower(opt)
 			if strings.HasPrefix(l, "proxycommand") || strings.HasPrefix(l, "localcommand") || strings.HasPrefix(l, "permitlocalcommand") || strings.HasPrefix(l, "knownhostscommand") || strings.HasPrefix(l, "match") {
-				c.add(Opaque, "ssh -o "+opt+" runs a local command")
+				c.add(Opaque, RunsUnread.By("ssh -o", opt, ""))
 			}
 			continue
 		}
@@ -435,7 +435,7 @@ func ssh(c *cmd) {
 					}
 				}
 				if v == "-J" {
-					c.add(Network, "ssh through a jump host")
+					c.add(Network, ReachesHost.By("ssh", "", ""))
 				}
 				i++
 			}
@@ -444,37 +444,37 @@ func ssh(c *cmd) {
 		pos = append(pos, w)
 	}
 	if len(pos) == 0 {
-		c.add(Read, "ssh prints its usage")
+		c.add(Read, OnlyReads.By("ssh", "", ""))
 		return
 	}
 	c.a.mark(c.i, roleSend)
 	for _, r := range c.seg.Redirs {
 		if r.Reads() || r.Input() {
-			c.add(Exfil, "ssh sends "+r.Target.Raw+" to "+pos[0].Raw)
+			c.add(Exfil, SendsData.By("ssh", pos[0].Raw, r.Target.Raw))
 		}
 	}
-	c.add(Opaque, "ssh runs commands on "+pos[0].Raw+", where sayso does not see them")
-	c.add(RemoteWrite, "ssh acts on another host: "+pos[0].Raw)
+	c.add(Opaque, RunsUnread.By("ssh", "", pos[0].Raw))
+	c.add(RemoteWrite, ChangesServer.By("ssh", "", pos[0].Raw))
 }
 
 func scp(c *cmd) {
 	ops := c.operands()
 	for i, w := range c.args {
 		if (w.Value == "-S" || w.Value == "-o" && i+1 < len(c.args) && strings.HasPrefix(strings.ToLower(c.args[i+1].Value), "proxycommand")) && i+1 < len(c.args) {
-			c.add(Opaque, "scp runs a program: "+w.Value)
+			c.add(Opaque, RunsOptionProgram.By("scp", "", w.Value))
 		}
 	}
 	if c.name == "sftp" {
-		c.add(Exfil, "sftp can send files to "+strings.Join(shell.Words(ops), " "))
+		c.add(Exfil, SendsData.By("sftp", "", strings.Join(shell.Words(ops), " ")))
 		return
 	}
 	if len(ops) < 2 {
-		c.add(Read, "scp with nothing to copy")
+		c.add(Read, ChangesNothing.By("scp", "", ""))
 		return
 	}
 	dst := ops[len(ops)-1]
 	if remoteSpec(dst.Value) {
-		c.add(Exfil, "scp sends files to "+dst.Raw)
+		c.add(Exfil, SendsData.By("scp", "", dst.Raw))
 		for _, w := range ops[:len(ops)-1] {
 			if !remoteSpec(w.Value) {
 				c.path(OpRead, w)
@@ -482,7 +482,7 @@ func scp(c *cmd) {
 		}
 		return
 	}
-	c.add(Network, "scp copies from another host")
+	c.add(Network, ReachesHost.By("scp", "", ""))
 	c.write(dst)
 }
 
@@ -497,9 +497,9 @@ func socat(c *cmd) {
 		}
 		switch {
 		case !w.Literal:
-			c.add(Opaque, "socat address built at run time")
+			c.add(Opaque, BuiltAtRunTime.By("socat", "address", ""))
 		case kind == "exec" || kind == "system":
-			c.add(Opaque, "socat runs a program for the connection")
+			c.add(Opaque, RunsOptionProgram.By("socat", "", ""))
 		case strings.HasPrefix(kind, "tcp") || strings.HasPrefix(kind, "udp") || strings.HasPrefix(kind, "openssl") || strings.HasPrefix(kind, "sctp"):
 			remote = true
 		case (kind == "file" || kind == "open" || kind == "gopen" || kind == "create") && len(w.Value) > len(kind):
@@ -514,40 +514,40 @@ func socat(c *cmd) {
 	c.socatShell()
 	switch {
 	case remote && file:
-		c.add(Exfil, "socat sends a file to a host")
+		c.add(Exfil, SendsData.By("socat", "", ""))
 	case remote:
 		c.a.mark(c.i, roleSend)
-		c.add(Network, "socat connects to a host")
+		c.add(Network, ReachesHost.By("socat", "", ""))
 	default:
-		c.add(LocalWrite, "socat relays locally")
+		c.add(LocalWrite, ServesLocally.By("socat", "", ""))
 	}
 }
 
 func netcat(c *cmd) {
 	if c.has("-l", "--listen") || c.shortFlag('l') {
-		c.add(LocalWrite, c.name+" listens on a port")
+		c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
 		c.bindShell()
 		return
 	}
 	if c.has("-e", "-c", "--exec", "--sh-exec", "--lua-exec") || c.name == "socat" && strings.Contains(strings.Join(shell.Words(c.args), " "), "EXEC:") || c.name == "socat" && strings.Contains(strings.Join(shell.Words(c.args), " "), "SYSTEM:") {
-		c.add(Opaque, c.name+" runs a program for the connection")
+		c.add(Opaque, RunsOptionProgram.By(c.name, "", ""))
 	}
 	c.a.mark(c.i, roleSend)
 	for _, r := range c.seg.Redirs {
 		if r.Reads() {
-			c.add(Exfil, c.name+" sends a file to a host")
+			c.add(Exfil, SendsData.By(c.name, "", ""))
 		}
 	}
 	if c.has("-z") || c.shortFlag('z') {
-		c.add(Network, c.name+" -z probes a port")
+		c.add(Network, ReachesHost.By(c.name, "-z", ""))
 		return
 	}
-	c.add(Network, c.name+" connects to a host")
+	c.add(Network, ReachesHost.By(c.name, "", ""))
 }
 
 func mail(c *cmd) {
 	c.a.mark(c.i, roleSend)
-	c.add(Exfil, c.name+" sends mail")
+	c.add(Exfil, SendsData.By(c.name, "", ""))
 }
 
 // HostsNamed are the hosts the words of a step name as URLs
@@ -648,6 +648,6 @@ func curlLocal(c *cmd) bool {
 	if !local || !send {
 		return false // a plain fetch: curl's own reading applies
 	}
-	c.add(LocalWrite, "curl sends data to a server on this machine")
+	c.add(LocalWrite, ServesLocally.By("curl", "", ""))
 	return true
 }

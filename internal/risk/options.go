@@ -30,22 +30,22 @@ func (c *cmd) evaluates() {
 		v := w.Value
 		switch {
 		case !w.Literal && c.name == "let":
-			c.add(Opaque, "let evaluates text built at run time")
+			c.add(Opaque, BuiltAtRunTime.By("let", "", ""))
 			return
 		case w.Literal && c.name == "let" && (strings.Contains(v, "$(") || strings.Contains(v, "`")):
-			c.add(Opaque, "let evaluates "+w.Raw+", and a command substitution in it runs")
+			c.add(Opaque, RunsUnread.By("let", "", w.Raw))
 			return
 		case (c.name == "mapfile" || c.name == "readarray") && strings.HasPrefix(v, "-C"):
-			c.add(Opaque, c.name+" -C runs a callback sayso does not read")
+			c.add(Opaque, RunsUnread.By(c.name, "-C", ""))
 			return
 		case c.name == "printf" && v == "-v" && i+1 < len(c.args):
 			n := c.args[i+1]
 			if !n.Literal || subscript(n.Value) {
-				c.add(Opaque, "printf -v assigns to "+n.Raw+", whose subscript bash evaluates")
+				c.add(Opaque, RunsUnread.By("printf", "-v", n.Raw))
 				return
 			}
 		case c.name != "printf" && c.name != "let" && w.Literal && subscript(v):
-			c.add(Opaque, c.name+" evaluates the subscript in "+w.Raw+", and a command substitution in it runs")
+			c.add(Opaque, RunsUnread.By(c.name, "", w.Raw))
 			return
 		}
 	}
@@ -80,7 +80,7 @@ func npmPkg(c *cmd) {
 	for _, w := range c.operands() {
 		if strings.HasPrefix(w.Value, "scripts.") || strings.HasPrefix(w.Value, "scripts[") || strings.HasPrefix(w.Value, "bin") ||
 			strings.HasPrefix(w.Value, "config.") || strings.HasPrefix(w.Value, "workspaces") || strings.HasPrefix(w.Value, "main") || !w.Literal {
-			c.add(InstructionPatch, c.name+" pkg set "+w.Raw+" defines what a later step runs")
+			c.add(InstructionPatch, RunsLater.By(c.name, "pkg set "+w.Raw, ""))
 		}
 	}
 }
@@ -113,13 +113,13 @@ func (c *cmd) stdinScript(name string) {
 	for _, r := range c.seg.Redirs {
 		switch {
 		case r.Input() && (!r.BodyLiteral || strings.Contains(r.Body, "!")):
-			c.add(Opaque, name+" runs the shell commands its input holds")
+			c.add(Opaque, RunsUnread.By(name, "", ""))
 		case r.Reads():
-			c.add(Opaque, name+" runs commands from "+r.Target.Raw)
+			c.add(Opaque, RunsUnread.By(name, "", r.Target.Raw))
 		}
 	}
 	if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-		c.add(Opaque, name+" runs the commands its input holds, which can run a shell")
+		c.add(Opaque, RunsUnread.By(name, "", ""))
 	}
 }
 
@@ -132,7 +132,7 @@ func (c *cmd) stdinVerb() {
 	}
 	for _, w := range c.seg.Wrappers {
 		if program.Is(w, program.StdinArgs) {
-			c.add(Opaque, c.name+" takes its arguments, its verb included, from the input of "+w)
+			c.add(Opaque, RunsInput.By(c.name, "", w))
 			return
 		}
 	}
@@ -180,7 +180,7 @@ func remoteSpecs(c *cmd) {
 				continue
 			}
 			if val != "" && !defaultIndex(val) {
-				c.add(DownloadExec, c.name+" "+name+" installs from "+val+", and installing runs its code")
+				c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, name, val))
 			}
 		}
 	}
@@ -195,7 +195,7 @@ func remoteSpecs(c *cmd) {
 		// by its name (npm-run-script(1), bun run): owner/repo there is a
 		// path, not a package from GitHub.
 		if (c.name == "npm" || c.name == "pnpm" || c.name == "yarn" || c.name == "bun") && ws[0] != "run" && ws[0] != "run-script" && githubShorthand(v) {
-			c.add(DownloadExec, c.name+" installs "+v+" from GitHub, and installing runs its scripts")
+			c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", v))
 		}
 	}
 }
@@ -205,7 +205,7 @@ func (c *cmd) remoteSpec(v string) {
 	l := strings.ToLower(v)
 	for _, p := range []string{"git+", "git:", "github:", "gitlab:", "bitbucket:", "http://", "https://", "ssh://", "git@"} {
 		if strings.HasPrefix(l, p) || strings.Contains(l, "@"+p) || strings.Contains(l, "@ "+p) || strings.Contains(l, "=="+p) {
-			c.add(DownloadExec, c.name+" installs and runs code from "+v)
+			c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", v))
 			return
 		}
 	}
@@ -237,7 +237,7 @@ func githubShorthand(v string) bool {
 // this step or a later one of the same shell: it is as risky as its value.
 func (c *cmd) aliasValue(name, value string) {
 	if len(value) > 4096 || strings.Count(value, "alias") > 4 {
-		c.add(Opaque, "alias "+name+" runs text too long or nested to read")
+		c.add(Opaque, RunsUnread.By("alias", name, ""))
 		return
 	}
 	sub := Command(value, c.a.ctx)
@@ -245,7 +245,7 @@ func (c *cmd) aliasValue(name, value string) {
 		if cl == Read {
 			continue
 		}
-		c.add(cl, "alias "+name+" runs "+value)
+		c.add(cl, RunsAlias.By("alias", name, value))
 	}
 }
 

@@ -65,14 +65,14 @@ func npm(c *cmd) {
 	switch v {
 	case "publish", "unpublish", "deprecate", "undeprecate", "dist-tag", "owner", "access", "team", "org", "trust", "stage":
 		if c.has("--dry-run") {
-			c.add(Read, n+" --dry-run")
+			c.add(Read, OnlyReads.By(n, "--dry-run", ""))
 			return
 		}
 		if v == "dist-tag" && (ws[1] == "ls" || ws[1] == "list") || v == "owner" && (ws[1] == "ls" || ws[1] == "list") || v == "access" && strings.HasPrefix(ws[1], "list") {
-			c.add(Read, n+" "+ws[1])
+			c.add(Read, OnlyReads.By(n, ws[1], ""))
 			return
 		}
-		c.add(Publish, n+" publishes to the registry")
+		c.add(Publish, Publishes.By(n, "", ""))
 		at := 1
 		if ws[0] != v {
 			at = 2 // yarn npm publish
@@ -81,21 +81,21 @@ func npm(c *cmd) {
 			c.path(OpRead, w) // the folder or tarball it publishes
 		}
 	case "star", "unstar":
-		c.add(RemoteWrite, n+" changes the registry")
+		c.add(RemoteWrite, ChangesServer.By(n, "", ""))
 	case "login", "adduser", "add-user", "token", "logout", "profile":
-		c.add(Secret, n+" handles registry credentials")
+		c.add(Secret, TouchesCredential.By(n, "", ""))
 		if v == "login" || v == "adduser" || v == "add-user" || v == "logout" {
 			c.installsForMachine(npmrc(c.args)) // the token lands in the person's .npmrc
 		}
 	case "ls", "list", "view", "info", "show", "outdated", "why", "explain", "search", "help", "doctor", "whoami", "ping",
 		"prefix", "root", "bin", "fund", "licenses", "docs", "repo", "bugs", "query", "-v", "--version", "-h", "--help":
-		c.add(Read, n+" reads")
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "config", "get", "set":
 		if v == "set" || ws[1] == "set" || ws[1] == "delete" || ws[1] == "edit" {
-			c.add(LocalWrite, n+" changes settings")
+			c.add(LocalWrite, ChangesLocalSettings.By(n, "", ""))
 			if (c.name == "npm" || c.name == "pnpm") && !projectLocation(c.args) {
 				// the person's ~/.npmrc: script-shell, registry, node-options
-				c.add(InstructionPatch, n+" changes the person's settings, which can run programs in every later install or script")
+				c.add(InstructionPatch, RunsLater.By(n, "", ""))
 				c.installsForMachine(npmrc(c.args))
 			}
 			if c.name == "yarn" && !c.has("--home") {
@@ -103,16 +103,16 @@ func npm(c *cmd) {
 			}
 			return
 		}
-		c.add(Read, n)
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "audit":
 		if ws[1] == "fix" {
-			c.add(LocalWrite, n+" fix")
+			c.add(LocalWrite, LocalWork.By(n, "fix", ""))
 			c.cwdWrite()
 			return
 		}
-		c.add(Read, n)
+		c.add(Read, OnlyReads.By(n, "", ""))
 	case "exec", "x", "dlx", "create", "init":
-		c.add(LocalWrite, n+" runs a package's program")
+		c.add(LocalWrite, RunsPackageProgram.By(n, "", ""))
 		c.cwdWrite()
 		c.remotePackages()
 		if ops := c.operands(); len(ops) > 1 && (ops[0].Value == "dlx" || ops[0].Value == "x" || ops[0].Value == "exec") &&
@@ -128,7 +128,7 @@ func npm(c *cmd) {
 		}
 	case "install", "i", "ci", "add", "update", "up", "upgrade", "uninstall", "remove", "rm", "un", "dedupe", "prune",
 		"rebuild", "link", "unlink", "pack", "version", "", "import", "patch", "patch-commit", "store", "cache", "fetch", "install-test", "it", "install-ci-test":
-		c.add(LocalWrite, n+" changes the project's packages")
+		c.add(LocalWrite, ChangesPackages.By(n, "", ""))
 		c.cwdWrite()
 		c.remotePackages()
 		if c.has("-g", "--global", "--location=global") || v == "link" && len(c.operands()) <= 1 && c.name != "yarn" {
@@ -138,12 +138,12 @@ func npm(c *cmd) {
 			c.scriptBody("test") // installs, then runs the test script
 		}
 	case "run", "run-script", "rum", "urn":
-		c.add(LocalWrite, n+" runs a script of the project")
+		c.add(LocalWrite, RunsProject.By(n, "", ""))
 		c.namedTask(ws[1])
 		c.scriptBody(ws[1])
 		c.cwdWrite()
 	case "test", "t", "tst", "start", "stop", "restart", "build", "dev", "lint", "format", "serve", "watch", "typecheck", "check":
-		c.add(LocalWrite, n+" runs a script of the project")
+		c.add(LocalWrite, RunsProject.By(n, "", ""))
 		script := v
 		if v == "t" || v == "tst" {
 			script = "test"
@@ -154,9 +154,9 @@ func npm(c *cmd) {
 		if c.name == "yarn" {
 			switch ws[1] {
 			case "list", "bin", "dir":
-				c.add(Read, n+" "+ws[1])
+				c.add(Read, OnlyReads.By(n, ws[1], ""))
 			default:
-				c.add(LocalWrite, n+" "+ws[1]+" changes the global packages")
+				c.add(LocalWrite, ChangesPackages.By(n, ws[1], ""))
 				c.installsForMachine("")
 				c.remotePackages()
 			}
@@ -165,7 +165,7 @@ func npm(c *cmd) {
 		fallthrough
 	default:
 		// pnpm and yarn run a script given by name.
-		c.add(LocalWrite, n+" runs a script of the project")
+		c.add(LocalWrite, RunsProject.By(n, "", ""))
 		c.namedTask(v)
 		c.scriptBody(v)
 		c.cwdWrite()
@@ -211,7 +211,7 @@ func (c *cmd) remotePackages() {
 
 // npx runs a package's program: one sayso knows is classified as itself.
 func npx(c *cmd) {
-	c.add(LocalWrite, c.name+" runs a package's program, which it may download")
+	c.add(LocalWrite, RunsPackageProgram.By(c.name, "", ""))
 	c.cwdWrite()
 	for i, w := range c.args {
 		v := w.Value
@@ -263,14 +263,14 @@ func (c *cmd) notTheProjects(spec string) {
 		name, version = spec[:at+1], spec[at+2:]
 	}
 	if strings.ContainsAny(name, ":\\") || strings.ContainsAny(version, ":/\\#") || strings.HasPrefix(version, ".") {
-		c.add(DownloadExec, c.name+" runs "+spec+", a package from elsewhere than the registry's "+name)
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", spec))
 		return
 	}
 	if c.name == "uvx" {
 		name = strings.ToLower(name) // PyPI names are case-insensitive
 	}
 	if !known[name] {
-		c.add(DownloadExec, c.name+" downloads "+name+", which the project does not depend on, and runs it")
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", name))
 	}
 }
 
@@ -289,7 +289,7 @@ func (c *cmd) ownBin(spec string) bool {
 func (c *cmd) remotePackage(v string) {
 	if strings.HasPrefix(v, "git+") || strings.HasPrefix(v, "git:") || strings.HasPrefix(v, "github:") || strings.HasPrefix(v, "gitlab:") ||
 		strings.HasPrefix(v, "bitbucket:") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "https://") {
-		c.add(DownloadExec, c.name+" installs and runs code from "+v)
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", v))
 	}
 }
 
@@ -297,14 +297,14 @@ func pip(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "install", "download", "uninstall", "wheel":
-		c.add(LocalWrite, c.name+" "+v+" changes installed packages")
+		c.add(LocalWrite, ChangesPackages.By(c.name, v, ""))
 		c.remotePackages()
 		for i, w := range c.args {
 			if (w.Value == "-e" || w.Value == "--editable") && i+1 < len(c.args) {
 				c.args[i+1].Value = strings.TrimSpace(c.args[i+1].Value)
 			}
 			if w.Value == "--index-url" || w.Value == "-i" || w.Value == "--extra-index-url" {
-				c.add(Network, c.name+" installs from another index")
+				c.add(Network, ReachesHost.By(c.name, "", ""))
 			}
 		}
 		c.cwdWrite()
@@ -312,11 +312,11 @@ func pip(c *cmd) {
 			c.installsForMachine("~/.local")
 		}
 	case "list", "show", "freeze", "check", "search", "help", "index", "inspect", "debug", "hash", "--version", "-V", "":
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	case "config", "cache":
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	default:
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 	}
 }
 
@@ -326,7 +326,7 @@ func uv(c *cmd) {
 	case "pip":
 		pip(&cmd{a: c.a, i: c.i, seg: c.seg, name: "uv pip", args: c.args[1:]})
 	case "publish":
-		c.add(Publish, "uv publish")
+		c.add(Publish, Publishes.By("uv", "publish", ""))
 		c.worksOn(1, "--index", "--publish-url", "-u", "--username", "-p", "--password", "--token", "--trusted-publishing",
 			"--check-url", "--keyring-provider", "--cache-dir", "--directory", "--python", "--allow-insecure-host") // the files it uploads
 	case "tool":
@@ -334,22 +334,22 @@ func uv(c *cmd) {
 			npx(c)
 			return
 		}
-		c.add(LocalWrite, "uv tool "+ws[1])
+		c.add(LocalWrite, LocalWork.By("uv tool", ws[1], ""))
 		switch ws[1] {
 		case "install", "upgrade", "uninstall", "update-shell":
 			c.installsForMachine(c.envDir("UV_TOOL_DIR", "", "~/.local/share/uv/tools"), c.envDir("UV_TOOL_BIN_DIR", "", "~/.local/bin"))
 		}
 	case "--version", "version", "tree", "help":
-		c.add(Read, "uv "+ws[0])
+		c.add(Read, OnlyReads.By("uv", ws[0], ""))
 	default:
-		c.add(LocalWrite, "uv "+ws[0])
+		c.add(LocalWrite, LocalWork.By("uv", ws[0], ""))
 		c.cwdWrite()
 		c.remotePackages()
 	}
 }
 
 func pipx(c *cmd) {
-	c.add(LocalWrite, "pipx installs or runs a tool")
+	c.add(LocalWrite, ChangesPackages.By("pipx", "", ""))
 	c.remotePackages()
 	switch c.words(1)[0] {
 	case "install", "install-all", "upgrade", "upgrade-all", "uninstall", "uninstall-all", "reinstall", "reinstall-all", "inject", "uninject", "pin", "unpin", "ensurepath":
@@ -361,14 +361,14 @@ func poetry(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "publish":
 		if c.has("--dry-run") {
-			c.add(Read, "poetry publish --dry-run")
+			c.add(Read, OnlyReads.By("poetry", "publish --dry-run", ""))
 			return
 		}
-		c.add(Publish, "poetry publish")
+		c.add(Publish, Publishes.By("poetry", "publish", ""))
 	case "show", "check", "about", "version", "env", "search", "--version":
-		c.add(Read, "poetry "+v)
+		c.add(Read, OnlyReads.By("poetry", v, ""))
 	default:
-		c.add(LocalWrite, "poetry "+v)
+		c.add(LocalWrite, LocalWork.By("poetry", v, ""))
 		c.namedTask(v)
 		c.cwdWrite()
 	}
@@ -377,11 +377,11 @@ func poetry(c *cmd) {
 func twine(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "upload", "register":
-		c.add(Publish, "twine "+v+" publishes to the package index")
+		c.add(Publish, Publishes.By("twine", v, ""))
 		c.worksOn(1, "-r", "--repository", "--repository-url", "--sign-with", "-i", "--identity", "-u", "--username",
 			"-p", "--password", "--comment", "--config-file", "--cert", "--client-cert") // the files it uploads
 	default:
-		c.add(Read, "twine "+v)
+		c.add(Read, OnlyReads.By("twine", v, ""))
 	}
 }
 
@@ -389,21 +389,21 @@ func cargo(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "publish", "yank", "owner":
 		if c.has("--dry-run", "-n") {
-			c.add(Read, "cargo "+v+" --dry-run")
+			c.add(Read, OnlyReads.By("cargo", v+" --dry-run", ""))
 			return
 		}
-		c.add(Publish, "cargo "+v+" changes the crate registry")
+		c.add(Publish, Publishes.By("cargo", v, ""))
 	case "login", "logout":
-		c.add(Secret, "cargo "+v+" stores a registry token")
+		c.add(Secret, StoresCredential.By("cargo", v, ""))
 	case "tree", "metadata", "search", "--version", "-V", "version", "help", "locate-project", "pkgid", "verify-project", "read-manifest":
-		c.add(Read, "cargo "+v)
+		c.add(Read, OnlyReads.By("cargo", v, ""))
 	default:
-		c.add(LocalWrite, "cargo "+v+" builds or runs the project")
+		c.add(LocalWrite, RunsProject.By("cargo", v, ""))
 		c.cwdWrite()
 		if v == "install" || v == "uninstall" {
 			for _, w := range c.args {
 				if w.Value == "--git" {
-					c.add(LocalWrite, "cargo install --git builds a crate from a repository")
+					c.add(LocalWrite, ChangesRepository.By("cargo", "install --git", ""))
 				}
 			}
 			root := c.envDir("CARGO_INSTALL_ROOT", "bin", c.envDir("CARGO_HOME", "bin", "~/.cargo/bin"))
@@ -420,21 +420,21 @@ func goCmd(c *cmd) {
 	switch v := ws[0]; v {
 	case "version", "env", "list", "doc", "help", "":
 		if v == "env" && c.has("-w", "-u") {
-			c.add(LocalWrite, "go env -w changes go settings")
-			c.add(InstructionPatch, "go env -w changes the person's go settings, which every later build reads (GOFLAGS=-toolexec runs a program)")
+			c.add(LocalWrite, ChangesLocalSettings.By("go", "env -w", ""))
+			c.add(InstructionPatch, RunsLater.By("go", "env -w", ""))
 			c.installsForMachine(c.envDir("GOENV", "", "~/.config/go/env"))
 			return
 		}
-		c.add(Read, "go "+v)
+		c.add(Read, OnlyReads.By("go", v, ""))
 	case "mod":
 		if ws[1] == "graph" || ws[1] == "why" || ws[1] == "verify" {
-			c.add(Read, "go mod "+ws[1])
+			c.add(Read, OnlyReads.By("go mod", ws[1], ""))
 			return
 		}
-		c.add(LocalWrite, "go mod "+ws[1])
+		c.add(LocalWrite, LocalWork.By("go mod", ws[1], ""))
 		c.cwdWrite()
 	default:
-		c.add(LocalWrite, "go "+v+" builds or runs the project")
+		c.add(LocalWrite, RunsProject.By("go", v, ""))
 		c.cwdWrite()
 		c.outputs(goOutputFlags, nil)
 		if v == "run" {
@@ -449,16 +449,16 @@ func goCmd(c *cmd) {
 func gem(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "push", "yank", "owner":
-		c.add(Publish, "gem "+v+" changes the gem registry")
+		c.add(Publish, Publishes.By("gem", v, ""))
 		if v == "push" {
 			c.worksOn(1, "--host", "-k", "--key", "--otp", "-p", "--http-proxy") // the gem it pushes
 		}
 	case "list", "search", "info", "env", "contents", "which", "specification", "query", "outdated", "help", "--version":
-		c.add(Read, "gem "+v)
+		c.add(Read, OnlyReads.By("gem", v, ""))
 	case "signin", "signout":
-		c.add(Secret, "gem "+v)
+		c.add(Secret, TouchesCredential.By("gem", v, ""))
 	default:
-		c.add(LocalWrite, "gem "+v)
+		c.add(LocalWrite, LocalWork.By("gem", v, ""))
 		if v == "install" || v == "uninstall" || v == "update" {
 			if d, ok := c.optValue("--install-dir"); ok {
 				c.installsForMachine(d)
@@ -474,9 +474,9 @@ func gem(c *cmd) {
 func bundle(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "list", "show", "info", "outdated", "check", "config", "version", "platform":
-		c.add(Read, "bundle "+v)
+		c.add(Read, OnlyReads.By("bundle", v, ""))
 	default:
-		c.add(LocalWrite, "bundle "+v)
+		c.add(LocalWrite, LocalWork.By("bundle", v, ""))
 		c.cwdWrite()
 		if v == "exec" {
 			c.namedTask(strings.Join(shell.Words(c.operands()), " "))
@@ -488,9 +488,9 @@ func composer(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "show", "info", "outdated", "validate", "diagnose", "licenses", "search", "depends", "why", "why-not", "--version", "about", "audit":
-		c.add(Read, "composer "+v)
+		c.add(Read, OnlyReads.By("composer", v, ""))
 	default:
-		c.add(LocalWrite, "composer "+v)
+		c.add(LocalWrite, LocalWork.By("composer", v, ""))
 		c.namedTask(v)
 		c.cwdWrite()
 		c.composerRemote(v)
@@ -501,10 +501,10 @@ func mvn(c *cmd) {
 	for _, w := range c.operands() {
 		v := w.Value
 		if v == "deploy" || strings.HasPrefix(v, "release:") || strings.HasPrefix(v, "deploy:") || strings.Contains(v, ":deploy") || strings.Contains(v, "publish") {
-			c.add(Publish, "mvn "+v+" publishes artifacts")
+			c.add(Publish, Publishes.By("mvn", v, ""))
 		}
 	}
-	c.add(LocalWrite, "mvn builds the project")
+	c.add(LocalWrite, RunsProject.By("mvn", "", ""))
 	c.cwdWrite()
 	c.mvnPlugin()
 }
@@ -513,13 +513,13 @@ func gradle(c *cmd) {
 	for _, w := range c.operands() {
 		v := strings.ToLower(w.Value)
 		if strings.Contains(v, "publish") || strings.Contains(v, "upload") || strings.Contains(v, "release") {
-			c.add(Publish, "gradle "+w.Value+" publishes artifacts")
+			c.add(Publish, Publishes.By("gradle", w.Value, ""))
 		}
 		if strings.Contains(v, "deploy") {
-			c.add(Deploy, "gradle "+w.Value)
+			c.add(Deploy, Deploys.By("gradle", w.Value, ""))
 		}
 	}
-	c.add(LocalWrite, "gradle builds the project")
+	c.add(LocalWrite, RunsProject.By("gradle", "", ""))
 	c.cwdWrite()
 	c.gradleInitScript()
 }
@@ -527,15 +527,15 @@ func gradle(c *cmd) {
 func dotnet(c *cmd) {
 	ws := c.words(2)
 	if ws[0] == "nuget" && ws[1] == "push" {
-		c.add(Publish, "dotnet nuget push publishes a package")
+		c.add(Publish, Publishes.By("dotnet", "nuget push", ""))
 		c.worksOn(2, "-k", "--api-key", "-ss", "--symbol-source", "-sk", "--symbol-api-key", "--timeout") // the package it pushes
 		return
 	}
 	if ws[0] == "--version" || ws[0] == "--info" || ws[0] == "--list-sdks" {
-		c.add(Read, "dotnet "+ws[0])
+		c.add(Read, OnlyReads.By("dotnet", ws[0], ""))
 		return
 	}
-	c.add(LocalWrite, "dotnet "+ws[0])
+	c.add(LocalWrite, LocalWork.By("dotnet", ws[0], ""))
 	c.cwdWrite()
 	if ws[0] == "tool" {
 		c.dotnetTool(ws[1])
@@ -546,19 +546,19 @@ func apt(c *cmd) {
 	v := c.words(1)[0]
 	switch v {
 	case "list", "show", "search", "policy", "depends", "rdepends", "info", "madison", "changelog", "-l", "--list", "-L", "-s", "--status", "-S", "query", "q", "check-update", "":
-		c.add(Read, c.name+" "+v+" reads the package database")
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	default:
 		if c.name == "dpkg" && c.has("-l", "-L", "-s", "-S", "--list", "--status", "--get-selections", "--print-architecture") {
-			c.add(Read, "dpkg lists packages")
+			c.add(Read, OnlyReads.By("dpkg", "", ""))
 			return
 		}
 		if c.name == "snap" && (v == "list" || v == "info" || v == "find") {
-			c.add(Read, "snap "+v)
+			c.add(Read, OnlyReads.By("snap", v, ""))
 			return
 		}
-		c.add(Privilege, c.name+" "+v+" changes the system's packages")
-		if why := aptRuns(c); why != "" {
-			c.add(LocalWrite, why)
+		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
+		if r := aptRuns(c); r.Kind != ReasonUnknown {
+			c.add(LocalWrite, r)
 		}
 	}
 }
@@ -578,31 +578,31 @@ var aptPlainOptions = map[string]bool{
 // package file (its maintainer scripts), or an option sayso does not know
 // to hand it nothing (apt's -o and -c name programs and configurations
 // that name programs); "" for packages by name with plain options.
-func aptRuns(c *cmd) string {
+func aptRuns(c *cmd) Reason {
 	if c.name == "dpkg" {
-		return "dpkg runs the maintainer scripts of the package files it installs"
+		return RunsProject.By("dpkg", "", "")
 	}
 	for _, w := range c.args {
 		switch v := w.Value; {
 		case !w.Literal:
-			return c.name + " is handed a word sayso cannot read"
+			return BuiltAtRunTime.By(c.name, "", w.Raw)
 		case strings.HasPrefix(v, "-"):
 			if !aptPlainOptions[v] {
-				return c.name + " " + v + " may hand it a program or a configuration that names one"
+				return RunsOptionProgram.By(c.name, v, "")
 			}
 		case strings.Contains(v, "/") || strings.HasSuffix(v, ".deb") || strings.HasSuffix(v, ".rpm") || strings.HasSuffix(v, ".apk") || strings.Contains(v, ".pkg.tar"):
-			return c.name + " installs the package file " + v + ": its scripts are the project's code"
+			return RunsProject.By(c.name, "install", v)
 		}
 	}
-	return ""
+	return Reason{}
 }
 
 func brew(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "list", "ls", "info", "search", "outdated", "doctor", "config", "--prefix", "--version", "deps", "uses", "leaves", "desc", "home", "log", "":
-		c.add(Read, "brew "+v)
+		c.add(Read, OnlyReads.By("brew", v, ""))
 	default:
-		c.add(LocalWrite, "brew "+v+" changes installed packages")
+		c.add(LocalWrite, ChangesPackages.By("brew", v, ""))
 	}
 }
 
@@ -638,11 +638,11 @@ func (c *cmd) scriptBody(name string) {
 			why := cl.String()
 			for _, f := range sub.Findings {
 				if f.Class == cl {
-					why = f.Why
+					why = f.Why()
 					break
 				}
 			}
-			c.add(cl, "the project's script "+n+" runs `"+shown+"`: "+why)
+			c.add(cl, Reason{Kind: ProjectScript, Object: "`" + shown + "`: " + why, What: n})
 		}
 		for _, p := range sub.Paths {
 			p.Segment = c.i
@@ -782,10 +782,10 @@ func npmGlobals(c *cmd) bool {
 		case strings.HasPrefix(v, "--registry="):
 			reg = strings.TrimPrefix(v, "--registry=")
 		case strings.HasPrefix(v, "--script-shell") || strings.HasPrefix(v, "--node-options") || strings.HasPrefix(v, "--userconfig") || strings.HasPrefix(v, "--globalconfig"):
-			c.add(Opaque, c.name+" "+v+" names a program or settings it runs with")
+			c.add(Opaque, RunsOptionProgram.By(c.name, v, ""))
 		}
 		if reg != "" && strings.TrimSuffix(reg, "/") != "https://registry.npmjs.org" && strings.TrimSuffix(reg, "/") != "https://registry.yarnpkg.com" {
-			c.add(DownloadExec, c.name+" installs from another registry, whose packages' scripts run: "+reg)
+			c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", reg))
 		}
 	}
 	rest := wordsAfterGlobals(c.args, takes)
@@ -812,7 +812,7 @@ func npmGlobals(c *cmd) bool {
 func cargoGlobals(c *cmd) bool {
 	for _, w := range c.args {
 		if strings.HasPrefix(w.Value, "--config") {
-			c.add(Opaque, "cargo --config can name a program it runs (target runner, linker)")
+			c.add(Opaque, RunsOptionProgram.By("cargo", "--config", ""))
 		}
 		if !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
 			break

@@ -43,20 +43,20 @@ func (a *assessor) pipelines() {
 		if a.is(i, roleCode) {
 			switch fetched, decoded := a.upstream(i); {
 			case fetched:
-				a.add(i, DownloadExec, "runs code it downloads")
+				a.add(i, DownloadExec, FetchesCodeThatRuns.By("", "", ""))
 			case decoded:
-				a.add(i, Opaque, "runs code decoded from its input")
+				a.add(i, Opaque, RunsDecoded.By("", "", ""))
 			case s.Pipeline != 0 && s.Stage > 0:
-				a.add(i, Opaque, "runs code from its input, which sayso cannot see")
+				a.add(i, Opaque, RunsInput.By("", "", ""))
 			default:
-				a.add(i, Opaque, "runs code sayso cannot see")
+				a.add(i, Opaque, RunsUnread.By("", "", ""))
 			}
 		}
 		if a.is(i, roleInline) {
 			a.inlineInput(i)
 		}
 		if a.is(i, roleSend) && s.Pipeline != 0 && s.Stage > 0 {
-			a.add(i, Exfil, "sends what the pipe carries to a host")
+			a.add(i, Exfil, SendsData.By("", "", ""))
 		}
 		// A program given code through a substitution: bash <(curl …),
 		// bash -c "$(curl …)", eval "$(wget …)".
@@ -70,7 +70,7 @@ func (a *assessor) pipelines() {
 			for _, w := range words {
 				for _, j := range w.Subst {
 					if a.is(j, roleFetch) || a.fetchedBefore(j) {
-						a.add(i, DownloadExec, "runs code it downloads")
+						a.add(i, DownloadExec, FetchesCodeThatRuns.By("", "", ""))
 					}
 				}
 			}
@@ -100,9 +100,9 @@ func (a *assessor) inlineInput(i int) {
 	}
 	switch {
 	case fetched:
-		a.add(i, DownloadExec, "runs inline code on what it downloads")
+		a.add(i, DownloadExec, FetchesCodeThatRuns.By("", "", ""))
 	case decoded:
-		a.add(i, Opaque, "runs inline code on text decoded from its input")
+		a.add(i, Opaque, RunsDecoded.By("", "", ""))
 	}
 }
 

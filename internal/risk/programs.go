@@ -87,7 +87,7 @@ func basePrograms() map[string]func(*cmd) {
 // hook's forwarder, the wall's launcher): the client runs them, never an
 // agent's step.
 func saysoProgram(c *cmd) {
-	c.add(Protected, c.name+" is sayso's own program: the client runs it, not an agent's step")
+	c.add(Protected, TouchesProtected.By(c.name, "", ""))
 }
 
 // simplePrograms are programs whose class does not depend on their
@@ -149,16 +149,16 @@ var networkLookups = map[string]bool{"dig": true, "nslookup": true, "host": true
 func (c *cmd) simple(cl Class) {
 	switch cl {
 	case Read:
-		c.add(Read, c.name+" only reads")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		switch {
 		case networkLookups[c.name]:
 			for _, w := range c.args {
 				if !w.Literal {
-					c.add(Network, c.name+" sends text built at run time to a name server: "+w.Raw)
+					c.add(Network, BuiltAtRunTime.By(c.name, "", w.Raw))
 				}
 			}
 		case (c.name == "less" || c.name == "more" || c.name == "most") && c.hasPrefixArg("+"):
-			c.add(Opaque, c.name+" runs start-up commands, which can run a shell")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 		case c.name == "less":
 			c.logFiles()
 			c.readOperands()
@@ -169,7 +169,7 @@ func (c *cmd) simple(cl Class) {
 			for _, w := range c.operands() {
 				for _, p := range c.a.resolve(w) {
 					if c.a.protected(p) {
-						c.add(Protected, c.name+" looks into sayso's own files: "+w.Raw)
+						c.add(Protected, TouchesProtected.By(c.name, "", w.Raw))
 					}
 				}
 			}
@@ -180,7 +180,7 @@ func (c *cmd) simple(cl Class) {
 			}
 		}
 	default:
-		c.add(cl, c.name+" builds, formats or runs the project's code")
+		c.add(cl, RunsProject.By(c.name, "", ""))
 		if sp, ok := writeSpecs[c.name]; ok {
 			c.specWrites(sp)
 		}
@@ -221,7 +221,7 @@ func (c *cmd) readsUnder(ws []shell.Word) {
 		for _, p := range c.a.resolve(w) {
 			for _, q := range c.a.ctx.Protected {
 				if within(q, p) && q != p {
-					c.add(Protected, c.name+" reads everything under "+w.Raw+", sayso's own files included")
+					c.add(Protected, TouchesProtected.By(c.name, "", w.Raw))
 				}
 			}
 			if home == "" || !within(home, p) && !within(p, home) {
@@ -229,7 +229,7 @@ func (c *cmd) readsUnder(ws []shell.Word) {
 			}
 			for _, f := range secretFolders {
 				if s := path.Join(home, f); within(s, p) && s != p {
-					c.add(Secret, c.name+" reads everything under "+w.Raw+", ~/"+f+" included")
+					c.add(Secret, Reason{Kind: PathCredential, Program: c.name, Verb: "read", Object: w.Raw, What: "everything under it, ~/" + f + " included"})
 					break
 				}
 			}
@@ -258,7 +258,7 @@ func (c *cmd) cwdWrite() {
 }
 
 func localWrite(c *cmd) {
-	c.add(LocalWrite, c.name+" changes files in the project")
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	c.cwdWrite()
 }
 
@@ -311,7 +311,7 @@ func (c *cmd) logFiles() {
 			}
 		}
 		if file != nil {
-			c.add(LocalWrite, c.name+" writes "+file.Raw)
+			c.add(LocalWrite, WritesPath.By(c.name, "", file.Raw))
 			c.write(*file)
 		}
 	}

@@ -122,7 +122,7 @@ func (c *cmd) progOpts() {
 		if vw.Literal && harmlessProgram(vw.Value) {
 			continue
 		}
-		c.add(Opaque, c.name+" "+opt+" runs "+vw.Raw+", which sayso does not read")
+		c.add(Opaque, RunsUnread.By(c.name, opt, vw.Raw))
 	}
 }
 
@@ -149,18 +149,18 @@ func harmlessProgram(v string) bool {
 }
 
 // programVar says how an assignment to a variable that names a program, a
-// configuration or a package index changes later programs, or "".
-func programVar(name, value string, literal bool) (Class, string) {
+// configuration or a package index changes later programs, or the zero Reason.
+func programVar(name, value string, literal bool) (Class, Reason) {
 	switch {
 	case strings.HasSuffix(name, "PAGER") || strings.HasSuffix(name, "EDITOR") || name == "VISUAL" || name == "BROWSER" ||
 		name == "LESSOPEN" || name == "LESSCLOSE" || strings.HasSuffix(name, "ASKPASS") || name == "TERMINAL" || name == "DIFFTOOL":
 		if literal && harmlessProgram(value) && name != "LESSOPEN" && name != "LESSCLOSE" {
-			return 0, ""
+			return 0, Reason{}
 		}
-		return Opaque, "sets " + name + ", which names a program that later commands run"
+		return Opaque, SetsVariable.By("", "", name)
 	case name == "GOFLAGS":
 		if !literal || strings.Contains(value, "exec") || strings.Contains(value, "-overlay") || strings.Contains(value, "-modfile") {
-			return Opaque, "sets GOFLAGS, which can make go run another program"
+			return Opaque, SetsVariable.By("", "", "GOFLAGS")
 		}
 	case name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "JDK_JAVA_OPTIONS" || name == "MAVEN_OPTS" || name == "GRADLE_OPTS" ||
 		name == "RUSTC_WRAPPER" || name == "RUSTC" || name == "RUSTDOC" || name == "CARGO_BUILD_RUSTC_WRAPPER" ||
@@ -171,12 +171,12 @@ func programVar(name, value string, literal bool) (Class, string) {
 		name == "npm_config_script_shell" || name == "NPM_CONFIG_SCRIPT_SHELL" || name == "NPM_CONFIG_USERCONFIG" || name == "NPM_CONFIG_GLOBALCONFIG" ||
 		name == "PIP_CONFIG_FILE" || name == "CARGO_HOME" && !literal || name == "DOCKER_CONFIG" || name == "KUBECONFIG" && !literal:
 		if literal && (name == "CC" || name == "CXX" || name == "LD" || name == "AR" || name == "CPP" || name == "FC") && compilerName(value) {
-			return 0, ""
+			return 0, Reason{}
 		}
 		if literal && name == "SHELL" && (value == "/bin/bash" || value == "/bin/sh" || value == "bash" || value == "sh") {
-			return 0, ""
+			return 0, Reason{}
 		}
-		return Opaque, "sets " + name + ", which makes programs run or load other code or settings"
+		return Opaque, SetsVariable.By("", "", name)
 	case strings.HasPrefix(name, "NPM_CONFIG_") || strings.HasPrefix(name, "npm_config_") || strings.HasPrefix(name, "YARN_") && strings.Contains(name, "REGISTRY") ||
 		name == "PIP_INDEX_URL" || name == "PIP_EXTRA_INDEX_URL" || name == "PIP_FIND_LINKS" || name == "UV_INDEX_URL" || name == "UV_EXTRA_INDEX_URL" ||
 		name == "UV_INDEX" || name == "UV_DEFAULT_INDEX" || name == "UV_FIND_LINKS" || name == "PIP_TRUSTED_HOST" || name == "GOPROXY" || name == "GONOSUMDB" ||
@@ -186,30 +186,30 @@ func programVar(name, value string, literal bool) (Class, string) {
 		if !strings.Contains(up, "REGISTRY") && !strings.Contains(up, "INDEX") && !strings.Contains(up, "PROXY") && !strings.Contains(up, "SUM") &&
 			!strings.Contains(up, "LINKS") && !strings.Contains(up, "INSECURE") && !strings.Contains(up, "TRUSTED") && !strings.Contains(up, "MIRROR") &&
 			!strings.Contains(up, "SOURCE") && !strings.Contains(up, "REPO") && !strings.HasPrefix(up, "GOPRIVATE") && !strings.HasPrefix(up, "GONOPROXY") {
-			return 0, "" // npm_config_loglevel and the like
+			return 0, Reason{} // npm_config_loglevel and the like
 		}
 		if literal && (value == "off" && name == "GOSUMDB") {
-			return DownloadExec, "sets GOSUMDB=off: modules are no longer checked"
+			return DownloadExec, SetsIndex.By("", "", "GOSUMDB")
 		}
 		if literal && (value == "https://proxy.golang.org,direct" || value == "https://registry.npmjs.org/" || value == "https://registry.npmjs.org" || value == "https://pypi.org/simple") {
-			return 0, ""
+			return 0, Reason{}
 		}
-		return DownloadExec, "sets " + name + ": packages come from another index, and installing runs their code"
+		return DownloadExec, SetsIndex.By("", "", name)
 	case name == "LESS" || name == "MORE" || name == "LESSKEYIN" || name == "LESSKEY" || name == "LESSKEY_SRC":
 		if !literal || strings.ContainsAny(value, "+!|`$") || strings.Contains(value, "lesskey") || name != "LESS" && name != "MORE" {
-			return Opaque, "sets " + name + ", whose commands less runs"
+			return Opaque, SetsVariable.By("", "", name)
 		}
 	case name == "GIT_DIR" || name == "GIT_COMMON_DIR" || name == "GIT_WORK_TREE":
 		if !literal || strings.HasPrefix(value, "/") || strings.HasPrefix(value, "~") || strings.Contains(value, "..") {
-			return Opaque, "sets " + name + ": git reads a repository, and its configuration, from elsewhere"
+			return Opaque, SetsVariable.By("", "", name)
 		}
 	case name == "DOCKER_HOST" || name == "DOCKER_CONTEXT" || name == "CONTAINER_HOST" || name == "KUBECONTEXT":
 		if literal && (value == "" || value == "default" || strings.HasPrefix(value, "unix://")) {
-			return 0, ""
+			return 0, Reason{}
 		}
-		return Deploy, "sets " + name + ": container commands act on another host"
+		return Deploy, Deploys.By("", "", name)
 	}
-	return 0, ""
+	return 0, Reason{}
 }
 
 func compilerName(v string) bool {
@@ -224,8 +224,8 @@ func compilerName(v string) bool {
 // project's copy of a program sayso knows (./node_modules/.bin/vercel,
 // ./gradlew, .venv/bin/twine) is that program, and still the project's
 // own code besides.
-func (c *cmd) byBaseName(why string, cl Class) {
-	c.add(cl, why)
+func (c *cmd) byBaseName(r Reason, cl Class) {
+	c.add(cl, r)
 	c.known()
 }
 
@@ -259,7 +259,7 @@ func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
 	}
 	switch {
 	case opt == "--test":
-		c.add(LocalWrite, c.name+" --test runs the project's tests")
+		c.add(LocalWrite, RunsProject.By(c.name, "--test", ""))
 		for _, w := range files {
 			c.runScript(w)
 		}
@@ -272,10 +272,10 @@ func (c *cmd) syntaxCheck(opt string, rest []shell.Word) {
 		c.runScript(files[0])
 	default:
 		if len(files) == 0 {
-			c.add(Read, c.name+" "+opt+" checks the syntax of its input")
+			c.add(Read, ChecksSyntax.By(c.name, opt, ""))
 			return
 		}
-		c.add(Read, c.name+" "+opt+" checks syntax without running")
+		c.add(Read, ChecksSyntax.By(c.name, opt, ""))
 		for _, w := range files {
 			c.path(OpRead, w)
 		}

@@ -75,19 +75,19 @@ func taskRunnerFamily() family {
 func (c *cmd) runScript(w shell.Word) {
 	ps := c.a.resolve(w)
 	if ps == nil {
-		c.add(Opaque, c.name+" runs a script whose path is built at run time: "+w.Raw)
+		c.add(Opaque, BuiltAtRunTime.By(c.name, "", w.Raw))
 		return
 	}
 	c.path(OpRun, w)
 	if c.a.runsDownload(ps) {
-		c.add(DownloadExec, c.name+" runs "+w.Raw+", which this step downloads")
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", w.Raw))
 	}
 	if c.a.runsMade(ps) {
-		c.add(Opaque, c.name+" runs "+w.Raw+", which this step writes, copies or links: sayso does not read it")
+		c.add(Opaque, RunsUnread.By(c.name, "", w.Raw))
 	}
 	for _, p := range ps {
 		if !c.a.ctx.InScope(p) || strings.HasPrefix(p, "/tmp/") && !c.a.ctx.InScope(p) {
-			c.add(Opaque, c.name+" runs code from outside the project: "+w.Raw)
+			c.add(Opaque, RunsUnread.By(c.name, "", w.Raw))
 			return
 		}
 		c.namedTask(path.Base(p))
@@ -95,7 +95,7 @@ func (c *cmd) runScript(w shell.Word) {
 			return // python manage.py flush, php artisan db:wipe
 		}
 	}
-	c.add(LocalWrite, c.name+" runs the project's own code: "+w.Raw)
+	c.add(LocalWrite, RunsProject.By(c.name, "", w.Raw))
 	c.cwdWrite()
 }
 
@@ -111,7 +111,7 @@ func interpreter(c *cmd) {
 		}
 		switch {
 		case v == "--version" || v == "-V" || v == "--help" || v == "-h" || v == "-v":
-			c.add(Read, c.name+" prints its version")
+			c.add(Read, PrintsHelp.By(c.name, "", ""))
 			return
 		case (v == "-c" || v == "--check") && (c.name == "node" || c.name == "nodejs" || c.name == "ruby") ||
 			v == "-c" && c.name == "perl" || v == "--test" && (c.name == "node" || c.name == "nodejs"):
@@ -278,20 +278,20 @@ func module(c *cmd, m string, rest []shell.Word) {
 	case "zipfile", "tarfile", "venv":
 		pyModuleWrites(c, m, rest)
 	case "timeit", "cProfile", "profile", "trace", "pdb", "doctest", "code", "runpy":
-		c.add(Opaque, c.name+" -m "+m+" runs the code it is given")
+		c.add(Opaque, RunsUnread.By(c.name, "-m "+m, ""))
 	case "site", "platform", "sysconfig", "this", "pydoc", "tabnanny", "py_compile", "compileall", "dis", "tokenize", "ast":
-		c.add(Read, c.name+" -m "+m)
+		c.add(Read, OnlyReads.By(c.name, "-m "+m, ""))
 	case "http.server", "SimpleHTTPServer":
 		c.servesRoot(c.name+" -m "+m, rest, "-d", "--directory")
 		if c.bindsLocally(rest) {
-			c.add(LocalWrite, c.name+" -m "+m+" serves the folder to this machine only")
+			c.add(LocalWrite, ServesLocally.By(c.name, "-m "+m, ""))
 			return
 		}
-		c.add(Network, c.name+" -m "+m+" serves the folder to the network")
+		c.add(Network, ExposesService.By(c.name, "-m "+m, ""))
 	case "twine":
 		twine(&cmd{a: c.a, i: c.i, seg: c.seg, name: "twine", args: rest})
 	default:
-		c.add(LocalWrite, c.name+" -m "+m+" runs a module of the project or its tools")
+		c.add(LocalWrite, RunsProject.By(c.name, "-m "+m, ""))
 		c.cwdWrite()
 	}
 }
@@ -310,20 +310,20 @@ func deno(c *cmd) {
 		}
 		c.inlineCode("eval", code, rest)
 	case "deploy":
-		c.add(Deploy, "deno deploy")
+		c.add(Deploy, Deploys.By("deno", "deploy", ""))
 	case "publish":
-		c.add(Publish, "deno publish")
+		c.add(Publish, Publishes.By("deno", "publish", ""))
 	case "run", "test", "bench", "compile", "serve", "task", "install", "fmt", "lint", "check", "cache", "add", "info", "doc", "":
 		for _, w := range c.operands() {
 			if strings.Contains(w.Value, "://") {
-				c.add(DownloadExec, "deno runs code from "+w.Raw)
+				c.add(DownloadExec, FetchesCodeThatRuns.By("deno", "", w.Raw))
 				return
 			}
 			if ws[0] == "run" && c.denoRemote(w) {
 				return
 			}
 		}
-		c.add(LocalWrite, "deno "+ws[0])
+		c.add(LocalWrite, LocalWork.By("deno", ws[0], ""))
 		c.cwdWrite()
 		if ws[0] == "install" && c.has("-g", "--global") {
 			// ~/.deno/bin, on the person's PATH, unless --root says.
@@ -351,7 +351,7 @@ func bun(c *cmd) {
 			}
 		}
 	case v == "publish":
-		c.add(Publish, "bun publish")
+		c.add(Publish, Publishes.By("bun", "publish", ""))
 	case v == "x":
 		// bun x is bunx (bun's manual, bunx): it downloads a package the
 		// project does not have, and runs it.
@@ -366,7 +366,7 @@ func bun(c *cmd) {
 		// node_modules/.bin (bun's manual, bun run): it installs nothing.
 		// A name that is a path is the file, judged where it lies.
 		name := c.words(2)[1]
-		c.add(LocalWrite, "bun run")
+		c.add(LocalWrite, LocalWork.By("bun", "run", ""))
 		c.namedTask(name)
 		c.scriptBody(name)
 		if ops := c.operands(); len(ops) > 1 && !strings.Contains(name, ":") && (strings.Contains(name, "/") || path.Ext(name) != "") {
@@ -376,7 +376,7 @@ func bun(c *cmd) {
 	case strings.Contains(v, ".") || strings.Contains(v, "/"):
 		c.runScript(c.operands()[0])
 	default:
-		c.add(LocalWrite, "bun "+v)
+		c.add(LocalWrite, LocalWork.By("bun", v, ""))
 		c.namedTask(v)
 		switch v {
 		case "test", "install", "i", "add", "remove", "update", "build", "init", "create", "link", "pm", "upgrade", "outdated", "audit":
@@ -394,7 +394,7 @@ func bun(c *cmd) {
 // classified in the segments after it.
 func shellProgram(c *cmd) {
 	if c.seg.Inline {
-		c.add(Read, c.name+" runs the code read after it")
+		c.add(Read, RunsNextWords.By(c.name, "", ""))
 		return
 	}
 	for i := 0; i < len(c.args); i++ {
@@ -406,7 +406,7 @@ func shellProgram(c *cmd) {
 		}
 		switch {
 		case v == "--version" || v == "--help":
-			c.add(Read, c.name+" prints its version")
+			c.add(Read, PrintsHelp.By(c.name, "", ""))
 			return
 		case v == "-s" || v == "-" || v == "--":
 			c.a.mark(c.i, roleCode)
@@ -440,7 +440,7 @@ func makeCmd(c *cmd) {
 				c.runScript(c.args[i])
 			}
 		case strings.HasPrefix(v, "--eval"):
-			c.add(Opaque, "make --eval runs text as a makefile")
+			c.add(Opaque, RunsUnread.By("make", "--eval", ""))
 		case v == "-C" || v == "--directory":
 			other = true
 			if i+1 < len(c.args) {
@@ -448,7 +448,7 @@ func makeCmd(c *cmd) {
 				c.write(c.args[i])
 			}
 		case strings.HasPrefix(v, "SHELL=") || strings.HasPrefix(v, ".SHELLFLAGS="):
-			c.add(Opaque, "make runs its recipes through another shell: "+v)
+			c.add(Opaque, RunsUnread.By("make", "", v))
 		case strings.HasPrefix(v, "-"):
 		case strings.Contains(v, "="):
 		default:
@@ -456,7 +456,7 @@ func makeCmd(c *cmd) {
 			targets = append(targets, v)
 		}
 	}
-	c.add(LocalWrite, c.name+" runs the project's build")
+	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 	c.cwdWrite()
 	if c.name != "make" && c.name != "gmake" || other {
 		return
@@ -480,7 +480,7 @@ func (c *cmd) recipe(target string) {
 		name = "the default target"
 	}
 	if _, unread := c.a.ctx.Recipes["%"]; !ok && unread {
-		c.add(Opaque, "the Makefile's "+name+" may come from rules sayso does not read (an included file, a pattern, another recipe prefix)")
+		c.add(Opaque, Reason{Kind: MakeRecipe, Object: "rules sayso does not read", What: name})
 		return
 	}
 	if !ok || c.a.ctx.depth >= 3 {
@@ -499,7 +499,7 @@ func (c *cmd) recipe(target string) {
 			if len(shown) > 80 {
 				shown = shown[:77] + "..."
 			}
-			c.add(cl, "the Makefile's "+name+" runs `"+shown+"`")
+			c.add(cl, Reason{Kind: MakeRecipe, Object: "`" + shown + "`", What: name})
 		}
 	}
 }
@@ -511,7 +511,7 @@ func runner(c *cmd) {
 	for _, w := range c.operands() {
 		c.namedTask(w.Value)
 	}
-	c.add(LocalWrite, c.name+" runs the project's tasks")
+	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 	c.cwdWrite()
 }
 
@@ -519,13 +519,13 @@ func agentCLI(c *cmd) {
 	ws := c.words(1)
 	switch {
 	case c.has("--version", "-v", "--help", "-h") && len(c.args) == 1:
-		c.add(Read, c.name+" prints its version")
+		c.add(Read, PrintsHelp.By(c.name, "", ""))
 	case ws[0] == "mcp" || ws[0] == "config" || ws[0] == "hooks" || ws[0] == "extensions" || ws[0] == "plugin" || ws[0] == "plugins":
-		c.add(InstructionPatch, c.name+" "+ws[0]+" changes an agent's settings")
+		c.add(InstructionPatch, RunsLater.By(c.name, ws[0], ""))
 	case ws[0] == "login" || ws[0] == "logout" || ws[0] == "auth":
-		c.add(Secret, c.name+" "+ws[0])
+		c.add(Secret, TouchesCredential.By(c.name, ws[0], ""))
 	default:
-		c.add(Parallelize, c.name+" starts another agent")
+		c.add(Parallelize, StartsAgent.By(c.name, "", ""))
 	}
 }
 
@@ -536,44 +536,44 @@ func tmux(c *cmd) {
 		if v == "" && len(c.args) > 0 {
 			break
 		}
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 		return
 	case "kill-session", "kill-server", "kill-window", "kill-pane", "detach", "attach", "attach-session", "a", "-r", "-ls", "-list":
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 		return
 	}
-	c.add(Opaque, c.name+" "+v+" runs commands sayso cannot see")
+	c.add(Opaque, RunsUnread.By(c.name, v, ""))
 }
 
 func scriptCmd(c *cmd) {
 	scriptWrites(c)
 	if c.seg.Inline {
-		c.add(LocalWrite, "script records the command read after it")
+		c.add(LocalWrite, RunsNextWords.By("script", "", ""))
 		return
 	}
 	if c.has("-c", "--command") {
-		c.add(Opaque, "script -c runs a command string")
+		c.add(Opaque, RunsUnread.By("script", "-c", ""))
 		return
 	}
-	c.add(LocalWrite, "script records a session")
+	c.add(LocalWrite, LocalWork.By("script", "", ""))
 }
 
 // runsCommand: a program whose command the shell reader split off; it
 // watches, times or starts what is classified on its own.
 func runsCommand(c *cmd) {
 	if c.seg.Inline {
-		c.add(LocalWrite, c.name+" runs the command read after it")
+		c.add(LocalWrite, RunsNextWords.By(c.name, "", ""))
 		return
 	}
 	if c.name == "nodemon" && len(c.operands()) == 0 {
-		c.add(LocalWrite, "nodemon runs the project's start script")
+		c.add(LocalWrite, RunsProject.By("nodemon", "", ""))
 		return
 	}
 	if c.has("--version", "-V", "--help", "-h") {
-		c.add(Read, c.name+" prints its version")
+		c.add(Read, PrintsHelp.By(c.name, "", ""))
 		return
 	}
-	c.add(Opaque, c.name+" runs a command sayso could not read")
+	c.add(Opaque, RunsUnread.By(c.name, "", ""))
 }
 
 func direnv(c *cmd) {
@@ -581,11 +581,11 @@ func direnv(c *cmd) {
 	case "exec":
 		runsCommand(c)
 	case "allow", "permit", "grant":
-		c.add(Opaque, "direnv allow lets .envrc run on every visit to the folder")
+		c.add(Opaque, RunsLater.By("direnv", "allow", ".envrc"))
 	case "status", "version", "help", "dump", "":
-		c.add(Read, "direnv "+v)
+		c.add(Read, OnlyReads.By("direnv", v, ""))
 	default:
-		c.add(LocalWrite, "direnv "+v)
+		c.add(LocalWrite, LocalWork.By("direnv", v, ""))
 	}
 }
 
@@ -594,15 +594,15 @@ func mise(c *cmd) {
 	case "exec", "x":
 		runsCommand(c)
 	case "run", "r", "tasks":
-		c.add(LocalWrite, "mise "+v+" runs a task of the project")
+		c.add(LocalWrite, RunsProject.By("mise", v, ""))
 		c.namedTask(c.words(2)[1])
 		c.cwdWrite()
 	case "trust":
-		c.add(Opaque, "mise trust lets the project's config run its hooks")
+		c.add(Opaque, RunsLater.By("mise", "trust", ""))
 	case "ls", "list", "current", "where", "which", "doctor", "version", "--version", "env", "settings", "config", "plugins", "outdated", "":
-		c.add(Read, "mise "+v)
+		c.add(Read, OnlyReads.By("mise", v, ""))
 	default:
-		c.add(LocalWrite, "mise "+v+" installs or selects tools")
+		c.add(LocalWrite, ChangesPackages.By("mise", v, ""))
 	}
 }
 
@@ -611,9 +611,9 @@ func awsVault(c *cmd) {
 	case "exec":
 		runsCommand(c)
 	case "list", "ls", "--version", "help", "":
-		c.add(Read, "aws-vault "+v)
+		c.add(Read, OnlyReads.By("aws-vault", v, ""))
 	default:
-		c.add(Secret, "aws-vault "+v+" handles AWS credentials")
+		c.add(Secret, TouchesCredential.By("aws-vault", v, ""))
 	}
 }
 
@@ -623,9 +623,9 @@ func sops(c *cmd) {
 	case v == "exec-env" || v == "exec-file":
 		runsCommand(c)
 	case c.has("-d", "--decrypt", "-x", "--extract") || v == "decrypt":
-		c.add(Secret, "sops prints decrypted secrets")
+		c.add(Secret, PrintsCredential.By("sops", "", ""))
 	default:
-		c.add(LocalWrite, "sops edits or encrypts a file")
+		c.add(LocalWrite, ChangesProject.By("sops", "", ""))
 		for _, w := range c.operands() {
 			c.write(w)
 		}
@@ -638,11 +638,11 @@ func doppler(c *cmd) {
 	case ws[0] == "run":
 		runsCommand(c)
 	case ws[0] == "secrets" && (ws[1] == "" || ws[1] == "get" || ws[1] == "download"), ws[0] == "login", ws[0] == "configure":
-		c.add(Secret, "doppler "+ws[0]+" handles secrets")
+		c.add(Secret, TouchesCredential.By("doppler", ws[0], ""))
 	case ws[0] == "secrets":
-		c.add(RemoteWrite, "doppler secrets "+ws[1])
+		c.add(RemoteWrite, ChangesServer.By("doppler secrets", ws[1], ""))
 	default:
-		c.add(Read, "doppler "+ws[0])
+		c.add(Read, OnlyReads.By("doppler", ws[0], ""))
 	}
 }
 
@@ -651,13 +651,13 @@ func doppler(c *cmd) {
 func credstash(c *cmd) {
 	switch v := c.verb(); v {
 	case "get", "getall":
-		c.add(Secret, "credstash "+v+" prints stored secrets")
+		c.add(Secret, PrintsCredential.By("credstash", v, ""))
 	case "list", "keys", "":
-		c.add(Read, "credstash "+v+" lists names")
+		c.add(Read, OnlyReads.By("credstash", v, ""))
 	case "delete":
-		c.add(Destructive, "credstash delete removes a secret")
+		c.add(Destructive, Destroys.By("credstash", "delete", ""))
 	default:
-		c.add(RemoteWrite, "credstash "+v+" changes the store")
+		c.add(RemoteWrite, ChangesServer.By("credstash", v, ""))
 	}
 }
 
@@ -667,19 +667,19 @@ func envManager(c *cmd) {
 	v := c.verb()
 	switch {
 	case c.seg.Inline:
-		c.add(LocalWrite, c.name+" "+v+" runs the command read after it")
+		c.add(LocalWrite, RunsNextWords.By(c.name, v, ""))
 	case v == "run" || v == "exec" || v == "shell" || c.name == "nix-shell" && c.has("--run", "--command"):
-		c.add(Opaque, c.name+" "+v+" runs a command sayso could not read")
+		c.add(Opaque, RunsUnread.By(c.name, v, ""))
 	case v == "publish" || v == "upload":
 		if c.has("--dry-run") {
-			c.add(Read, c.name+" "+v+" --dry-run")
+			c.add(Read, OnlyReads.By(c.name, v+" --dry-run", ""))
 			return
 		}
-		c.add(Publish, c.name+" "+v)
+		c.add(Publish, Publishes.By(c.name, v, ""))
 	case v == "list" || v == "info" || v == "show" || v == "--version" || v == "version" || v == "env" && c.words(2)[1] == "list" || v == "graph":
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	default:
-		c.add(LocalWrite, c.name+" "+v)
+		c.add(LocalWrite, LocalWork.By(c.name, v, ""))
 		c.namedTask(v)
 		c.cwdWrite()
 		c.remotePackages()
@@ -690,20 +690,20 @@ func nix(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case c.seg.Inline:
-		c.add(LocalWrite, "nix "+ws[0]+" runs the command read after it")
+		c.add(LocalWrite, RunsNextWords.By("nix", ws[0], ""))
 	case ws[0] == "run" || ws[0] == "shell" || ws[0] == "develop":
 		for _, w := range c.operands()[1:] {
 			if strings.Contains(w.Value, ":") && !strings.HasPrefix(w.Value, "nixpkgs#") && !strings.HasPrefix(w.Value, ".") {
-				c.add(DownloadExec, "nix "+ws[0]+" runs "+w.Raw)
+				c.add(DownloadExec, FetchesCodeThatRuns.By("nix", ws[0], w.Raw))
 				return
 			}
 		}
-		c.add(LocalWrite, "nix "+ws[0])
+		c.add(LocalWrite, LocalWork.By("nix", ws[0], ""))
 	case ws[0] == "eval" || ws[0] == "search" || ws[0] == "show-config" || ws[0] == "path-info" || ws[0] == "log" || ws[0] == "why-depends" ||
 		ws[0] == "flake" && (ws[1] == "show" || ws[1] == "metadata" || ws[1] == "info" || ws[1] == "check"):
-		c.add(Read, "nix "+ws[0])
+		c.add(Read, OnlyReads.By("nix", ws[0], ""))
 	default:
-		c.add(LocalWrite, "nix "+ws[0])
+		c.add(LocalWrite, LocalWork.By("nix", ws[0], ""))
 		c.cwdWrite()
 	}
 }
@@ -726,7 +726,7 @@ func makeStdin(c *cmd) bool {
 			_, f, _ = strings.Cut(v, "=")
 		}
 		if f == "-" || f == "/dev/stdin" || strings.HasPrefix(f, "/dev/fd/") || strings.HasPrefix(f, "/proc/self/fd/") {
-			c.add(Opaque, c.name+" reads its makefile from its input")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			return false
 		}
 	}
@@ -745,8 +745,8 @@ func agentUnchecked(c *cmd) {
 			v == "--permission-mode=bypassPermissions" || v == "--approval-mode=yolo" || v == "--sandbox=danger-full-access" ||
 			(v == "--permission-mode" || v == "--approval-mode" || v == "--sandbox" || v == "-s") && i+1 < len(c.args) &&
 				(c.args[i+1].Value == "bypassPermissions" || c.args[i+1].Value == "yolo" || c.args[i+1].Value == "danger-full-access"):
-			c.add(Privilege, c.name+" "+v+" runs another agent with its permission checks off")
-			c.add(Opaque, c.name+" "+v+": whatever the other agent decides runs unseen")
+			c.add(Privilege, AgentUnchecked.By(c.name, v, ""))
+			c.add(Opaque, RunsUnread.By(c.name, v, ""))
 			return
 		}
 	}
@@ -756,7 +756,7 @@ func agentUnchecked(c *cmd) {
 // is that command.
 func launched(c *cmd) bool {
 	if c.seg.Inline {
-		c.add(LocalWrite, c.name+" starts the command read after it")
+		c.add(LocalWrite, RunsNextWords.By(c.name, "", ""))
 		return true
 	}
 	return false

@@ -55,7 +55,7 @@ func (c *cmd) envDump() {
 			v := w.Value
 			if !strings.HasPrefix(v, "-") && strings.Contains(v, "e") || v == "-E" || v == "--env" ||
 				strings.HasPrefix(v, "-o") && strings.Contains(v, "environ") || strings.HasPrefix(v, "e") {
-				c.add(Secret, "ps "+v+" prints processes' environments, secrets included")
+				c.add(Secret, PrintsCredential.By("ps", v, ""))
 				return
 			}
 		}
@@ -63,7 +63,7 @@ func (c *cmd) envDump() {
 		for _, w := range c.args {
 			if w.Value == "-x" || w.Value == "-p" || w.Value == "-px" || w.Value == "-xp" {
 				if len(c.operands()) == 0 && len(c.seg.Assigns) == 0 {
-					c.add(Secret, c.name+" "+w.Value+" prints every exported variable, secrets included")
+					c.add(Secret, PrintsCredential.By(c.name, w.Value, ""))
 					return
 				}
 			}
@@ -71,14 +71,14 @@ func (c *cmd) envDump() {
 	case "jq", "gojq", "yq":
 		for _, w := range c.args {
 			if containsWord(w.Value, "env") || strings.Contains(w.Value, "$ENV") {
-				c.add(Secret, c.name+" reads the environment, secrets included: "+w.Raw)
+				c.add(Secret, ReadsCredential.By(c.name, "", w.Raw))
 				return
 			}
 		}
 	case "awk", "gawk", "mawk", "nawk":
 		for _, w := range c.args {
 			if strings.Contains(w.Value, "ENVIRON") {
-				c.add(Secret, c.name+" reads the environment, secrets included")
+				c.add(Secret, ReadsCredential.By(c.name, "", ""))
 				return
 			}
 		}
@@ -86,7 +86,7 @@ func (c *cmd) envDump() {
 		for _, w := range c.args {
 			l := strings.ToLower(w.Value)
 			if strings.Contains(l, "extraheader") || strings.Contains(l, "credential") && !strings.HasPrefix(l, "-") && false {
-				c.add(Secret, "git reads a stored authorization header: "+w.Raw)
+				c.add(Secret, ReadsCredential.By("git", "", w.Raw))
 				return
 			}
 		}
@@ -133,7 +133,7 @@ func (c *cmd) globSecret(w shell.Word) {
 		}
 		for _, f := range secretFolders {
 			if globMatchesPrefix(strings.TrimPrefix(p, home+"/"), f) {
-				c.add(Secret, c.name+" reads what a glob may match, ~/"+f+" included: "+w.Raw)
+				c.add(Secret, Reason{Kind: PathCredential, Program: c.name, Verb: "read", Object: w.Raw, What: "what a glob may match, ~/" + f + " included"})
 				return
 			}
 		}

@@ -17,7 +17,7 @@ type cmd struct {
 	args []shell.Word // the words after the name
 }
 
-func (c *cmd) add(cl Class, why string) { c.a.add(c.i, cl, why) }
+func (c *cmd) add(cl Class, r Reason) { c.a.add(c.i, cl, r) }
 
 // vals returns the values of the arguments, "" for those not literal.
 func (c *cmd) vals() []string {
@@ -90,7 +90,7 @@ func (c *cmd) path(op Op, w shell.Word) {
 	ps := c.a.resolve(w)
 	if ps != nil && c.a.partial {
 		// The values sayso knows are judged below; the rest is unknown.
-		c.add(Opaque, op.String()+"s a path that may hold what sayso cannot know: "+w.Raw)
+		c.add(Opaque, PathPartlyUnknown.By("", op.String(), w.Raw))
 	}
 	if ps == nil {
 		// A path that stays unknown is unknown to every check: it is not
@@ -98,40 +98,40 @@ func (c *cmd) path(op Op, w shell.Word) {
 		// sayso's files. Its text alone names nothing.
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Raw: w.Raw, Segment: c.i})
 		if !(op == OpRead && strings.Contains(w.Value, "{}")) { // a file find hands over: find's own paths are judged
-			c.add(Opaque, op.String()+"s a path sayso cannot know before it runs: "+w.Raw)
+			c.add(Opaque, PathUnknown.By("", op.String(), w.Raw))
 		}
 		if op == OpRead && looksSecret(w.Raw) {
-			c.add(Secret, "reads what looks like a secret: "+w.Raw)
+			c.add(Secret, ReadsCredential.By("", "", w.Raw))
 		}
 		return
 	}
 	for _, p := range ps {
 		c.a.out.Paths = append(c.a.out.Paths, PathUse{Op: op, Path: p, Raw: w.Raw, Segment: c.i})
 		if c.a.protected(p) || (w.Glob || strings.ContainsAny(p, "*?[")) && c.a.globReachesProtected(p) {
-			c.add(Protected, op.String()+"s sayso's own files: "+w.Raw)
+			c.add(Protected, PathProtected.By("", op.String(), w.Raw))
 			continue
 		}
 		switch op {
 		case OpRead, OpRun:
 			if why := secretPath(p, c.a.ctx.Home); why != "" {
-				c.add(Secret, "reads "+why+": "+w.Raw)
+				c.add(Secret, Reason{Kind: PathCredential, Verb: "read", Object: w.Raw, What: why})
 			}
 		case OpWrite, OpDelete:
 			if why := instructionPath(p, c.a.ctx.Home); why != "" {
-				c.add(InstructionPatch, op.String()+"s "+why+": "+w.Raw)
+				c.add(InstructionPatch, Reason{Kind: PathActsLater, Verb: op.String(), Object: w.Raw, What: why})
 			}
 			if why := devicePath(p); why != "" {
-				c.add(Destructive, op.String()+"s "+why+": "+w.Raw)
+				c.add(Destructive, Reason{Kind: PathDevice, Verb: op.String(), Object: w.Raw, What: why})
 			}
 			if isSystemPath(p) && !tempPath(p) && !strings.HasPrefix(p, "/var/tmp") {
-				c.add(Privilege, op.String()+"s a system file: "+w.Raw)
-				c.add(Destructive, op.String()+"s a system file: "+w.Raw)
+				c.add(Privilege, PathSystem.By("", op.String(), w.Raw))
+				c.add(Destructive, PathSystem.By("", op.String(), w.Raw))
 			}
 			if strings.HasSuffix(p, "_history") {
-				c.add(Destructive, op.String()+"s shell history: "+w.Raw)
+				c.add(Destructive, PathHistory.By("", op.String(), w.Raw))
 			}
 			if strings.HasPrefix(p, c.a.ctx.Home+"/.ssh/") {
-				c.add(Privilege, op.String()+"s ssh configuration: "+w.Raw)
+				c.add(Privilege, PathSSH.By("", op.String(), w.Raw))
 			}
 		}
 	}
@@ -198,11 +198,11 @@ func (a *assessor) segment(i int) {
 		c.args = seg.Args[1:]
 	}
 	for _, o := range seg.Opaque {
-		c.add(Opaque, o.Why)
+		c.add(Opaque, HidesWhatRuns.By("", "", o.Why))
 	}
 	for _, w := range seg.Wrappers {
 		if asUser(w) {
-			c.add(Privilege, "runs as another user through "+w)
+			c.add(Privilege, RaisesPrivilege.By(w, "", ""))
 		}
 	}
 	if seg.Chdir != nil {
@@ -217,21 +217,21 @@ func (a *assessor) segment(i int) {
 	c.redirects()
 	if len(seg.Args) == 0 {
 		if a.segClasses(i).Empty() {
-			c.add(Read, "sets variables only")
+			c.add(Read, SetsVariables.By("", "", ""))
 		}
 		return
 	}
 	c.params()
 	for _, v := range seg.Via {
 		if v == "function "+c.name {
-			c.add(Opaque, "function "+c.name+" calls itself")
+			c.add(Opaque, Recurses.By(c.name, "", ""))
 		}
 	}
 	if !seg.Args[0].Literal {
 		return // opaque already: the command name is not a plain word
 	}
 	if seg.Args[0].Quoted || seg.Args[0].Escaped {
-		c.add(Opaque, "quoting hides the program name "+seg.Args[0].Raw)
+		c.add(Opaque, HidesProgram.By("", "", seg.Args[0].Raw))
 	}
 	if !c.program() {
 		return
@@ -254,7 +254,7 @@ func (a *assessor) segment(i int) {
 		}
 	}
 	if a.segClasses(i).Empty() {
-		c.add(Read, "reads only")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 	if seg.Inline {
 		// The code it runs is classified in the segments that follow.
@@ -318,45 +318,45 @@ func (c *cmd) program() bool {
 	}
 	// stop classifies a program sayso has no table for by its path: what
 	// it is handed still counts (a key given to it can be read).
-	stop := func(cl Class, why string) bool {
-		c.add(cl, why)
+	stop := func(cl Class, r Reason) bool {
+		c.add(cl, r)
 		c.secretArgs(c.seg.Args[1:])
 		return false
 	}
 	ps := c.a.resolve(c.seg.Args[0])
 	if ps == nil {
-		return stop(Opaque, "runs a program whose path cannot be known: "+v)
+		return stop(Opaque, PathUnknown.By("", "run", v))
 	}
 	if c.a.runsDownload(ps) {
-		return stop(DownloadExec, "runs "+v+", which this step downloads")
+		return stop(DownloadExec, FetchesCodeThatRuns.By("", "", v))
 	}
 	if c.a.runsMade(ps) {
-		return stop(Opaque, "runs "+v+", which this step writes, copies or links: sayso does not read it")
+		return stop(Opaque, RunsUnread.By("", "", v))
 	}
 	for _, p := range ps {
 		dir := p[:strings.LastIndexByte(p, '/')+1]
 		switch {
 		case c.a.protected(p):
-			return stop(Protected, "runs sayso's own binary by its path")
+			return stop(Protected, PathProtected.By("", "run", v))
 		case systemDir(dir, c.a.ctx.Home):
 		case c.a.ctx.InScope(p):
 			c.path(OpRun, c.seg.Args[0])
 			if program.Known(c.name) {
 				// The project's copy of a program sayso knows is that
 				// program: ./node_modules/.bin/vercel deploy deploys.
-				c.byBaseName("runs the project's own copy of "+c.name+": "+v, LocalWrite)
+				c.byBaseName(ProjectCopy.By(c.name, "", v), LocalWrite)
 				c.secretArgs(c.seg.Args[1:])
 				return false
 			}
 			c.projectScriptName(p)
-			return stop(LocalWrite, "runs the project's own code: "+v)
+			return stop(LocalWrite, RunsProject.By("", "", v))
 		default:
 			if program.Known(c.name) {
-				c.byBaseName("runs a copy of "+c.name+" outside the project: "+v, Opaque)
+				c.byBaseName(RunsOutsideProject.By(c.name, "", v), Opaque)
 				c.secretArgs(c.seg.Args[1:])
 				return false
 			}
-			return stop(Opaque, "runs a program outside the project: "+v)
+			return stop(Opaque, RunsOutsideProject.By("", "", v))
 		}
 	}
 	return true
@@ -406,7 +406,7 @@ func (c *cmd) namedTask(name string) {
 		if i+1 < len(words) && taskNouns[words[i+1]] {
 			continue // release-notes, deploy-check
 		}
-		c.add(cl, "runs a task named "+strings.ToLower(name))
+		c.add(cl, TaskNamed.By("", "", strings.ToLower(name)))
 		return
 	}
 }
@@ -459,26 +459,26 @@ var (
 func (c *cmd) assigns() {
 	for _, as := range c.seg.Assigns {
 		name := as.Name
-		if why := transportVar(name, as.Value.Value, as.Value.Literal); why != "" {
-			c.add(Network, why)
+		if r := transportVar(name, as.Value.Value, as.Value.Literal); r.Kind != ReasonUnknown {
+			c.add(Network, r)
 		}
 		switch {
 		case name == "PATH":
 			if !as.Value.Literal || !safePath(as.Value.Value, c.a.ctx.Home) {
-				c.add(Opaque, "changes PATH: a program of another folder may run in place of the one named")
+				c.add(Opaque, SetsVariable.By("", "", name))
 			}
 		case strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "DYLD_") || name == "BASH_ENV" || name == "ENV" ||
 			name == "PROMPT_COMMAND" || name == "SHELLOPTS" || name == "BASHOPTS" || name == "PS4" || name == "IFS" ||
 			name == "PYTHONSTARTUP" || name == "PERL5OPT" || name == "RUBYOPT" || name == "PYTHONPATH" && !as.Value.Literal:
-			c.add(Opaque, "sets "+name+", which makes programs run other code")
+			c.add(Opaque, SetsVariable.By("", "", name))
 		case gitProgramVar(name) && !(as.Value.Literal && harmlessProgram(as.Value.Value) && !strings.HasPrefix(name, "LESS")):
-			c.add(Opaque, "sets "+name+", which makes git run a program")
+			c.add(Opaque, SetsVariable.By("", "", name))
 		case name == "NODE_OPTIONS":
 			if !as.Value.Literal || !plainNodeOptions(as.Value.Value) {
-				c.add(Opaque, "sets NODE_OPTIONS, which can make node load other code")
+				c.add(Opaque, SetsVariable.By("", "", name))
 			}
 		case strings.HasPrefix(name, "GIT_CONFIG"):
-			c.add(Opaque, "injects git configuration through "+name)
+			c.add(Opaque, SetsVariable.By("", "", name))
 		case name == "PYTHONPATH" && as.Value.Literal:
 			// Python imports from these folders before the project's
 			// own: code outside the project runs as if it were the
@@ -493,7 +493,7 @@ func (c *cmd) assigns() {
 					out = out || !c.a.ctx.InScope(p)
 				}
 				if out {
-					c.add(Opaque, "sets PYTHONPATH to "+d+", outside the project: python runs code from there")
+					c.add(Opaque, SetsVariable.By("", "", name))
 					break
 				}
 			}
@@ -503,17 +503,17 @@ func (c *cmd) assigns() {
 			// (script-shell), a shell's rc files. Another home holds what
 			// the agent wrote there.
 			if !as.Value.Literal || as.Value.Value != c.a.ctx.Home || c.a.ctx.Home == "" {
-				c.add(Opaque, "sets HOME, so programs read their settings from "+as.Value.Raw+", which may run other programs")
+				c.add(Opaque, SetsVariable.By("", "", name))
 			}
 		case name == "SAYSO_CONFIG_DIR" || name == "SAYSO_STATE_DIR":
-			c.add(Protected, "points sayso at other settings: "+name)
+			c.add(Protected, PointsSaysoElsewhere.By("", "", name))
 		default:
-			if cl, why := programVar(name, as.Value.Value, as.Value.Literal); why != "" {
-				c.add(cl, why)
+			if cl, r := programVar(name, as.Value.Value, as.Value.Literal); r.Kind != ReasonUnknown {
+				c.add(cl, r)
 			}
 		}
 		if as.Value.Literal && (strings.Contains(as.Value.Value, "$(") || strings.Contains(as.Value.Value, "`")) {
-			c.add(Opaque, "stores text holding a command substitution that a later expansion may run")
+			c.add(Opaque, StoresSubstitution.By("", "", ""))
 		}
 	}
 }
@@ -548,9 +548,9 @@ func (c *cmd) redirects() {
 	for _, r := range c.seg.Redirs {
 		if t := r.Target.Value; strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/") {
 			if r.Writes() {
-				c.add(Exfil, "sends data to a host through "+t)
+				c.add(Exfil, SendsData.By("", "", t))
 			} else {
-				c.add(Network, "opens a connection to "+t)
+				c.add(Network, ReachesHost.By("opens", "", t))
 			}
 			continue
 		}
@@ -563,9 +563,9 @@ func (c *cmd) redirects() {
 				continue
 			}
 			if !r.Target.Literal && c.a.resolve(r.Target) == nil {
-				c.add(Opaque, "writes to a file whose name is built at run time: "+r.Target.Raw)
+				c.add(Opaque, BuiltAtRunTime.By("", "", r.Target.Raw))
 			}
-			c.add(LocalWrite, "writes "+r.Target.Raw)
+			c.add(LocalWrite, WritesPath.By("", "", r.Target.Raw))
 			c.path(OpWrite, r.Target)
 			c.makes(r.Target)
 			c.writesHereText(r.Target)
@@ -632,7 +632,7 @@ func (c *cmd) params() {
 	for _, w := range c.seg.Args {
 		for _, p := range w.Params {
 			if secretVar(p) && printer {
-				c.add(Secret, "prints $"+p+", which holds a secret")
+				c.add(Secret, TouchesCredential.By("prints", "", p))
 			}
 		}
 	}
@@ -653,13 +653,13 @@ func secretVar(name string) bool { return place.SecretVar(name) }
 // the wall contains, and its name still tells a deployment.
 func (c *cmd) unknown() {
 	if from, ok := c.a.ctx.Commands[c.name]; ok && !program.Known(c.name) && c.bare() {
-		c.add(LocalWrite, "runs "+c.name+", the project's own command (declared in "+from+")")
+		c.add(LocalWrite, ProjectCommand.By(c.name, "", from))
 		c.namedTask(c.name)
 		c.cwdWrite()
 		c.secretArgs(c.args)
 		return
 	}
-	c.add(Opaque, "runs "+c.name+", a program sayso does not know")
+	c.add(Opaque, UnknownProgram.By(c.name, "", ""))
 	c.secretArgs(c.args)
 }
 
@@ -705,12 +705,12 @@ var recipeFiles = map[string][]string{
 // saw written but does not read.
 func (c *cmd) recipes() {
 	if c.a.unpacked && recipeFiles[c.name] != nil {
-		c.add(DownloadExec, c.name+" runs what its recipe file says, and this step unpacked a download that may hold it")
+		c.add(DownloadExec, FetchesCodeThatRuns.By(c.name, "", ""))
 		return
 	}
 	for _, f := range recipeFiles[c.name] {
 		if c.a.runsMade(c.a.resolve(shell.Word{Raw: f, Value: f, Literal: true})) {
-			c.add(Opaque, c.name+" runs what "+f+" says, and this step writes it")
+			c.add(Opaque, RunsUnread.By(c.name, "", f))
 			return
 		}
 	}

@@ -14,21 +14,21 @@ func openssl(c *cmd) {
 	v := c.verb()
 	switch v {
 	case "s_client", "s_time", "ocsp":
-		c.add(Network, "openssl "+v+" connects to a host")
+		c.add(Network, ReachesHost.By("openssl", v, ""))
 		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-			c.add(Exfil, "openssl "+v+" sends its input to the host")
+			c.add(Exfil, SendsData.By("openssl", v, ""))
 		}
 		for _, r := range c.seg.Redirs {
 			if r.Reads() || r.Input() {
-				c.add(Exfil, "openssl "+v+" sends its input to the host")
+				c.add(Exfil, SendsData.By("openssl", v, ""))
 			}
 		}
 	case "s_server":
-		c.add(Network, "openssl s_server listens for connections")
+		c.add(Network, ReachesHost.By("openssl", "s_server", ""))
 	case "version", "help", "list", "ciphers", "errstr", "rand", "speed", "":
-		c.add(Read, "openssl "+v)
+		c.add(Read, OnlyReads.By("openssl", v, ""))
 	default:
-		c.add(Read, "openssl "+v)
+		c.add(Read, OnlyReads.By("openssl", v, ""))
 		for i, w := range c.args {
 			switch {
 			case (w.Value == "-out" || w.Value == "-keyout") && i+1 < len(c.args):
@@ -55,70 +55,70 @@ func (c *cmd) readIfProtected(w shell.Word) {
 
 func swaks(c *cmd) {
 	if c.has("--help", "--version") {
-		c.add(Read, "swaks")
+		c.add(Read, OnlyReads.By("swaks", "", ""))
 		return
 	}
-	c.add(Exfil, "swaks sends mail")
+	c.add(Exfil, SendsData.By("swaks", "", ""))
 }
 
 func websocket(c *cmd) {
 	for _, w := range c.operands() {
 		v := w.Value
 		if strings.Contains(v, "://") && !strings.Contains(v, "://localhost") && !strings.Contains(v, "://127.0.0.1") {
-			c.add(Exfil, c.name+" sends its input to "+v)
+			c.add(Exfil, SendsData.By(c.name, "", v))
 			return
 		}
 	}
 	if c.has("-s", "--server", "-l", "--listen") {
-		c.add(Network, c.name+" listens")
+		c.add(Network, ReachesHost.By(c.name, "", ""))
 		return
 	}
-	c.add(LocalWrite, c.name+" talks to a local server")
+	c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
 }
 
 func tailscale(c *cmd) {
 	switch v := c.verb(); v {
 	case "status", "ip", "ping", "netcheck", "whois", "version", "dns", "exit-node", "metrics", "licenses", "bugreport", "":
 		if v == "exit-node" && c.words(2)[1] != "list" {
-			c.add(Privilege, "tailscale exit-node")
+			c.add(Privilege, RaisesPrivilege.By("tailscale", "exit-node", ""))
 			return
 		}
-		c.add(Read, "tailscale "+v)
+		c.add(Read, OnlyReads.By("tailscale", v, ""))
 	case "funnel", "serve":
 		if w := c.words(2)[1]; w == "status" || c.has("status") {
-			c.add(Read, "tailscale "+v+" status")
+			c.add(Read, OnlyReads.By("tailscale", v+" status", ""))
 			return
 		}
-		c.add(Exfil, "tailscale "+v+" exposes a local service")
+		c.add(Exfil, ExposesService.By("tailscale", v, ""))
 	case "file":
 		if c.words(2)[1] == "cp" {
-			c.add(Exfil, "tailscale file cp sends files")
+			c.add(Exfil, SendsData.By("tailscale", "file cp", ""))
 			return
 		}
-		c.add(LocalWrite, "tailscale file get")
+		c.add(LocalWrite, LocalWork.By("tailscale", "file get", ""))
 	case "ssh", "nc":
-		c.add(Network, "tailscale "+v)
-		c.add(Opaque, "tailscale "+v+" runs a session on another machine")
+		c.add(Network, ReachesHost.By("tailscale", v, ""))
+		c.add(Opaque, RunsUnread.By("tailscale", v, ""))
 	case "login", "logout", "switch", "cert":
-		c.add(Secret, "tailscale "+v)
+		c.add(Secret, TouchesCredential.By("tailscale", v, ""))
 	default:
-		c.add(Privilege, "tailscale "+v+" changes this machine's network")
+		c.add(Privilege, ChangesSystem.By("tailscale", v, ""))
 	}
 }
 
 func sshCopyID(c *cmd) {
-	c.add(RemoteWrite, "ssh-copy-id installs a key on another host")
-	c.add(Privilege, "ssh-copy-id grants login to another host")
+	c.add(RemoteWrite, ChangesServer.By("ssh-copy-id", "", ""))
+	c.add(Privilege, RaisesPrivilege.By("ssh-copy-id", "", ""))
 }
 
 func grpcurl(c *cmd) {
 	if c.has("-d") {
-		c.add(Exfil, "grpcurl -d sends data to a host")
+		c.add(Exfil, SendsData.By("grpcurl", "-d", ""))
 		return
 	}
-	c.add(Network, "grpcurl reaches a host")
+	c.add(Network, ReachesHost.By("grpcurl", "", ""))
 }
 
 func tunnel(c *cmd) {
-	c.add(Exfil, c.name+" exposes a local port to the internet")
+	c.add(Exfil, ExposesService.By(c.name, "", ""))
 }

@@ -15,42 +15,42 @@ func systemctlFamily() family {
 
 func crontab(c *cmd) {
 	if c.has("-l") {
-		c.add(Read, "crontab -l lists jobs")
+		c.add(Read, OnlyReads.By("crontab", "-l", ""))
 		return
 	}
 	if c.has("-r") {
-		c.add(Destructive, "crontab -r removes every job")
+		c.add(Destructive, Destroys.By("crontab", "-r", ""))
 	}
-	c.add(InstructionPatch, "crontab changes scheduled jobs")
+	c.add(InstructionPatch, RunsLater.By("crontab", "", ""))
 }
 
 func atCmd(c *cmd) {
 	if c.has("-l") {
-		c.add(Read, c.name+" -l lists jobs")
+		c.add(Read, OnlyReads.By(c.name, "-l", ""))
 		return
 	}
-	c.add(InstructionPatch, c.name+" schedules commands to run later")
-	c.add(Opaque, c.name+" runs commands sayso will not see when they run")
+	c.add(InstructionPatch, RunsLater.By(c.name, "", ""))
+	c.add(Opaque, RunsUnread.By(c.name, "", ""))
 }
 
 func systemctl(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "status", "show", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "is-active", "is-enabled", "is-failed", "cat", "help", "--version", "":
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	case "enable", "link", "edit", "set-property", "add-wants", "preset":
-		c.add(InstructionPatch, c.name+" "+v+" changes what starts at boot")
-		c.add(Privilege, c.name+" "+v)
+		c.add(InstructionPatch, RunsLater.By(c.name, v, ""))
+		c.add(Privilege, RaisesPrivilege.By(c.name, v, ""))
 	default:
-		c.add(Privilege, c.name+" "+v+" changes system services")
+		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
 	}
 }
 
 func launchctl(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "list", "print", "blame", "version", "help", "":
-		c.add(Read, "launchctl "+v)
+		c.add(Read, OnlyReads.By("launchctl", v, ""))
 	default:
-		c.add(InstructionPatch, "launchctl "+v+" changes what starts at login")
+		c.add(InstructionPatch, RunsLater.By("launchctl", v, ""))
 		if v == "submit" {
 			c.launchctlSubmit()
 		}
@@ -59,50 +59,50 @@ func launchctl(c *cmd) {
 
 func privileged(c *cmd) {
 	if c.has("--version", "--help", "-V") {
-		c.add(Read, c.name+" prints its version")
+		c.add(Read, PrintsHelp.By(c.name, "", ""))
 		return
 	}
 	if c.name == "mount" && len(c.args) == 0 {
-		c.add(Read, "mount lists mounts")
+		c.add(Read, OnlyReads.By("mount", "", ""))
 		return
 	}
-	c.add(Privilege, c.name+" changes the system")
+	c.add(Privilege, ChangesSystem.By(c.name, "", ""))
 }
 
 func sysctl(c *cmd) {
 	for _, w := range c.args {
 		if w.Value == "-w" || strings.Contains(w.Value, "=") || w.Value == "-p" || w.Value == "--load" {
-			c.add(Privilege, "sysctl changes kernel settings")
+			c.add(Privilege, ChangesSystem.By("sysctl", "", ""))
 			return
 		}
 	}
-	c.add(Read, "sysctl reads kernel settings")
+	c.add(Read, OnlyReads.By("sysctl", "", ""))
 }
 
 func sudoedit(c *cmd) {
-	c.add(Privilege, "sudoedit edits files as root")
+	c.add(Privilege, RaisesPrivilege.By("sudoedit", "", ""))
 	for _, w := range c.operands() {
 		c.write(w)
 	}
 }
 
-func halt(c *cmd) { c.add(Destructive, c.name+" stops the machine") }
+func halt(c *cmd) { c.add(Destructive, ChangesSystem.By(c.name, "", "")) }
 
 func passwordManager(c *cmd) {
 	if c.has("--version", "--help") {
-		c.add(Read, c.name+" prints its version")
+		c.add(Read, PrintsHelp.By(c.name, "", ""))
 		return
 	}
-	c.add(Secret, c.name+" reads a password store")
+	c.add(Secret, ReadsCredential.By(c.name, "", ""))
 }
 
 func security(c *cmd) {
 	v := c.words(1)[0]
 	if strings.HasPrefix(v, "find-") || strings.HasPrefix(v, "dump-") || v == "export" || strings.Contains(v, "password") {
-		c.add(Secret, "security "+v+" reads the keychain")
+		c.add(Secret, ReadsCredential.By("security", v, ""))
 		return
 	}
-	c.add(Read, "security "+v)
+	c.add(Read, OnlyReads.By("security", v, ""))
 }
 
 // sayso: an agent may ask sayso to explain; everything that answers,
@@ -111,20 +111,20 @@ func sayso(c *cmd) {
 	ws := c.words(2)
 	switch {
 	case ws[0] == "check" || ws[0] == "version" || ws[0] == "help" || ws[0] == "autopilot" || ws[0] == "--version" || ws[0] == "--help" || ws[0] == "":
-		c.add(Read, "sayso "+ws[0]+" explains and changes nothing")
+		c.add(Read, ChangesNothing.By("sayso", ws[0], ""))
 	case ws[0] == "rule" && (ws[1] == "match" || ws[1] == "offer"):
-		c.add(Read, "sayso rule "+ws[1]+" explains and changes nothing")
+		c.add(Read, ChangesNothing.By("sayso rule", ws[1], ""))
 	default:
-		c.add(Protected, "sayso "+strings.TrimSpace(ws[0]+" "+ws[1])+" is the person's to run, not an agent's")
+		c.add(Protected, PersonsCommand.By("sayso", strings.TrimSpace(ws[0]+" "+ws[1]), ""))
 	}
 }
 
 func partitioner(c *cmd) {
 	if c.has("-p", "--print", "-v", "--verify", "-i", "--info", "-l", "--list", "--version", "--help") && !c.has("-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-n", "--new", "-d", "--delete") {
-		c.add(Read, c.name+" prints the partition table")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(Destructive, c.name+" rewrites a partition table")
+	c.add(Destructive, Reason{Kind: PathDevice, Program: c.name, Verb: "write", What: "a partition table"})
 }
 
 func diskutil(c *cmd) {
@@ -132,26 +132,26 @@ func diskutil(c *cmd) {
 	v := strings.ToLower(ws[0])
 	switch {
 	case v == "list" || v == "info" || v == "information" || v == "verifyvolume" || v == "verifydisk" || v == "activity" || v == "listfilesystems" || v == "":
-		c.add(Read, "diskutil "+ws[0])
+		c.add(Read, OnlyReads.By("diskutil", ws[0], ""))
 	case v == "apfs" || v == "cs" || v == "appleraid" || v == "ar" || v == "coreStorage":
 		if strings.HasPrefix(strings.ToLower(ws[1]), "list") {
-			c.add(Read, "diskutil "+ws[0]+" "+ws[1])
+			c.add(Read, OnlyReads.By("diskutil", ws[0]+" "+ws[1], ""))
 			return
 		}
-		c.add(Destructive, "diskutil "+ws[0]+" "+ws[1]+" changes disks")
+		c.add(Destructive, Destroys.By("diskutil", ws[0]+" "+ws[1], ""))
 	case v == "mount" || v == "unmount" || v == "umount" || v == "mountdisk" || v == "unmountdisk" || v == "eject" || v == "rename" || v == "renamevolume" || v == "enableownership":
-		c.add(Privilege, "diskutil "+ws[0]+" changes mounts")
+		c.add(Privilege, RaisesPrivilege.By("diskutil", ws[0], ""))
 	default:
-		c.add(Destructive, "diskutil "+ws[0]+" erases or repartitions a disk")
+		c.add(Destructive, Destroys.By("diskutil", ws[0], ""))
 	}
 }
 
 func hdiutil(c *cmd) {
 	switch v := c.verb(); v {
 	case "info", "imageinfo", "verify", "help", "":
-		c.add(Read, "hdiutil "+v)
+		c.add(Read, OnlyReads.By("hdiutil", v, ""))
 	default:
-		c.add(LocalWrite, "hdiutil "+v)
+		c.add(LocalWrite, LocalWork.By("hdiutil", v, ""))
 		for _, w := range c.operands()[min(1, len(c.operands())):] {
 			c.path(OpWrite, w)
 		}
@@ -161,65 +161,65 @@ func hdiutil(c *cmd) {
 func networkConfig(c *cmd) {
 	if c.verb() == "show" || c.verb() == "" || c.verb() == "listnetworks" || c.verb() == "info" || c.verb() == "status" {
 		if c.name == "wg" && c.has("private-key", "preshared-key") {
-			c.add(Secret, "wg show prints keys")
+			c.add(Secret, PrintsCredential.By("wg", "show", ""))
 			return
 		}
-		c.add(Read, c.name+" shows")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
-	c.add(Privilege, c.name+" changes this machine's network")
+	c.add(Privilege, ChangesSystem.By(c.name, "", ""))
 }
 
 // tracer: attached to a running process, a tracer reads its memory — a
 // key, a cookie, sayso's own — whatever it is.
 func tracer(c *cmd) {
 	if c.name == "gcore" || c.has("-p", "--attach") || c.shortFlag('p') {
-		c.add(Secret, c.name+" attaches to a running process and reads its memory")
+		c.add(Secret, TouchesCredential.By(c.name, "", ""))
 		return
 	}
-	c.add(Read, c.name+" lists its options")
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 }
 
 func gpg(c *cmd) {
 	c.outputs([]string{"-o", "--output"}, nil)
 	switch {
 	case c.has("--export-secret-keys", "--export-secret-subkeys", "--decrypt", "-d", "--export-ownertrust", "--gen-revoke"):
-		c.add(Secret, c.name+" prints secret keys or decrypted data")
+		c.add(Secret, PrintsCredential.By(c.name, "", ""))
 	case c.has("--list-keys", "-k", "--list-secret-keys", "-K", "--verify", "--fingerprint", "--version", "--list-sigs", "--export", "--armor") && !c.has("--sign", "-s", "--encrypt", "-e", "--import", "--delete-key", "--delete-secret-key"):
-		c.add(Read, c.name+" lists or verifies")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 	case c.has("--delete-secret-key", "--delete-key", "--delete-secret-and-public-key"):
-		c.add(Destructive, c.name+" deletes keys")
+		c.add(Destructive, Destroys.By(c.name, "", ""))
 	default:
-		c.add(LocalWrite, c.name+" signs, encrypts or imports")
+		c.add(LocalWrite, LocalWork.By(c.name, "", ""))
 	}
 }
 
 func gdb(c *cmd) {
 	for _, w := range c.args {
 		if w.Value == "-p" || w.Value == "--pid" || strings.HasPrefix(w.Value, "--pid=") || w.Value == "attach" || c.name == "lldb" && (w.Value == "--attach-pid" || w.Value == "-n") {
-			c.add(Secret, c.name+" attaches to a running process and reads its memory")
+			c.add(Secret, TouchesCredential.By(c.name, "", ""))
 			return
 		}
 	}
 	for _, w := range c.args {
 		v := w.Value
 		if v == "-ex" || v == "--ex" || v == "-x" || v == "--command" || v == "-batch" || v == "--batch" || v == "-iex" || v == "-o" || v == "--one-line" || v == "-s" && c.name == "lldb" {
-			c.add(Opaque, c.name+" runs debugger commands, which can run programs")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			return
 		}
 	}
-	c.add(LocalWrite, c.name+" debugs a program of the project")
+	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 }
 
 func sshKeygen(c *cmd) {
 	if c.has("-l", "-F", "-H", "-R", "-y", "-Y") {
-		c.add(Read, "ssh-keygen inspects keys")
+		c.add(Read, OnlyReads.By("ssh-keygen", "", ""))
 		if c.has("-y") {
-			c.add(Secret, "ssh-keygen -y reads a private key")
+			c.add(Secret, ReadsCredential.By("ssh-keygen", "-y", ""))
 		}
 		return
 	}
-	c.add(LocalWrite, "ssh-keygen makes a key")
+	c.add(LocalWrite, LocalWork.By("ssh-keygen", "", ""))
 	for i, w := range c.args {
 		if w.Value == "-f" && i+1 < len(c.args) {
 			c.path(OpWrite, c.args[i+1])
@@ -229,10 +229,10 @@ func sshKeygen(c *cmd) {
 
 func sshAdd(c *cmd) {
 	if c.has("-l", "-L") {
-		c.add(Read, "ssh-add lists keys")
+		c.add(Read, OnlyReads.By("ssh-add", "", ""))
 		return
 	}
-	c.add(Secret, "ssh-add loads a private key")
+	c.add(Secret, TouchesCredential.By("ssh-add", "", ""))
 }
 
 // systemctlUser: with --user, systemctl acts on the person's own units.
@@ -249,10 +249,10 @@ func systemctlUser(c *cmd) bool {
 	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: c.name, args: rest}
 	switch v := inner.verb(); v {
 	case "start", "stop", "restart", "reload", "try-restart", "reload-or-restart", "kill", "reset-failed", "daemon-reload":
-		c.add(LocalWrite, "systemctl --user "+v+" changes the person's own services")
+		c.add(LocalWrite, LocalWork.By("systemctl --user", v, ""))
 		return true
 	case "enable", "link", "edit", "set-property", "add-wants", "preset", "import-environment", "set-environment":
-		c.add(InstructionPatch, "systemctl --user "+v+" changes what starts at login")
+		c.add(InstructionPatch, RunsLater.By("systemctl --user", v, ""))
 		return true
 	}
 	systemctl(inner)

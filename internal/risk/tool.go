@@ -176,7 +176,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	if ShellTool(name) {
 		cmd, dir, ok := ToolCommand(name, input)
 		if !ok {
-			return toolOpaque(name, ctx, "the "+name+" input holds no command sayso can read")
+			return toolOpaque(name, ctx, InputUnreadable.By(name, "", "no command"))
 		}
 		if dir != "" {
 			if ctx.Cwd == "" {
@@ -192,15 +192,15 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 			a.Classes = a.Classes.Add(f.Class)
 			a.Findings = append(a.Findings, f)
 		}
-		if why := Unsandboxed(input); why != "" {
+		if r := Unsandboxed(input); r.Kind != ReasonUnknown {
 			a.Classes = a.Classes.Add(Privilege)
-			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Why: why})
+			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Reason: r})
 		}
 		return a
 	}
 	var in toolInput
 	if len(input) > 0 && json.Unmarshal(input, &in) != nil && KindOfTool(name) != ToolPatch {
-		return toolOpaque(name, ctx, "the "+name+" input is not JSON sayso can read")
+		return toolOpaque(name, ctx, InputUnreadable.By(name, "", "not JSON"))
 	}
 	t := newToolAssessor(name, ctx)
 	switch KindOfTool(name) {
@@ -218,7 +218,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolSearch:
 		t.search(in)
 	case ToolReadMany:
-		t.c.add(Read, name+" reads files")
+		t.c.add(Read, OnlyReads.By(name, "", ""))
 		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
 			t.file(OpRead, p)
 		}
@@ -228,24 +228,24 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolFetch:
 		t.fetch(in)
 	case ToolWebSearch:
-		t.c.add(Network, name+" sends a query to a search engine: "+clip(in.Query))
+		t.c.add(Network, ReachesHost.By(name, "", clip(in.Query)))
 	case ToolAgent:
-		t.c.add(LocalWrite, name+" starts a sub-agent")
+		t.c.add(LocalWrite, StartsAgent.By(name, "", ""))
 	case ToolQuiet:
-		t.c.add(Read, name+" changes nothing outside the agent")
+		t.c.add(Read, AgentOnly.By(name, "", ""))
 	case ToolMemory:
 		t.file(OpWrite, "~/.gemini/GEMINI.md")
 	case ToolPatch:
 		t.patch(input)
 	default:
 		if server, tool, ok := MCPTool(name); ok {
-			t.c.add(Opaque, "MCP tool "+tool+" of server "+server+": sayso cannot see what it does")
+			t.c.add(Opaque, MCPUnseen.By(server, tool, ""))
 		} else {
-			t.c.add(Opaque, name+" is a tool sayso does not know")
+			t.c.add(Opaque, UnknownVerb.By(name, "", ""))
 		}
 	}
 	if t.a.out.Classes.Empty() {
-		t.c.add(Read, name+" changes nothing")
+		t.c.add(Read, ChangesNothing.By(name, "", ""))
 	}
 	return t.a.out
 }
@@ -291,9 +291,9 @@ func newToolAssessor(name string, ctx Context) *toolAssessor {
 	return &toolAssessor{a: a, c: &cmd{a: a, i: -1, seg: &shell.Segment{}, name: name}}
 }
 
-func toolOpaque(name string, ctx Context, why string) Assessment {
+func toolOpaque(name string, ctx Context, r Reason) Assessment {
 	t := newToolAssessor(name, ctx)
-	t.c.add(Opaque, why)
+	t.c.add(Opaque, r)
 	return t.a.out
 }
 
@@ -316,7 +316,7 @@ func (t *toolAssessor) paths(op Op, ps ...string) {
 			return
 		}
 	}
-	t.c.add(Opaque, t.c.name+" names no file")
+	t.c.add(Opaque, InputUnreadable.By(t.c.name, "", "no file"))
 }
 
 func (t *toolAssessor) file(op Op, p string) {
@@ -327,7 +327,7 @@ func (t *toolAssessor) file(op Op, p string) {
 	case OpDelete:
 		t.c.del(w, false)
 	default:
-		t.c.add(Read, t.c.name+" reads "+p)
+		t.c.add(Read, OnlyReads.By(t.c.name, "", p))
 		t.c.path(op, w)
 	}
 }
@@ -339,7 +339,7 @@ func (t *toolAssessor) cwd(op Op) {
 // search reads a folder (the cwd when none is given), and the files a
 // pattern names.
 func (t *toolAssessor) search(in toolInput) {
-	t.c.add(Read, t.c.name+" lists or searches files")
+	t.c.add(Read, OnlyReads.By(t.c.name, "", ""))
 	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
 	if dir == "" {
 		t.cwd(OpRead)
@@ -381,18 +381,18 @@ func (t *toolAssessor) fetch(in toolInput) {
 		h := hostOf(u)
 		switch {
 		case h == "":
-			t.c.add(Network, t.c.name+" fetches "+clip(u))
+			t.c.add(Network, ReachesHost.By(t.c.name, "", clip(u)))
 		case t.a.trusted(h):
-			t.c.add(Read, t.c.name+" fetches from "+h+", a trusted host")
+			t.c.add(Read, FetchesTrusted.By(t.c.name, "", h))
 		default:
-			t.c.add(Network, t.c.name+" fetches from "+h+", not a trusted host")
+			t.c.add(Network, FetchesUntrusted.By(t.c.name, "", h))
 		}
 		if strings.HasPrefix(strings.ToLower(u), "file:") {
-			t.c.add(Opaque, t.c.name+" reads a local file by URL: "+clip(u))
+			t.c.add(Opaque, ReadsLocalURL.By(t.c.name, "", clip(u)))
 		}
 	}
 	if !seen {
-		t.c.add(Network, t.c.name+" fetches a page")
+		t.c.add(Network, ReachesHost.By(t.c.name, "", ""))
 	}
 }
 
@@ -420,7 +420,7 @@ func (t *toolAssessor) patch(input []byte) {
 		}
 	}
 	if !strings.Contains(text, "*** Begin Patch") {
-		t.c.add(Opaque, "apply_patch input holds no patch sayso can read")
+		t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "no patch"))
 		return
 	}
 	n := 0
@@ -433,7 +433,7 @@ func (t *toolAssessor) patch(input []byte) {
 			if p, ok := strings.CutPrefix(line, h.prefix); ok {
 				p = strings.TrimSpace(p)
 				if p == "" {
-					t.c.add(Opaque, "apply_patch names an empty path")
+					t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "an empty path"))
 					continue
 				}
 				t.file(h.op, p)
@@ -442,7 +442,7 @@ func (t *toolAssessor) patch(input []byte) {
 		}
 	}
 	if n == 0 {
-		t.c.add(Opaque, "apply_patch names no file")
+		t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "no file"))
 	}
 }
 
@@ -487,7 +487,7 @@ func NamedProtected(s *shell.Script, ctx Context) []Finding {
 	a := &assessor{ctx: ctx}
 	var out []Finding
 	if a.protected(ctx.Cwd) {
-		out = append(out, Finding{Class: Protected, Segment: -1, Why: "runs inside sayso's own folder " + ctx.Cwd})
+		out = append(out, Finding{Class: Protected, Segment: -1, Reason: RunsInProtected.By("", "", ctx.Cwd)})
 	}
 	seen := map[string]bool{}
 	check := func(seg int, text string) {
@@ -498,7 +498,7 @@ func NamedProtected(s *shell.Script, ctx Context) []Finding {
 			}
 			if a.protected(p) || strings.ContainsAny(p, "*?") && a.globReachesProtected(p) {
 				seen[tok] = true
-				out = append(out, Finding{Class: Protected, Segment: seg, Why: "names sayso's own files: " + tok})
+				out = append(out, Finding{Class: Protected, Segment: seg, Reason: NamesProtected.By("", "", tok)})
 			}
 		}
 	}
@@ -540,14 +540,14 @@ func namedPath(tok string, ctx Context) string {
 }
 
 // Unsandboxed says why a shell tool's input asks its client to run the
-// command outside the client's own sandbox, or "": Claude Code's
+// command outside the client's own sandbox, or the zero Reason: Claude Code's
 // dangerouslyDisableSandbox, Codex's sandbox_permissions (anything but
 // use_default, require_escalated included) and its older
 // with_escalated_permissions. A value sayso cannot read is a request.
-func Unsandboxed(input []byte) string {
+func Unsandboxed(input []byte) Reason {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) != nil {
-		return ""
+		return Reason{}
 	}
 	set := func(k string) bool {
 		v, ok := in[k]
@@ -555,15 +555,15 @@ func Unsandboxed(input []byte) string {
 	}
 	switch {
 	case set("dangerouslyDisableSandbox"):
-		return "the step asks to run outside the client's sandbox (dangerouslyDisableSandbox)"
+		return LeavesSandbox.By("", "", "dangerouslyDisableSandbox")
 	case set("with_escalated_permissions"):
-		return "the step asks to run outside the client's sandbox (with_escalated_permissions)"
+		return LeavesSandbox.By("", "", "with_escalated_permissions")
 	case set("sandbox_permissions"):
 		var v string
 		if json.Unmarshal(in["sandbox_permissions"], &v) == nil && (v == "" || v == "use_default") {
-			return ""
+			return Reason{}
 		}
-		return "the step asks to run outside the client's sandbox (sandbox_permissions " + clip(string(in["sandbox_permissions"])) + ")"
+		return LeavesSandbox.By("", "", "sandbox_permissions "+clip(string(in["sandbox_permissions"])))
 	}
-	return ""
+	return Reason{}
 }

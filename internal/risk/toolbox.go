@@ -62,34 +62,34 @@ func addToolbox(programs map[string]func(*cmd)) {
 	addEveryday(programs)
 }
 
-func readOnly(c *cmd) { c.add(Read, c.name+" only reads") }
+func readOnly(c *cmd) { c.add(Read, OnlyReads.By(c.name, "", "")) }
 
-func opaqueProgram(c *cmd) { c.add(Opaque, c.name+" runs code sayso does not read") }
+func opaqueProgram(c *cmd) { c.add(Opaque, RunsUnread.By(c.name, "", "")) }
 
 // wrapperAlone classifies a wrapper shell did not peel: one that acts on
 // a running process or lists (ionice -p, flock FD) reads or tunes; any
 // other hides what it runs.
 func wrapperAlone(c *cmd) {
 	if len(c.args) == 0 {
-		c.add(Read, c.name+" alone prints or waits")
+		c.add(Read, OnlyReads.By(c.name, "alone", ""))
 		return
 	}
 	switch c.name {
 	case "ionice", "chrt", "taskset":
 		if c.has("-p", "--pid") || c.shortFlag('p') {
-			c.add(LocalWrite, c.name+" tunes a running process")
+			c.add(LocalWrite, SignalsProcess.By(c.name, "", ""))
 			return
 		}
 	case "flock", "ssh-agent":
-		c.add(LocalWrite, c.name+" holds a lock or an agent")
+		c.add(LocalWrite, LocalWork.By(c.name, "", ""))
 		return
 	case "dtach":
 		if v := c.args[0].Value; v == "-a" || v == "-p" {
-			c.add(LocalWrite, "dtach attaches to a session")
+			c.add(LocalWrite, LocalWork.By("dtach", "", ""))
 			return
 		}
 	}
-	c.add(Opaque, c.name+" runs a command sayso could not read")
+	c.add(Opaque, RunsUnread.By(c.name, "", ""))
 }
 
 // word returns the first n operands as plain words (options skipped).

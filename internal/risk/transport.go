@@ -12,9 +12,9 @@ import "strings"
 // back is judged by its own verb besides.
 
 // transportVar says how an assignment turns transport security off or
-// chooses a proxy for the command it prefixes, "" when it does neither
-// (each from the manual of the program that reads it).
-func transportVar(name, value string, literal bool) string {
+// chooses a proxy for the command it prefixes, the zero Reason when it does
+// neither (each from the manual of the program that reads it).
+func transportVar(name, value string, literal bool) Reason {
 	set := !literal || value != ""
 	off := !literal || value == "0" || strings.EqualFold(value, "false") || strings.EqualFold(value, "no") || strings.EqualFold(value, "off")
 	switch name {
@@ -24,45 +24,45 @@ func transportVar(name, value string, literal bool) string {
 		// curl(1) ENVIRONMENT, pip's --proxy, cargo's http.proxy, npm's
 		// proxy and https-proxy, yarn's httpProxy
 		if set {
-			return "sets " + name + ": its traffic goes through a proxy the step chose"
+			return ProxyChosen.By("", "", name)
 		}
 	case "NODE_TLS_REJECT_UNAUTHORIZED":
 		// node(1): 0 accepts any certificate
 		if !literal || value == "0" {
-			return "sets NODE_TLS_REJECT_UNAUTHORIZED=0: node accepts any certificate"
+			return TLSOff.By("", "", "NODE_TLS_REJECT_UNAUTHORIZED")
 		}
 	case "GIT_SSL_NO_VERIFY":
 		// git(1): set at all, it turns http.sslVerify off
 		if !literal || value != "" {
-			return "sets GIT_SSL_NO_VERIFY: git accepts any certificate"
+			return TLSOff.By("", "", "GIT_SSL_NO_VERIFY")
 		}
 	case "PYTHONHTTPSVERIFY":
 		if !literal || value == "0" {
-			return "sets PYTHONHTTPSVERIFY=0: python accepts any certificate"
+			return TLSOff.By("", "", "PYTHONHTTPSVERIFY")
 		}
 	case "npm_config_strict_ssl", "NPM_CONFIG_STRICT_SSL", "YARN_STRICT_SSL", "YARN_ENABLE_STRICT_SSL",
 		"CARGO_HTTP_CHECK_REVOKE", "CARGO_HTTP_SSL_VERIFY":
 		if off {
-			return "sets " + name + " off: certificates are not checked"
+			return TLSOff.By("", "", name)
 		}
 	case "UV_INSECURE_HOST", "PIP_TRUSTED_HOST", "GOINSECURE":
 		if set {
-			return "sets " + name + ": that host is reached without certificate checks"
+			return TLSOff.By("", "", name)
 		}
 	case "GOPROXY", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "UV_INDEX_URL", "UV_DEFAULT_INDEX", "npm_config_registry", "NPM_CONFIG_REGISTRY":
 		if literal && plainHTTP(value) {
-			return "sets " + name + " to plain http: packages come unauthenticated"
+			return PlainHTTP.By("", "", name)
 		}
 	case "GOFLAGS":
 		if literal && strings.Contains(value, "-insecure") {
-			return "sets GOFLAGS=-insecure: go fetches without certificate checks"
+			return TLSOff.By("", "", "GOFLAGS")
 		}
 	case "CURL_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO",
 		"GIT_SSL_CAPATH", "PIP_CERT", "CARGO_HTTP_CAINFO", "npm_config_cafile", "NPM_CONFIG_CAFILE":
 		// a certificate authority the step chose vouches for whoever answers
-		return "sets " + name + ": the step chooses which certificate authority is trusted"
+		return CAChosen.By("", "", name)
 	}
-	return ""
+	return Reason{}
 }
 
 // plainHTTP reports whether a URL list holds a plain http URL to another
@@ -86,13 +86,14 @@ func plainHTTP(v string) bool {
 // certificate checks off or names a proxy (each from the program's
 // manual).
 func (c *cmd) transportOff() {
-	if why := transportOpt(c); why != "" {
-		c.add(Network, c.name+" "+why)
+	if r := transportOpt(c); r.Kind != ReasonUnknown {
+		r.Program = c.name
+		c.add(Network, r)
 	}
 }
 
-func transportOpt(c *cmd) string {
-	if why := transportSetting(c); why != "" {
+func transportOpt(c *cmd) Reason {
+	if why := transportSetting(c); why.Kind != ReasonUnknown {
 		return why
 	}
 	for i, a := range c.args {
@@ -112,7 +113,7 @@ func transportOpt(c *cmd) string {
 		case name == "--insecure-skip-tls-verify" && (!hasVal || val != "false"),
 			(name == "--tls-verify" || name == "--src-tls-verify" || name == "--dest-tls-verify") && hasVal && (val == "false" || val == "0"),
 			v == "--no-verify-ssl", v == "--skip-tls-verify", v == "--insecure-skip-verify", v == "--tls-skip-verify":
-			return v + " turns certificate checks off"
+			return TLSOff.By("", v, "")
 		}
 		switch c.name {
 		case "curl":
@@ -120,14 +121,14 @@ func transportOpt(c *cmd) string {
 			// -x/--proxy, --preproxy, --socks4/5 name a proxy.
 			switch {
 			case v == "--insecure" || v == "--proxy-insecure" || v == "--doh-insecure":
-				return v + " turns certificate checks off"
+				return TLSOff.By("", v, "")
 			case v == "-x" || v == "--proxy" || v == "--preproxy" || strings.HasPrefix(v, "--socks") || v == "--proxy1.0":
 				if next == "" {
-					return v + " sends through the proxy it names"
+					return ProxyChosen.By("", v, "")
 				}
-				return v + " " + next + " sends through a proxy the step chose"
+				return ProxyChosen.By("", v+" "+next, "")
 			case strings.HasPrefix(v, "--proxy=") || strings.HasPrefix(v, "--preproxy=") || strings.HasPrefix(v, "--socks"):
-				return v + " sends through a proxy the step chose"
+				return ProxyChosen.By("", v, "")
 			case strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1:
 				// a cluster of short flags: -sSfk, -kL, -sx proxy
 				for j := 1; j < len(v); j++ {
@@ -136,9 +137,9 @@ func transportOpt(c *cmd) string {
 					}
 					switch v[j] {
 					case 'k':
-						return v + " (-k) turns certificate checks off"
+						return TLSOff.By("", v, "")
 					case 'x':
-						return v + " (-x) sends through a proxy the step chose"
+						return ProxyChosen.By("", v, "")
 					}
 				}
 			}
@@ -146,7 +147,7 @@ func transportOpt(c *cmd) string {
 			// wget(1): --no-check-certificate; -e use_proxy/https_proxy and
 			// check_certificate=off are .wgetrc commands given inline.
 			if v == "--no-check-certificate" {
-				return v + " turns certificate checks off"
+				return TLSOff.By("", v, "")
 			}
 			cmdText := ""
 			switch {
@@ -159,40 +160,40 @@ func transportOpt(c *cmd) string {
 			}
 			l := strings.ToLower(strings.ReplaceAll(cmdText, " ", ""))
 			if strings.HasPrefix(l, "check_certificate=off") || strings.HasPrefix(l, "check-certificate=off") {
-				return "-e " + cmdText + " turns certificate checks off"
+				return TLSOff.By("", "-e "+cmdText, "")
 			}
 			if strings.HasSuffix(strings.SplitN(l, "=", 2)[0], "_proxy") || strings.HasSuffix(strings.SplitN(l, "=", 2)[0], "-proxy") {
-				return "-e " + cmdText + " sends through a proxy the step chose"
+				return ProxyChosen.By("", "-e "+cmdText, "")
 			}
 		case "http", "https", "xh", "httpie":
 			// httpie: --verify=no, --proxy; xh: --verify=no, --proxy
 			if v == "--verify=no" || v == "--verify=false" || v == "--verify" && (next == "no" || next == "false") {
-				return "--verify=no turns certificate checks off"
+				return TLSOff.By("", "--verify=no", "")
 			}
 			if name == "--proxy" {
-				return v + " sends through a proxy the step chose"
+				return ProxyChosen.By("", v, "")
 			}
 		case "pip", "pip3", "uv", "pipx", "poetry":
 			// pip(1): --trusted-host, --proxy; uv: --allow-insecure-host
 			if name == "--trusted-host" || name == "--allow-insecure-host" || name == "--insecure-host" {
-				return v + " turns certificate checks off for a host"
+				return TLSOff.By("", v, "")
 			}
 			if name == "--proxy" {
-				return v + " sends through a proxy the step chose"
+				return ProxyChosen.By("", v, "")
 			}
 			if (name == "--index-url" || name == "-i" || name == "--extra-index-url" || name == "--default-index" || name == "--index") &&
 				plainHTTP(val+next) {
-				return v + " fetches packages over plain http"
+				return PlainHTTP.By("", v, "")
 			}
 		case "npm", "pnpm", "yarn", "npx", "bun":
 			// npm-config(7): strict-ssl, proxy, https-proxy, registry
 			switch {
 			case v == "--strict-ssl=false" || v == "--no-strict-ssl" || v == "--strict-ssl" && next == "false":
-				return "--strict-ssl=false turns certificate checks off"
+				return TLSOff.By("", "--strict-ssl=false", "")
 			case name == "--proxy" || name == "--https-proxy":
-				return v + " sends through a proxy the step chose"
+				return ProxyChosen.By("", v, "")
 			case name == "--registry" && plainHTTP(val+next):
-				return v + " fetches packages over plain http"
+				return PlainHTTP.By("", v, "")
 			}
 		case "git":
 			// git-config(1): http.sslVerify, http.<url>.sslVerify,
@@ -207,10 +208,10 @@ func transportOpt(c *cmd) string {
 			k = strings.ToLower(k)
 			switch {
 			case (strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".sslverify")) && (val == "false" || val == "0" || val == "no" || val == "off"):
-				return "-c " + v + " turns certificate checks off"
+				return TLSOff.By("", "-c "+v, "")
 			case strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".proxy") || k == "https.proxy":
 				if val != "" {
-					return "-c " + v + " sends through a proxy the step chose"
+					return ProxyChosen.By("", "-c "+v, "")
 				}
 			}
 		case "cargo":
@@ -225,30 +226,30 @@ func transportOpt(c *cmd) string {
 			k, val, _ := strings.Cut(strings.ReplaceAll(v, " ", ""), "=")
 			switch {
 			case k == "http.proxy" && strings.Trim(val, `"'`) != "":
-				return "--config " + v + " sends through a proxy the step chose"
+				return ProxyChosen.By("", "--config "+v, "")
 			case k == "http.cainfo":
-				return "--config " + v + " chooses which certificate authority is trusted"
+				return CAChosen.By("", "--config "+v, "")
 			case k == "http.check-revoke" && val == "false":
-				return "--config " + v + " turns certificate revocation checks off"
+				return TLSOff.By("", "--config "+v, "")
 			}
 		case "go":
 			// go help get: -insecure (before modules)
 			if v == "-insecure" {
-				return "-insecure fetches without certificate checks"
+				return TLSOff.By("", "-insecure", "")
 			}
 		}
 	}
-	return ""
+	return Reason{}
 }
 
 // transportSetting reads the settings a step stores for later runs — npm,
 // yarn and pnpm config set, pip config set, git config, go env -w — as the
 // variables and options they stand for.
-func transportSetting(c *cmd) string {
+func transportSetting(c *cmd) Reason {
 	var ws []string
 	for _, a := range c.args {
 		if !a.Literal {
-			return ""
+			return Reason{}
 		}
 		if !strings.HasPrefix(a.Value, "-") {
 			ws = append(ws, a.Value)
@@ -273,17 +274,17 @@ func transportSetting(c *cmd) string {
 		switch strings.ToLower(k) {
 		case "strict-ssl", "strictssl", "enablestrictssl":
 			if v == "false" || v == "0" {
-				return "config set " + k + " false turns certificate checks off for every later install"
+				return TLSOff.By("", "config set "+k, "")
 			}
 		case "proxy", "https-proxy", "httpproxy", "httpsproxy":
 			if v != "" {
-				return "config set " + k + " sends every later install through a proxy the step chose"
+				return ProxyChosen.By("", "config set "+k, "")
 			}
 		case "cafile", "ca":
-			return "config set " + k + " chooses which certificate authority every later install trusts"
+			return CAChosen.By("", "config set "+k, "")
 		case "registry", "npmregistryserver":
 			if plainHTTP(v) {
-				return "config set " + k + " fetches every later install over plain http"
+				return PlainHTTP.By("", "config set "+k, "")
 			}
 		}
 	case (c.name == "pip" || c.name == "pip3") && len(ws) > 2 && ws[0] == "config" && ws[1] == "set":
@@ -292,14 +293,14 @@ func transportSetting(c *cmd) string {
 		_, opt, _ := strings.Cut(k, ".")
 		switch opt {
 		case "trusted-host":
-			return "config set " + k + " turns certificate checks off for a host in every later install"
+			return TLSOff.By("", "config set "+k, "")
 		case "proxy":
-			return "config set " + k + " sends every later install through a proxy the step chose"
+			return ProxyChosen.By("", "config set "+k, "")
 		case "cert":
-			return "config set " + k + " chooses which certificate authority every later install trusts"
+			return CAChosen.By("", "config set "+k, "")
 		case "index-url", "extra-index-url":
 			if plainHTTP(v) {
-				return "config set " + k + " fetches every later install over plain http"
+				return PlainHTTP.By("", "config set "+k, "")
 			}
 		}
 	case c.name == "git" && len(ws) > 1 && ws[0] == "config":
@@ -310,24 +311,25 @@ func transportSetting(c *cmd) string {
 		}
 		switch {
 		case strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".sslverify") && (v == "false" || v == "0" || v == "no" || v == "off"):
-			return "config " + ws[1] + " false turns certificate checks off for every later fetch and push"
+			return TLSOff.By("", "config "+ws[1], "")
 		case (strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".proxy") || k == "https.proxy") && v != "":
-			return "config " + ws[1] + " sends every later fetch and push through a proxy the step chose"
+			return ProxyChosen.By("", "config "+ws[1], "")
 		case strings.HasPrefix(k, "http.") && strings.HasSuffix(k, ".sslcainfo"):
-			return "config " + ws[1] + " chooses which certificate authority every later fetch trusts"
+			return CAChosen.By("", "config "+ws[1], "")
 		}
 	case c.name == "go" && len(ws) > 1 && ws[0] == "env":
 		// go help environment: go env -w NAME=VALUE
 		if !c.has("-w") {
-			return ""
+			return Reason{}
 		}
 		for _, w := range ws[1:] {
 			if k, v, ok := strings.Cut(w, "="); ok {
-				if why := transportVar(k, v, true); why != "" {
-					return "env -w " + strings.TrimPrefix(why, "sets ") + ", for every later go command"
+				if why := transportVar(k, v, true); why.Kind != ReasonUnknown {
+					why.Verb = "env -w"
+					return why
 				}
 			}
 		}
 	}
-	return ""
+	return Reason{}
 }

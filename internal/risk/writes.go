@@ -130,13 +130,13 @@ func (c *cmd) writesUnderCwd() {
 func (c *cmd) plants(p, raw string) {
 	for _, q := range c.a.ctx.Protected {
 		if within(q, p) && q != p {
-			c.add(Protected, c.name+" creates files of unknown names under "+raw+", where sayso's own files are")
+			c.add(Protected, TouchesProtected.By(c.name, "", raw))
 			return
 		}
 	}
 	for _, r := range append([]string{c.a.ctx.Root}, c.a.ctx.Roots...) {
 		if r != "" && within(p, r+"/.git") {
-			c.add(InstructionPatch, c.name+" creates files of unknown names under "+raw+": git hooks and configuration may be among them")
+			c.add(InstructionPatch, RunsLater.By(c.name, "", raw))
 			return
 		}
 	}
@@ -145,7 +145,7 @@ func (c *cmd) plants(p, raw string) {
 	}
 	home := c.a.ctx.Home
 	if home != "" && (within(home, p) || p == home+"/.config") {
-		c.add(InstructionPatch, c.name+" creates files of unknown names under "+raw+": shell start-up files and agents' settings may be among them")
+		c.add(InstructionPatch, RunsLater.By(c.name, "", raw))
 	}
 }
 

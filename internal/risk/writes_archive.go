@@ -58,11 +58,11 @@ func tar(c *cmd) {
 		if strings.HasPrefix(v, "--use-compress-program") || strings.HasPrefix(v, "--to-command") || strings.HasPrefix(v, "--checkpoint-action") ||
 			strings.HasPrefix(v, "--info-script") || strings.HasPrefix(v, "--new-volume-script") || strings.HasPrefix(v, "--rsh-command") ||
 			v == "-I" || v == "-F" {
-			c.add(Opaque, "tar runs a program: "+v)
+			c.add(Opaque, RunsOptionProgram.By("tar", "", v))
 		}
 		switch {
 		case !w.Literal && strings.HasPrefix(v, "-"):
-			c.add(Opaque, "tar option built at run time: "+w.Raw)
+			c.add(Opaque, BuiltAtRunTime.By("tar", "option", w.Raw))
 			c.unknownWrite("tar " + w.Raw)
 		case !w.Literal:
 			members = append(members, w)
@@ -136,7 +136,7 @@ func tar(c *cmd) {
 	}
 	switch {
 	case extract:
-		c.add(LocalWrite, "tar extracts files")
+		c.add(LocalWrite, ChangesProject.By("tar", "", ""))
 		if archive != nil && archive.Value != "-" {
 			c.path(OpRead, *archive)
 		}
@@ -149,7 +149,7 @@ func tar(c *cmd) {
 			c.unknownWrite("tar --absolute-names extracts members wherever their names say")
 		}
 	case create:
-		c.add(LocalWrite, "tar writes an archive")
+		c.add(LocalWrite, ChangesProject.By("tar", "", ""))
 		if archive != nil && archive.Value != "-" {
 			c.write(*archive)
 		} else if archive == nil {
@@ -162,7 +162,7 @@ func tar(c *cmd) {
 			}
 		}
 	default:
-		c.add(Read, "tar lists an archive")
+		c.add(Read, OnlyReads.By("tar", "", ""))
 	}
 }
 
@@ -199,9 +199,9 @@ func (c *cmd) extracts(dest *shell.Word, members []shell.Word, unknown bool) {
 
 func zipCmd(c *cmd) {
 	if c.has("-TT", "--unzip-command") {
-		c.add(Opaque, "zip runs a program to test the archive")
+		c.add(Opaque, RunsOptionProgram.By("zip", "", ""))
 	}
-	c.add(LocalWrite, "zip writes an archive")
+	c.add(LocalWrite, ChangesProject.By("zip", "", ""))
 	move := c.has("-m", "--move") || c.shortFlag('m')
 	var ops []shell.Word
 	for i := 0; i < len(c.args); i++ {
@@ -243,10 +243,10 @@ func zipCmd(c *cmd) {
 
 func unzip(c *cmd) {
 	if c.has("-l", "-v", "-t", "-Z", "-p", "-c", "-z") {
-		c.add(Read, "unzip lists or tests an archive")
+		c.add(Read, OnlyReads.By("unzip", "", ""))
 		return
 	}
-	c.add(LocalWrite, "unzip extracts files")
+	c.add(LocalWrite, ChangesProject.By("unzip", "", ""))
 	c.unpacks()
 	var dest *shell.Word
 	var ops []shell.Word

@@ -143,7 +143,7 @@ func (c *cmd) specWrites(sp writeSpec) {
 // formatter classifies a program of writeSpecs that has no other table:
 // local work in the files it names.
 func formatter(c *cmd) {
-	c.add(LocalWrite, c.name+" formats or converts files")
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	c.specWrites(writeSpecs[c.name])
 	c.readSecrets()
 	c.cwdWrite()
@@ -160,7 +160,7 @@ var compressSuffixes = map[string]string{
 // it), or write -o FILE; -c, -l and -t write nothing.
 func compressor(c *cmd) {
 	decompress := strings.HasPrefix(c.name, "un") || c.name == "gunzip" || c.has("-d", "--decompress", "--uncompress") || c.shortFlag('d')
-	c.add(LocalWrite, c.name+" compresses or decompresses files")
+	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	if c.has("-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test") || c.shortFlag('c') && !strings.HasPrefix(c.name, "zstd") {
 		c.readOperands()
 		return
@@ -239,14 +239,14 @@ func sevenZip(c *cmd) {
 		}
 	}
 	if len(ops) == 0 {
-		c.add(Read, c.name+" prints its help")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
 	verb := ops[0].Value
 	ops = ops[1:]
 	switch verb {
 	case "x", "e":
-		c.add(LocalWrite, c.name+" "+verb+" extracts files")
+		c.add(LocalWrite, ChangesProject.By(c.name, verb, ""))
 		if c.has("-so") {
 			return
 		}
@@ -264,13 +264,13 @@ func sevenZip(c *cmd) {
 		}
 		c.extracts(dest, ops, false)
 	case "a", "u", "d", "rn":
-		c.add(LocalWrite, c.name+" "+verb+" writes an archive")
+		c.add(LocalWrite, ChangesProject.By(c.name, verb, ""))
 		if len(ops) > 0 {
 			c.write(ops[0])
 			c.readSecrets()
 		}
 	default:
-		c.add(Read, c.name+" "+verb)
+		c.add(Read, OnlyReads.By(c.name, verb, ""))
 		c.readOperands()
 	}
 }
@@ -311,22 +311,22 @@ func cpio(c *cmd) {
 	}
 	switch {
 	case extract:
-		c.add(LocalWrite, "cpio -i extracts files")
+		c.add(LocalWrite, ChangesProject.By("cpio", "-i", ""))
 		if c.has("-t", "--list") || c.shortFlag('t') || c.has("--to-stdout") {
 			return
 		}
 		c.extracts(dest, ops, false)
 		if !c.has("--no-absolute-filenames") {
 			c.unknownWrite("cpio -i extracts members with absolute names where they say")
-			c.add(InstructionPatch, "cpio -i keeps absolute member names: it may write start-up files and agents' settings anywhere")
+			c.add(InstructionPatch, RunsLater.By("cpio", "-i", ""))
 		}
 	case pass:
-		c.add(LocalWrite, "cpio -p copies files into a folder")
+		c.add(LocalWrite, ChangesProject.By("cpio", "-p", ""))
 		if len(ops) > 0 {
 			c.writesUnder(ops[len(ops)-1])
 		}
 	default:
-		c.add(LocalWrite, "cpio writes an archive")
+		c.add(LocalWrite, ChangesProject.By("cpio", "", ""))
 	}
 }
 
@@ -334,7 +334,7 @@ func cpio(c *cmd) {
 // they name with -e and write the archive they name with -c; venv writes
 // the folders it names.
 func pyModuleWrites(c *cmd, m string, rest []shell.Word) {
-	c.add(LocalWrite, c.name+" -m "+m)
+	c.add(LocalWrite, LocalWork.By(c.name, "-m "+m, ""))
 	var ops []shell.Word
 	mode := ""
 	for _, w := range rest {

@@ -38,14 +38,14 @@ func sqlite(c *cmd) {
 		w := c.args[i]
 		v := w.Value
 		if !w.Literal && strings.HasPrefix(w.Raw, "-") {
-			c.add(Opaque, c.name+" option built at run time: "+w.Raw)
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "option", w.Raw))
 			continue
 		}
 		if strings.HasPrefix(v, "-") && len(v) > 1 {
 			name := strings.TrimLeft(v, "-")
 			switch name {
 			case "version", "help":
-				c.add(Read, c.name+" "+v)
+				c.add(Read, OnlyReads.By(c.name, v, ""))
 				return
 			case "readonly":
 				readonly = true
@@ -53,14 +53,14 @@ func sqlite(c *cmd) {
 				c.sqliteArchive(db, c.args[i+1:])
 				return
 			case "init":
-				c.add(Opaque, c.name+" runs SQL from a file")
+				c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			case "cmd", "c", "s":
 				if name != "cmd" && c.name != "duckdb" {
 					break
 				}
 				if i+1 < len(c.args) {
 					if !c.args[i+1].Literal {
-						c.add(Opaque, c.name+" runs SQL built at run time")
+						c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 					}
 					stmts = append(stmts, c.args[i+1].Value)
 				}
@@ -74,26 +74,26 @@ func sqlite(c *cmd) {
 			continue
 		}
 		if !w.Literal {
-			c.add(Opaque, c.name+" runs SQL built at run time")
+			c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 		}
 		stmts = append(stmts, v)
 	}
 	for _, r := range c.seg.Redirs {
 		if r.Input() {
 			if !r.BodyLiteral {
-				c.add(Opaque, c.name+" runs SQL built at run time")
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
 			}
 			stmts = append(stmts, r.Body)
 		} else if r.Reads() {
-			c.add(Opaque, c.name+" runs SQL from "+r.Target.Raw)
+			c.add(Opaque, RunsUnread.By(c.name, "", r.Target.Raw))
 		}
 	}
 	if len(stmts) == 0 {
 		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-			c.add(Opaque, c.name+" runs SQL from its input")
+			c.add(Opaque, RunsUnread.By(c.name, "", ""))
 			return
 		}
-		c.add(Opaque, c.name+" opens a session whose statements sayso cannot see")
+		c.add(Opaque, Interactive.By(c.name, "", ""))
 		return
 	}
 	writes := false
@@ -176,7 +176,7 @@ func (c *cmd) sqliteDot(line string) bool {
 	// that does most: a program first, then a file written.
 	for _, r := range sqliteDotRuns {
 		if strings.HasPrefix(r, name) && r != "open" {
-			c.add(Opaque, c.name+" ."+r+" runs a program or code sayso cannot read")
+			c.add(Opaque, RunsOptionProgram.By(c.name, "."+r, ""))
 			return false
 		}
 	}
@@ -188,7 +188,7 @@ func (c *cmd) sqliteDot(line string) bool {
 		for _, a := range args[1:] {
 			if !strings.HasPrefix(a, "-") {
 				c.path(OpWrite, lit(a))
-				c.add(LocalWrite, c.name+" .open "+a)
+				c.add(LocalWrite, LocalWork.By(c.name, ".open "+a, ""))
 			}
 		}
 		return false
@@ -198,7 +198,7 @@ func (c *cmd) sqliteDot(line string) bool {
 			return false
 		}
 	}
-	c.add(Opaque, c.name+" ."+name+" is a dot-command sayso does not know")
+	c.add(Opaque, UnknownVerb.By(c.name, "."+name, ""))
 	return false
 }
 
@@ -215,7 +215,7 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 			if strings.HasPrefix(a, "-") && len(a) > 1 {
 				if r == "once" || r == "output" {
 					if a == "-x" || a == "-e" || strings.HasPrefix(a, "--x") {
-						c.add(Opaque, c.name+" ."+r+" "+a+" opens another program")
+						c.add(Opaque, RunsOptionProgram.By(c.name, r, a))
 					}
 				}
 				continue
@@ -223,7 +223,7 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 			files = append(files, a)
 		}
 		if len(files) > 0 && strings.HasPrefix(files[0], "|") {
-			c.add(Opaque, c.name+" ."+r+" pipes to a program")
+			c.add(Opaque, RunsOptionProgram.By(c.name, r, ""))
 			return 0
 		}
 		switch r {
@@ -235,10 +235,10 @@ func (c *cmd) sqliteDotWrite(name string, args []string) int {
 				}
 				c.path(OpRead, lit(f))
 			}
-			c.add(LocalWrite, c.name+" ."+r+" changes the database")
+			c.add(LocalWrite, ChangesDatabase.By(c.name, r, ""))
 			return 1
 		case "testcase":
-			c.add(LocalWrite, c.name+" .testcase writes a file in the working folder")
+			c.add(LocalWrite, ChangesProject.By(c.name, ".testcase", ""))
 			c.cwdWrite()
 			return 0
 		}
@@ -311,7 +311,7 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 				if name, ok := sqlString(rest); ok {
 					c.write(lit(name))
 				} else if !strings.HasPrefix(strings.ToUpper(rest), "STDOUT") {
-					c.add(Opaque, c.name+" COPY TO a file named at run time")
+					c.add(Opaque, BuiltAtRunTime.By(c.name, "COPY TO", ""))
 				}
 				continue
 			}
@@ -320,12 +320,12 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 					dbs = append(dbs, f)
 				}
 			} else {
-				c.add(Opaque, c.name+" "+kw+" names a database built at run time")
+				c.add(Opaque, BuiltAtRunTime.By(c.name, kw, ""))
 			}
 		}
 	}
 	if c.name == "duckdb" && (containsKeyword(u, "LOAD") || containsKeyword(u, "INSTALL")) {
-		c.add(Opaque, c.name+" loads or installs an extension")
+		c.add(Opaque, RunsUnread.By(c.name, "", ""))
 	}
 	for _, fn := range []string{"WRITEFILE", "READFILE", "EDIT", "LOAD_EXTENSION", "FTS3_TOKENIZER"} {
 		for i := 0; ; {
@@ -345,9 +345,9 @@ func (c *cmd) sqliteFiles(q string) []shell.Word {
 			name, ok := sqlString(strings.TrimLeft(rest[1:], " \t\n"))
 			switch {
 			case fn == "EDIT" || fn == "LOAD_EXTENSION" || fn == "FTS3_TOKENIZER":
-				c.add(Opaque, c.name+" "+strings.ToLower(fn)+"() runs code or a program")
+				c.add(Opaque, RunsOptionProgram.By(c.name, strings.ToLower(fn), ""))
 			case !ok:
-				c.add(Opaque, c.name+" "+strings.ToLower(fn)+"() of a file named at run time")
+				c.add(Opaque, BuiltAtRunTime.By(c.name, strings.ToLower(fn), ""))
 			case fn == "WRITEFILE":
 				c.write(shell.Word{Raw: name, Value: name, Literal: true})
 			default:
@@ -415,17 +415,17 @@ func (c *cmd) sqliteArchive(db *shell.Word, args []shell.Word) {
 	}
 	switch {
 	case extract:
-		c.add(LocalWrite, c.name+" -A extracts files")
+		c.add(LocalWrite, ChangesProject.By(c.name, "-A", ""))
 		c.extracts(dest, files, false)
 	case write:
-		c.add(LocalWrite, c.name+" -A writes an archive")
+		c.add(LocalWrite, ChangesProject.By(c.name, "-A", ""))
 		if db != nil {
 			c.write(*db)
 		}
 		c.readSecrets()
 		return
 	default:
-		c.add(Read, c.name+" -A lists an archive")
+		c.add(Read, OnlyReads.By(c.name, "-A", ""))
 	}
 	if db != nil {
 		c.path(OpRead, *db)
@@ -456,9 +456,9 @@ func (c *cmd) psqlMeta(q string) {
 			switch {
 			case f == "" || f == "stdout" || f == "stdin" || f == "pstdout" || f == "pstdin":
 			case strings.HasPrefix(f, "|"):
-				c.add(Opaque, "psql \\"+name+" pipes to a program")
+				c.add(Opaque, RunsOptionProgram.By("psql", name, ""))
 			case op == OpWrite:
-				c.add(LocalWrite, "psql \\"+name+" writes "+f)
+				c.add(LocalWrite, WritesPath.By("psql", name, f))
 				c.write(lit(f))
 			default:
 				c.path(OpRead, lit(f))
@@ -482,7 +482,7 @@ func (c *cmd) psqlMeta(q string) {
 				if (strings.EqualFold(a, "to") || strings.EqualFold(a, "from")) && k+1 < len(args) {
 					f := args[k+1]
 					if strings.EqualFold(f, "program") {
-						c.add(Opaque, "psql \\copy runs a program")
+						c.add(Opaque, RunsOptionProgram.By("psql", "\\copy", ""))
 						break
 					}
 					if strings.EqualFold(a, "to") {
@@ -494,7 +494,7 @@ func (c *cmd) psqlMeta(q string) {
 				}
 			}
 		case "i", "include", "ir", "include_relative", "e", "edit", "ef", "ev", "cd", "setenv":
-			c.add(Opaque, "psql \\"+name+" runs what sayso cannot read")
+			c.add(Opaque, RunsUnread.By("psql", name, ""))
 		}
 		n := strings.IndexByte(rest, '\\')
 		if n < 0 {

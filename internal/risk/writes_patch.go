@@ -167,10 +167,10 @@ func stripName(name string, strips []int) []string {
 // file, a reject file, or else the files the patch names (patch(1)).
 func patchCmd(c *cmd) {
 	if c.has("--dry-run", "-C", "--check") {
-		c.add(Read, "patch --dry-run writes nothing")
+		c.add(Read, DryRun.By("patch", "--dry-run", ""))
 		return
 	}
-	c.add(LocalWrite, "patch changes files from a patch")
+	c.add(LocalWrite, ChangesProject.By("patch", "", ""))
 	strips := []int{0, 1, -1}
 	var dir shell.Word
 	hasDir, wroteOut := false, false

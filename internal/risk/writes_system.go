@@ -16,14 +16,14 @@ func journalctl(c *cmd) {
 		v := w.Value
 		switch {
 		case hasAnyPrefix(v, "--vacuum-size", "--vacuum-time", "--vacuum-files"):
-			c.add(Destructive, "journalctl "+v+" deletes journal files")
+			c.add(Destructive, Destroys.By("journalctl", v, ""))
 			c.path(OpDelete, lit("/var/log/journal"))
 		case v == "--rotate" || v == "--flush" || v == "--sync" || v == "--relinquish-var" || v == "--smart-relinquish-var" ||
 			v == "--setup-keys" || v == "--update-catalog":
-			c.add(Privilege, "journalctl "+v+" changes the system journal")
+			c.add(Privilege, ChangesSystem.By("journalctl", v, ""))
 		}
 	}
-	c.add(Read, "journalctl reads the journal")
+	c.add(Read, OnlyReads.By("journalctl", "", ""))
 	c.readOperands()
 }
 
@@ -33,19 +33,19 @@ func journalctl(c *cmd) {
 func setVerbs(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
-		c.add(Read, c.name+" shows the machine's settings")
+		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
 	v := ops[0].Value
 	switch {
 	case len(v) > 4 && v[:4] == "set-", c.name == "hostnamectl" && len(ops) > 1 &&
 		(v == "hostname" || v == "icon-name" || v == "chassis" || v == "deployment" || v == "location"):
-		c.add(Privilege, c.name+" "+v+" changes the machine's settings")
+		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
 		if c.name == "hostnamectl" {
 			c.path(OpWrite, lit("/etc/hostname"))
 		}
 	default:
-		c.add(Read, c.name+" "+v)
+		c.add(Read, OnlyReads.By(c.name, v, ""))
 	}
 }
 
@@ -120,7 +120,7 @@ func mktempWrites(c *cmd) {
 
 // iconv writes the -o file; it reads its operands.
 func iconv(c *cmd) {
-	c.add(Read, "iconv converts text")
+	c.add(Read, TransformsText.By("iconv", "", ""))
 	var rest []shell.Word
 	for i := 0; i < len(c.args); i++ {
 		if v, next, ok := optValue(c.args, i, []string{"-o", "--output"}, []string{"-o"}); ok {

@@ -74,7 +74,7 @@ func (c *cmd) sedLine(s string) {
 			file(OpRead, s[i:])
 			return
 		case 'e':
-			c.add(Opaque, "sed e runs a command")
+			c.add(Opaque, RunsUnread.By("sed", "e", ""))
 			return
 		case 'a', 'i', 'c':
 			return // text to the end of the line
@@ -99,7 +99,7 @@ func (c *cmd) sedLine(s string) {
 					return
 				}
 				if f == 'e' {
-					c.add(Opaque, "sed s///e runs the pattern space as a command")
+					c.add(Opaque, RunsUnread.By("sed", "s///e", ""))
 				}
 				if !(f == 'g' || f == 'p' || f == 'i' || f == 'I' || f == 'm' || f == 'M' || f == 'e' || f >= '0' && f <= '9') {
 					break
@@ -148,7 +148,7 @@ func awk(c *cmd) {
 				if inc.Value == "inplace" || inc.Value == "inplace.awk" {
 					inplace = true
 				} else {
-					c.add(Opaque, c.name+" includes code from "+inc.Raw)
+					c.add(Opaque, RunsUnread.By(c.name, "", inc.Raw))
 				}
 				continue
 			}
@@ -168,7 +168,7 @@ func awk(c *cmd) {
 		switch {
 		case !seen && (v == "-f" || v == "--file" || v == "-E" || v == "--exec" || strings.HasPrefix(v, "-f") && len(v) > 2 || strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--exec=") ||
 			v == "-l" || v == "--load" || strings.HasPrefix(v, "--load=")):
-			c.add(Opaque, c.name+" runs a program from a file")
+			c.add(Opaque, RunsOptionProgram.By(c.name, "", ""))
 			seen = true
 			if v == "-f" || v == "--file" || v == "-E" || v == "--exec" || v == "-l" || v == "--load" {
 				i++
@@ -179,7 +179,7 @@ func awk(c *cmd) {
 		case strings.HasPrefix(v, "-") && !seen:
 		case !seen:
 			if !w.Literal {
-				c.add(Opaque, c.name+" program built at run time")
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "program", ""))
 			}
 			prog, seen = v, true
 		default:
@@ -187,7 +187,7 @@ func awk(c *cmd) {
 		}
 	}
 	c.awkProgram(prog)
-	c.add(Read, c.name+" reads")
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 	for _, f := range files {
 		if strings.Contains(f.Value, "=") && !strings.HasPrefix(f.Value, "/") && !strings.HasPrefix(f.Value, ".") {
 			continue // a variable assignment
@@ -203,7 +203,7 @@ func awk(c *cmd) {
 // awkProgram classifies what an awk program does beyond printing.
 func (c *cmd) awkProgram(prog string) {
 	if strings.Contains(prog, "system") || strings.Contains(prog, "|") || strings.Contains(prog, "@load") || strings.Contains(prog, "@include") {
-		c.add(Opaque, c.name+" program runs commands or loads code")
+		c.add(Opaque, RunsUnread.By(c.name, "program", ""))
 	}
 	for i := 0; i < len(prog); i++ {
 		switch prog[i] {
@@ -238,9 +238,9 @@ func (c *cmd) awkProgram(prog string) {
 					c.path(OpRead, w)
 				}
 			} else if op == '>' {
-				c.add(Opaque, c.name+" writes to a file whose name comes from the data")
+				c.add(Opaque, PathUnknown.By(c.name, "write", ""))
 			} else if strings.Contains(prog[:i], "getline") {
-				c.add(Opaque, c.name+" reads a file whose name comes from the data")
+				c.add(Opaque, PathUnknown.By(c.name, "read", ""))
 			}
 			i = j - 1
 		}
@@ -282,7 +282,7 @@ func (c *cmd) awkRedirect(before string) bool {
 func yq(c *cmd) {
 	inplace := c.has("-i", "--inplace") || c.shortFlag('i')
 	if c.has("-s", "--split-exp") {
-		c.add(LocalWrite, "yq --split-exp writes files named by its expression")
+		c.add(LocalWrite, ChangesProject.By("yq", "--split-exp", ""))
 		c.unknownWrite("yq --split-exp: the files its expression names")
 	}
 	var ops []shell.Word
@@ -313,7 +313,7 @@ func yq(c *cmd) {
 	if !exprGiven && len(ops) > 0 {
 		ops = ops[1:]
 	}
-	c.add(Read, "yq reads")
+	c.add(Read, OnlyReads.By("yq", "", ""))
 	for _, w := range ops {
 		if inplace {
 			c.write(w)
@@ -325,7 +325,7 @@ func yq(c *cmd) {
 
 // sponge writes its input to the file it names.
 func sponge(c *cmd) {
-	c.add(LocalWrite, "sponge writes its input to a file")
+	c.add(LocalWrite, ChangesProject.By("sponge", "", ""))
 	for _, w := range c.operands() {
 		c.write(w)
 		c.makes(w)
@@ -334,7 +334,7 @@ func sponge(c *cmd) {
 
 // jsonTool: python3 -m json.tool [IN [OUT]] writes OUT.
 func jsonTool(c *cmd, rest []shell.Word) {
-	c.add(Read, c.name+" -m json.tool")
+	c.add(Read, OnlyReads.By(c.name, "-m json.tool", ""))
 	var ops []shell.Word
 	for i := 0; i < len(rest); i++ {
 		v := rest[i].Value
@@ -359,7 +359,7 @@ func xxd(c *cmd) {
 	if c.has("-r", "-revert") {
 		c.a.mark(c.i, roleDecode)
 	}
-	c.add(Read, "xxd dumps or reverts")
+	c.add(Read, TransformsText.By("xxd", "", ""))
 	var ops []shell.Word
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]

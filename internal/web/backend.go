@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
 	"github.com/sayso-dev/sayso/internal/step"
 )
@@ -215,6 +216,9 @@ type Entry struct {
 	Decision string // allow, ask or deny, for a decision
 	Summary  string
 	Reasons  []string // the decision's reasons, from its diagnostic, when it has one
+	// Findings are the decision's findings as the ledger keeps them: the
+	// page renders each one's words from its reason's kind.
+	Findings []Finding
 	// Outcome is what became of an ask: the person's answer ("deny",
 	// "allow-once"…) or "missed", and Why in words; "" when not known.
 	Outcome    string
@@ -222,6 +226,25 @@ type Entry struct {
 	// Shows is what the decided step does, as its card showed it; nil
 	// for any other row.
 	Shows *step.Shown
+}
+
+// Finding is one finding of a decided step as the ledger keeps it: its
+// class and its reason's kind and operands, with the words the ledger
+// wrote beside them.
+type Finding struct {
+	Class  string
+	Reason risk.Reason
+	Words  string // as written when the step was decided
+}
+
+// Says is the finding in words, rendered from its reason's kind; a row
+// whose kind this sayso does not know (an older or newer ledger) keeps
+// the words it was written with.
+func (f Finding) Says() string {
+	if f.Reason.Kind == risk.ReasonUnknown {
+		return f.Words
+	}
+	return f.Reason.String()
 }
 
 // LedgerFilter selects ledger rows. The zero value selects the newest rows.

@@ -29,8 +29,9 @@ type cardView struct {
 }
 
 type effect struct {
-	Class string
-	What  string
+	Class  string
+	Reason string // the finding's reason kind, a stable identifier
+	What   string // its words, rendered from the kind
 }
 
 type tierView struct {
@@ -110,15 +111,18 @@ func effects(c Card) []effect {
 		slices.SortStableFunc(fs, func(a, b risk.Finding) int { return b.Class.Severity() - a.Class.Severity() })
 		seen := map[string]bool{}
 		for _, f := range fs {
-			if k := f.Class.Kind(); k == risk.KindSafe || k == risk.KindLocal || f.Why == "" {
+			if k := f.Class.Kind(); k == risk.KindSafe || k == risk.KindLocal {
 				continue
 			}
-			what := unquote(f.Why)
+			what := unquote(f.Reason.String())
+			if what == "" {
+				continue
+			}
 			if seen[what] {
 				continue
 			}
 			seen[what] = true
-			out = append(out, effect{Class: f.Class.String(), What: what})
+			out = append(out, effect{Class: f.Class.String(), Reason: f.Reason.Kind.String(), What: what})
 		}
 	}
 	return out

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 func TestNoteSavedAsTyped(t *testing.T) {
@@ -228,5 +230,34 @@ func TestLedgerPages(t *testing.T) {
 	}
 	if strings.Contains(body, `rel="next"`) {
 		t.Error("the last page links to older rows")
+	}
+}
+
+// The ledger page renders a finding's words from its reason's kind, not
+// from the words the row was written with, and marks it with the kind; a
+// kind it does not know keeps the row's words.
+func TestLedgerRendersFindingsFromKinds(t *testing.T) {
+	f := newFixture(t, nil)
+	f.seed()
+	f.mem.AddEntry(Entry{Kind: "decision", Session: "s1", Decision: "ask", Summary: "ask git push -f origin main", Findings: []Finding{
+		{Class: "force-remote", Words: "stale words of an older sayso", Reason: risk.PushesForce.By("git", "push", "+main")},
+		{Class: "opaque", Words: "words of a kind this sayso does not know"},
+	}})
+	person, _ := f.login()
+	body, code := f.get(person, "/ledger", nil)
+	if code != http.StatusOK {
+		t.Fatalf("ledger: status %d", code)
+	}
+	for _, want := range []string{
+		`data-reason="push-force"`,
+		"git push overwrites remote history: +main",
+		"words of a kind this sayso does not know",
+	} {
+		if !strings.Contains(html.UnescapeString(body), want) {
+			t.Errorf("the ledger page does not hold %q", want)
+		}
+	}
+	if strings.Contains(body, "stale words") {
+		t.Error("the ledger page shows the row's words instead of the kind's")
 	}
 }
