@@ -265,7 +265,7 @@ func checkBinary(p Pin) string {
 	if ino, change := inode(fi); fi.Size() == p.Size && fi.ModTime().Equal(p.ModTime) && p.Inode != 0 && ino == p.Inode && change == p.Change {
 		return ""
 	}
-	h, err := fileSum(p.Path)
+	h, err := binarySum(p.Path)
 	if err != nil {
 		return "the sayso binary " + p.Path + " cannot be read"
 	}
