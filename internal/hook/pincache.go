@@ -3,11 +3,13 @@ package hook
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"slices"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // CachedPins is a FilePins for a process that reads the pins on every
@@ -24,6 +26,9 @@ type CachedPins struct {
 	seen bool
 	key  fileKey
 	pins []Pin
+	// clean holds, per agent, the versions of the files a check that
+	// found nothing wrong read (CheckPins).
+	clean map[string]string
 }
 
 // fileKey tells one version of a file from another.
@@ -33,13 +38,24 @@ type fileKey struct {
 	mtime, ctime int64
 }
 
+// keyOf is the version of the file fi describes. ok is false when the
+// system does not say, or when the file changed too recently to be told
+// from its next version: the kernel stamps changes from a clock that
+// may tick only every few milliseconds, so two writes close together can
+// leave the same times (git calls such an entry racily clean). Nothing is
+// remembered of a file that is not settled.
 func keyOf(fi os.FileInfo) (fileKey, bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
 		return fileKey{}, false
 	}
-	return fileKey{uint64(st.Dev), st.Ino, st.Size, st.Mtim.Nano(), st.Ctim.Nano()}, true
+	k := fileKey{uint64(st.Dev), st.Ino, st.Size, st.Mtim.Nano(), st.Ctim.Nano()}
+	return k, time.Since(time.Unix(0, k.ctime)) >= settle
 }
+
+// settle is how long after its last change a file's times tell its
+// version.
+var settle = time.Second
 
 // Load implements PinStore. The file is looked at before it is read: a
 // change that lands between the two is read now, and read again at the
@@ -67,7 +83,7 @@ func (c *CachedPins) Load() ([]Pin, error) {
 // Save implements PinStore.
 func (c *CachedPins) Save(pins []Pin) error {
 	c.mu.Lock()
-	c.seen = false
+	c.seen, c.clean = false, nil
 	c.mu.Unlock()
 	return c.FilePins.Save(pins)
 }
@@ -120,4 +136,49 @@ func binarySum(path string) (string, error) {
 		}
 	}
 	return s, nil
+}
+
+// versions names the version of every file a check of agent's pins reads:
+// the pin file and each pinned file. ok is false when one cannot be
+// looked at; the check then runs, and is not remembered.
+func (c *CachedPins) versions(agent string) (v string, ok bool) {
+	var b []byte
+	add := func(path string) bool {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return false
+		}
+		k, ok := keyOf(fi)
+		b = fmt.Appendf(b, "%s\x00%d %d %d %d %d\n", path, k.dev, k.ino, k.size, k.mtime, k.ctime)
+		return ok
+	}
+	if !add(c.Path) {
+		return "", false
+	}
+	pins, err := c.Load()
+	if err != nil {
+		return "", false
+	}
+	for _, p := range pins {
+		if (agent == "" || p.Agent == agent) && !add(p.Path) {
+			return "", false
+		}
+	}
+	return string(b), true
+}
+
+func (c *CachedPins) stillClean(agent, v string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	w, ok := c.clean[agent]
+	return ok && w == v
+}
+
+func (c *CachedPins) markClean(agent, v string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.clean == nil {
+		c.clean = map[string]string{}
+	}
+	c.clean[agent] = v
 }

@@ -13,6 +13,7 @@ import (
 // step: after sayso install replaces it, after an edit in place that keeps
 // its size and time, after it is removed, and when it cannot be parsed.
 func TestCachedPins(t *testing.T) {
+	settleNow(t)
 	path := filepath.Join(t.TempDir(), "pins.json")
 	file := FilePins{Path: path}
 	c := &CachedPins{FilePins: file}
@@ -89,6 +90,7 @@ func TestCachedPins(t *testing.T) {
 // content (a hard link made to it) passes and is hashed once for every
 // step after; a binary rewritten with the same size and time fails.
 func TestBinaryCheckCached(t *testing.T) {
+	settleNow(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "sayso")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho one\n"), 0o755); err != nil {
@@ -129,5 +131,111 @@ func TestBinaryCheckCached(t *testing.T) {
 	}
 	if what := checkBinary(p); what == "" {
 		t.Error("a binary rewritten under the same size and time passes its pin")
+	}
+}
+
+// settleNow has the caches take a file's times as its version at once,
+// however recently it changed: the tests below write a file and check it
+// again within a millisecond, which is what the caches must not be
+// fooled by.
+func settleNow(t *testing.T) {
+	old := settle
+	settle = 0
+	t.Cleanup(func() { settle = old })
+}
+
+// eachPinStore runs a test of the pin check with the pins in a file read
+// at each check, as the hook and doctor read them, and in a CachedPins
+// that takes every version as settled, as sayso serve reads them: the
+// cached check must find every change the plain one finds.
+func eachPinStore(t *testing.T, test func(t *testing.T, pins func(path string) PinStore)) {
+	t.Run("file", func(t *testing.T) {
+		test(t, func(path string) PinStore { return FilePins{Path: path} })
+	})
+	t.Run("cached", func(t *testing.T) {
+		settleNow(t)
+		test(t, func(path string) PinStore { return &CachedPins{FilePins: FilePins{Path: path}} })
+	})
+}
+
+// TestCachedCheckRemembered: a check that found nothing wrong is answered
+// again without reading the files while none has changed, and checked
+// again when one has: the settings file edited in place.
+func TestCachedCheckRemembered(t *testing.T) {
+	settleNow(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	bin := filepath.Join(dir, "sayso")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := &CachedPins{FilePins: FilePins{Path: filepath.Join(dir, "pins.json")}}
+	target := Target{Agent: "claude", Scope: "user", Home: home, Getenv: func(string) string { return "" },
+		Binary: bin, StateDir: filepath.Join(dir, "state"), ConfigDir: filepath.Join(dir, "config")}
+	if _, err := Install(target, store); err != nil {
+		t.Fatal(err)
+	}
+	if probs := CheckPins(store, "claude"); len(probs) != 0 {
+		t.Fatalf("fresh install: %v", probs)
+	}
+	if len(store.clean) != 1 {
+		t.Fatalf("a clean check is not remembered: %v", store.clean)
+	}
+	if probs := CheckPins(store, "claude"); len(probs) != 0 {
+		t.Fatalf("checked again: %v", probs)
+	}
+	settings := filepath.Join(home, ".claude", "settings.json")
+	b, err := os.ReadFile(settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(settings)
+	// sayso's hook switched off: the same size, the time set back.
+	off := bytes.Replace(b, []byte(`"block"`), []byte(`"allow"`), 1)
+	if bytes.Equal(off, b) {
+		t.Fatal("the installed settings have no onFailure block")
+	}
+	if err := os.WriteFile(settings, off, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(settings, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if probs := CheckPins(store, "claude"); len(probs) == 0 {
+		t.Error("a definition edited in place after a clean check passes")
+	}
+}
+
+// TestRacyNotRemembered: of a file changed less than settle ago, nothing
+// is remembered — not the pins, not a binary's hash, not a clean check —
+// since its next version may carry the same times.
+func TestRacyNotRemembered(t *testing.T) {
+	old := settle
+	settle = time.Hour
+	t.Cleanup(func() { settle = old })
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sayso")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := binaryPin(Target{Agent: "claude"}, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Change = 0 // the times differ from the pin's: the check hashes
+	store := &CachedPins{FilePins: FilePins{Path: filepath.Join(dir, "pins.json")}}
+	if err := store.Save([]Pin{p}); err != nil {
+		t.Fatal(err)
+	}
+	if probs := CheckPins(store, "claude"); len(probs) != 0 {
+		t.Fatalf("fresh pin: %v", probs)
+	}
+	fi, _ := os.Stat(bin)
+	key, _ := keyOf(fi)
+	sums.Lock()
+	_, hashed := sums.m[key]
+	sums.Unlock()
+	if store.seen || len(store.clean) != 0 || hashed {
+		t.Errorf("remembered of files changed just now: pins %v, clean checks %d, the binary's hash %v", store.seen, len(store.clean), hashed)
 	}
 }
