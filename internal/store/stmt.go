@@ -42,17 +42,19 @@ func (db *DB) KeepStatements() {
 func (t *tx) stmt(ctx context.Context, query string) *sql.Stmt {
 	k := &t.db.kept
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	if k.stmts == nil {
+		k.mu.Unlock()
 		return nil
 	}
-	if s := k.stmts[query]; s != nil {
-		return t.Tx.StmtContext(ctx, s)
-	}
-	if len(k.stmts)+len(k.want) < maxKept {
+	s := k.stmts[query]
+	if s == nil && len(k.stmts)+len(k.want) < maxKept {
 		k.want[query] = true
 	}
-	return nil
+	k.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	return t.Tx.StmtContext(ctx, s)
 }
 
 // prepareWanted prepares the statements transactions ran that are not
