@@ -159,11 +159,16 @@ func witness(pid int) hook.Witness {
 	if err != nil {
 		return nil
 	}
+	return witnessWith(pid, state, hook.FilePins{Path: filepath.Join(state, "pins.json")})
+}
+
+// witnessWith is witness with the state folder and the pins given.
+func witnessWith(pid int, state string, pins hook.PinStore) hook.Witness {
 	self, _ := os.Executable()
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
 	}
-	p := hook.NewProcs(pid, state, self, hook.FilePins{Path: filepath.Join(state, "pins.json")})
+	p := hook.NewProcs(pid, state, self, pins)
 	p.Home, _ = os.UserHomeDir() // the home the wall is built from
 	return p
 }

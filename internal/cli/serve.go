@@ -241,25 +241,28 @@ func isTerminal(f *os.File) bool {
 
 // newDecider is the store-backed decider with sayso's protected paths and
 // the hook definitions sayso installed.
-func newDecider(db *store.DB) (*gateway.Decider, hook.FilePins, error) {
+func newDecider(db *store.DB) (*gateway.Decider, hook.PinStore, error) {
 	config, err := paths.ConfigDir()
 	if err != nil {
-		return nil, hook.FilePins{}, err
+		return nil, nil, err
 	}
 	state, err := paths.StateDir()
 	if err != nil {
-		return nil, hook.FilePins{}, err
+		return nil, nil, err
 	}
 	home, _ := os.UserHomeDir()
-	pins := hook.FilePins{Path: filepath.Join(state, "pins.json")}
+	// sayso serve reads the pins three times a step (the forwarder's
+	// binary, the person's evidence, the pin check): parsed once, and
+	// again when the file changes.
+	pins := &hook.CachedPins{FilePins: hook.FilePins{Path: filepath.Join(state, "pins.json")}}
 	protected := append(paths.Protected(), hook.Installed(pins)...)
 	d := &gateway.Decider{DB: db, Home: home, ConfigDir: config, Protected: protected, Verdicts: review.NewCache(1024), Walls: hook.FindWalls(home, protected)}
 	d.Reviewer, _ = personReviewer(config) // one that cannot be built is none: auto asks; serve warns
-	d.Witness = witness
+	d.Witness = func(pid int) hook.Witness { return witnessWith(pid, state, pins) }
 	return d, pins, nil
 }
 
-func guardWith(pins hook.FilePins) gateway.Guard {
+func guardWith(pins hook.PinStore) gateway.Guard {
 	return func(agent string, next hook.Decider) hook.Decider { return hook.Guard(pins, agent, next) }
 }
 

@@ -25,6 +25,7 @@ func BenchmarkDecide(b *testing.B) {
 	}
 	os.WriteFile(filepath.Join(proj, "package.json"), []byte(`{"scripts":{"test":"vitest"},"devDependencies":{"vitest":"1"}}`), 0o644)
 	db := openTestStore(b)
+	db.KeepStatements() // as New has the gateway's store do
 	d := &Decider{DB: db, Home: dir, ConfigDir: dir, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: dir}}
 	step := hook.Step{Agent: "claude", Session: "s1", Turn: "t1", Cwd: proj, Kind: hook.KindShell, Tool: "Bash", Command: "git status && npm test"}
 	b.ResetTimer()

@@ -54,6 +54,10 @@ func New(c Config) (*Gateway, error) {
 	if d.Forwarders == nil {
 		d.Forwarders = &Forwarders{}
 	}
+	// The gateway decides every step of every session for as long as it
+	// runs: the store keeps its statements prepared rather than parsing
+	// each again for each step.
+	d.DB.KeepStatements()
 	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Waits: c.Waits, Page: "http://" + c.Addr + "/", Now: c.Now, Notify: c.Notify}
 	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings, Logins: logins{d.DB}})
 	if err != nil {

@@ -15,6 +15,10 @@ import (
 // [hooks.state] entries still does, and uninstall still removes exactly
 // them.
 func TestSeed002PinHoldsWhatSaysoWrote(t *testing.T) {
+	eachPinStore(t, testSeed002PinHolds)
+}
+
+func testSeed002PinHolds(t *testing.T, pins func(path string) PinStore) {
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
 	codex := filepath.Join(home, ".codex")
@@ -30,7 +34,7 @@ func TestSeed002PinHoldsWhatSaysoWrote(t *testing.T) {
 	config := filepath.Join(codex, "config.toml")
 	const mine = "model = \"fake-model\"\n\n[analytics]\nenabled = false\n"
 	must(os.WriteFile(config, []byte(mine), 0o600))
-	store := FilePins{Path: filepath.Join(dir, "pins.json")}
+	store := pins(filepath.Join(dir, "pins.json"))
 	target := Target{Agent: "codex", Scope: "user", Home: home, Getenv: func(string) string { return "" },
 		Binary: bin, StateDir: filepath.Join(dir, "state"), ConfigDir: filepath.Join(dir, "config")}
 	if _, err := Install(target, store); err != nil {

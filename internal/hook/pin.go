@@ -180,8 +180,28 @@ type Problem struct {
 // CheckPins checks the pins of agent ("" for every agent): the binary by
 // its size and time, then by its hash when those changed; each definition
 // and trust block by finding it unchanged in its file. A pin store that
-// cannot be read is one problem.
+// cannot be read is one problem. A CachedPins remembers a check that
+// found nothing wrong, and answers it again while none of the files it
+// read has changed.
 func CheckPins(store PinStore, agent string) []Problem {
+	c, ok := store.(*CachedPins)
+	if !ok {
+		return checkPins(store, agent)
+	}
+	// The files' versions are taken before the check reads them: one
+	// that changes while it runs is checked again at the next step.
+	before, ok := c.versions(agent)
+	if ok && c.stillClean(agent, before) {
+		return nil
+	}
+	probs := checkPins(store, agent)
+	if ok && len(probs) == 0 {
+		c.markClean(agent, before)
+	}
+	return probs
+}
+
+func checkPins(store PinStore, agent string) []Problem {
 	pins, err := store.Load()
 	if err != nil {
 		return []Problem{{Agent: agent, What: err.Error(), Fix: "sayso install " + orAll(agent)}}
@@ -265,7 +285,7 @@ func checkBinary(p Pin) string {
 	if ino, change := inode(fi); fi.Size() == p.Size && fi.ModTime().Equal(p.ModTime) && p.Inode != 0 && ino == p.Inode && change == p.Change {
 		return ""
 	}
-	h, err := fileSum(p.Path)
+	h, err := binarySum(p.Path)
 	if err != nil {
 		return "the sayso binary " + p.Path + " cannot be read"
 	}

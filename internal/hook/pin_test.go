@@ -13,12 +13,16 @@ import (
 // time, which no one can set back, and the hash is checked when they
 // moved.
 func TestBinaryReplacedSameSizeAndTime(t *testing.T) {
+	eachPinStore(t, testBinaryReplaced)
+}
+
+func testBinaryReplaced(t *testing.T, pins func(path string) PinStore) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "sayso-hook")
 	if err := os.WriteFile(bin, []byte("#!/bin/sh\necho good\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	store := FilePins{Path: filepath.Join(dir, "pins.json")}
+	store := pins(filepath.Join(dir, "pins.json"))
 	pin, err := binaryPin(Target{Agent: "claude", Scope: "user"}, bin)
 	if err != nil {
 		t.Fatal(err)

@@ -87,36 +87,36 @@ type Program struct {
 
 // State returns the folders, relative to the home, where the program
 // called name keeps its own state.
-func State(name string) []string { return registry[name].State }
+func State(name string) []string { return registry()[name].State }
 
 // Credentials returns the credentials, relative to the home, that the
 // program called name needs for its own work.
-func Credentials(name string) []string { return registry[name].Credentials }
+func Credentials(name string) []string { return registry()[name].Credentials }
 
 // Lookup returns what the registry knows of the program called name (no
 // folder), and whether it knows it at all.
 func Lookup(name string) (Program, bool) {
-	p, ok := registry[name]
+	p, ok := registry()[name]
 	return p, ok
 }
 
 // Known reports whether the registry lists name.
 func Known(name string) bool {
-	_, ok := registry[name]
+	_, ok := registry()[name]
 	return ok
 }
 
 // Traits returns the traits of the program called name.
-func Traits(name string) Trait { return registry[name].Traits }
+func Traits(name string) Trait { return registry()[name].Traits }
 
 // Is reports whether the program called name has trait t.
-func Is(name string, t Trait) bool { return registry[name].Traits&t != 0 }
+func Is(name string, t Trait) bool { return registry()[name].Traits&t != 0 }
 
 // Names lists every registered program with trait t; every program when t
 // is 0. The order is not fixed.
 func Names(t Trait) []string {
 	var out []string
-	for n, p := range registry {
+	for n, p := range registry() {
 		if t == 0 || p.Traits&t != 0 {
 			out = append(out, n)
 		}
@@ -131,7 +131,7 @@ func RunsVerb(words []string) (string, bool) {
 	if len(words) < 2 {
 		return "", false
 	}
-	for _, v := range registry[words[0]].Verbs {
+	for _, v := range registry()[words[0]].Verbs {
 		vs := strings.Fields(v)
 		if len(words) < 1+len(vs) {
 			continue
@@ -154,14 +154,14 @@ func RunsVerb(words []string) (string, bool) {
 // of the options of the program called name that name a program or a
 // command line; value is the attached value, if any.
 func ProgOpt(name, v string) (opt, value string, ok bool) {
-	return matchOpt(registry[name].ProgOpts, v)
+	return matchOpt(registry()[name].ProgOpts, v)
 }
 
 // WorkOpt reports whether v is one of the options of the program called
 // name that aim it elsewhere than its working folder; repo reports that
 // its value names another repository rather than a folder or a file.
 func WorkOpt(name, v string) (opt, value string, repo, ok bool) {
-	p := registry[name]
+	p := registry()[name]
 	if opt, value, ok = matchOpt(p.WorkOpts, v); ok {
 		return opt, value, false, true
 	}

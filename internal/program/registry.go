@@ -1,16 +1,20 @@
 package program
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
-// registry holds every program sayso knows. A program is added here and
+// registry returns every program sayso knows. A program is added here and
 // classified in package risk under the same name; a test fails when one is
-// missing from the other. It is built once, when the package is loaded,
-// by buildRegistry, from the tables below in the order they are written.
-var registry = buildRegistry()
+// missing from the other. It is built once, on first use, by
+// buildRegistry, from the tables below in the order they are written: a
+// process that links the package only for its lists of names (the hook's
+// forwarder, through package paths) never builds it.
+var registry = sync.OnceValue(buildRegistry)
 
-// buildRegistry makes the registry at its size, which every sayso hook
-// process builds at start: a map grown entry by entry is rehashed several
-// times on the way, a third of the package's start-up.
+// buildRegistry makes the registry at its size: a map grown entry by entry
+// is rehashed several times on the way, a third of its cost.
 func buildRegistry() map[string]Program {
 	r := make(builder, registrySize)
 	r.traits()

@@ -33,6 +33,8 @@ type DB struct {
 	// Now is the clock. Each transaction reads it once and uses that
 	// instant for every row it writes.
 	Now func() time.Time
+
+	kept kept // the statements kept prepared, after KeepStatements
 }
 
 // Open opens the database at path, creating it and bringing its schema up
@@ -76,6 +78,7 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database.
 func (db *DB) Close() error {
+	db.closeKept()
 	if err := db.db.Close(); err != nil {
 		return fmt.Errorf("close database %s: %w", db.path, err)
 	}
@@ -104,21 +107,23 @@ func (db *DB) Leave() error {
 	return db.Close()
 }
 
-// tx is one write transaction with its instant.
+// tx is one transaction with its instant.
 type tx struct {
 	*sql.Tx
 	now time.Time
+	db  *DB
 }
 
 // update runs fn in one BEGIN IMMEDIATE transaction, retrying the whole
 // transaction while another process holds the write lock, until ctx ends.
 func (db *DB) update(ctx context.Context, fn func(*tx) error) error {
+	defer db.prepareWanted(ctx)
 	return retry(ctx, func() error {
 		t, err := db.db.BeginTx(ctx, nil)
 		if err != nil {
 			return err
 		}
-		if err := fn(&tx{Tx: t, now: db.Now().UTC()}); err != nil {
+		if err := fn(&tx{Tx: t, now: db.Now().UTC(), db: db}); err != nil {
 			t.Rollback()
 			return err
 		}
@@ -129,13 +134,14 @@ func (db *DB) update(ctx context.Context, fn func(*tx) error) error {
 // view runs fn in one read transaction: in WAL mode it sees one snapshot
 // and never waits for a writer, nor makes one wait.
 func (db *DB) view(ctx context.Context, fn func(*tx) error) error {
+	defer db.prepareWanted(ctx)
 	return retry(ctx, func() error {
 		t, err := db.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		if err != nil {
 			return err
 		}
 		defer t.Rollback()
-		return fn(&tx{Tx: t, now: db.Now().UTC()})
+		return fn(&tx{Tx: t, now: db.Now().UTC(), db: db})
 	})
 }
 
