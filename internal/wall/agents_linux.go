@@ -10,13 +10,14 @@ import (
 )
 
 // agentVars are the variables of a step's environment agentsIn reads.
-var agentVars = []string{"SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "TMPDIR", "VSCODE_GIT_IPC_HANDLE", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK"}
+var agentVars = []string{"SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "TMPDIR", "HOME", "VSCODE_GIT_IPC_HANDLE", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK"}
 
 // agentsIn are the sockets of the agents that sign or decrypt with the
 // person's keys, for a step whose environment get reads: the ssh agent
 // ($SSH_AUTH_SOCK), the person's other ssh agents (otherAgentsIn), gpg's
-// and the keyrings' folders under the runtime folder; and the sockets of
-// the editor whose terminal the client runs in (editorSockets).
+// and the keyrings' folders under the runtime folder; the sockets of
+// the editor whose terminal the client runs in (editorSockets); and ssh's
+// shared connections (controlSockets).
 func agentsIn(get func(string) string) []string {
 	var out []string
 	if s := get("SSH_AUTH_SOCK"); strings.HasPrefix(s, "/") {
@@ -28,7 +29,101 @@ func agentsIn(get func(string) string) []string {
 	}
 	out = append(out, otherAgentsIn(get("TMPDIR"))...)
 	out = append(out, editorSockets(get, run)...)
+	out = append(out, controlSockets(get("HOME"))...)
 	return append(out, run+"/gnupg", run+"/keyring", run+"/gcr")
+}
+
+// controlSockets are the sockets of ssh's shared connections the
+// person's ssh configuration names (ControlPath, in ~/.ssh/config and
+// /etc/ssh/ssh_config): a master connection is logged in already, and
+// anything that reaches its socket runs commands on the remote as the
+// person (ssh -S SOCKET host git-receive-pack …) — a push with no key.
+// Those under ~/.ssh are hidden with it; these may lie anywhere, /tmp
+// most often. Each of the user's sockets that a ControlPath matches is
+// hidden, whatever host, port and user its tokens stand for.
+func controlSockets(home string) []string {
+	var configs []string
+	if strings.HasPrefix(home, "/") {
+		configs = append(configs, filepath.Join(home, ".ssh", "config"))
+	}
+	configs = append(configs, "/etc/ssh/ssh_config")
+	uid := uint32(os.Getuid())
+	var out []string
+	for _, c := range configs {
+		b, err := os.ReadFile(c)
+		if err != nil || len(b) > 1<<20 {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			pattern := controlPath(line, home)
+			if pattern == "" {
+				continue
+			}
+			matches, _ := filepath.Glob(pattern)
+			for _, m := range matches {
+				fi, err := os.Lstat(m)
+				if err != nil || fi.Mode()&os.ModeSocket == 0 {
+					continue
+				}
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == uid && !slices.Contains(out, m) {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// controlPath is the glob of the sockets a ControlPath line of an ssh
+// configuration names, its tokens for host, port, user and the like each
+// any name; "" for another line, or none.
+func controlPath(line, home string) string {
+	line = strings.TrimSpace(line)
+	i := strings.IndexAny(line, " \t=")
+	if i < 0 || !strings.EqualFold(line[:i], "ControlPath") {
+		return ""
+	}
+	value := line[i:]
+	value = strings.Trim(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(value), "=")), `"`)
+	if value == "" || strings.EqualFold(value, "none") {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(value, "~/"); ok && home != "" {
+		value = filepath.Join(home, rest)
+	}
+	var b strings.Builder
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		switch {
+		case c == '%' && i+1 < len(value):
+			i++
+			switch value[i] {
+			case '%':
+				b.WriteString("%")
+			case 'd':
+				b.WriteString(home)
+			case 'i':
+				b.WriteString(strconv.Itoa(os.Getuid()))
+			default:
+				b.WriteString("*")
+			}
+		case c == '$' || c == '*' || c == '?' || c == '[' || c == '\\':
+			// An environment variable, or what glob would read: any name.
+			b.WriteString("*")
+			if c == '$' {
+				for i+1 < len(value) && (value[i+1] == '{' || value[i+1] == '}' || value[i+1] == '_' ||
+					value[i+1] >= 'A' && value[i+1] <= 'Z' || value[i+1] >= 'a' && value[i+1] <= 'z' || value[i+1] >= '0' && value[i+1] <= '9') {
+					i++
+				}
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if p := b.String(); strings.HasPrefix(p, "/") {
+		return filepath.Clean(p)
+	}
+	return ""
 }
 
 // editorSockets are the editors' sockets. VS Code's: git's askpass

@@ -655,3 +655,71 @@ func TestAttackCredentialsUnderCaches(t *testing.T) {
 		t.Fatalf("run plain, the step read nothing: the check sees nothing (%q)", out)
 	}
 }
+
+// TestAttackControlMaster: a socket of ssh's shared connections that the
+// person's ssh configuration keeps outside ~/.ssh (ControlPath in /tmp)
+// is logged in already: a walled step that reaches it runs commands on
+// the remote as the person. No walled step reaches one.
+func TestAttackControlMaster(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	tmp := sessionTemp(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(w.home, ".ssh", "config"),
+		[]byte("Host *\n\tControlMaster auto\n\tControlPath "+tmp+"/cm-%r@%h:%p\n"), 0o600))
+	master := filepath.Join(tmp, "cm-git@github.com:22")
+	ln, err := net.Listen("unix", master)
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	reached := make(chan struct{}, 8)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "SSH_AUTH_SOCK="}
+	step := `for s in "$TMPDIR"/cm-*; do ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
+	sock := filepath.Join(w.state, "walls", "control.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	session := w.profile(Local)
+	session.Session = sock
+	for name, p := range map[string]Profile{"read": w.profile(Read), "local": w.profile(Local), "session": session} {
+		if r := client(t, w.root, p.Wrap(step, launcher(t)), "", env...); r.code != 0 || strings.Contains(r.stdout, "reached") {
+			t.Errorf("%s: a walled step reached ssh's master connection: %+v", name, r)
+		}
+	}
+	select {
+	case <-reached:
+		t.Error("ssh's master connection was reached from a wall")
+	case <-time.After(200 * time.Millisecond):
+	}
+	plain := exec.Command("bash", "-c", step)
+	plain.Env = append(os.Environ(), env...)
+	if out, _ := plain.CombinedOutput(); !strings.Contains(string(out), "reached") {
+		t.Fatalf("run plain, the loop did not reach the master connection (%q)", out)
+	}
+}
+
+func TestControlPath(t *testing.T) {
+	uid := strconv.Itoa(os.Getuid())
+	for line, want := range map[string]string{
+		"ControlPath /tmp/cm-%r@%h:%p":      "/tmp/cm-*@*:*",
+		"  controlpath=~/.cm/%C":            "/home/p/.cm/*",
+		"ControlPath\t\"%d/sockets/%L-%n\"": "/home/p/sockets/*-*",
+		"ControlPath /run/user/%i/ssh-%C":   "/run/user/" + uid + "/ssh-*",
+		"ControlPath /tmp/$USER/[x]%%":      "/tmp/*/*x]%",
+		"ControlPath none":                  "",
+		"ControlMaster auto":                "",
+		"ControlPath relative/path":         "",
+		"# ControlPath /tmp/x":              "",
+	} {
+		if got := controlPath(line, "/home/p"); got != want {
+			t.Errorf("controlPath(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
