@@ -166,17 +166,13 @@ func temps(tmpdir string) []string {
 	return out
 }
 
-// otherAgents are the folders where ssh-agent and sshd keep the person's
-// other agents' sockets (/tmp/ssh-XXXXXXXXXX/agent.PID, under $TMPDIR
-// when set): an agent started in another terminal, or forwarded into
-// another login, that the client's SSH_AUTH_SOCK does not name. Each
-// folder of the user's that holds an agent.* socket is hidden: a step
-// that finds one by its place would have it sign.
-func otherAgents() []string {
-	return otherAgentsIn(os.Getenv("TMPDIR"))
-}
-
-// otherAgentsIn are otherAgents for a step whose $TMPDIR is tmpdir.
+// otherAgentsIn are the folders where ssh-agent and sshd keep the
+// person's other agents' sockets (/tmp/ssh-XXXXXXXXXX/agent.PID, under
+// tmpdir, a step's $TMPDIR, when set): an agent started in another
+// terminal, or forwarded into another login, that the client's
+// SSH_AUTH_SOCK does not name. Each folder of the user's that holds an
+// agent.* socket is hidden: a step that finds one by its place would
+// have it sign.
 func otherAgentsIn(tmpdir string) []string {
 	uid := uint32(os.Getuid())
 	var out []string
