@@ -97,7 +97,8 @@ func pageFile(name, ctype string) http.Handler {
 }
 
 // pageGuard sets the page's security headers and refuses a Host that is
-// not the hub's own name.
+// not the hub's own name. No Strict-Transport-Security: at localhost it
+// would send the node's own page, plain HTTP on loopback, to TLS.
 func (s *Server) pageGuard(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := w.Header()
@@ -108,7 +109,6 @@ func (s *Server) pageGuard(h http.Handler) http.Handler {
 		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
 		hd.Set("Cache-Control", "no-store")
-		hd.Set("Strict-Transport-Security", "max-age=31536000")
 		host, _, err := net.SplitHostPort(r.Host)
 		if err != nil || !slices.Contains(s.pageNames(), host) {
 			http.Error(w, "sayso hub: the person's page answers only at https://localhost:PORT", http.StatusMisdirectedRequest)
