@@ -23,6 +23,7 @@ import (
 
 const hubUsage = `usage: sayso hub [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST]... [--cert FILE --key FILE]
        sayso hub token --person NAME [--ci] [--ttl 24h] [--url URL] [--db DSN] [--dir DIR | --cert FILE]
+       sayso hub login --person NAME [--url URL] [--ttl 10m] [--db DSN]
        sayso hub publish [--db DSN] BUNDLE
 
 hub runs the team's hub: the API nodes speak to over TLS, on the
@@ -41,6 +42,16 @@ ask. --url is the hub's address as nodes reach it. The fingerprint it
 prints is the hub's own certificate's in DIR, or that of --cert when the
 hub serves the admin's.
 
+login prints a one-time link to the person NAME's page at the hub, good
+for --ttl (at most an hour): the cards waiting on any of their nodes,
+each answered there with the passkey they pinned on that node. URL is
+the hub's page as the person's browser reaches it (default
+https://localhost:7475): a passkey signs only on a page of the relying
+party it was made for, the node's own page at localhost, so the page is
+opened at localhost, through a tunnel to the hub when it runs elsewhere
+(ssh -L 7475:HUB:7475). A yes sent there counts on a node only when the
+passkey signed it; a severe step is allowed only on the node's own page.
+
 publish keeps a signed org bundle (the JSON 'sayso policy sign' prints)
 for the nodes to fetch. The hub does not open it: each node takes it only
 under the org key it pinned, and only when newer than the one it holds.
@@ -50,7 +61,7 @@ approves a step on any node.
 `
 
 func init() {
-	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub}, "token", "publish")
+	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub}, "token", "login", "publish")
 	helpTopics["hub"] = hubUsage
 }
 
@@ -90,6 +101,8 @@ func runHub(env *Env, args []string) error {
 			return runHubToken(env, args[1:])
 		case "publish":
 			return runHubPublish(env, args[1:])
+		case "login":
+			return runHubLogin(env, args[1:])
 		}
 	}
 	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
@@ -102,7 +115,7 @@ func runHub(env *Env, args []string) error {
 	var hosts names
 	fs.Var(&hosts, "name", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--cert FILE --key FILE], or a verb: token, publish")
+		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--cert FILE --key FILE], or a verb: token, login, publish")
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usagef("hub: --cert and --key go together")
@@ -137,7 +150,7 @@ func runHub(env *Env, args []string) error {
 		return fmt.Errorf("hub: listen on %s: %w", *addr, err)
 	}
 	fmt.Fprintf(env.Stdout, "sayso: hub ready on https://%s/ (certificate %s)\n", ln.Addr(), cert.Fingerprint)
-	err = (&hubserver.Server{Hub: h}).Serve(ctx, ln, cert)
+	err = (&hubserver.Server{Hub: h, Names: hosts}).Serve(ctx, ln, cert)
 	fmt.Fprintln(env.Stderr, "sayso: hub stopped")
 	return err
 }
@@ -195,6 +208,39 @@ func runHubToken(env *Env, args []string) error {
 	}
 	fmt.Fprintln(env.Stdout, token)
 	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY\n", *ttl, u, token, fingerprint)
+	return nil
+}
+
+func runHubLogin(env *Env, args []string) error {
+	fs := flag.NewFlagSet("hub login", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	db := fs.String("db", "", "")
+	person := fs.String("person", "", "")
+	ttl := fs.Duration("ttl", hubserver.PageLoginTTL, "")
+	base := fs.String("url", "https://localhost:7475", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 || strings.TrimSpace(*person) == "" || *ttl <= 0 || *ttl > time.Hour {
+		return usagef("hub login: want --person NAME [--url URL] [--ttl 10m]")
+	}
+	u, err := url.Parse(*base)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return usagef("hub login: --url %q is not an https URL", *base)
+	}
+	dsn, err := hubDSN(*db)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
+	defer cancel()
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	token, err := h.MakeLogin(ctx, strings.TrimSpace(*person), *ttl)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "https://%s/login?token=%s\n", u.Host, token)
 	return nil
 }
 

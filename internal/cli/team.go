@@ -13,15 +13,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/web"
 )
 
 const teamUsage = `usage: sayso team join URL --org-key KEY [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
+       sayso team enrol
        sayso team take BUNDLE
        sayso team leave
 
@@ -40,6 +44,12 @@ person sits at: what would ask is denied (a CI token marks it too). The
 decision stays on this machine; rules, leases and sessions stay in its
 own store.
 
+enrol prints a one-time link to this machine's own page (sayso serve
+must run) where the person makes a passkey and this node pins it: from
+then on a yes to this node's cards at the hub counts only when one of
+the passkeys pinned here signs it. Only the person at this machine's
+page can pin a key; the hub cannot.
+
 take installs a signed org bundle (the JSON 'sayso policy sign' prints)
 once it opens against the pinned key and is no older than the one held.
 
@@ -48,13 +58,13 @@ ledger stops chaining; the local rules, ledger and settings are kept.
 `
 
 func init() {
-	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "take", "leave")
+	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "enrol", "take", "leave")
 	helpTopics["team"] = teamUsage
 }
 
 func runTeam(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("team: no verb given (join, take or leave)")
+		return usagef("team: no verb given (join, enrol, take or leave)")
 	}
 	config, err := paths.ConfigDir()
 	if err != nil {
@@ -103,6 +113,33 @@ func runTeam(env *Env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "joined %s; no auto until this node takes a valid org bundle (sayso team take)\n", u)
+		return nil
+	case "enrol":
+		if len(args) != 1 {
+			return usagef("team enrol takes no arguments")
+		}
+		st, joined, err := team.ReadState(config)
+		if !joined {
+			return errors.New("this machine is in no team: sayso team join first")
+		}
+		if err != nil {
+			return err
+		}
+		if st.Person == "" {
+			return errors.New("this node joined with no hub to register with: it has no person to pin passkeys for")
+		}
+		socket, err := gateway.PersonSocket()
+		if err != nil {
+			return err
+		}
+		link, err := gateway.AskEnrol(socket)
+		if err != nil {
+			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+				return fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
+			}
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "open %s\nto make a passkey of %s and pin it on this node (the link works once, for %s)\n", link, st.Person, web.LoginTTL)
 		return nil
 	case "take":
 		if len(args) != 2 {

@@ -32,6 +32,9 @@ type Config struct {
 	Notify func(web.Card)
 	// Now is the clock of the page and the cards; nil is the wall clock.
 	Now func() time.Time
+	// Enroller pins the passkeys the person enrols on the page; nil
+	// refuses every enrolment.
+	Enroller web.Enroller
 }
 
 // Gateway is sayso serve's long-lived process: the hooks' socket, the
@@ -59,7 +62,7 @@ func New(c Config) (*Gateway, error) {
 	// each again for each step.
 	d.DB.KeepStatements()
 	d.Cards = &Cards{DB: d.DB, Timeout: c.CardTimeout, Waits: c.Waits, Page: "http://" + c.Addr + "/", Now: c.Now, Notify: c.Notify}
-	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings, Logins: logins{d.DB}})
+	page, err := web.New(&Backend{DB: d.DB, Waiting: d.Cards, ConfigDir: d.ConfigDir}, web.Options{Addr: c.Addr, Now: c.Now, Warnings: d.warnings, Logins: logins{d.DB}, Enroller: c.Enroller})
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +106,7 @@ func (g *Gateway) Serve(ctx context.Context, ls Listeners) error {
 		errc <- ServeSocket(ctx, socket, g.Handle())
 	}()
 	if ls.Person != nil {
-		go func() { errc <- ServePerson(ctx, ls.Person, g.Page.LoginURL) }()
+		go func() { errc <- ServePerson(ctx, ls.Person, g.Page.LoginURL, g.Page.EnrolURL) }()
 	}
 	go func() {
 		if err := srv.Serve(tcp); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -31,8 +31,9 @@ func PersonSocket() (string, error) {
 }
 
 // ServePerson answers the person's CLI on ln until ctx is done: "login"
-// gets a fresh one-time link from login.
-func ServePerson(ctx context.Context, ln net.Listener, login func() string) error {
+// gets a fresh one-time link from login, "enrol" one to enrol a passkey
+// from enrol.
+func ServePerson(ctx context.Context, ln net.Listener, login, enrol func() string) error {
 	go func() {
 		<-ctx.Done()
 		ln.Close()
@@ -42,11 +43,11 @@ func ServePerson(ctx context.Context, ln net.Listener, login func() string) erro
 		if conn == nil {
 			return err
 		}
-		go servePerson(conn, login)
+		go servePerson(conn, login, enrol)
 	}
 }
 
-func servePerson(conn net.Conn, login func() string) {
+func servePerson(conn net.Conn, login, enrol func() string) {
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
 	line, err := bufio.NewReader(io.LimitReader(conn, 64)).ReadString('\n')
@@ -69,6 +70,8 @@ func servePerson(conn net.Conn, login func() string) {
 	switch strings.TrimSpace(line) {
 	case "login":
 		fmt.Fprintf(conn, "%s\n", login())
+	case "enrol":
+		fmt.Fprintf(conn, "%s\n", enrol())
 	default:
 		fmt.Fprintf(conn, "refused: unknown request\n")
 	}
@@ -76,14 +79,20 @@ func servePerson(conn net.Conn, login func() string) {
 
 // AskLogin asks sayso serve on the person's socket for a one-time login
 // link.
-func AskLogin(socket string) (string, error) {
+func AskLogin(socket string) (string, error) { return ask(socket, "login") }
+
+// AskEnrol asks sayso serve on the person's socket for a one-time link
+// to enrol a passkey on this node.
+func AskEnrol(socket string) (string, error) { return ask(socket, "enrol") }
+
+func ask(socket, what string) (string, error) {
 	conn, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
 	if err != nil {
 		return "", err
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
-	if _, err := io.WriteString(conn, "login\n"); err != nil {
+	if _, err := io.WriteString(conn, what+"\n"); err != nil {
 		return "", err
 	}
 	line, err := bufio.NewReader(io.LimitReader(conn, 4096)).ReadString('\n')

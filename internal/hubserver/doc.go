@@ -9,4 +9,7 @@
 // person's own passkey. Each request is checked before any handler runs:
 // its node's signature, its time, a nonce seen once; a node reads and
 // writes only its own chain and cards. The database work is package hub's.
+//
+// On the same port is the person's page (page.go): their open cards, each
+// answered there with the passkey they pinned on its node.
 package hubserver

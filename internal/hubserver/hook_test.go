@@ -144,9 +144,10 @@ func TestHookThroughHub(t *testing.T) {
 		t.Fatalf("the node's ledger: refused answer recorded %v, an answer kept %v; want the refusal and no answer", refused, allowed)
 	}
 
-	// The person's own yes, signed over the node's card, lets it through.
-	done = hook("git push origin signed")
-	c = atHub("git push origin signed")
+	// The person's own yes, signed over the node's card, lets it through
+	// (a step no second confirmation guards: not a push, a ceiling).
+	done = hook("curl https://example.com/signed")
+	c = atHub("curl https://example.com/signed")
 	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(c.Body, passkey.VerdictAllow))); err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,13 @@ import (
 type Server struct {
 	Hub *hub.Hub
 	Now func() time.Time // nil is the wall clock
+	// Names are the hub's own host names (its certificate's): the
+	// person's page answers at them and at localhost.
+	Names []string
 
 	mu     sync.Mutex
 	nonces map[string]time.Time // nonce → when it may be forgotten
+	page   pageSessions         // the person's page (page.go)
 	swept  time.Time
 }
 
@@ -54,6 +58,7 @@ func (s *Server) Handler() http.Handler {
 	node("POST "+hubapi.PathCards+"/{id}/close", s.closeCard)
 	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
 	node("POST "+hubapi.PathLeave, s.leave)
+	s.pageRoutes(mux)
 	return mux
 }
 

@@ -56,6 +56,16 @@ func Challenge(card []byte, verdict string) []byte {
 	return h.Sum(nil)
 }
 
+func sha256Sum(parts ...[]byte) [sha256.Size]byte {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write(p)
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}
+
 // Verify checks that assertion (the browser's PublicKeyCredential, as
 // JSON) is person's passkey, pinned here, saying verdict to exactly card,
 // with the person present and verified.

@@ -69,23 +69,31 @@ type relayed struct {
 	session string
 	step    string
 	refused int
+	// deliberate is a severe, ceiling or never step: the local page
+	// allows it only with a second confirmation, which no page at the
+	// hub gives yet, so no yes from the hub is taken for it.
+	deliberate bool
 }
 
 // CardBody is a card as the node posts it: what the person reads on the
 // hub's page and signs over. The node keeps these very bytes; an answer
 // is checked against them, never against what the hub stores.
 type CardBody struct {
-	Card    string    `json:"card"`
-	Node    int64     `json:"node"`
-	Person  string    `json:"person"`
-	Agent   string    `json:"agent"`
-	Tool    string    `json:"tool"`
-	Step    string    `json:"step"`
-	Cwd     string    `json:"cwd"`
-	Reason  string    `json:"reason"`
-	Offer   string    `json:"offer,omitempty"` // the rule "always" keeps
-	Created time.Time `json:"created"`
-	Expires time.Time `json:"expires"`
+	Card   string `json:"card"`
+	Node   int64  `json:"node"`
+	Person string `json:"person"`
+	Agent  string `json:"agent"`
+	Tool   string `json:"tool"`
+	Step   string `json:"step"`
+	Cwd    string `json:"cwd"`
+	Reason string `json:"reason"`
+	Offer  string `json:"offer,omitempty"` // the rule "always" keeps
+	// Deliberate marks a severe, ceiling or never step: the node takes
+	// no yes from the hub for it, only a deny; it is allowed on the
+	// node's own page, with its second confirmation.
+	Deliberate bool      `json:"deliberate,omitempty"`
+	Created    time.Time `json:"created"`
+	Expires    time.Time `json:"expires"`
 }
 
 func (r *Relay) now() time.Time {
@@ -101,7 +109,6 @@ func (r *Relay) Run(ctx context.Context) {
 	if every <= 0 {
 		every = time.Second
 	}
-	r.taker.Pins = r.State.Pins
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	changed := r.Cards.Watch(ctx)
@@ -120,8 +127,8 @@ func (r *Relay) Run(ctx context.Context) {
 func (r *Relay) Turn(ctx context.Context) {
 	if r.posted == nil {
 		r.posted = map[string]*relayed{}
-		r.taker.Pins = r.State.Pins
 	}
+	r.taker.Pins = r.pins()
 	err := r.cards(ctx)
 	if err == nil {
 		_, err = Ship(ctx, r.DB, r.Hub, r.State.Node, 256)
@@ -130,6 +137,21 @@ func (r *Relay) Turn(ctx context.Context) {
 		err = r.bundle(ctx)
 	}
 	r.reachable(err)
+}
+
+// pins are the passkeys the node pinned, read afresh each turn: a
+// passkey enrolled on the node's page counts from the next turn. Team
+// state that cannot be read pins none: no yes is taken.
+func (r *Relay) pins() passkey.Pins {
+	s, joined, err := ReadState(r.Config)
+	switch {
+	case !joined:
+		return r.State.Pins
+	case err != nil:
+		slog.Error("read the pinned passkeys: no yes from the hub is taken", "err", err)
+		return passkey.Pins{}
+	}
+	return s.Pins
 }
 
 func (r *Relay) bundleEvery() time.Duration {
@@ -165,6 +187,7 @@ func (r *Relay) cards(ctx context.Context) error {
 		if len(c.Offer) > 0 {
 			b.Offer = c.OfferText()
 		}
+		b.Deliberate = web.Deliberate(c)
 		body, err := json.Marshal(b)
 		if err != nil {
 			return err
@@ -172,7 +195,7 @@ func (r *Relay) cards(ctx context.Context) error {
 		if err := r.Hub.PostCard(ctx, c.ID, body); err != nil {
 			return fmt.Errorf("post card %s: %w", c.ID, err)
 		}
-		r.posted[c.ID] = &relayed{w: Waiting{ID: c.ID, Person: r.State.Person, Body: body}, session: c.Session, step: c.Step}
+		r.posted[c.ID] = &relayed{w: Waiting{ID: c.ID, Person: r.State.Person, Body: body}, session: c.Session, step: c.Step, deliberate: b.Deliberate}
 	}
 	for id := range r.posted {
 		if live[id] {
@@ -196,6 +219,13 @@ func (r *Relay) cards(ctx context.Context) error {
 			return fmt.Errorf("answers to card %s: %w", id, err)
 		}
 		say := r.taker.Take(p.w, as)
+		if p.deliberate && (say.Verdict == passkey.VerdictAllow || say.Verdict == passkey.VerdictAlways) {
+			// The yes is the person's, but a deliberate step is allowed
+			// only with the second confirmation of the node's own page.
+			say.Refused = append(say.Refused, Refusal{Answer: lastTaken(as, say.Verdict),
+				Why: "a " + say.Verdict + " of a severe, ceiling or never step is taken only on this node's own page, with its second confirmation"})
+			say.Verdict = ""
+		}
 		for _, ref := range say.Refused[min(p.refused, len(say.Refused)):] {
 			err := r.DB.RecordAnswerRefused(ctx, p.session, store.RefusedAnswer{Card: id, Answer: ref.Answer.ID, Verdict: ref.Answer.Verdict, Step: p.step,
 				Why: "the hub relayed an answer this node did not take: " + ref.Why})
@@ -218,6 +248,17 @@ func (r *Relay) cards(ctx context.Context) error {
 		}()
 	}
 	return nil
+}
+
+// lastTaken is the answer the taker took with verdict: the first of it,
+// for the ledger's refusal.
+func lastTaken(as []hub.Answer, verdict string) hub.Answer {
+	for _, a := range as {
+		if a.Verdict == verdict && len(a.Assertion) > 0 {
+			return a
+		}
+	}
+	return hub.Answer{Verdict: verdict}
 }
 
 // answerOf is the local answer a taken verdict gives.

@@ -69,6 +69,10 @@ func (v cardView) Deliberate() bool {
 	return false
 }
 
+// Deliberate says c's step is allowed only deliberately, with the page's
+// second confirmation: a severe, ceiling or never step.
+func Deliberate(c Card) bool { return newCardView(c, time.Time{}).Deliberate() }
+
 func newCardView(c Card, started time.Time) cardView {
 	v := cardView{Card: c}
 	v.Effects = effects(c)

@@ -37,6 +37,9 @@ type Options struct {
 	// Logins keeps the browser sessions and tabs let in, by hash, so
 	// that they outlive a restart; nil keeps them in memory only.
 	Logins Logins
+	// Enroller, when set, pins the passkeys enrolled on this page
+	// (enrol.go); nil refuses every enrolment.
+	Enroller Enroller
 }
 
 // Server is the person's page. It is an http.Handler.
@@ -51,6 +54,7 @@ type Server struct {
 	cop     *http.CrossOriginProtection
 
 	confirmKey []byte // see confirm.go
+	enrol      enrolments
 
 	done     chan struct{} // closed by Close: event streams end
 	doneOnce sync.Once
@@ -115,6 +119,9 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /icon/{n}", s.icon)
 	m.HandleFunc("GET /login", s.login)
 	m.HandleFunc("POST /logout", s.change(s.logout))
+	m.HandleFunc("GET /enrol", s.enrolStart)
+	m.HandleFunc("POST /enrol/options", s.enrolOptions)
+	m.HandleFunc("POST /enrol", s.enrolFinish)
 
 	m.HandleFunc("GET /{$}", s.page(s.cardsPage))
 	m.HandleFunc("GET /cards", s.data(s.cardsFragment))

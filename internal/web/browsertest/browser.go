@@ -37,7 +37,10 @@ type Browser struct {
 	problems []string // CSP violations and uncaught exceptions
 }
 
-func New(t *testing.T) *Browser {
+// New starts a headless Chromium; extra are more of its flags (a test
+// that trusts its own server's certificate names it by its key:
+// TrustKey).
+func New(t *testing.T, extra ...chromedp.ExecAllocatorOption) *Browser {
 	t.Helper()
 	// LookPath, not Stat: a file there that cannot be run is as missing.
 	if _, err := exec.LookPath(chromiumPath); err != nil {
@@ -60,6 +63,7 @@ func New(t *testing.T) *Browser {
 		chromedp.WindowSize(1100, 900),
 		chromedp.Env("HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "XDG_CACHE_HOME="+filepath.Join(home, ".cache")),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
 	// A bound on a browser that hangs, not a speed target: the test of
@@ -78,6 +82,14 @@ func New(t *testing.T) *Browser {
 		t.Fatalf("start %s: %v", chromiumPath, err)
 	}
 	return b
+}
+
+// TrustKey has Chromium trust a server's certificate by the SHA-256 of
+// its public key (SubjectPublicKeyInfo, base64): a self-signed one too,
+// as valid, so that a page over it is a secure context where WebAuthn
+// works. No other certificate error is let through.
+func TrustKey(spkiSHA256 string) chromedp.ExecAllocatorOption {
+	return chromedp.Flag("ignore-certificate-errors-spki-list", spkiSHA256)
 }
 
 func (b *Browser) listen(ev any) {

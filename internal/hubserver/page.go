@@ -1,0 +1,267 @@
+package hubserver
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/sayso-dev/sayso/internal/hub"
+)
+
+// The person's page at the hub: the cards waiting on any of the person's
+// nodes, answered with their passkey. It routes; it approves nothing. A
+// yes posted here is taken by a node only when it carries the person's
+// own passkey signature over exactly that node's card and verdict, made
+// by a passkey the person pinned on that node from the node's own page.
+// A deny needs none.
+//
+// It has the local page's guarantees, over TLS: a browser gets in only
+// with a one-time login link ('sayso hub login', kept by its SHA-256);
+// the session's cookie is Secure, HttpOnly and SameSite=Strict, and
+// alone opens nothing: each tab also holds a key of its own, handed over
+// in the login redirect's fragment (which no server sees) and sent by
+// the page's script as PageTabHeader, which a cross-site request cannot
+// set, so it is the page's anti-CSRF token as well; a change needs this
+// page's Origin; a request at a Host not the hub's own name is refused;
+// the page's headers forbid framing, inline script and any other origin.
+//
+// A passkey signs only on a page of its own relying party: the pages
+// where the person enrolled it (the node's, at localhost). So the page is
+// answered at https://localhost:PORT, through a tunnel when the hub runs
+// elsewhere; it refuses any Host that is an IP address.
+
+//go:embed page
+var pageFS embed.FS
+
+// Lifetimes of the page's logins.
+const (
+	PageLoginTTL   = 10 * time.Minute // a login link works once, within this
+	PageSessionTTL = 12 * time.Hour
+	// PageTabHeader carries the tab's key on every request of the page's
+	// script.
+	PageTabHeader = "X-Sayso-Tab"
+	pageCookie    = "sayso_hub"
+	maxAnswer     = 16 << 10
+)
+
+// pageSessions are the browsers let in, by the hash of their cookie, in
+// memory: a restart of the hub logs every browser out.
+type pageSessions struct {
+	mu       sync.Mutex
+	sessions map[[32]byte]*pageSession
+}
+
+type pageSession struct {
+	person int64
+	name   string
+	until  time.Time
+	tabs   map[[32]byte]bool
+}
+
+func pageSecret() string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails: see crypto/rand
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func pageHash(s string) [32]byte { return sha256.Sum256([]byte(s)) }
+
+// pageRoutes adds the person's page to mux.
+func (s *Server) pageRoutes(mux *http.ServeMux) {
+	mux.Handle("GET /login", s.pageGuard(http.HandlerFunc(s.pageLogin)))
+	mux.Handle("GET /{$}", s.pageGuard(pageFile("page/index.html", "text/html; charset=utf-8")))
+	mux.Handle("GET /page.js", s.pageGuard(pageFile("page/page.js", "text/javascript; charset=utf-8")))
+	mux.Handle("GET /page/cards", s.pageGuard(http.HandlerFunc(s.pageCards)))
+	mux.Handle("POST /page/cards/{id}/answer", s.pageGuard(http.HandlerFunc(s.pageAnswer)))
+}
+
+func pageFile(name, ctype string) http.Handler {
+	b, err := pageFS.ReadFile(name)
+	if err != nil {
+		panic("hubserver: " + err.Error())
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		_, _ = w.Write(b)
+	})
+}
+
+// pageGuard sets the page's security headers and refuses a Host that is
+// not the hub's own name. No Strict-Transport-Security: at localhost it
+// would send the node's own page, plain HTTP on loopback, to TLS.
+func (s *Server) pageGuard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
+		hd.Set("Cache-Control", "no-store")
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil || !slices.Contains(s.pageNames(), host) {
+			http.Error(w, "sayso hub: the person's page answers only at https://localhost:PORT", http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// pageNames are the host names the page answers at: localhost, and the
+// hub's own names. Never an IP address: a passkey's relying party is a
+// domain.
+func (s *Server) pageNames() []string {
+	out := []string{"localhost"}
+	for _, n := range s.Names {
+		if net.ParseIP(n) == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// pageLogin spends a one-time link, sets the browser's cookie and hands
+// the new tab its key in the redirect's fragment.
+func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
+	person, name, err := s.Hub.SpendLogin(r.Context(), r.URL.Query().Get("token"))
+	if errors.Is(err, hub.ErrLogin) {
+		http.Error(w, "sayso hub: this login link was already used or has expired; ask for a new one (sayso hub login)", http.StatusUnauthorized)
+		return
+	}
+	if err != nil {
+		slog.Error("hub page: login", "err", err)
+		http.Error(w, "sayso hub: the hub failed to answer; it is logged at the hub", http.StatusInternalServerError)
+		return
+	}
+	session, tab := pageSecret(), pageSecret()
+	now := s.now()
+	s.page.mu.Lock()
+	if s.page.sessions == nil {
+		s.page.sessions = map[[32]byte]*pageSession{}
+	}
+	for k, v := range s.page.sessions {
+		if !now.Before(v.until) {
+			delete(s.page.sessions, k)
+		}
+	}
+	s.page.sessions[pageHash(session)] = &pageSession{person: person, name: name, until: now.Add(PageSessionTTL), tabs: map[[32]byte]bool{pageHash(tab): true}}
+	s.page.mu.Unlock()
+	slog.Info("hub page: logged in", "person", name)
+	http.SetCookie(w, &http.Cookie{Name: pageCookie, Value: session, Path: "/", MaxAge: int(PageSessionTTL / time.Second),
+		Secure: true, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.Header().Set("Location", "/#tab="+tab)
+	w.WriteHeader(http.StatusSeeOther)
+}
+
+// who is the person of a request of the page's script: its session's
+// cookie and one of that session's tabs' keys; false for anything else.
+func (s *Server) who(r *http.Request) (pageSession, bool) {
+	c, err := r.Cookie(pageCookie)
+	tab := r.Header.Get(PageTabHeader)
+	if err != nil || c.Value == "" || tab == "" {
+		return pageSession{}, false
+	}
+	s.page.mu.Lock()
+	defer s.page.mu.Unlock()
+	p := s.page.sessions[pageHash(c.Value)]
+	if p == nil || !s.now().Before(p.until) || !p.tabs[pageHash(tab)] {
+		return pageSession{}, false
+	}
+	return *p, true
+}
+
+// pageCard is a card as the page's script gets it: the node's very bytes,
+// which the passkey signs over, to show and to hash.
+type pageCard struct {
+	ID   string `json:"id"`
+	Node int64  `json:"node"`
+	Body []byte `json:"body"`
+}
+
+func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.who(r)
+	if !ok {
+		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	cs, err := s.Hub.OpenCards(r.Context(), p.person)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	out := make([]pageCard, len(cs))
+	for i, c := range cs {
+		out[i] = pageCard{ID: c.ID, Node: c.Node, Body: c.Body}
+	}
+	writeJSON(w, map[string]any{"person": p.name, "cards": out})
+}
+
+// pageAnswerBody is an answer the page's script posts: the verdict and,
+// for a yes, the passkey's assertion as the browser gave it.
+type pageAnswerBody struct {
+	Verdict   string          `json:"verdict"`
+	Assertion json.RawMessage `json:"assertion,omitempty"`
+}
+
+// pageAnswer records the person's answer to one of their open cards.
+// The hub checks no signature: the node does, against its own card.
+func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
+	if o := r.Header.Get("Origin"); o == "" || o != "https://"+r.Host {
+		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
+		return
+	}
+	p, ok := s.who(r)
+	if !ok {
+		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAnswer))
+	var a pageAnswerBody
+	if err != nil || json.Unmarshal(raw, &a) != nil {
+		http.Error(w, "sayso hub: refused: the answer could not be read", http.StatusBadRequest)
+		return
+	}
+	switch a.Verdict {
+	case "allow", "always":
+		if len(a.Assertion) == 0 {
+			http.Error(w, "sayso hub: refused: a yes carries the passkey's signature", http.StatusBadRequest)
+			return
+		}
+	case "deny":
+		a.Assertion = nil
+	default:
+		http.Error(w, "sayso hub: refused: unknown verdict", http.StatusBadRequest)
+		return
+	}
+	id := r.PathValue("id")
+	cs, err := s.Hub.OpenCards(r.Context(), p.person)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	if !slices.ContainsFunc(cs, func(c hub.Card) bool { return c.ID == id }) {
+		http.Error(w, "sayso hub: refused: no open card of yours is "+id, http.StatusNotFound)
+		return
+	}
+	if err := s.Hub.AddAnswer(r.Context(), id, a.Verdict, a.Assertion); err != nil {
+		if errors.Is(err, hub.ErrClosed) {
+			http.Error(w, "sayso hub: the card is no longer waiting", http.StatusGone)
+			return
+		}
+		reply(w, r, err)
+		return
+	}
+	slog.Info("hub page: answer", "person", p.name, "card", id, "verdict", a.Verdict)
+	w.WriteHeader(http.StatusNoContent)
+}

@@ -1,0 +1,135 @@
+// sayso hub: the person's page. Each tab holds a key of its own: the
+// login link's redirect hands it over in the URL's fragment, which no
+// server sees; this script keeps it in the tab's sessionStorage and sends
+// it as X-Sayso-Tab. A yes is signed by the person's passkey over exactly
+// the node's card and the verdict (the challenge below); the hub only
+// carries it to the node, which checks it against the passkeys the person
+// pinned there.
+"use strict";
+
+(function () {
+  const KEY = "sayso-hub-tab";
+  if (location.hash.startsWith("#tab=")) {
+    sessionStorage.setItem(KEY, decodeURIComponent(location.hash.slice(5)));
+    history.replaceState(null, "", location.pathname);
+  }
+  const tab = sessionStorage.getItem(KEY) || "";
+  const root = document.documentElement;
+  const list = document.getElementById("cards");
+  const status = document.getElementById("status");
+  const enc = new TextEncoder();
+  const b64url = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const shown = new Map(); // card id → its element
+
+  // challenge is passkey.Challenge: SHA-256 of "sayso answer\0", the
+  // verdict, "\0" and the SHA-256 of the card's bytes.
+  async function challenge(body, verdict) {
+    const card = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+    const head = enc.encode("sayso answer\0" + verdict + "\0");
+    const all = new Uint8Array(head.length + card.length);
+    all.set(head);
+    all.set(card, head.length);
+    return crypto.subtle.digest("SHA-256", all);
+  }
+
+  async function answer(el, id, body, verdict) {
+    el.dataset.sent = "busy";
+    try {
+      const a = { verdict };
+      if (verdict !== "deny") {
+        const c = await navigator.credentials.get({ publicKey: {
+          challenge: await challenge(body, verdict), rpId: location.hostname, userVerification: "required",
+        } });
+        a.assertion = { id: c.id, rawId: b64url(c.rawId), type: c.type, response: {
+          authenticatorData: b64url(c.response.authenticatorData), clientDataJSON: b64url(c.response.clientDataJSON),
+          signature: b64url(c.response.signature), userHandle: c.response.userHandle ? b64url(c.response.userHandle) : "" } };
+      }
+      const res = await fetch("/page/cards/" + encodeURIComponent(id) + "/answer", {
+        method: "POST", headers: { "X-Sayso-Tab": tab, "Content-Type": "application/json" },
+        body: JSON.stringify(a), credentials: "same-origin", cache: "no-store",
+      });
+      if (!res.ok) throw new Error(await res.text());
+      el.dataset.sent = verdict;
+      el.querySelector(".said").textContent = "Sent: " + verdict + ". The machine takes a yes only with your passkey.";
+    } catch (e) {
+      el.dataset.sent = "failed";
+      el.querySelector(".said").textContent = "Not sent: " + e.message;
+    }
+  }
+
+  function line(el, label, value) {
+    if (!value) return;
+    const p = document.createElement("p");
+    const b = document.createElement("strong");
+    b.textContent = label + ": ";
+    p.append(b, document.createTextNode(String(value)));
+    el.append(p);
+  }
+
+  function draw(c) {
+    const body = bytes(c.body);
+    let f = {};
+    try { f = JSON.parse(new TextDecoder().decode(body)); } catch (e) { f = { step: "(unreadable card)" }; }
+    const el = document.createElement("li");
+    el.dataset.card = c.id;
+    line(el, "Step", f.step);
+    line(el, "Tool", f.tool);
+    line(el, "Agent", f.agent);
+    line(el, "Folder", f.cwd);
+    line(el, "Why", f.reason);
+    line(el, "Machine", "node " + c.node);
+    line(el, "Always keeps", f.offer);
+    const verdicts = f.deliberate ? ["deny"] : (f.offer ? ["allow", "always", "deny"] : ["allow", "deny"]);
+    if (f.deliberate) line(el, "Allow", "a severe step is allowed only on the machine's own page, with its second confirmation");
+    const names = { allow: "Allow once", always: "Always allow", deny: "Deny" };
+    for (const v of verdicts) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.answer = v;
+      b.textContent = names[v];
+      b.addEventListener("click", () => answer(el, c.id, body, v));
+      el.append(b);
+    }
+    const said = document.createElement("p");
+    said.className = "said";
+    el.append(said);
+    return el;
+  }
+
+  async function refresh() {
+    if (!tab) {
+      status.textContent = "This tab holds no key to the hub's page. Open a fresh login link (sayso hub login).";
+      root.dataset.page = "ready";
+      return;
+    }
+    try {
+      const res = await fetch("/page/cards", { headers: { "X-Sayso-Tab": tab }, credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) throw new Error(await res.text());
+      const d = await res.json();
+      document.getElementById("who").textContent = "Cards for " + d.person;
+      const live = new Set();
+      for (const c of d.cards) {
+        live.add(c.id);
+        if (!shown.has(c.id)) {
+          const el = draw(c);
+          shown.set(c.id, el);
+          list.append(el);
+        }
+      }
+      for (const [id, el] of shown) {
+        if (!live.has(id)) {
+          el.remove();
+          shown.delete(id);
+        }
+      }
+      status.textContent = d.cards.length ? "" : "Nothing waits for you.";
+    } catch (e) {
+      status.textContent = "The hub did not answer: " + e.message;
+    }
+    root.dataset.page = "ready";
+  }
+
+  refresh();
+  setInterval(refresh, 1000);
+})();

@@ -1,0 +1,258 @@
+package hubserver_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/webauthn"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hubserver"
+	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/web/browsertest"
+)
+
+// TestPageYesThroughHub: the person enrols a passkey on their node's own
+// page, logs in to the hub's page with a link 'sayso hub login' printed,
+// sees the card a hook on the node waits on, and allows it with the
+// passkey, in real Chromium with its virtual authenticator, against the
+// hub's TLS. Judged by what the agent's client reads from the hook: the
+// person's yes lets the step through; a severe step, allowed at the hub
+// all the same, and a card the hub edited before the person signed it,
+// let nothing through.
+func TestPageYesThroughHub(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.Shared().Database(t)
+	root := t.TempDir()
+	hubDir := filepath.Join(root, "hub")
+	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)
+	m := waitOutput(t, out, regexp.MustCompile(`hub ready on (https://[0-9.]+:([0-9]+))/ \(certificate (sha256:[0-9a-f]{64})\)`))
+	base, port, fp := m[1], m[2], m[3]
+	_, token, _ := sayso(t, ctx, "hub", "token", "--db", dsn, "--dir", hubDir, "--person", "ada")
+	_, orgPub, _ := sayso(t, ctx, "policy", "keygen", filepath.Join(root, "org.key"))
+
+	node := filepath.Join(root, "ada-laptop")
+	config, state, project := filepath.Join(node, "config"), filepath.Join(node, "state"), filepath.Join(root, "proj")
+	for _, d := range []string{config, state, filepath.Join(project, ".git")} {
+		os.MkdirAll(d, 0o700)
+	}
+	if code, stdout, stderr := sayso(t, ctx, at(node, "team", "join", base, "--token", strings.TrimSpace(token), "--fingerprint", fp,
+		"--org-key", strings.TrimSpace(orgPub), "--name", "ada-laptop")...); code != 0 {
+		t.Fatalf("team join: %s %s", stdout, stderr)
+	}
+	serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", "8s")...)
+	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
+
+	b := browsertest.New(t, browsertest.TrustKey(spkiOf(t, filepath.Join(hubDir, hubserver.CertFile))))
+	b.Do("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{Options: &webauthn.VirtualAuthenticatorOptions{
+			Protocol: webauthn.AuthenticatorProtocolCtap2, Transport: webauthn.AuthenticatorTransportInternal,
+			HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true,
+		}})
+		return err
+	}))
+
+	// Enrolment, on the node's own page.
+	code, enrolOut, stderr := sayso(t, ctx, at(node, "team", "enrol")...)
+	link := regexp.MustCompile(`open (http://localhost:[0-9]+/enrol\?token=\S+)`).FindStringSubmatch(enrolOut)
+	if code != 0 || link == nil {
+		t.Fatalf("team enrol: %d %s %s", code, enrolOut, stderr)
+	}
+	b.Open("the enrolment link", link[1])
+	b.Do("make and pin a passkey", chromedp.Click(chromedp.CSS("#enrol")))
+	b.WaitFor("the passkey pinned", `document.documentElement.dataset.enrol === "pinned"`)
+	if st, _, err := team.ReadState(config); err != nil || len(st.Pins.Keys) != 1 || st.Pins.Origin != "https://localhost:"+port {
+		t.Fatalf("the node's pins after enrolment: %+v (%v)", st.Pins, err)
+	}
+
+	// The hub's page, logged in with a one-time link.
+	code, login, stderr := sayso(t, ctx, "hub", "login", "--db", dsn, "--person", "ada", "--url", "https://localhost:"+port)
+	if code != 0 || !strings.HasPrefix(login, "https://localhost:"+port+"/login?token=") {
+		t.Fatalf("hub login: %d %s %s", code, login, stderr)
+	}
+	b.Open("the hub's page", strings.TrimSpace(login))
+
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	hook := func(command string) chan string {
+		in, _ := json.Marshal(map[string]any{
+			"session_id": "s1", "transcript_path": filepath.Join(root, "s1.jsonl"), "cwd": project, "prompt_id": "turn-1",
+			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"tool_input": map[string]string{"command": command, "description": "push"}, "tool_use_id": "toolu_1",
+		})
+		done := make(chan string, 1)
+		go func() {
+			var stdout, stderr bytes.Buffer
+			code := cli.Main(at(node, "hook", "claude"), &cli.Env{Stdin: bytes.NewReader(in), Stdout: &stdout, Stderr: &stderr})
+			var v struct {
+				Out struct {
+					Decision string `json:"permissionDecision"`
+				} `json:"hookSpecificOutput"`
+			}
+			if code != 0 || json.Unmarshal(stdout.Bytes(), &v) != nil {
+				done <- "unreadable: " + stdout.String() + stderr.String()
+				return
+			}
+			done <- v.Out.Decision
+		}()
+		return done
+	}
+	atHub := func(command string) hub.Card {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			cs, err := h.OpenCards(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range cs {
+				if strings.Contains(string(c.Body), command) {
+					return c
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("the card about %s never reached the hub", command)
+		return hub.Card{}
+	}
+	answered := func(done chan string) string {
+		t.Helper()
+		select {
+		case d := <-done:
+			return d
+		case <-time.After(40 * time.Second):
+			t.Fatal("the hook never answered")
+		}
+		return ""
+	}
+	card := func(id string) string { return fmt.Sprintf(`li[data-card=%q]`, id) }
+	press := func(c hub.Card, verdict, shows string) {
+		t.Helper()
+		b.WaitFor("the card on the hub's page", fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes(%q)`, card(c.ID), shows))
+		if !b.Eval(fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (!b) return false; b.click(); return true; })()`, card(c.ID)+fmt.Sprintf(` button[data-answer=%q]`, verdict))) {
+			t.Fatalf("no %s button on the card: %s", verdict, b.String(fmt.Sprintf(`document.querySelector(%q).outerHTML`, card(c.ID))))
+		}
+		b.WaitFor("the answer sent", fmt.Sprintf(`["%s", "failed"].includes(document.querySelector(%q).dataset.sent)`, verdict, card(c.ID)))
+		if got := b.String(fmt.Sprintf(`document.querySelector(%q).dataset.sent + " " + document.querySelector(%q).textContent`, card(c.ID), card(c.ID))); !strings.HasPrefix(got, verdict) {
+			t.Fatalf("the answer was not sent: %s", got)
+		}
+	}
+	ledger := func(kind, text, why string) bool {
+		db, err := store.Open(ctx, filepath.Join(state, store.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		es, err := db.Log(ctx, store.LogFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e.Kind == kind && strings.Contains(e.Summary, text) && strings.Contains(e.Summary, why) {
+				return true
+			}
+		}
+		return false
+	}
+
+	// The person's yes, from the hub's page: the step goes through.
+	done := hook("curl https://example.com/a")
+	press(atHub("curl https://example.com/a"), "allow", "curl https://example.com/a")
+	if d := answered(done); d != "allow" {
+		t.Fatalf("the person's yes at the hub's page: the client reads %q, want allow", d)
+	}
+
+	// A card the hub edits before the person reads it: the person allows
+	// what the hub showed, which is not what the node asked.
+	done = hook("curl https://example.com/edited")
+	c := atHub("curl https://example.com/edited")
+	if _, err := pgConn(t, dsn).Exec(ctx, "UPDATE cards SET body = convert_to(replace(convert_from(body, 'UTF8'), 'curl https://example.com/edited', 'git status'), 'UTF8') WHERE id = $1", c.ID); err != nil {
+		t.Fatal(err)
+	}
+	b.Do("reload the hub's page", chromedp.Reload())
+	press(c, "allow", "git status")
+	if d := answered(done); d == "allow" {
+		t.Fatal("a card the hub edited was allowed")
+	}
+	if !ledger(store.KindAnswerRefused, "curl https://example.com/edited", "not the person") {
+		t.Fatal("no answer-refused row for the edited card")
+	}
+
+	// A severe step (and a ceiling, which a push is): the page offers no
+	// allow, and an allow signed by the person all the same (a page that
+	// offered one) is not taken.
+	done = hook("git push --force origin main")
+	c = atHub("git push --force origin main")
+	b.WaitFor("the severe card on the hub's page", fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)))
+	if b.Eval(fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)+` button[data-answer="allow"]`)) {
+		t.Fatal("the hub's page offers an allow of a severe step")
+	}
+	status, err := chromedp.Run(b.Ctx(), chromedp.Evaluate[string](fmt.Sprintf(`(async (id) => {
+		const tab = sessionStorage.getItem("sayso-hub-tab");
+		const d = await (await fetch("/page/cards", { headers: { "X-Sayso-Tab": tab } })).json();
+		const body = Uint8Array.from(atob(d.cards.find((c) => c.id === id).body), (ch) => ch.charCodeAt(0));
+		const card = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+		const head = new TextEncoder().encode("sayso answer\0allow\0");
+		const all = new Uint8Array(head.length + card.length);
+		all.set(head); all.set(card, head.length);
+		const c = await navigator.credentials.get({ publicKey: { challenge: await crypto.subtle.digest("SHA-256", all), rpId: location.hostname, userVerification: "required" } });
+		const b64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+		const res = await fetch("/page/cards/" + id + "/answer", { method: "POST", headers: { "X-Sayso-Tab": tab, "Content-Type": "application/json" },
+			body: JSON.stringify({ verdict: "allow", assertion: { id: c.id, rawId: b64(c.rawId), type: c.type, response: {
+				authenticatorData: b64(c.response.authenticatorData), clientDataJSON: b64(c.response.clientDataJSON),
+				signature: b64(c.response.signature), userHandle: b64(c.response.userHandle) } } }) });
+		return String(res.status);
+	})(%q)`, c.ID), chromedp.EvalAwaitPromise))
+	if err != nil || status != "204" {
+		t.Fatalf("a signed allow of the severe card, posted: %q %v", status, err)
+	}
+	if d := answered(done); d == "allow" {
+		t.Fatal("a severe step was allowed from the hub")
+	}
+	if !ledger(store.KindAnswerRefused, "git push --force origin main", "second confirmation") {
+		t.Fatal("no answer-refused row for the severe card's allow")
+	}
+}
+
+// spkiOf is the base64 SHA-256 of the public key of the certificate in
+// file, as Chromium's certificate pin takes it.
+func spkiOf(t *testing.T, file string) string {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, _ := pem.Decode(raw)
+	if blk == nil {
+		t.Fatalf("%s holds no certificate", file)
+	}
+	c, err := x509.ParseCertificate(blk.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(c.RawSubjectPublicKeyInfo)
+	return base64.StdEncoding.EncodeToString(sum[:])
+}

@@ -1,0 +1,88 @@
+package team
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sync"
+
+	"github.com/sayso-dev/sayso/internal/passkey"
+)
+
+// Enroller pins the person's passkeys in the node's team state, from the
+// node's own page only (web.Enroller): nothing the hub sends adds a key.
+type Enroller struct {
+	Config string // the config folder: team.json
+
+	mu sync.Mutex
+}
+
+// EnrolPerson is the person the node answers to at its hub.
+func (e *Enroller) EnrolPerson() (string, error) {
+	s, joined, err := ReadState(e.Config)
+	switch {
+	case !joined:
+		return "", fmt.Errorf("%w: this node is in no team: sayso team join first", passkey.ErrNotEnrolled)
+	case err != nil:
+		return "", err
+	case s.Person == "":
+		return "", fmt.Errorf("%w: this node joined with no hub to register with: it has no person to pin passkeys for", passkey.ErrNotEnrolled)
+	}
+	return s.Person, nil
+}
+
+// Pin keeps k among the node's pinned passkeys. The node's pins hold one
+// relying party: the one of the first passkey pinned. Answers are taken
+// from a page of it on the hub's port (PageOrigin).
+func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, joined, err := ReadState(e.Config)
+	if !joined {
+		return fmt.Errorf("%w: this node is in no team", passkey.ErrNotEnrolled)
+	}
+	if err != nil {
+		return err
+	}
+	if s.Person == "" || k.Person != s.Person {
+		return fmt.Errorf("%w: the passkey is %q's, the node answers to %q", passkey.ErrNotEnrolled, k.Person, s.Person)
+	}
+	if s.Pins.RPID != "" && s.Pins.RPID != rpID {
+		return fmt.Errorf("%w: the node's passkeys are for %s, not %s", passkey.ErrNotEnrolled, s.Pins.RPID, rpID)
+	}
+	origin, err := PageOrigin(s.Hub, rpID)
+	if err != nil {
+		return fmt.Errorf("%w: %v", passkey.ErrNotEnrolled, err)
+	}
+	for _, held := range s.Pins.Keys {
+		if bytes.Equal(held.CredentialID, k.CredentialID) {
+			return fmt.Errorf("%w: this passkey is pinned already", passkey.ErrNotEnrolled)
+		}
+	}
+	s.Pins.RPID, s.Pins.Origin = rpID, origin
+	s.Pins.Keys = append(s.Pins.Keys, k)
+	return WriteState(e.Config, s)
+}
+
+// PageOrigin is the origin of the page where the person answers the
+// node's cards at its hub: the hub's port at rpID, the passkey's relying
+// party, over TLS. A passkey signs only on a page of its own relying
+// party, so the hub's page is opened there (at localhost, through a
+// tunnel to the hub when it runs elsewhere).
+func PageOrigin(hub, rpID string) (string, error) {
+	u, err := url.Parse(hub)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return "", errors.New("the node's hub is not an https URL: no page answers its cards")
+	}
+	port := u.Port()
+	if port == "" {
+		port = "443"
+	}
+	if port == "443" {
+		return "https://" + rpID, nil
+	}
+	return "https://" + net.JoinHostPort(rpID, port), nil
+}
