@@ -83,6 +83,18 @@ func hubDSN(flagged string) (string, error) {
 	return "", usagef("hub: no database: give --db DSN or set SAYSO_HUB_DB")
 }
 
+// openHub opens the hub's database at dsn for one command of at most 30
+// seconds; done closes it.
+func openHub(env *Env, dsn string) (*hub.Hub, context.Context, func(), error) {
+	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
+	h, err := hub.Open(ctx, dsn)
+	if err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
+	return h, ctx, func() { h.Close(); cancel() }, nil
+}
+
 func hubDir(flagged string) (string, error) {
 	if flagged != "" {
 		return flagged, nil
@@ -189,13 +201,11 @@ func runHubToken(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
-	defer cancel()
-	h, err := hub.Open(ctx, dsn)
+	h, ctx, done, err := openHub(env, dsn)
 	if err != nil {
 		return err
 	}
-	defer h.Close()
+	defer done()
 	token, err := h.MakeToken(ctx, strings.TrimSpace(*person), *ci, *ttl)
 	if err != nil {
 		return err
@@ -229,13 +239,11 @@ func runHubLogin(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
-	defer cancel()
-	h, err := hub.Open(ctx, dsn)
+	h, ctx, done, err := openHub(env, dsn)
 	if err != nil {
 		return err
 	}
-	defer h.Close()
+	defer done()
 	token, err := h.MakeLogin(ctx, strings.TrimSpace(*person), *ttl)
 	if err != nil {
 		return err
@@ -269,13 +277,11 @@ func runHubPublish(env *Env, args []string) error {
 	if err := json.Unmarshal(s.Body, &b); err != nil || b.Seq == 0 {
 		return errors.New("read bundle: no sequence number in its body")
 	}
-	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
-	defer cancel()
-	h, err := hub.Open(ctx, dsn)
+	h, ctx, done, err := openHub(env, dsn)
 	if err != nil {
 		return err
 	}
-	defer h.Close()
+	defer done()
 	if err := h.PublishBundle(ctx, hub.Bundle{Seq: int64(b.Seq), Body: s.Body, Signature: s.Signature, Expires: b.Expires}); err != nil {
 		return err
 	}
