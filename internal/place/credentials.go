@@ -39,11 +39,17 @@ var Credentials = []string{
 // of Credentials or lies inside one.
 func IsCredential(rel string) bool {
 	for _, c := range Credentials {
-		if rel == c || strings.HasPrefix(rel, c+"/") {
+		if under(rel, c) {
 			return true
 		}
 	}
 	return false
+}
+
+// under reports whether p is dir or below it, building no string: the
+// engine asks for every path of every step.
+func under(p, dir string) bool {
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }
 
 // SecretVar reports whether a variable's name says it holds a secret

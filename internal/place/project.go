@@ -30,12 +30,24 @@ var Project = []string{
 // is (a sub-folder's CLAUDE.md, a virtual environment's pip.conf); ""
 // when none.
 func InProject(p string) string {
-	lp := "/" + strings.ToLower(strings.Trim(p, "/"))
+	p = strings.Trim(p, "/")
 	for _, e := range Project {
-		le := strings.ToLower(e)
-		if strings.HasSuffix(lp, "/"+le) || strings.Contains(lp, "/"+le+"/") {
+		if hasPart(p, e) {
 			return e
 		}
 	}
 	return ""
+}
+
+// hasPart reports whether the parts of the path p (no leading slash)
+// hold e, one part or several, in any case: p ends with it, or it is a
+// folder of p. It builds no string: the engine asks for every path of
+// every step.
+func hasPart(p, e string) bool {
+	for i := 0; i+len(e) <= len(p); i++ {
+		if (i == 0 || p[i-1] == '/') && (i+len(e) == len(p) || p[i+len(e)] == '/') && strings.EqualFold(p[i:i+len(e)], e) {
+			return true
+		}
+	}
+	return false
 }

@@ -416,5 +416,5 @@ func within(p, dir string) bool {
 	if dir == "/" {
 		return strings.HasPrefix(p, "/")
 	}
-	return p == dir || strings.HasPrefix(p, dir+"/")
+	return strings.HasPrefix(p, dir) && (len(p) == len(dir) || p[len(dir)] == '/')
 }

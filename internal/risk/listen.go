@@ -45,7 +45,7 @@ func (c *cmd) listenAll(n string, opts ...string) {
 			switch {
 			case v == o && i+1 < len(c.args) && c.args[i+1].Literal:
 				val = c.args[i+1].Value
-			case strings.HasPrefix(v, o+"="):
+			case len(v) > len(o) && v[len(o)] == '=' && strings.HasPrefix(v, o):
 				val = v[len(o)+1:]
 			default:
 				continue
