@@ -62,60 +62,9 @@ func TestHookThroughHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	// hook runs 'sayso hook claude' in-process, as Claude Code would, and
-	// returns the permission decision the client reads.
-	hook := func(command string) chan string {
-		in, _ := json.Marshal(map[string]any{
-			"session_id": "s1", "transcript_path": filepath.Join(root, "s1.jsonl"), "cwd": project, "prompt_id": "turn-1",
-			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-			"tool_input": map[string]string{"command": command, "description": "push"}, "tool_use_id": "toolu_1",
-		})
-		done := make(chan string, 1)
-		go func() {
-			var stdout, stderr bytes.Buffer
-			code := cli.Main(at(node, "hook", "claude"), &cli.Env{Stdin: bytes.NewReader(in), Stdout: &stdout, Stderr: &stderr})
-			var v struct {
-				Out struct {
-					Decision string `json:"permissionDecision"`
-				} `json:"hookSpecificOutput"`
-			}
-			if code != 0 || json.Unmarshal(stdout.Bytes(), &v) != nil {
-				done <- "unreadable: " + stdout.String() + stderr.String()
-				return
-			}
-			done <- v.Out.Decision
-		}()
-		return done
-	}
-	// atHub waits for the step's card among ada's open cards at the hub.
-	atHub := func(command string) hub.Card {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			cs, err := h.OpenCards(ctx, 1) // ada, the hub's first person
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range cs {
-				if strings.Contains(string(c.Body), command) {
-					return c
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("the card about %s never reached the hub", command)
-		return hub.Card{}
-	}
-	answered := func(done chan string) string {
-		t.Helper()
-		select {
-		case d := <-done:
-			return d
-		case <-time.After(30 * time.Second):
-			t.Fatal("the hook never answered")
-		}
-		return ""
-	}
+	hook := func(command string) chan string { return claudeHook(node, root, project, command) }
+	atHub := func(command string) hub.Card { t.Helper(); return openCard(t, ctx, h, command) }
+	answered := func(done chan string) string { t.Helper(); return answer(t, done, 30*time.Second) }
 
 	// An allow the hub relays with no signature lets nothing through.
 	done := hook("git push origin forged")
@@ -154,4 +103,64 @@ func TestHookThroughHub(t *testing.T) {
 	if d := answered(done); d != "allow" {
 		t.Fatalf("the person's signed yes: the client reads %q, want allow", d)
 	}
+}
+
+// claudeHook runs 'sayso hook claude' in-process on the node whose
+// folders are under node, as Claude Code would for a Bash step of command
+// in project, and hands back the permission decision the client reads.
+func claudeHook(node, root, project, command string) chan string {
+	in, _ := json.Marshal(map[string]any{
+		"session_id": "s1", "transcript_path": filepath.Join(root, "s1.jsonl"), "cwd": project, "prompt_id": "turn-1",
+		"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+		"tool_input": map[string]string{"command": command, "description": "push"}, "tool_use_id": "toolu_1",
+	})
+	done := make(chan string, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := cli.Main(at(node, "hook", "claude"), &cli.Env{Stdin: bytes.NewReader(in), Stdout: &stdout, Stderr: &stderr})
+		var v struct {
+			Out struct {
+				Decision string `json:"permissionDecision"`
+			} `json:"hookSpecificOutput"`
+		}
+		if code != 0 || json.Unmarshal(stdout.Bytes(), &v) != nil {
+			done <- "unreadable: " + stdout.String() + stderr.String()
+			return
+		}
+		done <- v.Out.Decision
+	}()
+	return done
+}
+
+// openCard waits for the step's card among ada's open cards at the hub
+// (ada is the hub's first person).
+func openCard(t *testing.T, ctx context.Context, h *hub.Hub, command string) hub.Card {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		cs, err := h.OpenCards(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if strings.Contains(string(c.Body), command) {
+				return c
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the card about %s never reached the hub", command)
+	return hub.Card{}
+}
+
+// answer is the decision a hook hands back on done, within wait.
+func answer(t *testing.T, done chan string, wait time.Duration) string {
+	t.Helper()
+	select {
+	case d := <-done:
+		return d
+	case <-time.After(wait):
+		t.Fatal("the hook never answered")
+	}
+	return ""
 }

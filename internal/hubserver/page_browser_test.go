@@ -1,12 +1,10 @@
 package hubserver_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
@@ -20,7 +18,6 @@ import (
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
-	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
@@ -97,57 +94,9 @@ func TestPageYesThroughHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	hook := func(command string) chan string {
-		in, _ := json.Marshal(map[string]any{
-			"session_id": "s1", "transcript_path": filepath.Join(root, "s1.jsonl"), "cwd": project, "prompt_id": "turn-1",
-			"permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-			"tool_input": map[string]string{"command": command, "description": "push"}, "tool_use_id": "toolu_1",
-		})
-		done := make(chan string, 1)
-		go func() {
-			var stdout, stderr bytes.Buffer
-			code := cli.Main(at(node, "hook", "claude"), &cli.Env{Stdin: bytes.NewReader(in), Stdout: &stdout, Stderr: &stderr})
-			var v struct {
-				Out struct {
-					Decision string `json:"permissionDecision"`
-				} `json:"hookSpecificOutput"`
-			}
-			if code != 0 || json.Unmarshal(stdout.Bytes(), &v) != nil {
-				done <- "unreadable: " + stdout.String() + stderr.String()
-				return
-			}
-			done <- v.Out.Decision
-		}()
-		return done
-	}
-	atHub := func(command string) hub.Card {
-		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for time.Now().Before(deadline) {
-			cs, err := h.OpenCards(ctx, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range cs {
-				if strings.Contains(string(c.Body), command) {
-					return c
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-		t.Fatalf("the card about %s never reached the hub", command)
-		return hub.Card{}
-	}
-	answered := func(done chan string) string {
-		t.Helper()
-		select {
-		case d := <-done:
-			return d
-		case <-time.After(40 * time.Second):
-			t.Fatal("the hook never answered")
-		}
-		return ""
-	}
+	hook := func(command string) chan string { return claudeHook(node, root, project, command) }
+	atHub := func(command string) hub.Card { t.Helper(); return openCard(t, ctx, h, command) }
+	answered := func(done chan string) string { t.Helper(); return answer(t, done, 40*time.Second) }
 	card := func(id string) string { return fmt.Sprintf(`li[data-card=%q]`, id) }
 	press := func(c hub.Card, verdict, shows string) {
 		t.Helper()
