@@ -35,26 +35,42 @@ func agentsIn(get func(string) string) []string {
 
 // controlSockets are the sockets of ssh's shared connections the
 // person's ssh configuration names (ControlPath, in ~/.ssh/config and
-// /etc/ssh/ssh_config): a master connection is logged in already, and
+// /etc/ssh/ssh_config, and the files their Includes read; a leading
+// $HOME or ${HOME} is the home folder): a master connection is logged in already, and
 // anything that reaches its socket runs commands on the remote as the
 // person (ssh -S SOCKET host git-receive-pack …) — a push with no key.
 // Those under ~/.ssh are hidden with it; these may lie anywhere, /tmp
 // most often. Each of the user's sockets that a ControlPath matches is
 // hidden, whatever host, port and user its tokens stand for.
 func controlSockets(home string) []string {
-	var configs []string
+	// Each configuration, with the folder its Includes' relative paths
+	// are read from.
+	type config struct{ path, dir string }
+	var configs []config
 	if strings.HasPrefix(home, "/") {
-		configs = append(configs, filepath.Join(home, ".ssh", "config"))
+		configs = append(configs, config{filepath.Join(home, ".ssh", "config"), filepath.Join(home, ".ssh")})
 	}
-	configs = append(configs, "/etc/ssh/ssh_config")
+	configs = append(configs, config{"/etc/ssh/ssh_config", "/etc/ssh"})
 	uid := uint32(os.Getuid())
 	var out []string
-	for _, c := range configs {
-		b, err := os.ReadFile(c)
+	seen := map[string]bool{}
+	for n := 0; n < len(configs) && n < 256; n++ {
+		c := configs[n]
+		if seen[c.path] {
+			continue
+		}
+		seen[c.path] = true
+		b, err := os.ReadFile(c.path)
 		if err != nil || len(b) > 1<<20 {
 			continue
 		}
 		for _, line := range strings.Split(string(b), "\n") {
+			for _, inc := range includes(line, home, c.dir) {
+				matches, _ := filepath.Glob(inc)
+				for _, m := range matches {
+					configs = append(configs, config{m, c.dir})
+				}
+			}
 			pattern := controlPath(line, home)
 			if pattern == "" {
 				continue
@@ -69,6 +85,30 @@ func controlSockets(home string) []string {
 					out = append(out, m)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// includes are the globs of the files an Include line of an ssh
+// configuration reads, relative ones under dir; none for another line.
+func includes(line, home, dir string) []string {
+	line = strings.TrimSpace(line)
+	i := strings.IndexAny(line, " \t=")
+	if i < 0 || !strings.EqualFold(line[:i], "Include") {
+		return nil
+	}
+	var out []string
+	for _, f := range strings.Fields(strings.TrimPrefix(strings.TrimSpace(line[i:]), "=")) {
+		f = strings.Trim(f, `"`)
+		if rest, ok := strings.CutPrefix(f, "~/"); ok && home != "" {
+			f = filepath.Join(home, rest)
+		}
+		if f != "" && !strings.HasPrefix(f, "/") {
+			f = filepath.Join(dir, f)
+		}
+		if f != "" {
+			out = append(out, f)
 		}
 	}
 	return out
@@ -90,6 +130,11 @@ func controlPath(line, home string) string {
 	}
 	if rest, ok := strings.CutPrefix(value, "~/"); ok && home != "" {
 		value = filepath.Join(home, rest)
+	}
+	for _, v := range []string{"${HOME}", "$HOME"} {
+		if rest, ok := strings.CutPrefix(value, v); ok && home != "" && (rest == "" || rest[0] == '/') {
+			value = home + rest
+		}
 	}
 	var b strings.Builder
 	for i := 0; i < len(value); i++ {
