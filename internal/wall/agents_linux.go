@@ -34,11 +34,11 @@ func agentsIn(get func(string) string) []string {
 }
 
 // controlSockets are the sockets of ssh's shared connections the
-// person's ssh configuration names (ControlPath, in ~/.ssh/config and
-// /etc/ssh/ssh_config, and the files their Includes read; a leading
-// $HOME or ${HOME} is the home folder): a master connection is logged in already, and
-// anything that reaches its socket runs commands on the remote as the
-// person (ssh -S SOCKET host git-receive-pack …) — a push with no key.
+// person's ssh configuration names (ControlPath, in ~/.ssh/config,
+// /etc/ssh/ssh_config and the files their Includes read; a leading $HOME
+// or ${HOME} is the home folder): a master connection is logged in
+// already, and anything that reaches its socket runs commands on the
+// remote as the person (ssh -S SOCKET host git-receive-pack …) — a push with no key.
 // Those under ~/.ssh are hidden with it; these may lie anywhere, /tmp
 // most often. Each of the user's sockets that a ControlPath matches is
 // hidden, whatever host, port and user its tokens stand for.
