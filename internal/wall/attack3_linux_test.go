@@ -1,6 +1,7 @@
 package wall
 
 import (
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -38,6 +39,31 @@ func TestControlSocketsSpellings(t *testing.T) {
 	for _, want := range []string{included, quoted, braces, bare} {
 		if !slices.Contains(got, want) {
 			t.Errorf("controlSockets left out %s: %q", want, got)
+		}
+	}
+}
+
+// TestEgressMetadataSpellings: a name leading to a cloud's metadata
+// service by an address other than 169.254.169.254 itself — the IPv6
+// one of EC2's, or the link-local one through NAT64's prefix — is not
+// dialled.
+func TestEgressMetadataSpellings(t *testing.T) {
+	for _, s := range []string{"fd00:ec2::254", "64:ff9b::a9fe:a9fe", "64:ff9b::169.254.0.1"} {
+		ip := net.ParseIP(s)
+		dialled := ""
+		e := &Egress{
+			Hosts: []string{"git.example.org"},
+			Lookup: func(ctx context.Context, host string) ([]net.IPAddr, error) {
+				return []net.IPAddr{{IP: ip}}, nil
+			},
+			Dial: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				dialled = addr
+				return nil, &net.OpError{Op: "dial", Net: network, Err: net.UnknownNetworkError("test")}
+			},
+		}
+		e.dial(context.Background(), "git.example.org:80")
+		if dialled != "" {
+			t.Errorf("a name leading to %s: the proxy dialled %s", s, dialled)
 		}
 	}
 }

@@ -229,7 +229,7 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 	if ip.IsLoopback() && named && host != "localhost" {
 		return nil, fmt.Errorf("%s leads to this machine's loopback (%s)", host, ip)
 	}
-	if ip.IsLinkLocalUnicast() && named {
+	if linkLocal(ip) && named {
 		// A cloud's metadata service answers on a link-local address
 		// with the machine's own credentials: no registry lives there.
 		return nil, fmt.Errorf("%s leads to a link-local address (%s), where a cloud's metadata service answers", host, ip)
@@ -246,6 +246,17 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 	}
 	var d net.Dialer
 	return d.DialContext(ctx, "tcp", target)
+}
+
+// linkLocal reports whether ip is a link-local address, or one of a
+// cloud's metadata service's: 169.254/16 and fe80::/10 however spelled,
+// 169.254/16 behind NAT64's prefix (64:ff9b::/96), and EC2's IPv6 one.
+func linkLocal(ip net.IP) bool {
+	if ip.IsLinkLocalUnicast() || ip.Equal(net.ParseIP("fd00:ec2::254")) {
+		return true
+	}
+	nat64 := net.IPNet{IP: net.ParseIP("64:ff9b::"), Mask: net.CIDRMask(96, 128)}
+	return len(ip) == net.IPv6len && nat64.Contains(ip) && ip[12] == 169 && ip[13] == 254
 }
 
 // ownAddress reports whether ip is an address of one of this machine's
