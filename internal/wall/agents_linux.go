@@ -99,8 +99,7 @@ func includes(line, home, dir string) []string {
 		return nil
 	}
 	var out []string
-	for _, f := range strings.Fields(strings.TrimPrefix(strings.TrimSpace(line[i:]), "=")) {
-		f = strings.Trim(f, `"`)
+	for _, f := range words(strings.TrimPrefix(strings.TrimSpace(line[i:]), "=")) {
 		if rest, ok := strings.CutPrefix(f, "~/"); ok && home != "" {
 			f = filepath.Join(home, rest)
 		}
@@ -114,6 +113,45 @@ func includes(line, home, dir string) []string {
 	return out
 }
 
+// words are the arguments of an ssh configuration's line as ssh splits
+// them: at blanks outside quotes, single or double, a backslash keeping a
+// quote, a blank or itself; a word starting with # ends the line.
+func words(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			continue
+		}
+		if s[i] == '#' {
+			break
+		}
+		var w strings.Builder
+		var quote byte
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case c == '\\' && i+1 < len(s) && (s[i+1] == '\'' || s[i+1] == '"' || s[i+1] == '\\' || quote == 0 && s[i+1] == ' '):
+				i++
+				w.WriteByte(s[i])
+				continue
+			case quote == 0 && (c == '"' || c == '\''):
+				quote = c
+				continue
+			case quote != 0 && c == quote:
+				quote = 0
+				continue
+			case quote == 0 && (c == ' ' || c == '\t'):
+			default:
+				w.WriteByte(c)
+				continue
+			}
+			break
+		}
+		out = append(out, w.String())
+	}
+	return out
+}
+
 // controlPath is the glob of the sockets a ControlPath line of an ssh
 // configuration names, its tokens for host, port, user and the like each
 // any name; "" for another line, or none.
@@ -123,8 +161,10 @@ func controlPath(line, home string) string {
 	if i < 0 || !strings.EqualFold(line[:i], "ControlPath") {
 		return ""
 	}
-	value := line[i:]
-	value = strings.Trim(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(value), "=")), `"`)
+	var value string
+	if w := words(strings.TrimPrefix(strings.TrimSpace(line[i:]), "=")); len(w) > 0 {
+		value = w[0]
+	}
 	if value == "" || strings.EqualFold(value, "none") {
 		return ""
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 // TestControlSocketsSpellings: a master connection whose ControlPath ssh
-// reads through an Include, or spells with $HOME or ${HOME}, is among the
-// sockets hidden from walled steps.
+// reads through an Include, spells with $HOME or ${HOME}, with a comment
+// after it or quotes inside it, is among the sockets hidden from walled
+// steps.
 func TestControlSocketsSpellings(t *testing.T) {
 	home := t.TempDir()
 	tmp := t.TempDir()
@@ -28,15 +29,21 @@ func TestControlSocketsSpellings(t *testing.T) {
 	quoted := listen(filepath.Join(tmp, "q", "git@gitlab.com"))
 	braces := listen(filepath.Join(home, ".cm", "a"))
 	bare := listen(filepath.Join(home, ".cb", "b"))
+	commented := listen(filepath.Join(tmp, "c", "0123abcd"))
+	spaced := listen(filepath.Join(tmp, "d e", "0123abcd"))
+	single := listen(filepath.Join(tmp, "s", "0123abcd"))
 	must(t, os.WriteFile(filepath.Join(ssh, "config"), []byte(
 		"Include config.d/*\n"+
 			"Include \""+filepath.Join(tmp, "abs.conf")+"\"\n"+
 			"Match host *\n\tControlPath ${HOME}/.cm/%C\n"+
-			"Host x\n\tCONTROLPATH=$HOME/.cb/%h\n"), 0o600))
+			"Host x\n\tCONTROLPATH=$HOME/.cb/%h\n"+
+			"Host y\n\tControlPath "+tmp+"/c/%C # shared\n"+
+			"Host z\n\tControlPath "+tmp+"/\"d e\"/%C\n"+
+			"Host w\n\tControlPath '"+tmp+"/s/%C'\n"), 0o600))
 	must(t, os.WriteFile(filepath.Join(ssh, "config.d", "work"), []byte("Host *\n ControlPath "+tmp+"/inc/%r@%h\n"), 0o600))
 	must(t, os.WriteFile(filepath.Join(tmp, "abs.conf"), []byte("ControlPath\t\""+tmp+"/q/%r@%h\"\n"), 0o600))
 	got := controlSockets(home)
-	for _, want := range []string{included, quoted, braces, bare} {
+	for _, want := range []string{included, quoted, braces, bare, commented, spaced, single} {
 		if !slices.Contains(got, want) {
 			t.Errorf("controlSockets left out %s: %q", want, got)
 		}
