@@ -4,9 +4,12 @@ import (
 	"context"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestControlSocketsSpellings: a master connection whose ControlPath ssh
@@ -72,5 +75,49 @@ func TestEgressMetadataSpellings(t *testing.T) {
 		if dialled != "" {
 			t.Errorf("a name leading to %s: the proxy dialled %s", s, dialled)
 		}
+	}
+}
+
+// TestAttackControlMasterIncluded: a master connection whose ControlPath
+// lies in a file ~/.ssh/config includes, a comment after it, is not
+// reached from a wall.
+func TestAttackControlMasterIncluded(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	tmp := sessionTemp(t)
+	must(t, os.MkdirAll(filepath.Join(w.home, ".ssh", "config.d"), 0o700))
+	must(t, os.WriteFile(filepath.Join(w.home, ".ssh", "config"), []byte("Include config.d/*\n"), 0o600))
+	must(t, os.WriteFile(filepath.Join(w.home, ".ssh", "config.d", "work"),
+		[]byte("Host *\n\tControlMaster auto\n\tControlPath "+tmp+"/cm-%C # shared\n"), 0o600))
+	ln, err := net.Listen("unix", filepath.Join(tmp, "cm-0123abcd"))
+	must(t, err)
+	t.Cleanup(func() { ln.Close() })
+	reached := make(chan struct{}, 8)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			reached <- struct{}{}
+			c.Close()
+		}
+	}()
+	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "SSH_AUTH_SOCK="}
+	step := `for s in "$TMPDIR"/cm-*; do ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
+	for name, p := range map[string]Profile{"read": w.profile(Read), "local": w.profile(Local)} {
+		if r := client(t, w.root, p.Wrap(step, launcher(t)), "", env...); r.code != 0 || strings.Contains(r.stdout, "reached") {
+			t.Errorf("%s: a walled step reached ssh's master connection: %+v", name, r)
+		}
+	}
+	select {
+	case <-reached:
+		t.Error("ssh's master connection was reached from a wall")
+	case <-time.After(200 * time.Millisecond):
+	}
+	plain := exec.Command("bash", "-c", step)
+	plain.Env = append(os.Environ(), env...)
+	if out, _ := plain.CombinedOutput(); !strings.Contains(string(out), "reached") {
+		t.Fatalf("run plain, the loop did not reach the master connection (%q)", out)
 	}
 }
