@@ -55,10 +55,14 @@ func TestControlSocketsSpellings(t *testing.T) {
 
 // TestEgressMetadataSpellings: a name leading to a cloud's metadata
 // service by an address other than 169.254.169.254 itself — the IPv6
-// one of EC2's, or the link-local one through NAT64's prefix — is not
+// one of EC2's, the link-local one inside an IPv6 address (NAT64,
+// IPv4-mapped, IPv4-compatible, 6to4), or a cloud's service that is not
+// link-local (Alibaba's, Oracle's, Azure's wire server) — is not
 // dialled.
 func TestEgressMetadataSpellings(t *testing.T) {
-	for _, s := range []string{"fd00:ec2::254", "64:ff9b::a9fe:a9fe", "64:ff9b::169.254.0.1"} {
+	for _, s := range []string{"fd00:ec2::254", "64:ff9b::a9fe:a9fe", "64:ff9b::169.254.0.1",
+		"::ffff:169.254.169.254", "::a9fe:a9fe", "2002:a9fe:a9fe::1", "169.254.0.23",
+		"100.100.100.200", "192.0.0.192", "168.63.129.16", "::ffff:100.100.100.200", "2002:6464:64c8::"} {
 		ip := net.ParseIP(s)
 		dialled := ""
 		e := &Egress{

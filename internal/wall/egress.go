@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/textproto"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,9 +232,9 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 		return nil, fmt.Errorf("%s leads to this machine's loopback (%s)", host, ip)
 	}
 	if linkLocal(ip) && named {
-		// A cloud's metadata service answers on a link-local address
-		// with the machine's own credentials: no registry lives there.
-		return nil, fmt.Errorf("%s leads to a link-local address (%s), where a cloud's metadata service answers", host, ip)
+		// A cloud's metadata service answers there with the machine's
+		// own credentials: no registry lives there.
+		return nil, fmt.Errorf("%s leads to a link-local or metadata address (%s), where a cloud's metadata service answers", host, ip)
 	}
 	if !ip.IsLoopback() && ownAddress(ip) {
 		// Every service listening on all of the machine's addresses
@@ -248,16 +250,43 @@ func (e *Egress) dial(ctx context.Context, addr string) (net.Conn, error) {
 	return d.DialContext(ctx, "tcp", target)
 }
 
-// linkLocal reports whether ip is a link-local address, or one of a
-// cloud's metadata service's: 169.254/16 and fe80::/10 however spelled,
-// 169.254/16 behind NAT64's prefix (64:ff9b::/96), and EC2's IPv6 one.
+// linkLocal reports whether ip is a link-local address or a cloud's
+// metadata service's, however spelled: 169.254/16 and fe80::/10, EC2's
+// IPv6 one, the services that are not link-local (Alibaba's, Oracle's,
+// Azure's wire server), and each of these IPv4 ones inside an IPv6
+// address — mapped, compatible (::/96), NAT64's (64:ff9b::/96), 6to4's
+// (2002::/16).
 func linkLocal(ip net.IP) bool {
-	if ip.IsLinkLocalUnicast() || ip.Equal(net.ParseIP("fd00:ec2::254")) {
-		return true
+	a, ok := netip.AddrFromSlice(ip)
+	if !ok {
+		return false
 	}
-	nat64 := net.IPNet{IP: net.ParseIP("64:ff9b::"), Mask: net.CIDRMask(96, 128)}
-	return len(ip) == net.IPv6len && nat64.Contains(ip) && ip[12] == 169 && ip[13] == 254
+	a = a.Unmap()
+	if a.Is6() {
+		b := a.As16()
+		switch {
+		case a == netip.MustParseAddr("fd00:ec2::254"):
+			return true
+		case nat64.Contains(a), compatible.Contains(a):
+			a = netip.AddrFrom4([4]byte(b[12:16]))
+		case sixToFour.Contains(a):
+			a = netip.AddrFrom4([4]byte(b[2:6]))
+		}
+	}
+	return a.IsLinkLocalUnicast() || slices.Contains(metadata, a)
 }
+
+var (
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	compatible = netip.MustParsePrefix("::/96")
+	sixToFour  = netip.MustParsePrefix("2002::/16")
+	// metadata are the clouds' metadata services outside 169.254/16.
+	metadata = []netip.Addr{
+		netip.MustParseAddr("100.100.100.200"), // Alibaba Cloud
+		netip.MustParseAddr("192.0.0.192"),     // Oracle Cloud
+		netip.MustParseAddr("168.63.129.16"),   // Azure's wire server
+	}
+)
 
 // ownAddress reports whether ip is an address of one of this machine's
 // interfaces; when they cannot be listed, every address counts as one.
