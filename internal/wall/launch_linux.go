@@ -61,6 +61,12 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sayso-wall: error: %v\n", err)
 		return 2
 	}
+	if a.Profile.Session != "" && !a.Profile.HostNetwork {
+		// A session's launcher hands its step over and waits: one
+		// processor is all it uses, and the runtime's threads spinning
+		// for a second one cost a third of its processor time.
+		runtime.GOMAXPROCS(1)
+	}
 	// What the launcher starts gets only the descriptors it hands over:
 	// the session's holder, which outlives the step, must not keep the
 	// client's pipes (its report capture above all) open.
@@ -95,10 +101,6 @@ func outside(a Args, args []string) (int, error) {
 		}
 	}
 	defer removePlanted(absent)
-	bash, err := exec.LookPath("bash")
-	if err != nil {
-		return 0, fmt.Errorf("find bash: %w", err)
-	}
 	if a.ReportFD >= 0 {
 		var st syscall.Stat_t
 		if err := syscall.Fstat(a.ReportFD, &st); err != nil {
@@ -151,6 +153,12 @@ func outside(a Args, args []string) (int, error) {
 	var ws syscall.WaitStatus
 	switch {
 	case a.Profile.HostNetwork:
+		// A step of a session or a wall of its own gets its bash from
+		// the holder.
+		var bash string
+		if bash, err = exec.LookPath("bash"); err != nil {
+			return 0, fmt.Errorf("find bash: %w", err)
+		}
 		ws, err = direct(bash, args, files, hand, sigs)
 	case a.Profile.Session != "":
 		ws, err = viaSession(a, args, files, hand, sigs)

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -325,16 +326,22 @@ func (k *keeper) starterCount() int {
 func fingerprint(p Profile, agents []string) string {
 	h := sha256.New()
 	var st unix.Stat_t
-	note := func(path string) {
-		if unix.Stat(path, &st) != nil {
-			fmt.Fprintf(h, "%s -\n", path)
-			return
-		}
-		fmt.Fprintf(h, "%s %d %d %o\n", path, st.Dev, st.Ino, st.Mode&unix.S_IFMT)
-	}
+	b := make([]byte, 0, 512)
 	for _, list := range [][]string{p.Write, p.ReadOnly, p.Hidden, p.Make, p.Kept, p.Overlay, p.Absent, agents} {
 		for _, path := range list {
-			note(path)
+			b = append(b[:0], path...)
+			if unix.Stat(path, &st) != nil {
+				b = append(b, " -\n"...)
+			} else {
+				b = append(b, ' ')
+				b = strconv.AppendUint(b, st.Dev, 10)
+				b = append(b, ' ')
+				b = strconv.AppendUint(b, st.Ino, 10)
+				b = append(b, ' ')
+				b = strconv.AppendUint(b, uint64(st.Mode&unix.S_IFMT), 8)
+				b = append(b, '\n')
+			}
+			h.Write(b)
 		}
 		h.Write([]byte{0})
 	}
