@@ -16,7 +16,9 @@ import (
 // it reports both medians and the median of the differences. Each of the
 // step's networks is measured: the machine's (a step granted a
 // credential), one of its own that ends with it (no session), and its
-// session's, whose holder is up after the first step.
+// session's, whose holder is up after the first step. In a session it
+// also measures a step that is one program, /bin/true, against bash
+// running it plainly: the starter starts it with no bash of its own.
 //
 //	go test -run '^$' -bench WallTrue -benchtime 200x ./internal/wall/
 func BenchmarkWallTrue(b *testing.B) {
@@ -50,12 +52,17 @@ func BenchmarkWallTrue(b *testing.B) {
 	} {
 		in := net.in
 		in.Home, in.Root, in.Hidden, in.Scope = home, root, []string{state, bin}, Local
-		b.Run(net.name, func(b *testing.B) { benchLine(b, root, For(in).Wrap("true", bin)) })
+		b.Run(net.name, func(b *testing.B) { benchLine(b, root, "true", For(in).Wrap("true", bin)) })
+		if in.Session != "" {
+			// A step that is one program: the starter starts it, with no
+			// bash of its own.
+			b.Run(net.name+"-program", func(b *testing.B) { benchLine(b, root, "/bin/true", For(in).Wrap("/bin/true", bin)) })
+		}
 	}
 }
 
-// benchLine times bash running line against bash running true.
-func benchLine(b *testing.B, root, line string) {
+// benchLine times bash running line against bash running plain.
+func benchLine(b *testing.B, root, plain, line string) {
 	run := func(script string) time.Duration {
 		cmd := exec.Command("bash", "-c", script)
 		cmd.Dir = root
@@ -66,22 +73,22 @@ func benchLine(b *testing.B, root, line string) {
 		return time.Since(start)
 	}
 	run(line) // warm the page cache
-	var plain, walled, added []time.Duration
+	var plains, walled, added []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		p := run("true")
+		p := run(plain)
 		w := run(line)
-		plain, walled, added = append(plain, p), append(walled, w), append(added, w-p)
+		plains, walled, added = append(plains, p), append(walled, w), append(added, w-p)
 	}
 	b.StopTimer()
 	ms := func(d []time.Duration) float64 {
 		slices.Sort(d)
 		return float64(d[len(d)/2]) / float64(time.Millisecond)
 	}
-	b.ReportMetric(ms(plain), "plain-ms")
+	b.ReportMetric(ms(plains), "plain-ms")
 	b.ReportMetric(ms(walled), "walled-ms")
 	b.ReportMetric(ms(added), "added-ms")
 	// The fastest of each, against the noise of a shared machine.
-	b.ReportMetric(float64(walled[0]-plain[0])/float64(time.Millisecond), "added-fastest-ms")
+	b.ReportMetric(float64(walled[0]-plains[0])/float64(time.Millisecond), "added-fastest-ms")
 	b.ReportMetric(0, "ns/op")
 }

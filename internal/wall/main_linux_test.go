@@ -23,9 +23,19 @@ const launcherEnv = "SAYSO_WALL_TEST_LAUNCHER"
 // exits 0 when it could.
 const helperEnv = "SAYSO_WALL_TEST_HELPER"
 
+// programTestEnv with the one argument "parent" makes the test binary a
+// program that says who started it and what bash set for it: its
+// parent's name, then SHLVL and _ from its environment, a line each.
+const programTestEnv = "SAYSO_WALL_TEST_PROGRAM"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) == "1" {
 		os.Exit(helper(os.Args[1:]))
+	}
+	if os.Getenv(programTestEnv) == "1" && len(os.Args) == 2 && os.Args[1] == "parent" {
+		comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", os.Getppid()))
+		fmt.Printf("%s%s\n%s\n", comm, os.Getenv("SHLVL"), os.Getenv("_"))
+		os.Exit(0)
 	}
 	if os.Getenv(launcherEnv) == "1" {
 		os.Exit(Main(os.Args[1:], os.Stderr))

@@ -348,6 +348,41 @@ func fingerprint(p Profile, agents []string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// startProgram starts the step m as the one program its command is
+// (programWords), with its stdin, stdout and stderr alone, and reports
+// what the walled bash would have: that it ran, and its folder. An error
+// means it did not start (a command bash must read, a program not found
+// or not to be run here): the step then goes through bash, which says
+// why in its own words.
+func startProgram(m msg, env []string, fds []int) (int, error) {
+	if len(m.Argv) != 5 || m.Argv[2] != inner || bashOwnEnv(env) {
+		return 0, errors.New("not a program")
+	}
+	words, ok := programWords(m.Argv[4])
+	if !ok {
+		return 0, errors.New("not a program")
+	}
+	path, ok := lookProgram(words[0], m.Dir, env)
+	if !ok {
+		return 0, errors.New("no such program")
+	}
+	dir, ok := physical(m.Dir)
+	if !ok {
+		return 0, errors.New("no folder")
+	}
+	pid, err := syscall.ForkExec(path, words, &syscall.ProcAttr{
+		Env:   programEnv(env, path),
+		Dir:   m.Dir,
+		Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2])},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
+	})
+	if err != nil {
+		return 0, err
+	}
+	unix.Write(fds[3], []byte("rd"+dir+"\n"))
+	return pid, nil
+}
+
 // envOf is the value of the variable name in env.
 func envOf(env []string, name string) string {
 	for _, e := range env {
@@ -431,14 +466,18 @@ func starterMain(args []string, stderr io.Writer) int {
 			say(msg{Op: "exited", ID: m.ID, Err: "the starter takes a step with four descriptors"})
 			continue
 		}
-		unix.Write(fds[3], []byte("r"))
+		env := stepEnv(a.Profile, m.Env)
 		mu.Lock()
-		pid, err := syscall.ForkExec(bash, m.Argv, &syscall.ProcAttr{
-			Env:   stepEnv(a.Profile, m.Env),
-			Dir:   m.Dir,
-			Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
-			Sys:   &syscall.SysProcAttr{Setsid: true},
-		})
+		pid, err := startProgram(m, env, fds)
+		if err != nil {
+			unix.Write(fds[3], []byte("r"))
+			pid, err = syscall.ForkExec(bash, m.Argv, &syscall.ProcAttr{
+				Env:   env,
+				Dir:   m.Dir,
+				Files: []uintptr{uintptr(fds[0]), uintptr(fds[1]), uintptr(fds[2]), uintptr(fds[3])},
+				Sys:   &syscall.SysProcAttr{Setsid: true},
+			})
+		}
 		if err != nil {
 			mu.Unlock()
 			unix.Write(fds[2], []byte(fmt.Sprintf("sayso-wall: error: start the step in %s: %v\n", m.Dir, err)))
