@@ -382,6 +382,12 @@ func gsutil(c *cmd) {
 
 func azure(c *cmd) {
 	ws := c.words(5)
+	if !c.literalWords(5) {
+		// az reads what it does from any of its words (az keyvault
+		// secret show): one that is a variable may be the one.
+		c.add(Opaque, UnknownVerb.By("az", c.written(5), ""))
+		return
+	}
 	if contains(ws, "get-access-token") || ws[0] == "login" || ws[0] == "logout" {
 		c.add(Secret, TouchesCredential.By("az", ws[0], ""))
 		return

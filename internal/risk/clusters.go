@@ -20,7 +20,8 @@ func kubectl(c *cmd) {
 	n := c.name + " " + verb
 	switch verb {
 	case "get":
-		if kubeSecrets(w[1]) && kubeOutputValues(c) {
+		if (kubeSecrets(w[1]) || !c.literalWords(2)) && kubeOutputValues(c) {
+			// A kind that is a variable may be secrets.
 			c.add(Secret, PrintsCredential.By(n, w[1]+" -o", ""))
 		}
 		c.add(Read, OnlyReads.By(n, "", ""))

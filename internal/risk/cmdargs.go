@@ -9,10 +9,50 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// words returns the literal operands that are plain words, in order, up to
-// n of them: the subcommand path of a CLI (gh pr create, kubectl get pods).
+// words returns the literal operands, in order, up to n of them: the
+// subcommand path of a CLI (gh pr create, kubectl get pods); an operand
+// that is not a literal ("$V", $(cmd), a glob) is "". A first operand
+// that is not a literal makes the step opaque: it is the command the CLI
+// runs, and no classifier may take "" for none at all (its help). Which
+// later words name a command is the classifier's to say (literalWords).
 func (c *cmd) words(n int) []string {
+	ops := c.verbWords(n)
+	out := make([]string, n)
+	for i, w := range ops {
+		if w.Literal {
+			out[i] = w.Value
+		} else if i == 0 {
+			c.add(Opaque, UnknownVerb.By(c.name, w.Raw, ""))
+		}
+	}
+	return out
+}
+
+// literalWords reports whether the first n operands, as words counts
+// them, are literal words: when one is not, which subcommand runs is not
+// known.
+func (c *cmd) literalWords(n int) bool {
+	for _, w := range c.verbWords(n) {
+		if !w.Literal {
+			return false
+		}
+	}
+	return true
+}
+
+// written is the first n operands as the step writes them.
+func (c *cmd) written(n int) string {
 	var out []string
+	for _, w := range c.verbWords(n) {
+		out = append(out, w.Raw)
+	}
+	return strings.Join(out, " ")
+}
+
+// verbWords are the first n operands that words reads: the words that are
+// neither options nor the values of the options optTakesArg knows.
+func (c *cmd) verbWords(n int) []shell.Word {
+	var out []shell.Word
 	skip := false
 	for _, w := range c.args {
 		if len(out) == n {
@@ -22,21 +62,11 @@ func (c *cmd) words(n int) []string {
 			skip = false
 			continue
 		}
-		v := w.Value
-		if !w.Literal {
-			out = append(out, "")
+		if w.Literal && strings.HasPrefix(w.Value, "-") {
+			skip = c.optTakesArg(w.Value)
 			continue
 		}
-		if strings.HasPrefix(v, "-") {
-			if c.optTakesArg(v) {
-				skip = true
-			}
-			continue
-		}
-		out = append(out, v)
-	}
-	for len(out) < n {
-		out = append(out, "")
+		out = append(out, w)
 	}
 	return out
 }

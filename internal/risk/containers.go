@@ -3,6 +3,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/shell"
@@ -17,6 +18,17 @@ func dockerFamily() family {
 func docker(c *cmd) {
 	w := c.words(3)
 	sub, verb := w[0], w[1]
+	// Which command runs is the first word, and for a group of commands
+	// (docker system prune) the second: one that is not a literal is
+	// none sayso knows.
+	group := slices.Contains(dockerGroups, sub)
+	if !c.literalWords(1) {
+		return // opaque (words)
+	}
+	if group && !c.literalWords(2) {
+		c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+		return
+	}
 	dockerWrites(c, sub, verb)
 	if sub == "stack" || sub == "service" || sub == "swarm" || sub == "node" {
 		switch {
@@ -43,12 +55,18 @@ func docker(c *cmd) {
 			}
 		}
 	}
-	if sub == "container" || sub == "image" || sub == "volume" || sub == "network" || sub == "system" || sub == "builder" || sub == "buildx" || sub == "compose" || sub == "context" || sub == "manifest" || sub == "plugin" {
+	if group {
 		docker2(c, sub, verb)
 		return
 	}
 	dockerVerb(c, sub)
 }
+
+// dockerGroups are the words that name a group of commands: docker2
+// reads the command from the word after them (the swarm's among them,
+// read in docker itself).
+var dockerGroups = []string{"container", "image", "volume", "network", "system", "builder", "buildx", "compose",
+	"context", "manifest", "plugin", "stack", "service", "swarm", "node"}
 
 func dockerVerb(c *cmd, v string) {
 	n := c.name
@@ -121,28 +139,64 @@ func docker2(c *cmd, sub, verb string) {
 			}
 			return
 		}
-		if verb == "prune" || verb == "rm" {
+		switch verb {
+		case "prune", "rm":
 			c.add(ContainerRemove, RemovesContainers.By(n, verb, ""))
-			return
+		case "imagetools":
+			// create pushes the manifest list it makes.
+			switch tool := c.words(3)[2]; tool {
+			case "inspect", "":
+				c.add(Read, OnlyReads.By(n+" imagetools", tool, ""))
+			case "create":
+				c.add(Publish, Publishes.By(n+" imagetools", "create", ""))
+			default:
+				c.add(Opaque, UnknownVerb.By(n+" imagetools", tool, ""))
+			}
+		case "ls", "inspect", "du", "version", "":
+			c.add(Read, OnlyReads.By(n, verb, ""))
+		case "create", "use", "stop", "dial-stdio", "history":
+			c.add(LocalWrite, LocalWork.By(n, verb, ""))
+		default:
+			c.add(Opaque, UnknownVerb.By(n, verb, ""))
 		}
-		c.add(Read, OnlyReads.By(n, verb, ""))
 	case "system":
-		if verb == "prune" {
+		switch verb {
+		case "prune":
 			c.add(ContainerRemove, RemovesContainers.By(n, "prune", ""))
-			return
+		case "reset":
+			c.add(ContainerRemove, RemovesContainers.By(n, "reset", ""))
+			c.add(Destructive, Destroys.By(n, "reset", ""))
+		case "check":
+			// --repair removes the containers and images it finds damaged.
+			if c.has("--repair", "-r") {
+				c.add(ContainerRemove, RemovesContainers.By(n, "check --repair", ""))
+				return
+			}
+			c.add(Read, OnlyReads.By(n, verb, ""))
+		case "df", "info", "events", "":
+			c.add(Read, OnlyReads.By(n, verb, ""))
+		case "connection":
+			if v := c.words(3)[2]; v == "list" || v == "ls" || v == "" {
+				c.add(Read, OnlyReads.By(n+" connection", v, ""))
+				return
+			}
+			c.add(LocalWrite, ChangesLocalSettings.By(n, "connection", ""))
+		default:
+			// migrate, renumber and service (an API for whoever connects)
+			// among them.
+			c.add(Opaque, UnknownVerb.By(n, verb, ""))
 		}
-		if verb == "reset" {
-			c.add(ContainerRemove, RemovesContainers.By(n, "system reset", ""))
-			c.add(Destructive, Destroys.By(n, "system reset", ""))
-			return
-		}
-		c.add(Read, OnlyReads.By(n, verb, ""))
 	case "manifest":
-		if verb == "push" {
+		switch verb {
+		case "push":
 			c.add(Publish, Publishes.By(n, "push", ""))
-			return
+		case "inspect", "":
+			c.add(Read, OnlyReads.By(n, verb, ""))
+		case "create", "annotate", "rm", "add", "remove", "exists":
+			c.add(LocalWrite, LocalWork.By(n, verb, ""))
+		default:
+			c.add(Opaque, UnknownVerb.By(n, verb, ""))
 		}
-		c.add(Read, OnlyReads.By(n, verb, ""))
 	case "context":
 		if verb == "ls" || verb == "show" || verb == "inspect" || verb == "" {
 			c.add(Read, OnlyReads.By(n, verb, ""))

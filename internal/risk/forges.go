@@ -3,6 +3,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/shell"
@@ -33,6 +34,15 @@ func hub(c *cmd) {
 }
 
 func gh(c *cmd) {
+	// Which command runs is the group and, but for the groups whose next
+	// word is an argument (gh api ENDPOINT), the word after it: one that
+	// is not a literal is none sayso knows.
+	if w := c.words(1)[0]; !c.literalWords(1) {
+		return // opaque (words)
+	} else if !slices.Contains([]string{"api", "browse", "search", "status", "help", "completion"}, w) && !c.literalWords(2) {
+		c.add(Opaque, UnknownVerb.By("gh", c.written(2), ""))
+		return
+	}
 	w := c.words(3)
 	group, verb := w[0], w[1]
 	switch group {

@@ -61,7 +61,8 @@ func tar(c *cmd) {
 			c.add(Opaque, RunsOptionProgram.By("tar", "", v))
 		}
 		switch {
-		case !w.Literal && strings.HasPrefix(v, "-"):
+		case !w.Literal && (strings.HasPrefix(v, "-") || i == 0):
+			// The first word is tar's options however spelled (tar xf A).
 			c.add(Opaque, BuiltAtRunTime.By("tar", "option", w.Raw))
 			c.unknownWrite("tar " + w.Raw)
 		case !w.Literal:
