@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
@@ -36,7 +36,7 @@ import (
 // let nothing through.
 func TestPageYesThroughHub(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	dsn := hubtest.Database(t).Serve
 	root := t.TempDir()
 	hubDir := filepath.Join(root, "hub")
 	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/bundle"
 	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
@@ -30,7 +31,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 // does, over a fresh database of the test PostgreSQL.
 type running struct {
 	h    *hub.Hub
-	dsn  string
+	dsn  string // the superuser's
+	db   hubtest.DB
 	base string
 	pin  string
 	dir  string
@@ -39,8 +41,9 @@ type running struct {
 func startHub(t testing.TB) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	db := hubtest.Database(t)
+	dsn := db.Super
+	h, err := hub.Open(ctx, db.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +65,7 @@ func startHub(t testing.TB) *running {
 		}
 		h.Close()
 	})
-	return &running{h: h, dsn: dsn, base: "https://" + ln.Addr().String(), pin: cert.Fingerprint, dir: dir}
+	return &running{h: h, dsn: dsn, db: db, base: "https://" + ln.Addr().String(), pin: cert.Fingerprint, dir: dir}
 }
 
 // joined is a node that joined the hub through its API.

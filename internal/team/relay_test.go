@@ -16,7 +16,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -80,8 +80,9 @@ type aNode struct {
 func TestRelay(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Super
+	h, err := hub.Open(ctx, hdb.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}
