@@ -5,6 +5,8 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -20,6 +22,9 @@ const Role = "sayso_hub"
 // Hub is an open hub database.
 type Hub struct {
 	pool *pgxpool.Pool
+
+	sweep sync.Mutex
+	swept time.Time // when old nonces were last forgotten
 }
 
 // ErrOwnerLogin is returned by Open for a login the hub must not serve as:
@@ -112,7 +117,7 @@ func checkSchema(ctx context.Context, conn *pgx.Conn) error {
 	}
 	have, err := applied(ctx, conn)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrSchema, err)
+		return fmt.Errorf("%w: %v (sayso hub migrate applies the migrations, as the tables' owner)", ErrSchema, err)
 	}
 	known := map[int]bool{}
 	for _, m := range ms {
