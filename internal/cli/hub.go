@@ -228,7 +228,7 @@ func runHubToken(env *Env, args []string) error {
 		return usagef("hub token: --url %q is not an https URL", u)
 	}
 	fmt.Fprintln(env.Stdout, token)
-	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY\n", *ttl, u, token, fingerprint)
+	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY --org ORG\n", *ttl, u, token, fingerprint)
 	return nil
 }
 

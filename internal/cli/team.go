@@ -24,25 +24,27 @@ import (
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
-const teamUsage = `usage: sayso team join URL --org-key KEY [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
+const teamUsage = `usage: sayso team join URL --org-key KEY [--org ORG] [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
        sayso team enrol
        sayso team take BUNDLE
        sayso team leave
 
 join makes this machine a node of the team whose hub is at URL: it pins
-the org's key (KEY, as 'sayso policy keygen' printed it) and from then on
-chains every ledger row for the hub. With --token (made by 'sayso hub
-token') it registers with the hub: it makes the node's own key, which
-signs every request, pins the hub's certificate by its fingerprint FP
-(as 'sayso hub' prints it) and speaks TLS to no other, and takes the
-hub's org bundle when there is one. From then on 'sayso serve' ships the
-ledger to the hub, posts its cards for the person and fetches newer
-bundles; a yes from the hub counts only with the person's passkey. NAME
-is the node's name at the hub (default: the host's name). Until it takes
-a valid org bundle the node runs with no auto. --ci marks a node no
-person sits at: what would ask is denied (a CI token marks it too). The
-decision stays on this machine; rules, leases and sessions stay in its
-own store.
+the org's key (KEY, as 'sayso policy keygen' printed it) and the org's
+name (ORG, as 'sayso policy sign --org' names it; without --org, the
+name of the first bundle it takes), takes no bundle of another name, and
+from then on chains every ledger row for the hub. With --token (made by
+'sayso hub token') it registers with the hub: it makes the node's own
+key, which signs every request, pins the hub's certificate by its
+fingerprint FP (as 'sayso hub' prints it) and speaks TLS to no other,
+and takes the hub's org bundle when there is one. From then on 'sayso
+serve' ships the ledger to the hub, posts its cards for the person and
+fetches newer bundles; a yes from the hub counts only with the person's
+passkey. NAME is the node's name at the hub (default: the host's name).
+Until it takes a valid org bundle the node runs with no auto. --ci marks
+a node no person sits at: what would ask is denied (a CI token marks it
+too). The decision stays on this machine; rules, leases and sessions
+stay in its own store.
 
 enrol prints a one-time link to this machine's own page (sayso serve
 must run) where the person makes a passkey and this node pins it: from
@@ -78,6 +80,7 @@ func runTeam(env *Env, args []string) error {
 		fs := flag.NewFlagSet("team join", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		key := fs.String("org-key", "", "")
+		org := fs.String("org", "", "")
 		ci := fs.Bool("ci", false, "")
 		token := fs.String("token", "", "")
 		pin := fs.String("fingerprint", "", "")
@@ -102,7 +105,7 @@ func runTeam(env *Env, args []string) error {
 		if _, joined, _ := team.ReadState(config); joined {
 			return errors.New("this machine is already in a team: sayso team leave first")
 		}
-		st := team.State{Hub: u.String(), OrgKey: pub, CI: *ci}
+		st := team.State{Hub: u.String(), OrgKey: pub, Org: strings.TrimSpace(*org), CI: *ci}
 		if *token != "" {
 			return joinHub(env, config, st, *token, *pin, *name)
 		}

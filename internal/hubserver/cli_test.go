@@ -135,12 +135,12 @@ func TestCommands(t *testing.T) {
 		return dir
 	}
 	ada := node("ada-laptop")
-	code, stdout, stderr := sayso(t, ctx, at(ada, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "ada-laptop")...)
+	code, stdout, stderr := sayso(t, ctx, at(ada, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--org", "acme", "--name", "ada-laptop")...)
 	if code != 0 || !strings.Contains(stdout, "of ada") || !strings.Contains(stdout, "took org bundle acme #1") {
 		t.Fatalf("team join: %d %s %s", code, stdout, stderr)
 	}
 	st, joined, err := team.ReadState(filepath.Join(ada, "config"))
-	if err != nil || !joined || st.HubPin != fp || st.Person != "ada" || st.Seq != 1 {
+	if err != nil || !joined || st.HubPin != fp || st.Person != "ada" || st.Seq != 1 || st.Org != "acme" {
 		t.Fatalf("the node's team state: %+v, %v", st, err)
 	}
 	if got := team.Load(filepath.Join(ada, "config"), time.Now()); got.Org == nil || len(got.Org.Entries) != 1 {
