@@ -184,7 +184,7 @@ func runTeam(env *Env, args []string) error {
 		if err := setChain(false); err != nil {
 			return err
 		}
-		for _, f := range []string{team.BundleFile, team.StateFile, team.KeyFile} {
+		for _, f := range []string{team.BundleFile, team.StateFile, team.KeyFile, team.CountersFile} {
 			if err := os.Remove(filepath.Join(config, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}

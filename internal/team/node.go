@@ -32,7 +32,7 @@ type State struct {
 	// by the first bundle the node takes. A bundle the key signed for
 	// another name is refused.
 	Org string `json:"org,omitempty"`
-	CI     bool              `json:"ci"`
+	CI  bool   `json:"ci"`
 	// Seq and Sum name the bundle the node holds: an older one, or
 	// another under the same number, is a replay.
 	Seq  uint64       `json:"bundle_seq"`
