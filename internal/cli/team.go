@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
@@ -26,6 +27,7 @@ import (
 
 const teamUsage = `usage: sayso team join URL --org-key KEY [--org ORG] [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
        sayso team enrol
+       sayso team passkeys [remove ID]
        sayso team take BUNDLE
        sayso team leave
 
@@ -52,6 +54,13 @@ then on a yes to this node's cards at the hub counts only when one of
 the passkeys pinned here signs it. Only the person at this machine's
 page can pin a key; the hub cannot.
 
+passkeys lists the passkeys this node pinned: each one's id, when it
+was pinned and the person it answers for. 'passkeys remove ID' un-pins
+one (ID, or the first 8 or more characters of it, naming one key): from
+the next second no yes it signs is taken from the hub. Removing only
+narrows: the node's cards are still answered on its own page, and a key
+is pinned again only from that page ('sayso team enrol').
+
 take installs a signed org bundle (the JSON 'sayso policy sign' prints)
 once it opens against the pinned key and is no older than the one held.
 
@@ -60,13 +69,13 @@ ledger stops chaining; the local rules, ledger and settings are kept.
 `
 
 func init() {
-	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "enrol", "take", "leave")
+	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "enrol", "passkeys", "take", "leave")
 	helpTopics["team"] = teamUsage
 }
 
 func runTeam(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("team: no verb given (join, enrol, take or leave)")
+		return usagef("team: no verb given (join, enrol, passkeys, take or leave)")
 	}
 	config, err := paths.ConfigDir()
 	if err != nil {
@@ -144,6 +153,8 @@ func runTeam(env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "open %s\nto make a passkey of %s and pin it on this node (the link works once, for %s)\n", link, st.Person, web.LoginTTL)
 		return nil
+	case "passkeys":
+		return runTeamPasskeys(env, config, args[1:])
 	case "take":
 		if len(args) != 2 {
 			return usagef("team take: want one BUNDLE file")
@@ -192,7 +203,7 @@ func runTeam(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "left the team; this machine decides on its own policy again, with its rules and ledger as they were")
 		return nil
 	}
-	return usagef("team: unknown verb %q (join, take or leave)", args[0])
+	return usagef("team: unknown verb %q (join, enrol, passkeys, take or leave)", args[0])
 }
 
 func setChain(on bool) error {
@@ -257,4 +268,44 @@ func joinHub(env *Env, config string, st team.State, token, pin, name string) er
 		fmt.Fprintf(env.Stdout, "took org bundle %s #%d, valid until %s\n", body.Org, body.Seq, body.Expires.UTC().Format(time.RFC3339))
 	}
 	return nil
+}
+
+// runTeamPasskeys lists the node's pinned passkeys, or removes one. The
+// person's own user may remove any, the last one too: it narrows what
+// the node takes from the hub, and at worst (every key removed) the
+// person answers on the node's own page. An agent's step that runs sayso
+// touches a protected path and is denied.
+func runTeamPasskeys(env *Env, config string, args []string) error {
+	switch {
+	case len(args) == 0:
+		st, joined, err := team.ReadState(config)
+		if !joined {
+			return errors.New("this machine is in no team")
+		}
+		if err != nil {
+			return err
+		}
+		if len(st.Pins.Keys) == 0 {
+			fmt.Fprintln(env.Stdout, "no passkey pinned: the node's cards are answered on its own page only (sayso team enrol pins one)")
+			return nil
+		}
+		w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tPINNED\tPERSON")
+		for _, k := range st.Pins.Keys {
+			when := "-"
+			if !k.Pinned.IsZero() {
+				when = k.Pinned.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\n", team.KeyID(k), when, k.Person)
+		}
+		return w.Flush()
+	case len(args) == 2 && args[0] == "remove":
+		k, err := team.Unpin(config, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "removed passkey %s of %s: no yes it signs is taken from the hub\n", team.KeyID(k), k.Person)
+		return nil
+	}
+	return usagef("team passkeys: want no argument, or remove ID")
 }

@@ -27,10 +27,8 @@ type Key struct {
 	// registration: every assertion must count past it, unless the
 	// authenticator keeps no counter (zero throughout).
 	SignCount uint32 `json:"sign_count,omitempty"`
-	// Pinned is when the node pinned the key; Name what the
-	// authenticator calls itself, when the browser said.
+	// Pinned is when the node pinned the key.
 	Pinned time.Time `json:"pinned,omitzero"`
-	Name   string    `json:"name,omitempty"`
 }
 
 // Use is what a verified assertion tells of its passkey: which one, its
