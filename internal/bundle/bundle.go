@@ -28,6 +28,7 @@ var (
 	ErrExpired   = errors.New("the bundle has expired")
 	ErrReplayed  = errors.New("the bundle is older than the one this node holds")
 	ErrMalformed = errors.New("the bundle is malformed")
+	ErrOrg       = errors.New("the bundle is for another org than the one this node pinned")
 )
 
 // refused are keys a file may not hold, with why: each would let a step
@@ -175,10 +176,14 @@ func Sign(key ed25519.PrivateKey, b Body) (Signed, error) {
 	return Signed{Body: body, Signature: ed25519.Sign(key, body)}, nil
 }
 
-// Pin is what a node holds of the org: the org key it pinned at join and
-// the newest bundle it took.
+// Pin is what a node holds of the org: the org key and name it pinned at
+// join and the newest bundle it took. One key may sign for more than one
+// org (a staging org beside the real one): a bundle signed by the pinned
+// key for another org's name is not the pinned org's. An empty Org takes
+// any name: the node pins the name of the first bundle it takes.
 type Pin struct {
 	Key ed25519.PublicKey
+	Org string
 	Seq uint64
 	Sum [32]byte
 }
@@ -205,6 +210,8 @@ func Open(s Signed, pin Pin, now time.Time) (*policy.Org, Body, error) {
 	switch {
 	case b.Seq == 0:
 		return nil, b, fmt.Errorf("%w: no sequence number", ErrMalformed)
+	case pin.Org != "" && b.Org != pin.Org:
+		return nil, b, fmt.Errorf("%w: bundle #%d is %q's, this node pinned %q", ErrOrg, b.Seq, b.Org, pin.Org)
 	case b.Seq < pin.Seq:
 		return nil, b, fmt.Errorf("%w: bundle #%d, this node holds #%d", ErrReplayed, b.Seq, pin.Seq)
 	case b.Seq == pin.Seq && s.Sum() != pin.Sum:

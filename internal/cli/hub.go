@@ -25,10 +25,14 @@ const hubUsage = `usage: sayso hub [--db DSN] [--addr HOST:PORT] [--dir DIR] [--
        sayso hub token --person NAME [--ci] [--ttl 24h] [--url URL] [--db DSN] [--dir DIR | --cert FILE]
        sayso hub login --person NAME [--url URL] [--ttl 10m] [--db DSN]
        sayso hub publish [--db DSN] BUNDLE
+       sayso hub migrate [--db OWNER_DSN]
 
 hub runs the team's hub: the API nodes speak to over TLS, on the
-PostgreSQL database DSN (--db, or $SAYSO_HUB_DB). It applies the hub's
-migrations on start and works as the role sayso_hub. Its certificate is
+PostgreSQL database DSN (--db, or $SAYSO_HUB_DB). DSN logs in as the
+hub's own role, a member of sayso_hub that owns nothing: the hub refuses
+to serve as the tables' owner, a superuser, or a role that makes roles
+or passes row-level security, and on a database that lacks a migration
+of this sayso. It works as the role sayso_hub. Its certificate is
 the one --cert and --key name, or its own: made self-signed in DIR
 (default: the hub folder in sayso's state folder) on first start, for
 localhost, 127.0.0.1 and each --name, and kept. Its first line says
@@ -52,6 +56,11 @@ opened at localhost, through a tunnel to the hub when it runs elsewhere
 (ssh -L 7475:HUB:7475). A yes sent there counts on a node only when the
 passkey signed it; a severe step is allowed only on the node's own page.
 
+migrate applies the hub's migrations the database lacks, as the role
+that is to own the hub's tables (--db, or $SAYSO_HUB_OWNER_DB): the
+only role that can lift the ledger's triggers or row-level security,
+and one the hub never logs in as.
+
 publish keeps a signed org bundle (the JSON 'sayso policy sign' prints)
 for the nodes to fetch. The hub does not open it: each node takes it only
 under the org key it pinned, and only when newer than the one it holds.
@@ -61,7 +70,7 @@ approves a step on any node.
 `
 
 func init() {
-	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub}, "token", "login", "publish")
+	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub}, "token", "login", "publish", "migrate")
 	helpTopics["hub"] = hubUsage
 }
 
@@ -115,6 +124,8 @@ func runHub(env *Env, args []string) error {
 			return runHubPublish(env, args[1:])
 		case "login":
 			return runHubLogin(env, args[1:])
+		case "migrate":
+			return runHubMigrate(env, args[1:])
 		}
 	}
 	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
@@ -127,7 +138,7 @@ func runHub(env *Env, args []string) error {
 	var hosts names
 	fs.Var(&hosts, "name", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--cert FILE --key FILE], or a verb: token, login, publish")
+		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--cert FILE --key FILE], or a verb: token, login, publish, migrate")
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usagef("hub: --cert and --key go together")
@@ -217,7 +228,7 @@ func runHubToken(env *Env, args []string) error {
 		return usagef("hub token: --url %q is not an https URL", u)
 	}
 	fmt.Fprintln(env.Stdout, token)
-	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY\n", *ttl, u, token, fingerprint)
+	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY --org ORG\n", *ttl, u, token, fingerprint)
 	return nil
 }
 
@@ -286,5 +297,32 @@ func runHubPublish(env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "published org bundle %s #%d, valid until %s\n", b.Org, b.Seq, b.Expires.UTC().Format(time.RFC3339))
+	return nil
+}
+
+// runHubMigrate applies the hub's migrations as the tables' owner. It is
+// a command of its own so that the hub's process never holds the
+// owner's way in: a hub taken over has only its own login, which cannot
+// lift a trigger or row-level security.
+func runHubMigrate(env *Env, args []string) error {
+	fs := flag.NewFlagSet("hub migrate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	db := fs.String("db", "", "")
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		return usagef("hub migrate: want [--db OWNER_DSN]")
+	}
+	dsn := *db
+	if dsn == "" {
+		dsn = os.Getenv("SAYSO_HUB_OWNER_DB")
+	}
+	if dsn == "" {
+		return usagef("hub migrate: no database: give --db OWNER_DSN or set SAYSO_HUB_OWNER_DB")
+	}
+	ctx, cancel := context.WithTimeout(env.context(), 5*time.Minute)
+	defer cancel()
+	if err := hub.Migrate(ctx, dsn); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.Stdout, "the hub's database is migrated; serve it as a login that is a member of "+hub.Role+" only")
 	return nil
 }

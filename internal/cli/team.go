@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
@@ -24,31 +25,41 @@ import (
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
-const teamUsage = `usage: sayso team join URL --org-key KEY [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
+const teamUsage = `usage: sayso team join URL --org-key KEY [--org ORG] [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
        sayso team enrol
+       sayso team passkeys [remove ID]
        sayso team take BUNDLE
        sayso team leave
 
 join makes this machine a node of the team whose hub is at URL: it pins
-the org's key (KEY, as 'sayso policy keygen' printed it) and from then on
-chains every ledger row for the hub. With --token (made by 'sayso hub
-token') it registers with the hub: it makes the node's own key, which
-signs every request, pins the hub's certificate by its fingerprint FP
-(as 'sayso hub' prints it) and speaks TLS to no other, and takes the
-hub's org bundle when there is one. From then on 'sayso serve' ships the
-ledger to the hub, posts its cards for the person and fetches newer
-bundles; a yes from the hub counts only with the person's passkey. NAME
-is the node's name at the hub (default: the host's name). Until it takes
-a valid org bundle the node runs with no auto. --ci marks a node no
-person sits at: what would ask is denied (a CI token marks it too). The
-decision stays on this machine; rules, leases and sessions stay in its
-own store.
+the org's key (KEY, as 'sayso policy keygen' printed it) and the org's
+name (ORG, as 'sayso policy sign --org' names it; without --org, the
+name of the first bundle it takes), takes no bundle of another name, and
+from then on chains every ledger row for the hub. With --token (made by
+'sayso hub token') it registers with the hub: it makes the node's own
+key, which signs every request, pins the hub's certificate by its
+fingerprint FP (as 'sayso hub' prints it) and speaks TLS to no other,
+and takes the hub's org bundle when there is one. From then on 'sayso
+serve' ships the ledger to the hub, posts its cards for the person and
+fetches newer bundles; a yes from the hub counts only with the person's
+passkey. NAME is the node's name at the hub (default: the host's name).
+Until it takes a valid org bundle the node runs with no auto. --ci marks
+a node no person sits at: what would ask is denied (a CI token marks it
+too). The decision stays on this machine; rules, leases and sessions
+stay in its own store.
 
 enrol prints a one-time link to this machine's own page (sayso serve
 must run) where the person makes a passkey and this node pins it: from
 then on a yes to this node's cards at the hub counts only when one of
 the passkeys pinned here signs it. Only the person at this machine's
 page can pin a key; the hub cannot.
+
+passkeys lists the passkeys this node pinned: each one's id, when it
+was pinned and the person it answers for. 'passkeys remove ID' un-pins
+one (ID, or the first 8 or more characters of it, naming one key): from
+the next second no yes it signs is taken from the hub. Removing only
+narrows: the node's cards are still answered on its own page, and a key
+is pinned again only from that page ('sayso team enrol').
 
 take installs a signed org bundle (the JSON 'sayso policy sign' prints)
 once it opens against the pinned key and is no older than the one held.
@@ -58,13 +69,13 @@ ledger stops chaining; the local rules, ledger and settings are kept.
 `
 
 func init() {
-	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "enrol", "take", "leave")
+	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "enrol", "passkeys", "take", "leave")
 	helpTopics["team"] = teamUsage
 }
 
 func runTeam(env *Env, args []string) error {
 	if len(args) == 0 {
-		return usagef("team: no verb given (join, enrol, take or leave)")
+		return usagef("team: no verb given (join, enrol, passkeys, take or leave)")
 	}
 	config, err := paths.ConfigDir()
 	if err != nil {
@@ -78,6 +89,7 @@ func runTeam(env *Env, args []string) error {
 		fs := flag.NewFlagSet("team join", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		key := fs.String("org-key", "", "")
+		org := fs.String("org", "", "")
 		ci := fs.Bool("ci", false, "")
 		token := fs.String("token", "", "")
 		pin := fs.String("fingerprint", "", "")
@@ -102,7 +114,7 @@ func runTeam(env *Env, args []string) error {
 		if _, joined, _ := team.ReadState(config); joined {
 			return errors.New("this machine is already in a team: sayso team leave first")
 		}
-		st := team.State{Hub: u.String(), OrgKey: pub, CI: *ci}
+		st := team.State{Hub: u.String(), OrgKey: pub, Org: strings.TrimSpace(*org), CI: *ci}
 		if *token != "" {
 			return joinHub(env, config, st, *token, *pin, *name)
 		}
@@ -141,6 +153,8 @@ func runTeam(env *Env, args []string) error {
 		}
 		fmt.Fprintf(env.Stdout, "open %s\nto make a passkey of %s and pin it on this node (the link works once, for %s)\n", link, st.Person, web.LoginTTL)
 		return nil
+	case "passkeys":
+		return runTeamPasskeys(env, config, args[1:])
 	case "take":
 		if len(args) != 2 {
 			return usagef("team take: want one BUNDLE file")
@@ -181,7 +195,7 @@ func runTeam(env *Env, args []string) error {
 		if err := setChain(false); err != nil {
 			return err
 		}
-		for _, f := range []string{team.BundleFile, team.StateFile, team.KeyFile} {
+		for _, f := range []string{team.BundleFile, team.StateFile, team.KeyFile, team.CountersFile} {
 			if err := os.Remove(filepath.Join(config, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
@@ -189,7 +203,7 @@ func runTeam(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, "left the team; this machine decides on its own policy again, with its rules and ledger as they were")
 		return nil
 	}
-	return usagef("team: unknown verb %q (join, take or leave)", args[0])
+	return usagef("team: unknown verb %q (join, enrol, passkeys, take or leave)", args[0])
 }
 
 func setChain(on bool) error {
@@ -254,4 +268,44 @@ func joinHub(env *Env, config string, st team.State, token, pin, name string) er
 		fmt.Fprintf(env.Stdout, "took org bundle %s #%d, valid until %s\n", body.Org, body.Seq, body.Expires.UTC().Format(time.RFC3339))
 	}
 	return nil
+}
+
+// runTeamPasskeys lists the node's pinned passkeys, or removes one. The
+// person's own user may remove any, the last one too: it narrows what
+// the node takes from the hub, and at worst (every key removed) the
+// person answers on the node's own page. An agent's step that runs sayso
+// touches a protected path and is denied.
+func runTeamPasskeys(env *Env, config string, args []string) error {
+	switch {
+	case len(args) == 0:
+		st, joined, err := team.ReadState(config)
+		if !joined {
+			return errors.New("this machine is in no team")
+		}
+		if err != nil {
+			return err
+		}
+		if len(st.Pins.Keys) == 0 {
+			fmt.Fprintln(env.Stdout, "no passkey pinned: the node's cards are answered on its own page only (sayso team enrol pins one)")
+			return nil
+		}
+		w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tPINNED\tPERSON")
+		for _, k := range st.Pins.Keys {
+			when := "-"
+			if !k.Pinned.IsZero() {
+				when = k.Pinned.UTC().Format(time.RFC3339)
+			}
+			fmt.Fprintf(w, "%s\t%s\t%s\n", team.KeyID(k), when, k.Person)
+		}
+		return w.Flush()
+	case len(args) == 2 && args[0] == "remove":
+		k, err := team.Unpin(config, args[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "removed passkey %s of %s: no yes it signs is taken from the hub\n", team.KeyID(k), k.Person)
+		return nil
+	}
+	return usagef("team passkeys: want no argument, or remove ID")
 }

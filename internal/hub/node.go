@@ -167,3 +167,26 @@ func (h *Hub) Leave(ctx context.Context, node int64) error {
 	}
 	return nil
 }
+
+// Nonce keeps a signed request's nonce for node until its time is no
+// longer accepted, and reports whether it is new: a request seen before,
+// by this hub or by the one before it restarted, is a replay. Nonces
+// past their time are forgotten as of now, at most once a minute.
+func (h *Hub) Nonce(ctx context.Context, node int64, nonce string, until, now time.Time) (bool, error) {
+	h.sweep.Lock()
+	sweep := now.Sub(h.swept) > time.Minute
+	if sweep {
+		h.swept = now
+	}
+	h.sweep.Unlock()
+	if sweep {
+		if _, err := h.pool.Exec(ctx, "DELETE FROM node_nonces WHERE expires_at < $1", now); err != nil {
+			return false, fmt.Errorf("forget old nonces: %w", err)
+		}
+	}
+	tag, err := h.pool.Exec(ctx, "INSERT INTO node_nonces (node_id, nonce, expires_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", node, nonce, until)
+	if err != nil {
+		return false, fmt.Errorf("keep the nonce of node %d: %w", node, err)
+	}
+	return tag.RowsAffected() == 1, nil
+}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
@@ -83,9 +83,21 @@ func waitOutput(t *testing.T, b *syncBuffer, re *regexp.Regexp) []string {
 // no second machine, and sayso serve on the node ships its ledger.
 func TestCommands(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	hdb := hubtest.Roles(t)
+	dsn := hdb.Serve
 	root := t.TempDir()
 	hubDir := filepath.Join(root, "hub")
+	// The hub serves only a database its owner migrated, and never as
+	// the owner.
+	if code, _, stderr := sayso(t, ctx, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir); code == 0 || !strings.Contains(stderr, "sayso hub migrate") {
+		t.Fatalf("hub on a database not migrated: %d %s", code, stderr)
+	}
+	if code, _, stderr := sayso(t, ctx, "hub", "migrate", "--db", hdb.Owner); code != 0 {
+		t.Fatalf("hub migrate: %s", stderr)
+	}
+	if code, _, stderr := sayso(t, ctx, "hub", "--db", hdb.Owner, "--addr", "127.0.0.1:0", "--dir", hubDir); code == 0 || !strings.Contains(stderr, "owner") {
+		t.Fatalf("hub as the tables' owner: %d %s", code, stderr)
+	}
 	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)
 	m := waitOutput(t, out, regexp.MustCompile(`hub ready on (https://[0-9.:]+)/ \(certificate (sha256:[0-9a-f]{64})\)`))
 	base, fp := m[1], m[2]
@@ -123,12 +135,12 @@ func TestCommands(t *testing.T) {
 		return dir
 	}
 	ada := node("ada-laptop")
-	code, stdout, stderr := sayso(t, ctx, at(ada, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--name", "ada-laptop")...)
+	code, stdout, stderr := sayso(t, ctx, at(ada, "team", "join", base, "--token", token, "--fingerprint", fp, "--org-key", orgPub, "--org", "acme", "--name", "ada-laptop")...)
 	if code != 0 || !strings.Contains(stdout, "of ada") || !strings.Contains(stdout, "took org bundle acme #1") {
 		t.Fatalf("team join: %d %s %s", code, stdout, stderr)
 	}
 	st, joined, err := team.ReadState(filepath.Join(ada, "config"))
-	if err != nil || !joined || st.HubPin != fp || st.Person != "ada" || st.Seq != 1 {
+	if err != nil || !joined || st.HubPin != fp || st.Person != "ada" || st.Seq != 1 || st.Org != "acme" {
 		t.Fatalf("the node's team state: %+v, %v", st, err)
 	}
 	if got := team.Load(filepath.Join(ada, "config"), time.Now()); got.Org == nil || len(got.Org.Entries) != 1 {

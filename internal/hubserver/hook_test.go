@@ -13,7 +13,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -26,7 +26,7 @@ import (
 // by what the client reads from the hook, and by the node's ledger.
 func TestHookThroughHub(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	dsn := hubtest.Database(t).Serve
 	root := t.TempDir()
 	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", filepath.Join(root, "hub"))
 	m := waitOutput(t, out, regexp.MustCompile(`hub ready on (https://[0-9.:]+)/ \(certificate (sha256:[0-9a-f]{64})\)`))

@@ -19,7 +19,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
@@ -36,7 +36,8 @@ import (
 // let nothing through.
 func TestPageYesThroughHub(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Serve
 	root := t.TempDir()
 	hubDir := filepath.Join(root, "hub")
 	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)
@@ -138,7 +139,7 @@ func TestPageYesThroughHub(t *testing.T) {
 	// what the hub showed, which is not what the node asked.
 	done = hook("curl https://example.com/edited")
 	c := atHub("curl https://example.com/edited")
-	if _, err := pgConn(t, dsn).Exec(ctx, "UPDATE cards SET body = convert_to(replace(convert_from(body, 'UTF8'), 'curl https://example.com/edited', 'git status'), 'UTF8') WHERE id = $1", c.ID); err != nil {
+	if _, err := pgConn(t, hdb.Super).Exec(ctx, "UPDATE cards SET body = convert_to(replace(convert_from(body, 'UTF8'), 'curl https://example.com/edited', 'git status'), 'UTF8') WHERE id = $1", c.ID); err != nil {
 		t.Fatal(err)
 	}
 	b.Do("reload the hub's page", chromedp.Reload())

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 )
 
@@ -21,7 +21,7 @@ import (
 // the answers the hub holds.
 func TestPageGuards(t *testing.T) {
 	ctx := context.Background()
-	h, err := hub.Open(ctx, pgtest.Shared().Database(t))
+	h, err := hub.Open(ctx, hubtest.Database(t).Serve)
 	if err != nil {
 		t.Fatal(err)
 	}

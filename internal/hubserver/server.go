@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
@@ -29,10 +28,7 @@ type Server struct {
 	// person's page answers at them and at localhost.
 	Names []string
 
-	mu     sync.Mutex
-	nonces map[string]time.Time // nonce → when it may be forgotten
-	page   pageSessions         // the person's page (page.go)
-	swept  time.Time
+	page pageSessions // the person's page (page.go)
 }
 
 func (s *Server) now() time.Time {
@@ -185,7 +181,12 @@ func (s *Server) signed(h handler) http.Handler {
 			reply(w, r, status{http.StatusUnauthorized, err})
 			return
 		}
-		if !s.fresh(claim, now) {
+		fresh, err := s.fresh(r.Context(), claim, now)
+		if err != nil {
+			reply(w, r, err)
+			return
+		}
+		if !fresh {
 			reply(w, r, status{http.StatusUnauthorized, fmt.Errorf("%w: the request was sent before (a replay)", hubapi.ErrUnsigned)})
 			return
 		}
@@ -195,28 +196,11 @@ func (s *Server) signed(h handler) http.Handler {
 	})
 }
 
-// fresh remembers a request's nonce for as long as its time is accepted,
-// and reports whether it is new.
-func (s *Server) fresh(c hubapi.Signed, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.nonces == nil {
-		s.nonces = map[string]time.Time{}
-	}
-	if now.Sub(s.swept) > hubapi.Skew {
-		for k, until := range s.nonces {
-			if now.After(until) {
-				delete(s.nonces, k)
-			}
-		}
-		s.swept = now
-	}
-	key := fmt.Sprint(c.Node, "/", c.Nonce)
-	if _, seen := s.nonces[key]; seen {
-		return false
-	}
-	s.nonces[key] = c.At.Add(hubapi.Skew + time.Second)
-	return true
+// fresh keeps a request's nonce in the hub's database for as long as its
+// time is accepted, and reports whether it is new: a request replayed
+// after the hub restarts is refused as one replayed while it runs.
+func (s *Server) fresh(ctx context.Context, c hubapi.Signed, now time.Time) (bool, error) {
+	return s.Hub.Nonce(ctx, c.Node, c.Nonce, c.At.Add(hubapi.Skew+time.Second), now)
 }
 
 // join redeems a one-time token for a new node and its key.

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +20,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/bundle"
 	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
@@ -30,7 +34,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 // does, over a fresh database of the test PostgreSQL.
 type running struct {
 	h    *hub.Hub
-	dsn  string
+	dsn  string // the superuser's
+	db   hubtest.DB
 	base string
 	pin  string
 	dir  string
@@ -39,8 +44,9 @@ type running struct {
 func startHub(t testing.TB) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	db := hubtest.Database(t)
+	dsn := db.Super
+	h, err := hub.Open(ctx, db.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +68,7 @@ func startHub(t testing.TB) *running {
 		}
 		h.Close()
 	})
-	return &running{h: h, dsn: dsn, base: "https://" + ln.Addr().String(), pin: cert.Fingerprint, dir: dir}
+	return &running{h: h, dsn: dsn, db: db, base: "https://" + ln.Addr().String(), pin: cert.Fingerprint, dir: dir}
 }
 
 // joined is a node that joined the hub through its API.
@@ -429,5 +435,86 @@ func TestBundleServed(t *testing.T) {
 	got, err := ada.c.Bundle(ctx)
 	if err != nil || !bytes.Equal(got.Body, last.Body) || !bytes.Equal(got.Signature, last.Signature) {
 		t.Fatalf("the node fetched %s, %v; want bundle #2 as signed", got.Body, err)
+	}
+}
+
+// TestReplayAfterRestart: a node's signed request, captured and sent
+// again within its time after the hub restarted, is refused as it is
+// while the hub runs: the replay reads none of the card's answers. A
+// request the node signs afresh is still answered.
+func TestReplayAfterRestart(t *testing.T) {
+	ctx := context.Background()
+	db := hubtest.Database(t)
+	dir := t.TempDir()
+	cert, err := hubserver.OwnCert(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// serve starts a hub on the database; stop ends it and closes its
+	// connections, as a restart does.
+	serve := func() (r *running, stop func()) {
+		sctx, cancel := context.WithCancel(ctx)
+		h, err := hub.Open(sctx, db.Serve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- (&hubserver.Server{Hub: h}).Serve(sctx, ln, cert) }()
+		return &running{h: h, dsn: db.Super, db: db, base: "https://" + ln.Addr().String(), pin: cert.Fingerprint, dir: dir}, func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+			h.Close()
+		}
+	}
+	first, stop := serve()
+	ada := first.join(t, "ada", "ada-laptop")
+	if err := ada.c.PostCard(ctx, "c1", []byte(`{"card":"c1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	const secret = "the-person-s-assertion"
+	if err := first.h.AddAnswer(ctx, "c1", "deny", []byte(secret)); err != nil {
+		t.Fatal(err)
+	}
+	path := hubapi.PathCards + "/c1/answers"
+	req := rawRequest(t, first, "GET", path, nil)
+	hubapi.Sign(req, ada.reply.Node, ada.key, nil, time.Now())
+	read := func(r *running, req *http.Request) (int, string) {
+		t.Helper()
+		u := *req.URL
+		req = req.Clone(ctx)
+		req.URL, _ = url.Parse(r.base + u.RequestURI())
+		req.Host = req.URL.Host
+		resp, err := (&http.Client{Transport: &http.Transport{TLSClientConfig: hubapi.PinnedTLS(r.pin)}}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := read(first, req); code != http.StatusOK || !strings.Contains(body, base64.StdEncoding.EncodeToString([]byte(secret))) {
+		t.Fatalf("the node's own signed request: %d %s; want 200 with the answer", code, body)
+	}
+	if code, _ := read(first, req); code != http.StatusUnauthorized {
+		t.Fatalf("the same request again, while the hub runs: %d, want 401", code)
+	}
+	stop()
+
+	second, stop := serve()
+	defer stop()
+	code, body := read(second, req)
+	if code != http.StatusUnauthorized || strings.Contains(body, base64.StdEncoding.EncodeToString([]byte(secret))) {
+		t.Errorf("the request replayed after the hub restarted: %d %s; want 401 and none of the answers", code, body)
+	}
+	// The node itself, signing afresh, is answered by the restarted hub.
+	again := hubapi.NewClient(second.base, second.pin, ada.reply.Node, ada.key)
+	if as, err := again.Answers(ctx, "c1"); err != nil || len(as) != 1 || string(as[0].Assertion) != secret {
+		t.Fatalf("a fresh request after the restart: %+v, %v", as, err)
 	}
 }

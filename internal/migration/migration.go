@@ -20,8 +20,28 @@ type Migration struct {
 }
 
 // Read is every *.sql file of dir in fsys, in order of their numbers,
-// which must run from 1 with no gap.
+// which must run from 1 with no gap: the node's store records only the
+// highest it applied (SQLite's user_version), so a number landing below
+// it later would never be applied.
 func Read(fsys fs.FS, dir string) ([]Migration, error) {
+	out, err := ReadNumbered(fsys, dir)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range out {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("migration %s: want number %d", m.Name, i+1)
+		}
+	}
+	return out, nil
+}
+
+// ReadNumbered is every *.sql file of dir in fsys, in order of their
+// numbers, each number once; numbers may leave gaps. It is for a
+// database that records each migration it applied (the hub's
+// schema_version), and so applies one whose number lands below another
+// it already holds.
+func ReadNumbered(fsys fs.FS, dir string) ([]Migration, error) {
 	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
 		return nil, err
@@ -40,9 +60,9 @@ func Read(fsys fs.FS, dir string) ([]Migration, error) {
 		out = append(out, Migration{n, base, string(b)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i, m := range out {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("migration %s: want number %d", m.Name, i+1)
+	for i := 1; i < len(out); i++ {
+		if out[i].Version == out[i-1].Version {
+			return nil, fmt.Errorf("migration %s: number %d is taken by %s", out[i].Name, out[i].Version, out[i-1].Name)
 		}
 	}
 	return out, nil

@@ -13,6 +13,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/go-webauthn/webauthn/protocol"
 )
@@ -22,6 +23,20 @@ type Key struct {
 	Person       string `json:"person"`
 	CredentialID []byte `json:"credential_id"`
 	PublicKey    []byte `json:"public_key"` // COSE, as the authenticator gave it at registration
+	// SignCount is the authenticator's signature counter at
+	// registration: every assertion must count past it, unless the
+	// authenticator keeps no counter (zero throughout).
+	SignCount uint32 `json:"sign_count,omitempty"`
+	// Pinned is when the node pinned the key.
+	Pinned time.Time `json:"pinned,omitzero"`
+}
+
+// Use is what a verified assertion tells of its passkey: which one, its
+// signature counter, and the counter it had at registration.
+type Use struct {
+	Credential []byte
+	Count      uint32
+	Floor      uint32
 }
 
 // Pins are the passkeys a node trusts, and the hub's WebAuthn identity:
@@ -68,17 +83,18 @@ func sha256Sum(parts ...[]byte) [sha256.Size]byte {
 
 // Verify checks that assertion (the browser's PublicKeyCredential, as
 // JSON) is person's passkey, pinned here, saying verdict to exactly card,
-// with the person present and verified.
-func (p Pins) Verify(person string, card []byte, verdict string, assertion []byte) error {
+// with the person present and verified. Whether its signature counter
+// grew is the caller's to check, against the highest it saw (Use).
+func (p Pins) Verify(person string, card []byte, verdict string, assertion []byte) (Use, error) {
 	if verdict != VerdictAllow && verdict != VerdictAlways && verdict != VerdictDeny {
-		return fmt.Errorf("%w: unknown verdict %q", ErrNotThePerson, verdict)
+		return Use{}, fmt.Errorf("%w: unknown verdict %q", ErrNotThePerson, verdict)
 	}
 	if len(assertion) == 0 {
-		return fmt.Errorf("%w: the answer carries no signature", ErrNotThePerson)
+		return Use{}, fmt.Errorf("%w: the answer carries no signature", ErrNotThePerson)
 	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(assertion)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNotThePerson, err)
+		return Use{}, fmt.Errorf("%w: %v", ErrNotThePerson, err)
 	}
 	var key *Key
 	for i := range p.Keys {
@@ -87,7 +103,7 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 		}
 	}
 	if key == nil {
-		return fmt.Errorf("%w: signed by no passkey of %s this node pinned", ErrNotThePerson, person)
+		return Use{}, fmt.Errorf("%w: signed by no passkey of %s this node pinned", ErrNotThePerson, person)
 	}
 	challenge := base64.RawURLEncoding.EncodeToString(Challenge(card, verdict))
 	err = parsed.Verify(challenge, p.RPID, "", []string{p.Origin}, nil, nil, protocol.TopOriginImplicitVerificationMode,
@@ -95,11 +111,11 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 	if err != nil {
 		var pe *protocol.Error
 		if errors.As(err, &pe) {
-			return fmt.Errorf("%w: %s: %s", ErrNotThePerson, pe.Details, pe.DevInfo)
+			return Use{}, fmt.Errorf("%w: %s: %s", ErrNotThePerson, pe.Details, pe.DevInfo)
 		}
-		return fmt.Errorf("%w: %v", ErrNotThePerson, err)
+		return Use{}, fmt.Errorf("%w: %v", ErrNotThePerson, err)
 	}
-	return nil
+	return Use{Credential: key.CredentialID, Count: parsed.Response.AuthenticatorData.Counter, Floor: key.SignCount}, nil
 }
 
 // Signed is the digest of what the authenticator signed in assertion: its

@@ -50,5 +50,6 @@ func Register(person string, creation, challenge []byte, rpID, origin string) (K
 	if len(att.CredentialID) == 0 || len(att.CredentialPublicKey) == 0 {
 		return Key{}, fmt.Errorf("%w: the authenticator gave no credential", ErrNotEnrolled)
 	}
-	return Key{Person: person, CredentialID: att.CredentialID, PublicKey: att.CredentialPublicKey}, nil
+	return Key{Person: person, CredentialID: att.CredentialID, PublicKey: att.CredentialPublicKey,
+		SignCount: parsed.Response.AttestationObject.AuthData.Counter}, nil
 }

@@ -34,9 +34,13 @@ type Refusal struct {
 // and verdict, each assertion once however the hub spells it.
 type Taker struct {
 	Pins passkey.Pins
+	// Counters keeps the highest signature counter seen of each
+	// passkey; nil keeps them for as long as the Taker lives.
+	Counters Counters
 
 	mu   sync.Mutex
 	used map[[32]byte]bool
+	mem  memCounters
 }
 
 // Take reads the hub's answers to w, oldest first, and returns the first
@@ -53,7 +57,8 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 			s.Verdict = passkey.VerdictDeny
 			return s
 		}
-		if err := w.verify(t.Pins, a); err != nil {
+		use, err := w.verify(t.Pins, a)
+		if err != nil {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
@@ -71,6 +76,10 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): its signature was already taken once", a.ID, a.Verdict)})
 			continue
 		}
+		if err := t.counters().Advance(use); err != nil {
+			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
+			continue
+		}
 		s.Verdict = a.Verdict
 		return s
 	}
@@ -82,12 +91,19 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 // share one yes, on one node or across the person's nodes. So the bytes
 // must name the card ({"card": ID, ...}), and the ID (random, the node's)
 // makes them the card's own.
-func (w Waiting) verify(pins passkey.Pins, a hub.Answer) error {
+func (w Waiting) verify(pins passkey.Pins, a hub.Answer) (passkey.Use, error) {
 	var named struct {
 		Card string `json:"card"`
 	}
 	if err := json.Unmarshal(w.Body, &named); err != nil || w.ID == "" || named.Card != w.ID {
-		return fmt.Errorf("%w: the card's bytes do not name card %q, so a yes to them is no yes to it alone", passkey.ErrNotThePerson, w.ID)
+		return passkey.Use{}, fmt.Errorf("%w: the card's bytes do not name card %q, so a yes to them is no yes to it alone", passkey.ErrNotThePerson, w.ID)
 	}
 	return pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion)
+}
+
+func (t *Taker) counters() Counters {
+	if t.Counters != nil {
+		return t.Counters
+	}
+	return &t.mem
 }

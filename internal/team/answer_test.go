@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
 )
@@ -26,8 +26,9 @@ const (
 // database could send allows nothing; a deny needs no signature.
 func TestOnlyThePersonSaysYes(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Super
+	h, err := hub.Open(ctx, hdb.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +126,9 @@ func TestOnlyThePersonSaysYes(t *testing.T) {
 // the table: the ring was lost, the card was not.
 func TestCardReachesThePageWithoutItsRing(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Super
+	h, err := hub.Open(ctx, hdb.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -233,7 +233,7 @@ func TestAttackReplayReencoded(t *testing.T) {
 		}
 		// The forms verify on their own: only the replay check stands
 		// between them and a second step.
-		if err := pins.Verify("ada", w.Body, passkey.VerdictAllow, c.again); err != nil {
+		if _, err := pins.Verify("ada", w.Body, passkey.VerdictAllow, c.again); err != nil {
 			t.Fatalf("%s does not verify: %v", c.name, err)
 		}
 		if s := taker.Take(w, []hub.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: c.again}}); s.Verdict != "" {

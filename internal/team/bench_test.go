@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
@@ -19,7 +19,7 @@ import (
 // second with the median and p99 of a batch's trip to PostgreSQL.
 func BenchmarkShip(b *testing.B) {
 	ctx := context.Background()
-	h, err := hub.Open(ctx, pgtest.Shared().Database(b))
+	h, err := hub.Open(ctx, hubtest.Database(b).Serve)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -89,8 +89,9 @@ func shipBatch(ctx context.Context, db *store.DB, h *hub.Hub, node int64, n int)
 func BenchmarkCardToPage(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dsn := pgtest.Shared().Database(b)
-	h, err := hub.Open(ctx, dsn)
+	hdb := hubtest.Database(b)
+	dsn := hdb.Super
+	h, err := hub.Open(ctx, hdb.Serve)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
@@ -102,7 +102,7 @@ func TestPasskeyInChromium(t *testing.T) {
 
 	// A card waits on the node; the person allows it at the hub's page.
 	ctx := context.Background()
-	h, err := hub.Open(ctx, pgtest.Shared().Database(t))
+	h, err := hub.Open(ctx, hubtest.Database(t).Serve)
 	if err != nil {
 		t.Fatal(err)
 	}

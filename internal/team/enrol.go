@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 	"sync"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/passkey"
 )
@@ -40,6 +41,11 @@ func (e *Enroller) EnrolPerson() (string, error) {
 func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	unlock, err := lockState(e.Config)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	s, joined, err := ReadState(e.Config)
 	if !joined {
 		return fmt.Errorf("%w: this node is in no team", passkey.ErrNotEnrolled)
@@ -63,6 +69,9 @@ func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
 		}
 	}
 	s.Pins.RPID, s.Pins.Origin = rpID, origin
+	if k.Pinned.IsZero() {
+		k.Pinned = time.Now().UTC()
+	}
 	s.Pins.Keys = append(s.Pins.Keys, k)
 	return WriteState(e.Config, s)
 }

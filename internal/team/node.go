@@ -28,7 +28,11 @@ const (
 type State struct {
 	Hub    string            `json:"hub"`
 	OrgKey ed25519.PublicKey `json:"org_key"`
-	CI     bool              `json:"ci"`
+	// Org is the org's name, pinned with its key: at join (--org), or
+	// by the first bundle the node takes. A bundle the key signed for
+	// another name is refused.
+	Org string `json:"org,omitempty"`
+	CI  bool   `json:"ci"`
 	// Seq and Sum name the bundle the node holds: an older one, or
 	// another under the same number, is a replay.
 	Seq  uint64       `json:"bundle_seq"`
@@ -155,7 +159,7 @@ func load(config string, now time.Time) policy.Team {
 		t.Why = "read org bundle: " + err.Error()
 		return t
 	}
-	o, _, err := bundle.Open(signed, bundle.Pin{Key: s.OrgKey, Seq: s.Seq, Sum: s.Sum}, now)
+	o, _, err := bundle.Open(signed, s.pin(), now)
 	if err != nil {
 		t.Why = err.Error()
 		return t
@@ -174,7 +178,12 @@ func Take(config string, signed bundle.Signed, now time.Time) (bundle.Body, erro
 	if err != nil {
 		return bundle.Body{}, err
 	}
-	_, body, err := bundle.Open(signed, bundle.Pin{Key: s.OrgKey, Seq: s.Seq, Sum: s.Sum}, now)
+	if s.Org == "" && s.Seq > 0 {
+		// A node that took bundles before it pinned the org's name
+		// pins the name of the one it holds.
+		s.Org = heldOrg(config, s.Sum)
+	}
+	_, body, err := bundle.Open(signed, s.pin(), now)
 	if err != nil {
 		return body, err
 	}
@@ -185,6 +194,27 @@ func Take(config string, signed bundle.Signed, now time.Time) (bundle.Body, erro
 	if err := writeFile(filepath.Join(config, BundleFile), raw); err != nil {
 		return body, fmt.Errorf("keep org bundle: %w", err)
 	}
-	s.Seq, s.Sum = body.Seq, signed.Sum()
+	s.Org, s.Seq, s.Sum = body.Org, body.Seq, signed.Sum()
 	return body, WriteState(config, s)
+}
+
+// pin is what a bundle must meet to be taken: the org's key and name,
+// and no older than the one held.
+func (s State) pin() bundle.Pin {
+	return bundle.Pin{Key: s.OrgKey, Org: s.Org, Seq: s.Seq, Sum: s.Sum}
+}
+
+// heldOrg is the org's name in the bundle the node holds, when it is the
+// one pinned by sum; "" otherwise.
+func heldOrg(config string, sum [32]byte) string {
+	raw, err := os.ReadFile(filepath.Join(config, BundleFile))
+	if err != nil {
+		return ""
+	}
+	var signed bundle.Signed
+	var body bundle.Body
+	if json.Unmarshal(raw, &signed) != nil || signed.Sum() != sum || json.Unmarshal(signed.Body, &body) != nil {
+		return ""
+	}
+	return body.Org
 }

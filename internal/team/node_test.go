@@ -90,3 +90,45 @@ func TestCurrentFilesGone(t *testing.T) {
 		}
 	}
 }
+
+// TestOrgNamePinned: the org's key may sign for more than one org (a
+// staging org beside the real one). A bundle the pinned key signed for
+// another org's name is refused, newer or not, whether the name was
+// pinned at join or by the first bundle taken; the node keeps deciding
+// on its own org's bundle.
+func TestOrgNamePinned(t *testing.T) {
+	now := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	sign := func(org string, seq uint64, policy string) bundle.Signed {
+		s, err := bundle.Sign(priv, bundle.Body{Org: org, Seq: seq, Issued: now.Add(-time.Hour), Expires: now.Add(time.Hour), Policy: policy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	const acmePolicy = "mode_cap = \"auto\"\n[[deny]]\ncommand = \"git push --force\"\n"
+	for name, pinned := range map[string]string{"pinned at join": "acme", "pinned by the first bundle": ""} {
+		t.Run(name, func(t *testing.T) {
+			config := t.TempDir()
+			if err := WriteState(config, State{Hub: "https://hub.example", OrgKey: pub, Org: pinned}); err != nil {
+				t.Fatal(err)
+			}
+			if pinned != "" {
+				// Before any bundle: the other org's is refused first.
+				if _, err := Take(config, sign("acme-staging", 1, "mode_cap = \"auto\"\n"), now); !errors.Is(err, bundle.ErrOrg) {
+					t.Fatalf("the staging org's bundle, first: %v, want ErrOrg", err)
+				}
+			}
+			if _, err := Take(config, sign("acme", 1, acmePolicy), now); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Take(config, sign("acme-staging", 2, "mode_cap = \"auto\"\n"), now); !errors.Is(err, bundle.ErrOrg) {
+				t.Fatalf("a newer bundle of the staging org: %v, want ErrOrg", err)
+			}
+			got := Load(config, now)
+			if got.Org == nil || got.Org.Name != "acme" || got.Org.Seq != 1 || len(got.Org.Entries) != 1 {
+				t.Fatalf("the node decides on %+v (%s); want acme's #1 with its deny", got.Org, got.Why)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
@@ -129,6 +130,9 @@ func (r *Relay) Turn(ctx context.Context) {
 		r.posted = map[string]*relayed{}
 	}
 	r.taker.Pins = r.pins()
+	if r.taker.Counters == nil {
+		r.taker.Counters = &FileCounters{Config: r.Config}
+	}
 	err := r.cards(ctx)
 	if err == nil {
 		_, err = Ship(ctx, r.DB, r.Hub, r.State.Node, 256)
@@ -206,6 +210,16 @@ func (r *Relay) cards(ctx context.Context) error {
 		}
 		delete(r.posted, id)
 	}
+	// The answers to every card, then taken oldest first: a passkey's
+	// counter grows with each yes, and a yes taken after a later one of
+	// the same passkey would count as its clone's.
+	type answered struct {
+		id    string
+		p     *relayed
+		as    []hub.Answer
+		first time.Time
+	}
+	var all []answered
 	for id, p := range r.posted {
 		as, err := r.Hub.Answers(ctx, id)
 		var refused *hubapi.Refused
@@ -218,6 +232,25 @@ func (r *Relay) cards(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("answers to card %s: %w", id, err)
 		}
+		if len(as) == 0 {
+			continue
+		}
+		a := answered{id: id, p: p, as: as, first: as[0].Created}
+		for _, x := range as {
+			if x.Created.Before(a.first) {
+				a.first = x.Created
+			}
+		}
+		all = append(all, a)
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if !all[i].first.Equal(all[j].first) {
+			return all[i].first.Before(all[j].first)
+		}
+		return all[i].id < all[j].id
+	})
+	for _, x := range all {
+		id, p, as := x.id, x.p, x.as
 		say := r.taker.Take(p.w, as)
 		if p.deliberate && (say.Verdict == passkey.VerdictAllow || say.Verdict == passkey.VerdictAlways) {
 			// The yes is the person's, but a deliberate step is allowed

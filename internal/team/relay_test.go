@@ -16,7 +16,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -80,8 +80,9 @@ type aNode struct {
 func TestRelay(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Super
+	h, err := hub.Open(ctx, hdb.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +98,7 @@ func TestRelay(t *testing.T) {
 
 	orgPub, orgKey, _ := ed25519.GenerateKey(nil)
 	ada, bob := passkeytest.New(t, "ada"), passkeytest.New(t, "bob")
+	adaCopy := ada.Clone() // a copy of ada's authenticator, made before it signs
 	token, err := h.MakeToken(ctx, "ada", false, time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -280,6 +282,19 @@ func TestRelay(t *testing.T) {
 	h.AddAnswer(ctx, id, passkey.VerdictDeny, nil)
 	if o := decided(done); o.dec != policy.Deny {
 		t.Fatalf("the hub's deny: %v, %v", o.dec, o.diag.Reasons)
+	}
+	// A copy of the person's authenticator signs a yes over exactly the
+	// card, its counter behind the one the node saw of the original:
+	// refused, and the step stays asked.
+	id, body, done = ask("git push origin cloned", true)
+	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, adaCopy.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+		t.Fatal(err)
+	}
+	if o := decided(done); o.dec != policy.Ask || o.diag.Answered || ledgerSays(store.KindAnswer, "git push origin cloned") {
+		t.Fatalf("a cloned authenticator's yes: the step was decided %v (answered %v), want it still asked", o.dec, o.diag.Answered)
+	}
+	if !ledgerSays(store.KindAnswerRefused, "signature counter") {
+		t.Error("a cloned authenticator's yes: the node's ledger holds no refused answer saying its counter did not grow")
 	}
 	// Once its step is decided, the card is closed at the hub.
 	waitFor(t, "the answered cards closed at the hub", func() bool {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
 	"github.com/sayso-dev/sayso/internal/store"
 )
@@ -28,7 +29,7 @@ type node struct {
 func twoNodes(t *testing.T) (*hub.Hub, [2]int64, [2]node) {
 	t.Helper()
 	ctx := context.Background()
-	h, err := hub.Open(ctx, pgtest.Shared().Database(t))
+	h, err := hub.Open(ctx, hubtest.Database(t).Serve)
 	if err != nil {
 		t.Fatal(err)
 	}

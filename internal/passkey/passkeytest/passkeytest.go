@@ -26,7 +26,20 @@ type Authr struct {
 	id     []byte
 	key    *ecdsa.PrivateKey
 	count  uint32
+	fixed  bool // the next assertion signs with count as it is
 }
+
+// Clone is a copy of the authenticator as it is now: the same passkey,
+// its own counter from here on, as a cloned authenticator has.
+func (a *Authr) Clone() *Authr {
+	c := *a
+	return &c
+}
+
+// SignNext makes the next assertion sign with counter n; the ones after
+// count on from it. Zero is what an authenticator that keeps no counter
+// signs.
+func (a *Authr) SignNext(n uint32) { a.count, a.fixed = n, true }
 
 // New makes a passkey for person.
 func New(t testing.TB, person string) *Authr {
@@ -62,7 +75,10 @@ func (a *Authr) Pinned(t testing.TB) passkey.Key {
 // of relying party rpID, the person present and verified.
 func (a *Authr) Assert(t testing.TB, rpID, origin string, challenge []byte) []byte {
 	t.Helper()
-	a.count++
+	if !a.fixed {
+		a.count++
+	}
+	a.fixed = false
 	rp := sha256.Sum256([]byte(rpID))
 	auth := append(rp[:], 0x05) // user present, user verified
 	auth = binary.BigEndian.AppendUint32(auth, a.count)
