@@ -58,9 +58,10 @@ func (h *Hub) Close() { h.pool.Close() }
 //go:embed migrations/*.sql
 var migrationFiles embed.FS
 
-// migrate applies every migration newer than the database, each in its own
-// transaction under one advisory lock, so hubs starting at once apply each
-// migration once.
+// migrate applies every migration the database has not recorded, each in
+// its own transaction under one advisory lock, so hubs starting at once
+// apply each migration once. Each version applied is recorded: a number
+// left free by other work on the schema and filled later is applied then.
 func migrate(ctx context.Context, conn *pgx.Conn) error {
 	ms, err := migration.Read(migrationFiles, "migrations")
 	if err != nil {
@@ -75,14 +76,15 @@ func migrate(ctx context.Context, conn *pgx.Conn) error {
 				return err
 			}
 			var v int
-			err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0) FROM schema_version").Scan(&v)
+			var done bool
+			err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0), coalesce(bool_or(version = $1), false) FROM schema_version", m.Version).Scan(&v, &done)
 			if err != nil {
 				return err
 			}
-			if v > len(ms) {
-				return fmt.Errorf("schema version %d is newer than this sayso (%d)", v, len(ms))
+			if v > migration.Last(ms) {
+				return fmt.Errorf("schema version %d is newer than this sayso (%d)", v, migration.Last(ms))
 			}
-			if v >= m.Version {
+			if done {
 				return nil
 			}
 			if _, err := tx.Exec(ctx, m.SQL); err != nil {

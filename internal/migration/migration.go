@@ -20,7 +20,10 @@ type Migration struct {
 }
 
 // Read is every *.sql file of dir in fsys, in order of their numbers,
-// which must run from 1 with no gap.
+// each number once. A number may be missing: work on the schema goes on
+// in parallel, each change under the number it was given, and a database
+// records each version it applied (the hub) or refuses to go back (the
+// store).
 func Read(fsys fs.FS, dir string) ([]Migration, error) {
 	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
@@ -40,10 +43,18 @@ func Read(fsys fs.FS, dir string) ([]Migration, error) {
 		out = append(out, Migration{n, base, string(b)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i, m := range out {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("migration %s: want number %d", m.Name, i+1)
+	for i := 1; i < len(out); i++ {
+		if out[i].Version == out[i-1].Version {
+			return nil, fmt.Errorf("migration %s: number %d is taken by %s", out[i].Name, out[i].Version, out[i-1].Name)
 		}
 	}
 	return out, nil
+}
+
+// Last is the newest version of ms: 0 for none.
+func Last(ms []Migration) int {
+	if len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].Version
 }

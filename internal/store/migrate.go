@@ -25,10 +25,13 @@ func (db *DB) migrate(ctx context.Context) error {
 	}); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	if current > len(ms) {
-		return fmt.Errorf("schema version %d is newer than this sayso (%d)", current, len(ms))
+	if current > migration.Last(ms) {
+		return fmt.Errorf("schema version %d is newer than this sayso (%d)", current, migration.Last(ms))
 	}
-	for _, m := range ms[current:] {
+	for _, m := range ms {
+		if m.Version <= current {
+			continue
+		}
 		err := db.update(ctx, func(tx *tx) error {
 			var v int
 			if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
