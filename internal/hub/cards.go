@@ -116,7 +116,27 @@ func (h *Hub) Answers(ctx context.Context, card string) ([]Answer, error) {
 // or the connection breaks (the error says which). A listener that comes
 // back re-reads the tables: a notification is a ring, never the truth.
 func Listen(ctx context.Context, dsn string, ring func(channel string), channels ...string) error {
-	conn, err := pgx.Connect(ctx, dsn)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return listen(ctx, cfg, ring, channels)
+}
+
+// ListenerName is the application_name of the hub's own listener's
+// connection, as pg_stat_activity shows it.
+const ListenerName = "sayso hub listener"
+
+// Listen is the package's Listen on the hub's own database, over a
+// connection of its own named ListenerName.
+func (h *Hub) Listen(ctx context.Context, ring func(channel string), channels ...string) error {
+	cfg := h.pool.Config().ConnConfig.Copy()
+	cfg.RuntimeParams["application_name"] = ListenerName
+	return listen(ctx, cfg, ring, channels)
+}
+
+func listen(ctx context.Context, cfg *pgx.ConnConfig, ring func(channel string), channels []string) error {
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
