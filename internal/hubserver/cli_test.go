@@ -3,6 +3,7 @@ package hubserver_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -174,6 +175,28 @@ func TestCommands(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopServe()
+
+	// sayso log --team: the hub's rows of the person's machines, printed
+	// as sayso log prints this machine's, each named by its machine.
+	code, local, stderr := sayso(t, ctx, at(ada, "log")...)
+	if code != 0 || local == "" {
+		t.Fatalf("log: %d %s %s", code, local, stderr)
+	}
+	code, teamLog, stderr := sayso(t, ctx, at(ada, "log", "--team")...)
+	if want := regexp.MustCompile(`(?m)^`).ReplaceAllString(strings.TrimSuffix(local, "\n"), "ada-laptop:") + "\n"; code != 0 || teamLog != want {
+		t.Fatalf("log --team: %d %s\n%q\nwant\n%q", code, stderr, teamLog, want)
+	}
+	code, found, stderr := sayso(t, ctx, at(ada, "log", "--team", "--kind", "setting-changed", "--json")...)
+	var row struct {
+		Node  string      `json:"node"`
+		Entry store.Entry `json:"entry"`
+	}
+	if code != 0 || strings.Count(found, "\n") != 1 || json.Unmarshal([]byte(found), &row) != nil || row.Node != "ada-laptop" || row.Entry.Kind != "setting-changed" {
+		t.Fatalf("log --team --kind setting-changed --json: %d %q %s", code, found, stderr)
+	}
+	if code, _, stderr := sayso(t, ctx, at(mallory, "log", "--team")...); code == 0 || !strings.Contains(stderr, "joined no hub") {
+		t.Fatalf("log --team on a machine in no team: %d %s", code, stderr)
+	}
 
 	// The machine leaves: the hub hears it, and the node's key signs
 	// nothing more there.
