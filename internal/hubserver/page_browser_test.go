@@ -217,7 +217,9 @@ func TestPageYesThroughHub(t *testing.T) {
 		b.Eval(js + `document.getElementById("ledger-search").requestSubmit(); true`)
 		b.WaitFor(what, `document.documentElement.dataset.ledger === "ready"`)
 	}
-	rows := func() string { return b.String(`[...document.querySelectorAll("#ledger-rows tr")].map((r) => r.textContent).join("\n")`) }
+	rows := func() string {
+		return b.String(`[...document.querySelectorAll("#ledger-rows tr")].map((r) => r.textContent).join("\n")`)
+	}
 	b.WaitFor("the ledger view after the restart", `document.documentElement.dataset.ledger === "ready" && document.querySelectorAll("#ledger-rows tr").length > 0`)
 	if got := rows(); !strings.Contains(got, "ada-laptop:") || !strings.Contains(got, "curl https://example.com/a") || !strings.Contains(got, "ada-desktop:1") || strings.Contains(got, "bob") {
 		t.Fatalf("the ledger of ada's machines at the hub's page:\n%s\n%s", got, b.String(`document.getElementById("ledger-status").textContent`))
