@@ -156,7 +156,7 @@ func TestLogAcrossNodes(t *testing.T) {
 	}
 	for _, body := range []string{
 		fmt.Sprintf(`{"person":%d}`, bob.person),
-		fmt.Sprintf(`{"person":"bob","node":"bob-laptop"}`),
+		`{"person":"bob","node":"bob-laptop"}`,
 		fmt.Sprintf(`{"node_id":%d}`, bob.reply.Node),
 	} {
 		req := rawRequest(t, r, "POST", hubapi.PathLog, []byte(body))
