@@ -239,6 +239,11 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 		}
 		t.Stop()
 		gen, _ = s.rung.now()
+		// The session may have ended while the request waited.
+		if p, ok = s.who(r); !ok {
+			http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
+			return
+		}
 	}
 	cs, err := s.Hub.OpenCards(r.Context(), p.Person)
 	if err != nil {
