@@ -189,7 +189,7 @@ func TestPageYesThroughHub(t *testing.T) {
 
 	// Another machine of ada's, and one of bob's, each with a row of its
 	// own at the hub.
-	desktop := hubNode(t, h, "ada", "ada-desktop", "deny: npm publish --tag next", `{"decision":"deny","diagnostic":{"classes":["publish"]}}`)
+	desktop := hubNode(t, h, "ada", "ada-desktop", `deny: npm publish --tag next <img id="pwn" src="/x">`, `{"decision":"deny","diagnostic":{"classes":["publish"]}}`)
 	hubNode(t, h, "bob", "bob-laptop", "allow: cat bob-secret.txt", `{"decision":"allow"}`)
 	for deadline := time.Now().Add(30 * time.Second); ; {
 		if es, err := h.Search(ctx, desktop.Person, hub.Search{Words: []string{"curl https://example.com/a"}, Decision: "ask"}); err == nil && len(es) > 0 {
@@ -231,6 +231,9 @@ func TestPageYesThroughHub(t *testing.T) {
 	search("a search by machine", map[string]string{"ledger-text": "", "ledger-decision": "", "ledger-node": "ada-desktop"})
 	if got := rows(); got != b.String(`[...document.querySelectorAll("#ledger-rows tr")].filter((r) => r.dataset.node === "ada-desktop").map((r) => r.textContent).join("\n")`) || !strings.Contains(got, "npm publish") {
 		t.Fatalf("the rows of ada-desktop:\n%s", got)
+	}
+	if !strings.Contains(rows(), `<img id="pwn"`) || b.Eval(`!!document.getElementById("pwn")`) {
+		t.Fatal("a row's text was shown as markup")
 	}
 	search("a search for bob's row", map[string]string{"ledger-node": "", "ledger-text": "bob-secret"})
 	if got := rows(); got != "" || !b.Eval(`document.getElementById("ledger-status").textContent.includes("No row")`) {
