@@ -219,7 +219,7 @@ func BenchmarkPageRing(b *testing.B) {
 
 // BenchmarkLogSearch measures a search of the person's ledger through
 // the API for nodes (TLS, signed request) over 20,000 rows of two of
-// their nodes and 20,000 of another person's: the newest hundred rows
+// their nodes and 10,000 of another person's: the newest hundred rows
 // holding a word one row in ten holds. Median and p99 of a search.
 func BenchmarkLogSearch(b *testing.B) {
 	ctx := context.Background()

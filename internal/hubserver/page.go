@@ -1,7 +1,9 @@
 package hubserver
 
 import (
+	"crypto/rand"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -56,19 +58,25 @@ const (
 // notification of a card, and at each (re)connection, after which it may
 // have missed some. A page's script waits on it for the next read.
 type ring struct {
-	mu  sync.Mutex
-	gen uint64
-	ch  chan struct{}
+	mu    sync.Mutex
+	epoch string // this process's: a generation of another hub process is none of this one's
+	gen   uint64
+	ch    chan struct{}
 }
 
 // now is the ring's generation and a channel closed at the next ring.
-func (r *ring) now() (uint64, <-chan struct{}) {
+func (r *ring) now() (string, <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ch == nil {
 		r.ch = make(chan struct{})
 	}
-	return r.gen, r.ch
+	if r.epoch == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		r.epoch = hex.EncodeToString(b[:])
+	}
+	return r.epoch + "." + strconv.FormatUint(r.gen, 10), r.ch
 }
 
 func (r *ring) ring() {
@@ -228,7 +236,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	gen, rung := s.rung.now()
-	if v := r.URL.Query().Get("wait"); v != "" && v == strconv.FormatUint(gen, 10) {
+	if v := r.URL.Query().Get("wait"); v != "" && v == gen {
 		t := time.NewTimer(s.pageWait())
 		select {
 		case <-rung:
@@ -254,7 +262,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 	for i, c := range cs {
 		out[i] = pageCard{ID: c.ID, Node: c.Node, Body: c.Body}
 	}
-	writeJSON(w, map[string]any{"person": p.Name, "cards": out, "gen": strconv.FormatUint(gen, 10)})
+	writeJSON(w, map[string]any{"person": p.Name, "cards": out, "gen": gen})
 }
 
 // pageAnswerBody is an answer the page's script posts: the verdict and,
