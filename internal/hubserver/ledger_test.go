@@ -141,6 +141,13 @@ func TestLogAcrossNodes(t *testing.T) {
 		t.Errorf("paged: %q, want %q", paged, summaries(all))
 	}
 
+	// A search the hub cannot read is refused, not widened.
+	for _, q := range []hubapi.LogQuery{{Before: "garbage"}, {Before: "1.2.3.4"}, {Before: "01.2.3"}, {Limit: hub.MaxSearch + 1}, {Limit: -1}} {
+		if p, err := laptop.c.Log(ctx, q); !refusedWith(err, http.StatusBadRequest) || len(p.Rows) != 0 {
+			t.Errorf("the search %+v: %d rows, %v", q, len(p.Rows), err)
+		}
+	}
+
 	// Ada's node asking for bob's rows, by his node, his words, his
 	// session, a cursor at his row, or a person named in the request,
 	// is handed none of them.
