@@ -151,10 +151,10 @@ type Search struct {
 	Since    time.Time
 	Until    time.Time // only rows the node wrote at or after Since and before Until
 	Before   *Cursor   // only rows older than this one: the next page
-	Limit    int       // at most this many; 0 is 100, and never more than MaxSearch
+	Limit    int       // at most this many; 0 is 100
 }
 
-// MaxSearch bounds the rows one search returns.
+// MaxSearch bounds the rows one search of a page or a node returns.
 const MaxSearch = 1000
 
 // Cursor names a row of the hub's ledger in the order Search reads it.
@@ -227,7 +227,6 @@ func (h *Hub) Search(ctx context.Context, person int64, s Search) ([]Entry, erro
 	if limit <= 0 {
 		limit = 100
 	}
-	limit = min(limit, MaxSearch)
 	q := `SELECT l.node_id, n.name, l.seq, l.body, l.prev, l.hash, l.received_at
 		FROM ledger l JOIN nodes n ON n.id = l.node_id, LATERAL (SELECT ledger_json(l.body) AS j) r
 		WHERE l.person_id = nullif(current_setting('sayso.person', true), '')::bigint AND ` + strings.Join(where, " AND ") + `
