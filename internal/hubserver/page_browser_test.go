@@ -224,6 +224,7 @@ func TestPageYesThroughHub(t *testing.T) {
 	if got := rows(); !strings.Contains(got, "ada-laptop:") || !strings.Contains(got, "curl https://example.com/a") || !strings.Contains(got, "ada-desktop:1") || strings.Contains(got, "bob") {
 		t.Fatalf("the ledger of ada's machines at the hub's page:\n%s\n%s", got, b.String(`document.getElementById("ledger-status").textContent`))
 	}
+	b.Axe("the hub's page with its ledger view")
 	search("a search by words", map[string]string{"ledger-text": "EXAMPLE.COM/a", "ledger-decision": "ask"})
 	if got := rows(); !strings.Contains(got, "curl https://example.com/a") || strings.Contains(got, "edited") || strings.Contains(got, "ada-desktop") {
 		t.Fatalf("the rows of example.com/a asked:\n%s", got)
