@@ -54,39 +54,63 @@ const (
 	maxAnswer     = 16 << 10
 )
 
-// ring is the page's doorbell: the hub's listener rings it at each
-// notification of a card, and at each (re)connection, after which it may
-// have missed some. A page's script waits on it for the next read.
-type ring struct {
-	mu    sync.Mutex
-	epoch string // this process's: a generation of another hub process is none of this one's
-	gen   uint64
-	ch    chan struct{}
+// bell is the page's doorbell: the hub's listener rings a person at each
+// card of theirs written or closed, and every person at each
+// (re)connection, after which it may have missed some. A page's script
+// waits on its person's ring for its next read, and hears no other
+// person's.
+type bell struct {
+	mu     sync.Mutex
+	epoch  string           // this process's: a generation of another hub process is none of this one's
+	all    uint64           // rings of every person
+	gen    map[int64]uint64 // rings of one person
+	ch     map[int64]chan struct{}
 }
 
-// now is the ring's generation and a channel closed at the next ring.
-func (r *ring) now() (string, <-chan struct{}) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ch == nil {
-		r.ch = make(chan struct{})
+// now is person's generation of rings and a channel closed at their next.
+func (b *bell) now(person int64) (string, <-chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.init()
+	c := b.ch[person]
+	if c == nil {
+		c = make(chan struct{})
+		b.ch[person] = c
 	}
-	if r.epoch == "" {
-		var b [8]byte
-		_, _ = rand.Read(b[:])
-		r.epoch = hex.EncodeToString(b[:])
-	}
-	return r.epoch + "." + strconv.FormatUint(r.gen, 10), r.ch
+	return b.epoch + "." + strconv.FormatUint(b.all, 10) + "." + strconv.FormatUint(b.gen[person], 10), c
 }
 
-func (r *ring) ring() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.gen++
-	if r.ch != nil {
-		close(r.ch)
+func (b *bell) init() {
+	if b.epoch != "" {
+		return
 	}
-	r.ch = make(chan struct{})
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	b.epoch = hex.EncodeToString(r[:])
+	b.gen, b.ch = map[int64]uint64{}, map[int64]chan struct{}{}
+}
+
+// ring rings person, or every person for 0.
+func (b *bell) ring(person int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.init()
+	if person == 0 {
+		b.all++
+		for p, c := range b.ch {
+			close(c)
+			delete(b.ch, p)
+		}
+		return
+	}
+	if _, waited := b.ch[person]; !waited && b.gen[person] == 0 {
+		return // a person no page of this hub waited for
+	}
+	b.gen[person]++
+	if c := b.ch[person]; c != nil {
+		close(c)
+		delete(b.ch, person)
+	}
 }
 
 // pageRoutes adds the person's page to mux.
@@ -235,7 +259,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
-	gen, rung := s.rung.now()
+	gen, rung := s.rung.now(p.Person)
 	if v := r.URL.Query().Get("wait"); v != "" && v == gen {
 		t := time.NewTimer(s.pageWait())
 		select {
@@ -246,7 +270,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		t.Stop()
-		gen, _ = s.rung.now()
+		gen, _ = s.rung.now(p.Person)
 		// The session may have ended while the request waited.
 		if p, ok = s.who(r); !ok {
 			http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)

@@ -243,7 +243,7 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 	// The listener rings once it listens: from then on a card is rung.
 	var gen string
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		if gen = read("").Gen; !strings.HasSuffix(gen, ".0") {
+		if gen = read("").Gen; !strings.HasSuffix(gen, ".0.0") {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -277,6 +277,25 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 		t.Fatal(err)
 	}
 	got(c, "ada-1", 5*time.Second)
+
+	// Another person's card rings only their pages: ada's waits on, and
+	// learns nothing of it.
+	bob, _ := h.AddPerson(ctx, "bob")
+	bobNode, _ := h.AddNode(ctx, "bob-laptop", bob, false, append(make([]byte, 31), 1))
+	c = waiting(gen)
+	time.Sleep(200 * time.Millisecond)
+	if err := h.PostCard(ctx, bobNode, "bob-1", []byte(`{"step":"bob's"}`)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case pg := <-c:
+		t.Fatalf("bob's card rang ada's page: %+v", pg)
+	case <-time.After(2 * time.Second):
+	}
+	if err := h.PostCard(ctx, node, "ada-b", []byte(`{"step":"after bob's"}`)); err != nil {
+		t.Fatal(err)
+	}
+	got(c, "ada-b", 5*time.Second)
 
 	// The listener's connection killed, and a card posted before it
 	// connects again: its notification goes to no one.

@@ -37,7 +37,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	nonces map[string]time.Time // nonce → when it may be forgotten
-	rung   ring                 // rung by the listener (page.go)
+	rung   bell                 // rung by the listener (page.go)
 	swept  time.Time
 }
 
@@ -48,8 +48,8 @@ func (s *Server) pageWait() time.Duration {
 	return 25 * time.Second
 }
 
-// Listen rings the page's scripts at each card the hub's database
-// notifies, until ctx ends. A broken connection is made again after
+// Listen rings the page's scripts of a card's person at each card the
+// hub's database notifies, until ctx ends. A broken connection is made again after
 // ListenRetry, and the new one rings at once: the scripts read the
 // tables, whatever was notified in between.
 func (s *Server) Listen(ctx context.Context) {
@@ -58,7 +58,7 @@ func (s *Server) Listen(ctx context.Context) {
 		retry = time.Second
 	}
 	for {
-		err := s.Hub.Listen(ctx, func(string) { s.rung.ring() }, hub.ChannelCards)
+		err := s.Hub.ListenCards(ctx, s.rung.ring)
 		if ctx.Err() != nil {
 			return
 		}

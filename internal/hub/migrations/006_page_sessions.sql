@@ -37,3 +37,16 @@ EXCEPTION WHEN others THEN
 END
 $$;
 GRANT EXECUTE ON FUNCTION ledger_json(bytea), ledger_at(jsonb) TO sayso_hub;
+
+-- A card rings with its person's id: the hub's page wakes only the
+-- person's own pages, and a page learns nothing of another person's
+-- cards from its rings. pg_notify folds a transaction's like rings into
+-- one. Listeners that read no payload hear the channel as before.
+CREATE FUNCTION ring_person() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM pg_notify('sayso_' || TG_TABLE_NAME, NEW.person_id::text);
+	RETURN NULL;
+END
+$$;
+DROP TRIGGER cards_ring ON cards;
+CREATE TRIGGER cards_ring AFTER INSERT OR UPDATE ON cards FOR EACH ROW EXECUTE FUNCTION ring_person();
