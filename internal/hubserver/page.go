@@ -60,11 +60,11 @@ const (
 // waits on its person's ring for its next read, and hears no other
 // person's.
 type bell struct {
-	mu     sync.Mutex
-	epoch  string           // this process's: a generation of another hub process is none of this one's
-	all    uint64           // rings of every person
-	gen    map[int64]uint64 // rings of one person
-	ch     map[int64]chan struct{}
+	mu    sync.Mutex
+	epoch string           // this process's: a generation of another hub process is none of this one's
+	all   uint64           // rings of every person
+	gen   map[int64]uint64 // rings of one person
+	ch    map[int64]chan struct{}
 }
 
 // now is person's generation of rings and a channel closed at their next.
