@@ -13,6 +13,8 @@ import (
 )
 
 const logUsage = `usage: sayso log [--session ID] [--since D] [--limit N] [--json] [--follow]
+       sayso log --team [--node NAME] [--text WORDS] [--kind K] [--decision D] [--class C]
+                        [--session ID] [--since D] [--until D] [--limit N] [--json]
        sayso log text on|off
 
 Prints the ledger, oldest first: every decision with its diagnostic, every
@@ -23,6 +25,14 @@ a time (2026-11-30, 2026-11-30T17:00:00Z). --json prints one JSON object
 per row, with its detail. --follow (-f) then keeps printing each new row
 as it is written, until interrupted (Ctrl-C); a card nobody answered
 shows as a card-expired row that says why.
+
+--team asks the team's hub for the ledger of this machine's person across
+all of their machines, as each shipped it, newest last; every row is
+named by its machine and its number there. The request is signed by this
+machine's key, and the hub answers with its person's rows and no one
+else's. --node keeps one machine's rows; --text the rows holding every
+word; --kind, --decision (allow, ask, deny, or missed) and --class those
+of a kind, a decision or a class; --until the rows written before a time.
 `
 
 func init() {
@@ -41,6 +51,14 @@ func runLog(env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "")
 	follow := fs.Bool("follow", false, "")
 	fs.BoolVar(follow, "f", false, "")
+	teamLog := fs.Bool("team", false, "")
+	var tq teamQuery
+	fs.StringVar(&tq.node, "node", "", "")
+	fs.StringVar(&tq.text, "text", "", "")
+	fs.StringVar(&tq.kind, "kind", "", "")
+	fs.StringVar(&tq.decision, "decision", "", "")
+	fs.StringVar(&tq.class, "class", "", "")
+	fs.StringVar(&tq.until, "until", "", "")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -51,6 +69,16 @@ func runLog(env *Env, args []string) error {
 	}
 	if len(rest) > 0 {
 		return usagef("log: unexpected argument %q", rest[0])
+	}
+	if *teamLog {
+		if *follow {
+			return usagef("log: --follow reads this machine's ledger; --team reads the hub's")
+		}
+		tq.session, tq.since, tq.limit = *session, *since, *limit
+		return runTeamLog(env, tq, *asJSON)
+	}
+	if tq != (teamQuery{}) {
+		return usagef("log: --node, --text, --kind, --decision, --class and --until go with --team")
 	}
 	f := store.LogFilter{Session: *session, Limit: *limit}
 	db, ctx, cancel, err := openStore()

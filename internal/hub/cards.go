@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Card is a card waiting on a node for its person.
@@ -116,7 +117,47 @@ func (h *Hub) Answers(ctx context.Context, card string) ([]Answer, error) {
 // or the connection breaks (the error says which). A listener that comes
 // back re-reads the tables: a notification is a ring, never the truth.
 func Listen(ctx context.Context, dsn string, ring func(channel string), channels ...string) error {
-	conn, err := pgx.Connect(ctx, dsn)
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	return listen(ctx, cfg, func(n *pgconn.Notification) {
+		if n == nil {
+			ring("")
+			return
+		}
+		ring(n.Channel)
+	}, channels)
+}
+
+// ListenerName is the application_name of the hub's own listener's
+// connection, as pg_stat_activity shows it.
+const ListenerName = "sayso hub listener"
+
+// ListenCards rings ring with the person of each card written or closed,
+// over a connection of the hub's own named ListenerName, until ctx ends
+// or the connection breaks. It rings 0, every person, once it listens
+// (again: it may have missed rings), and for a ring it cannot read.
+func (h *Hub) ListenCards(ctx context.Context, ring func(person int64)) error {
+	cfg := h.pool.Config().ConnConfig.Copy()
+	cfg.RuntimeParams["application_name"] = ListenerName
+	return listen(ctx, cfg, func(n *pgconn.Notification) {
+		if n == nil {
+			ring(0)
+			return
+		}
+		p, err := strconv.ParseInt(n.Payload, 10, 64)
+		if err != nil || p <= 0 {
+			p = 0
+		}
+		ring(p)
+	}, []string{ChannelCards})
+}
+
+// listen calls ring with nil once it listens, then with each
+// notification.
+func listen(ctx context.Context, cfg *pgx.ConnConfig, ring func(*pgconn.Notification), channels []string) error {
+	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
@@ -126,13 +167,13 @@ func Listen(ctx context.Context, dsn string, ring func(channel string), channels
 			return fmt.Errorf("listen %s: %w", c, err)
 		}
 	}
-	ring("") // (re)connected: read the tables now
+	ring(nil) // (re)connected: read the tables now
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return fmt.Errorf("listen: %w", err)
 		}
-		ring(n.Channel)
+		ring(n)
 	}
 }
 

@@ -190,3 +190,11 @@ func (c *Client) Answers(ctx context.Context, id string) ([]hub.Answer, error) {
 func (c *Client) Leave(ctx context.Context) error {
 	return c.do(ctx, http.MethodPost, PathLeave, nil, nil, true)
 }
+
+// Log reads a page of the ledger of the node's person, across their
+// nodes.
+func (c *Client) Log(ctx context.Context, q LogQuery) (LogPage, error) {
+	var p LogPage
+	err := c.do(ctx, http.MethodPost, PathLog, q, &p, true)
+	return p, err
+}

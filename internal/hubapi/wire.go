@@ -10,6 +10,7 @@ const (
 	PathLedger  = "/v1/node/ledger"
 	PathCards   = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
 	PathLeave   = "/v1/node/leave"
+	PathLog     = "/v1/node/log"
 	PathPrefix  = "/v1/node/"
 	MaxBodySize = 8 << 20
 )
@@ -63,4 +64,36 @@ type Answer struct {
 // Problem is the body of every refusal.
 type Problem struct {
 	Error string `json:"error"`
+}
+
+// LogQuery asks for rows of the ledger of the node's own person, across
+// their nodes, newest first. It names no person: the hub answers with the
+// rows of the signing node's person, and no other's.
+type LogQuery struct {
+	Node     string    `json:"node,omitempty"` // a node's name
+	Session  string    `json:"session,omitempty"`
+	Words    []string  `json:"words,omitempty"`
+	Kind     string    `json:"kind,omitempty"`
+	Decision string    `json:"decision,omitempty"`
+	Class    string    `json:"class,omitempty"`
+	Since    time.Time `json:"since,omitzero"`
+	Until    time.Time `json:"until,omitzero"`
+	Before   string    `json:"before,omitempty"` // the Next of the page before
+	Limit    int       `json:"limit,omitempty"`
+}
+
+// LogRow is a ledger row as the hub holds it: the node that wrote it and
+// the row's exact bytes, as that node chained them.
+type LogRow struct {
+	Node     int64     `json:"node"`
+	NodeName string    `json:"node_name"`
+	Seq      int64     `json:"seq"`
+	Body     []byte    `json:"body"`
+	Received time.Time `json:"received"`
+}
+
+// LogPage is one page of rows; Next, when set, asks for the page after.
+type LogPage struct {
+	Rows []LogRow `json:"rows"`
+	Next string   `json:"next,omitempty"`
 }

@@ -3,6 +3,7 @@ package hubserver_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -158,8 +159,10 @@ func TestCommands(t *testing.T) {
 	}
 
 	// sayso serve on the node ships its ledger to the hub.
-	if code, _, stderr := sayso(t, ctx, at(ada, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-1"))...); code != 0 {
-		t.Fatalf("note set: %s", stderr)
+	for _, note := range []string{"prod is db-1", "prod is db-2"} {
+		if code, _, stderr := sayso(t, ctx, at(ada, "note", "set", writeFile(t, filepath.Join(root, "note"), note))...); code != 0 {
+			t.Fatalf("note set: %s", stderr)
+		}
 	}
 	serveOut, stopServe := background(t, at(ada, "serve", "--addr", "127.0.0.1:0")...)
 	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
@@ -186,6 +189,32 @@ func TestCommands(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopServe()
+
+	// sayso log --team: the hub's rows of the person's machines, printed
+	// as sayso log prints this machine's, each named by its machine.
+	code, local, stderr := sayso(t, ctx, at(ada, "log")...)
+	if code != 0 || local == "" {
+		t.Fatalf("log: %d %s %s", code, local, stderr)
+	}
+	code, teamLog, stderr := sayso(t, ctx, at(ada, "log", "--team")...)
+	if want := regexp.MustCompile(`(?m)^`).ReplaceAllString(strings.TrimSuffix(local, "\n"), "ada-laptop:") + "\n"; code != 0 || teamLog != want {
+		t.Fatalf("log --team: %d %s\n%q\nwant\n%q", code, stderr, teamLog, want)
+	}
+	lines := strings.Split(strings.TrimSuffix(teamLog, "\n"), "\n")
+	if code, last, stderr := sayso(t, ctx, at(ada, "log", "--team", "--limit", "1")...); code != 0 || len(lines) < 2 || last != lines[len(lines)-1]+"\n" {
+		t.Fatalf("log --team --limit 1: %d %q %s", code, last, stderr)
+	}
+	code, found, stderr := sayso(t, ctx, at(ada, "log", "--team", "--kind", "setting-changed", "--json")...)
+	var row struct {
+		Node  string      `json:"node"`
+		Entry store.Entry `json:"entry"`
+	}
+	if code != 0 || strings.Count(found, "\n") != 2 || json.Unmarshal([]byte(found[strings.Index(found, "\n")+1:]), &row) != nil || row.Node != "ada-laptop" || row.Entry.Kind != "setting-changed" {
+		t.Fatalf("log --team --kind setting-changed --json: %d %q %s", code, found, stderr)
+	}
+	if code, _, stderr := sayso(t, ctx, at(mallory, "log", "--team")...); code == 0 || !strings.Contains(stderr, "joined no hub") {
+		t.Fatalf("log --team on a machine in no team: %d %s", code, stderr)
+	}
 
 	// The machine leaves: the hub hears it, and the node's key signs
 	// nothing more there.

@@ -2,9 +2,8 @@ package hubserver
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -54,27 +54,64 @@ const (
 	maxAnswer     = 16 << 10
 )
 
-// pageSessions are the browsers let in, by the hash of their cookie, in
-// memory: a restart of the hub logs every browser out.
-type pageSessions struct {
-	mu       sync.Mutex
-	sessions map[[32]byte]*pageSession
+// bell is the page's doorbell: the hub's listener rings a person at each
+// card of theirs written or closed, and every person at each
+// (re)connection, after which it may have missed some. A page's script
+// waits on its person's ring for its next read, and hears no other
+// person's.
+type bell struct {
+	mu    sync.Mutex
+	epoch string           // this process's: a generation of another hub process is none of this one's
+	all   uint64           // rings of every person
+	gen   map[int64]uint64 // rings of one person
+	ch    map[int64]chan struct{}
 }
 
-type pageSession struct {
-	person int64
-	name   string
-	until  time.Time
-	tabs   map[[32]byte]bool
+// now is person's generation of rings and a channel closed at their next.
+func (b *bell) now(person int64) (string, <-chan struct{}) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.init()
+	c := b.ch[person]
+	if c == nil {
+		c = make(chan struct{})
+		b.ch[person] = c
+	}
+	return b.epoch + "." + strconv.FormatUint(b.all, 10) + "." + strconv.FormatUint(b.gen[person], 10), c
 }
 
-func pageSecret() string {
-	b := make([]byte, 32)
-	rand.Read(b) // never fails: see crypto/rand
-	return base64.RawURLEncoding.EncodeToString(b)
+func (b *bell) init() {
+	if b.epoch != "" {
+		return
+	}
+	var r [8]byte
+	_, _ = rand.Read(r[:])
+	b.epoch = hex.EncodeToString(r[:])
+	b.gen, b.ch = map[int64]uint64{}, map[int64]chan struct{}{}
 }
 
-func pageHash(s string) [32]byte { return sha256.Sum256([]byte(s)) }
+// ring rings person, or every person for 0.
+func (b *bell) ring(person int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.init()
+	if person == 0 {
+		b.all++
+		for p, c := range b.ch {
+			close(c)
+			delete(b.ch, p)
+		}
+		return
+	}
+	if _, waited := b.ch[person]; !waited && b.gen[person] == 0 {
+		return // a person no page of this hub waited for
+	}
+	b.gen[person]++
+	if c := b.ch[person]; c != nil {
+		close(c)
+		delete(b.ch, person)
+	}
+}
 
 // pageRoutes adds the person's page to mux.
 func (s *Server) pageRoutes(mux *http.ServeMux) {
@@ -83,6 +120,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /page.js", s.pageGuard(pageFile("page/page.js", "text/javascript; charset=utf-8")))
 	mux.Handle("GET /page/cards", s.pageGuard(http.HandlerFunc(s.pageCards)))
 	mux.Handle("POST /page/cards/{id}/answer", s.pageGuard(http.HandlerFunc(s.pageAnswer)))
+	mux.Handle("GET /page/ledger", s.pageGuard(http.HandlerFunc(s.pageLedger)))
+	mux.Handle("POST /page/logout", s.pageGuard(http.HandlerFunc(s.pageLogout)))
 }
 
 func pageFile(name, ctype string) http.Handler {
@@ -144,19 +183,12 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: the hub failed to answer; it is logged at the hub", http.StatusInternalServerError)
 		return
 	}
-	session, tab := pageSecret(), pageSecret()
-	now := s.now()
-	s.page.mu.Lock()
-	if s.page.sessions == nil {
-		s.page.sessions = map[[32]byte]*pageSession{}
+	session, tab, err := s.Hub.StartSession(r.Context(), person, PageSessionTTL)
+	if err != nil {
+		slog.Error("hub page: login", "err", err)
+		http.Error(w, "sayso hub: the hub failed to answer; it is logged at the hub", http.StatusInternalServerError)
+		return
 	}
-	for k, v := range s.page.sessions {
-		if !now.Before(v.until) {
-			delete(s.page.sessions, k)
-		}
-	}
-	s.page.sessions[pageHash(session)] = &pageSession{person: person, name: name, until: now.Add(PageSessionTTL), tabs: map[[32]byte]bool{pageHash(tab): true}}
-	s.page.mu.Unlock()
 	slog.Info("hub page: logged in", "person", name)
 	http.SetCookie(w, &http.Cookie{Name: pageCookie, Value: session, Path: "/", MaxAge: int(PageSessionTTL / time.Second),
 		Secure: true, HttpOnly: true, SameSite: http.SameSiteStrictMode})
@@ -165,20 +197,46 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 // who is the person of a request of the page's script: its session's
-// cookie and one of that session's tabs' keys; false for anything else.
-func (s *Server) who(r *http.Request) (pageSession, bool) {
+// cookie and that session's tab's key, as the hub's database holds their
+// hashes; false for anything else, a failure to read them included.
+func (s *Server) who(r *http.Request) (hub.Session, bool) {
 	c, err := r.Cookie(pageCookie)
-	tab := r.Header.Get(PageTabHeader)
-	if err != nil || c.Value == "" || tab == "" {
-		return pageSession{}, false
+	if err != nil {
+		return hub.Session{}, false
 	}
-	s.page.mu.Lock()
-	defer s.page.mu.Unlock()
-	p := s.page.sessions[pageHash(c.Value)]
-	if p == nil || !s.now().Before(p.until) || !p.tabs[pageHash(tab)] {
-		return pageSession{}, false
+	p, err := s.Hub.Session(r.Context(), c.Value, r.Header.Get(PageTabHeader))
+	if err != nil {
+		if !errors.Is(err, hub.ErrSession) {
+			slog.Error("hub page: session", "err", err)
+		}
+		return hub.Session{}, false
 	}
-	return *p, true
+	return p, true
+}
+
+// sameOrigin reports whether a change came from the page itself.
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	return o != "" && o == "https://"+r.Host
+}
+
+// pageLogout ends the session: its row is deleted, and the cookie with it.
+func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) {
+	if !sameOrigin(r) {
+		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
+		return
+	}
+	if _, ok := s.who(r); !ok {
+		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	c, _ := r.Cookie(pageCookie)
+	if err := s.Hub.EndSession(r.Context(), c.Value); err != nil {
+		reply(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: pageCookie, Value: "", Path: "/", MaxAge: -1, Secure: true, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // pageCard is a card as the page's script gets it: the node's very bytes,
@@ -189,13 +247,37 @@ type pageCard struct {
 	Body []byte `json:"body"`
 }
 
+// pageCards answers the page's script with the person's open cards and
+// the ring's generation they were read at. Asked with ?wait=GEN, it first
+// waits for the next ring after GEN, or PageWait: the script asks again
+// at once, so the page reads when a card comes or goes, not on a clock.
+// The tables are the truth: the listener rings on every reconnection, and
+// PageWait bounds what a ring lost any other way costs.
 func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 	p, ok := s.who(r)
 	if !ok {
 		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
-	cs, err := s.Hub.OpenCards(r.Context(), p.person)
+	gen, rung := s.rung.now(p.Person)
+	if v := r.URL.Query().Get("wait"); v != "" && v == gen {
+		t := time.NewTimer(s.pageWait())
+		select {
+		case <-rung:
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+			return
+		}
+		t.Stop()
+		gen, _ = s.rung.now(p.Person)
+		// The session may have ended while the request waited.
+		if p, ok = s.who(r); !ok {
+			http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
+			return
+		}
+	}
+	cs, err := s.Hub.OpenCards(r.Context(), p.Person)
 	if err != nil {
 		reply(w, r, err)
 		return
@@ -204,7 +286,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 	for i, c := range cs {
 		out[i] = pageCard{ID: c.ID, Node: c.Node, Body: c.Body}
 	}
-	writeJSON(w, map[string]any{"person": p.name, "cards": out})
+	writeJSON(w, map[string]any{"person": p.Name, "cards": out, "gen": gen})
 }
 
 // pageAnswerBody is an answer the page's script posts: the verdict and,
@@ -217,7 +299,7 @@ type pageAnswerBody struct {
 // pageAnswer records the person's answer to one of their open cards.
 // The hub checks no signature: the node does, against its own card.
 func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
-	if o := r.Header.Get("Origin"); o == "" || o != "https://"+r.Host {
+	if !sameOrigin(r) {
 		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
 		return
 	}
@@ -245,7 +327,7 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("id")
-	cs, err := s.Hub.OpenCards(r.Context(), p.person)
+	cs, err := s.Hub.OpenCards(r.Context(), p.Person)
 	if err != nil {
 		reply(w, r, err)
 		return
@@ -262,6 +344,6 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		reply(w, r, err)
 		return
 	}
-	slog.Info("hub page: answer", "person", p.name, "card", id, "verdict", a.Verdict)
+	slog.Info("hub page: answer", "person", p.Name, "card", id, "verdict", a.Verdict)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -2,9 +2,11 @@ package hubserver_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
@@ -40,7 +42,7 @@ func TestPageYesThroughHub(t *testing.T) {
 	dsn := hdb.Serve
 	root := t.TempDir()
 	hubDir := filepath.Join(root, "hub")
-	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)
+	out, stopHub := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)
 	m := waitOutput(t, out, regexp.MustCompile(`hub ready on (https://[0-9.]+:([0-9]+))/ \(certificate (sha256:[0-9a-f]{64})\)`))
 	base, port, fp := m[1], m[2], m[3]
 	_, token, _ := sayso(t, ctx, "hub", "token", "--db", dsn, "--dir", hubDir, "--person", "ada")
@@ -185,6 +187,113 @@ func TestPageYesThroughHub(t *testing.T) {
 	if !ledger(store.KindAnswerRefused, "git push --force origin main", "second confirmation") {
 		t.Fatal("no answer-refused row for the severe card's allow")
 	}
+
+	// Another machine of ada's, and one of bob's, each with a row of its
+	// own at the hub.
+	desktop := hubNode(t, h, "ada", "ada-desktop", `deny: npm publish --tag next <img id="pwn" src="/x">`, `{"decision":"deny","diagnostic":{"classes":["publish"]}}`)
+	hubNode(t, h, "bob", "bob-laptop", "allow: cat bob-secret.txt", `{"decision":"allow"}`)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if es, err := h.Search(ctx, desktop.Person, hub.Search{Words: []string{"curl https://example.com/a"}, Decision: "ask"}); err == nil && len(es) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the node did not ship its row of curl https://example.com/a")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	// The hub restarts: the browser's session lives on in the database.
+	stopHub()
+	out, _ = background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:"+port, "--dir", hubDir)
+	waitOutput(t, out, regexp.MustCompile(`hub ready on https://127\.0\.0\.1:`+port+`/`))
+	b.Do("reload the hub's page", chromedp.Reload())
+
+	// The ledger of all of ada's machines, searched at the hub's page.
+	search := func(what string, fields map[string]string) {
+		t.Helper()
+		js := `document.documentElement.dataset.ledger = "";`
+		for id, v := range fields {
+			js += fmt.Sprintf(`document.getElementById(%q).value = %q;`, id, v)
+		}
+		b.Eval(js + `document.getElementById("ledger-search").requestSubmit(); true`)
+		b.WaitFor(what, `document.documentElement.dataset.ledger === "ready"`)
+	}
+	rows := func() string {
+		return b.String(`[...document.querySelectorAll("#ledger-rows tr")].map((r) => r.textContent).join("\n")`)
+	}
+	b.WaitFor("the ledger view after the restart", `document.documentElement.dataset.ledger === "ready" && document.querySelectorAll("#ledger-rows tr").length > 0`)
+	if got := rows(); !strings.Contains(got, "ada-laptop:") || !strings.Contains(got, "curl https://example.com/a") || !strings.Contains(got, "ada-desktop:1") || strings.Contains(got, "bob") {
+		t.Fatalf("the ledger of ada's machines at the hub's page:\n%s\n%s", got, b.String(`document.getElementById("ledger-status").textContent`))
+	}
+	b.Axe("the hub's page with its ledger view")
+	search("a search by words", map[string]string{"ledger-text": "EXAMPLE.COM/a", "ledger-decision": "ask"})
+	if got := rows(); !strings.Contains(got, "curl https://example.com/a") || strings.Contains(got, "edited") || strings.Contains(got, "ada-desktop") {
+		t.Fatalf("the rows of example.com/a asked:\n%s", got)
+	}
+	search("a search by machine", map[string]string{"ledger-text": "", "ledger-decision": "", "ledger-node": "ada-desktop"})
+	if got := rows(); got != b.String(`[...document.querySelectorAll("#ledger-rows tr")].filter((r) => r.dataset.node === "ada-desktop").map((r) => r.textContent).join("\n")`) || !strings.Contains(got, "npm publish") {
+		t.Fatalf("the rows of ada-desktop:\n%s", got)
+	}
+	if !strings.Contains(rows(), `<img id="pwn"`) || b.Eval(`!!document.getElementById("pwn")`) {
+		t.Fatal("a row's text was shown as markup")
+	}
+	search("a search for bob's row", map[string]string{"ledger-node": "", "ledger-text": "bob-secret"})
+	if got := rows(); got != "" || !b.Eval(`document.getElementById("ledger-status").textContent.includes("No row")`) {
+		t.Fatalf("ada's page searching for bob's row:\n%s", got)
+	}
+	search("a search by time", map[string]string{"ledger-text": "", "ledger-since": time.Now().Add(time.Hour).Format("2006-01-02T15:04")})
+	if got := rows(); got != "" {
+		t.Fatalf("the rows of the hour to come:\n%s", got)
+	}
+
+	// The page is still rung after the restart: a card reaches it, and
+	// its deny reaches the node.
+	done = hook("curl https://example.com/after-restart")
+	press(atHub("curl https://example.com/after-restart"), "deny", "curl https://example.com/after-restart")
+	if d := answered(done); d != "deny" {
+		t.Fatalf("a deny from the page after the hub restarted: the client reads %q", d)
+	}
+
+	// The same ledger from the node's command line.
+	code, teamLog, stderr := sayso(t, ctx, at(node, "log", "--team", "--text", "example.com/a", "--decision", "ask")...)
+	if code != 0 || !regexp.MustCompile(`(?m)^ada-laptop:[0-9]+  .* decision .*curl https://example.com/a: ask`).MatchString(teamLog) || strings.Contains(teamLog, "bob") {
+		t.Fatalf("log --team --text example.com/a: %d %s %s", code, teamLog, stderr)
+	}
+	code, teamLog, stderr = sayso(t, ctx, at(node, "log", "--team", "--node", "bob-laptop")...)
+	if code != 0 || teamLog != "" {
+		t.Fatalf("log --team --node bob-laptop on ada's machine: %d %q %s", code, teamLog, stderr)
+	}
+
+	// Logging out: the session's row goes, and the tab's key with it
+	// opens nothing.
+	tab := b.String(`sessionStorage.getItem("sayso-hub-tab")`)
+	b.Do("log out", chromedp.Click(chromedp.CSS("#logout")))
+	b.WaitFor("logged out", `document.documentElement.dataset.page === "out"`)
+	status, err = chromedp.Run(b.Ctx(), chromedp.Evaluate[string](fmt.Sprintf(`(async () => String((await fetch("/page/ledger", { headers: { "X-Sayso-Tab": %q } })).status))()`, tab), chromedp.EvalAwaitPromise))
+	if err != nil || status != "401" {
+		t.Fatalf("the ledger after logging out: %q %v", status, err)
+	}
+}
+
+// hubNode joins a node of person at the hub, as its API does, and chains
+// one decision row to its ledger there.
+func hubNode(t *testing.T, h *hub.Hub, person, name, summary, detail string) hub.Node {
+	t.Helper()
+	ctx := context.Background()
+	token, err := h.MakeToken(ctx, person, false, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _, _ := ed25519.GenerateKey(nil)
+	n, err := h.Join(ctx, token, name, pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := json.Marshal(store.Entry{ID: 1, At: time.Now(), Kind: store.KindDecision, Session: "s1", Summary: summary, Detail: json.RawMessage(detail)})
+	if err := h.Append(ctx, n.ID, []hub.Row{{Seq: 1, Body: body, Prev: hub.Genesis, Hash: hub.Chain(hub.Genesis, body)}}); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // spkiOf is the base64 SHA-256 of the public key of the certificate in

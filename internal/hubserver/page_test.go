@@ -100,6 +100,17 @@ func TestPageGuards(t *testing.T) {
 	if w := do("GET", "https://localhost:7475/page/cards", with(hubserver.PageTabHeader, ""), ""); w.Code != http.StatusUnauthorized {
 		t.Fatalf("the cards with the cookie alone: %d", w.Code)
 	}
+	for name, hd := range map[string]map[string]string{"the cookie alone": with(hubserver.PageTabHeader, ""), "another tab's key": with(hubserver.PageTabHeader, "forged"), "no cookie": with("Cookie", "")} {
+		if w := do("GET", "https://localhost:7475/page/ledger", hd, ""); w.Code != http.StatusUnauthorized {
+			t.Errorf("the ledger with %s: %d", name, w.Code)
+		}
+	}
+	if w := do("GET", "https://evil.example:7475/page/ledger", page, ""); w.Code != http.StatusMisdirectedRequest {
+		t.Errorf("the ledger at a foreign host: %d", w.Code)
+	}
+	if w := do("GET", "https://localhost:7475/page/ledger", page, ""); w.Code != http.StatusOK || !strings.Contains(w.Header().Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Errorf("ada's ledger: %d %s", w.Code, w.Body)
+	}
 	deny := `{"verdict":"deny"}`
 	for _, c := range []struct {
 		name, target string

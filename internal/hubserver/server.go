@@ -27,8 +27,44 @@ type Server struct {
 	// Names are the hub's own host names (its certificate's): the
 	// person's page answers at them and at localhost.
 	Names []string
+	// PageWait is how long the page's script waits for a ring before it
+	// reads the person's cards all the same; 0 is 25 seconds.
+	PageWait time.Duration
+	// ListenRetry is how long the listener waits before it connects
+	// again; 0 is a second.
+	ListenRetry time.Duration
 
-	page pageSessions // the person's page (page.go)
+	rung bell // rung by the listener (page.go)
+}
+
+func (s *Server) pageWait() time.Duration {
+	if s.PageWait > 0 {
+		return s.PageWait
+	}
+	return 25 * time.Second
+}
+
+// Listen rings the page's scripts of a card's person at each card the
+// hub's database notifies, until ctx ends. A broken connection is made again after
+// ListenRetry, and the new one rings at once: the scripts read the
+// tables, whatever was notified in between.
+func (s *Server) Listen(ctx context.Context) {
+	retry := s.ListenRetry
+	if retry <= 0 {
+		retry = time.Second
+	}
+	for {
+		err := s.Hub.ListenCards(ctx, s.rung.ring)
+		if ctx.Err() != nil {
+			return
+		}
+		slog.Warn("hub listener: connection lost; connecting again", "err", err, "in", retry)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(retry):
+		}
+	}
 }
 
 func (s *Server) now() time.Time {
@@ -54,6 +90,7 @@ func (s *Server) Handler() http.Handler {
 	node("POST "+hubapi.PathCards+"/{id}/close", s.closeCard)
 	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
 	node("POST "+hubapi.PathLeave, s.leave)
+	node("POST "+hubapi.PathLog, s.log)
 	s.pageRoutes(mux)
 	return mux
 }
@@ -69,6 +106,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, cert Cert) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ServeTLS(ln, "", "") }()
+	lctx, lcancel := context.WithCancel(ctx)
+	listening := make(chan struct{})
+	go func() { s.Listen(lctx); close(listening) }()
+	defer func() { lcancel(); <-listening }()
 	select {
 	case err := <-errc:
 		return err

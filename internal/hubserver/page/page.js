@@ -97,39 +97,140 @@
     return el;
   }
 
+  // gen is the hub's ring as of the last read: the next read waits for
+  // the ring after it. The hub rings at each card that comes or goes and
+  // whenever its listener reconnects; it answers all the same after a
+  // while, so a ring lost any other way costs no more than that.
+  let gen = "";
+  let stopped = false;
+
   async function refresh() {
-    if (!tab) {
-      status.textContent = "This tab holds no key to the hub's page. Open a fresh login link (sayso hub login).";
-      root.dataset.page = "ready";
-      return;
+    const res = await fetch("/page/cards" + (gen ? "?wait=" + encodeURIComponent(gen) : ""),
+      { headers: { "X-Sayso-Tab": tab }, credentials: "same-origin", cache: "no-store" });
+    if (res.status === 401) {
+      stopped = true;
+      throw new Error("log in again with a link from sayso hub login");
     }
-    try {
-      const res = await fetch("/page/cards", { headers: { "X-Sayso-Tab": tab }, credentials: "same-origin", cache: "no-store" });
-      if (!res.ok) throw new Error(await res.text());
-      const d = await res.json();
-      document.getElementById("who").textContent = "Cards for " + d.person;
-      const live = new Set();
-      for (const c of d.cards) {
-        live.add(c.id);
-        if (!shown.has(c.id)) {
-          const el = draw(c);
-          shown.set(c.id, el);
-          list.append(el);
-        }
+    if (!res.ok) throw new Error(await res.text());
+    const d = await res.json();
+    gen = d.gen;
+    document.getElementById("who").textContent = "Cards for " + d.person;
+    const live = new Set();
+    for (const c of d.cards) {
+      live.add(c.id);
+      if (!shown.has(c.id)) {
+        const el = draw(c);
+        shown.set(c.id, el);
+        list.append(el);
       }
-      for (const [id, el] of shown) {
-        if (!live.has(id)) {
-          el.remove();
-          shown.delete(id);
-        }
-      }
-      status.textContent = d.cards.length ? "" : "Nothing waits for you.";
-    } catch (e) {
-      status.textContent = "The hub did not answer: " + e.message;
     }
-    root.dataset.page = "ready";
+    for (const [id, el] of shown) {
+      if (!live.has(id)) {
+        el.remove();
+        shown.delete(id);
+      }
+    }
+    status.textContent = d.cards.length ? "" : "Nothing waits for you.";
   }
 
-  refresh();
-  setInterval(refresh, 1000);
+  async function rung() {
+    while (!stopped) {
+      try {
+        await refresh();
+      } catch (e) {
+        status.textContent = "The hub did not answer: " + e.message;
+        gen = "";
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      root.dataset.page = "ready";
+    }
+  }
+
+  // The ledger view: the person's rows of every machine of theirs, newest
+  // first, a page at a time; each shown as text, never as markup.
+  const form = document.getElementById("ledger-search");
+  const rows = document.getElementById("ledger-rows");
+  const older = document.getElementById("ledger-older");
+  const lstatus = document.getElementById("ledger-status");
+  const nodes = document.getElementById("ledger-node");
+  let next = "";
+
+  function cell(tr, text) {
+    const td = document.createElement("td");
+    td.textContent = text == null ? "" : String(text);
+    tr.append(td);
+  }
+
+  async function ledger(more) {
+    root.dataset.ledger = "busy";
+    const q = new URLSearchParams();
+    const f = new FormData(form);
+    for (const k of ["text", "node", "kind", "decision", "class"]) {
+      const v = String(f.get(k) || "").trim();
+      if (v) q.set(k, v);
+    }
+    for (const k of ["since", "until"]) {
+      const v = String(f.get(k) || "");
+      if (v) q.set(k, new Date(v).toISOString().replace(/\.\d+Z$/, "Z"));
+    }
+    if (more && next) q.set("before", next);
+    try {
+      const res = await fetch("/page/ledger?" + q.toString(), { headers: { "X-Sayso-Tab": tab }, credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) throw new Error(await res.text());
+      const d = await res.json();
+      if (!more) rows.replaceChildren();
+      const picked = nodes.value;
+      nodes.replaceChildren(nodes.options[0]);
+      for (const n of d.nodes) {
+        const o = document.createElement("option");
+        o.value = n;
+        o.textContent = n;
+        nodes.append(o);
+      }
+      nodes.value = picked;
+      for (const r of d.rows) {
+        const e = r.entry || {};
+        const tr = document.createElement("tr");
+        tr.dataset.node = r.node_name;
+        tr.dataset.seq = String(r.seq);
+        tr.dataset.kind = e.kind || "";
+        cell(tr, r.node_name + ":" + (e.id || "?"));
+        cell(tr, e.at ? new Date(e.at).toLocaleString() : "");
+        cell(tr, e.kind || "(not a ledger row)");
+        cell(tr, e.session || "");
+        cell(tr, e.summary || "");
+        rows.append(tr);
+      }
+      next = d.next || "";
+      older.hidden = !next;
+      lstatus.textContent = rows.children.length ? "" : "No row of yours matches.";
+    } catch (e) {
+      lstatus.textContent = "The hub did not answer: " + e.message;
+    }
+    root.dataset.ledger = "ready";
+  }
+
+  form.addEventListener("submit", (ev) => { ev.preventDefault(); ledger(false); });
+  older.addEventListener("click", () => ledger(true));
+
+  document.getElementById("logout").addEventListener("click", async () => {
+    try {
+      const res = await fetch("/page/logout", { method: "POST", headers: { "X-Sayso-Tab": tab }, credentials: "same-origin", cache: "no-store" });
+      if (!res.ok && res.status !== 401) throw new Error(await res.text());
+      sessionStorage.removeItem(KEY);
+      stopped = true;
+      status.textContent = "Logged out.";
+      root.dataset.page = "out";
+    } catch (e) {
+      status.textContent = "Not logged out: " + e.message;
+    }
+  });
+
+  if (!tab) {
+    status.textContent = "This tab holds no key to the hub's page. Open a fresh login link (sayso hub login).";
+    root.dataset.page = "ready";
+    return;
+  }
+  rung();
+  ledger(false);
 })();
