@@ -10,6 +10,7 @@ const (
 	PathLedger  = "/v1/node/ledger"
 	PathCards   = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
 	PathLeave   = "/v1/node/leave"
+	PathChanges = "/v1/node/changes" // POST a change to offer; GET ?after=N the signed ones
 	PathPrefix  = "/v1/node/"
 	MaxBodySize = 8 << 20
 )
@@ -58,6 +59,16 @@ type Answer struct {
 	Verdict   string    `json:"verdict"`
 	Assertion []byte    `json:"assertion,omitempty"`
 	Created   time.Time `json:"created"`
+}
+
+// Change is a change to the person's rules or environment note: one the
+// node offers (its bytes alone), or one the person signed, as the hub
+// stores it (then Signature numbers the signature and Assertion is it).
+type Change struct {
+	ID        int64  `json:"id,omitempty"`
+	Body      []byte `json:"body"`
+	Signature int64  `json:"signature,omitempty"`
+	Assertion []byte `json:"assertion,omitempty"`
 }
 
 // Problem is the body of every refusal.

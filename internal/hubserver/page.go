@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -52,6 +53,7 @@ const (
 	PageTabHeader = "X-Sayso-Tab"
 	pageCookie    = "sayso_hub"
 	maxAnswer     = 16 << 10
+	maxChange     = 16 << 10 // a change's bytes: a rule, or a note of at most 2000 characters
 )
 
 // pageSessions are the browsers let in, by the hash of their cookie, in
@@ -83,6 +85,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /page.js", s.pageGuard(pageFile("page/page.js", "text/javascript; charset=utf-8")))
 	mux.Handle("GET /page/cards", s.pageGuard(http.HandlerFunc(s.pageCards)))
 	mux.Handle("POST /page/cards/{id}/answer", s.pageGuard(http.HandlerFunc(s.pageAnswer)))
+	mux.Handle("GET /page/changes", s.pageGuard(http.HandlerFunc(s.pageChanges)))
+	mux.Handle("POST /page/changes/{id}/sign", s.pageGuard(http.HandlerFunc(s.pageSign)))
 }
 
 func pageFile(name, ctype string) http.Handler {
@@ -263,5 +267,72 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.Info("hub page: answer", "person", p.name, "card", id, "verdict", a.Verdict)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// pageChange is a change offered for the person, as the page's script
+// gets it: the node's very bytes, which the passkey signs over.
+type pageChange struct {
+	ID   int64  `json:"id"`
+	Node int64  `json:"node"`
+	Body []byte `json:"body"`
+}
+
+// pageChanges lists the changes to the person's rules and note that their
+// nodes offered and no one signed yet: rules kept on one machine only,
+// until the person signs them for all.
+func (s *Server) pageChanges(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.who(r)
+	if !ok {
+		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	cs, err := s.Hub.OfferedChanges(r.Context(), p.person)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	out := make([]pageChange, len(cs))
+	for i, c := range cs {
+		out[i] = pageChange{ID: c.ID, Node: c.Node, Body: c.Body}
+	}
+	writeJSON(w, map[string]any{"changes": out})
+}
+
+// pageSign records the person's passkey signature of one change offered
+// for them. The hub checks no signature: each node does, against its own
+// pins and the change's bytes.
+func (s *Server) pageSign(w http.ResponseWriter, r *http.Request) {
+	if o := r.Header.Get("Origin"); o == "" || o != "https://"+r.Host {
+		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
+		return
+	}
+	p, ok := s.who(r)
+	if !ok {
+		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.Error(w, "sayso hub: refused: no change of yours is "+r.PathValue("id"), http.StatusNotFound)
+		return
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAnswer))
+	var a struct {
+		Assertion json.RawMessage `json:"assertion"`
+	}
+	if err != nil || json.Unmarshal(raw, &a) != nil || len(a.Assertion) == 0 {
+		http.Error(w, "sayso hub: refused: a signature is the passkey's assertion", http.StatusBadRequest)
+		return
+	}
+	if err := s.Hub.SignChange(r.Context(), p.person, id, a.Assertion); err != nil {
+		if errors.Is(err, hub.ErrNotFound) {
+			http.Error(w, "sayso hub: refused: no change of yours is "+r.PathValue("id"), http.StatusNotFound)
+			return
+		}
+		reply(w, r, err)
+		return
+	}
+	slog.Info("hub page: change signed", "person", p.name, "change", id)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -76,6 +76,15 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 	if len(assertion) == 0 {
 		return fmt.Errorf("%w: the answer carries no signature", ErrNotThePerson)
 	}
+	return p.verify(person, Challenge(card, verdict), assertion)
+}
+
+// verify checks that assertion is person's passkey, pinned here, over
+// challenge, with the person present and verified.
+func (p Pins) verify(person string, challenge, assertion []byte) error {
+	if len(assertion) == 0 {
+		return fmt.Errorf("%w: no signature", ErrNotThePerson)
+	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(assertion)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNotThePerson, err)
@@ -89,8 +98,7 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 	if key == nil {
 		return fmt.Errorf("%w: signed by no passkey of %s this node pinned", ErrNotThePerson, person)
 	}
-	challenge := base64.RawURLEncoding.EncodeToString(Challenge(card, verdict))
-	err = parsed.Verify(challenge, p.RPID, "", []string{p.Origin}, nil, nil, protocol.TopOriginImplicitVerificationMode,
+	err = parsed.Verify(base64.RawURLEncoding.EncodeToString(challenge), p.RPID, "", []string{p.Origin}, nil, nil, protocol.TopOriginImplicitVerificationMode,
 		false, true, true, key.PublicKey, protocol.SignaturePolicy{})
 	if err != nil {
 		var pe *protocol.Error

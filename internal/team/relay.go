@@ -26,6 +26,7 @@ type Hub interface {
 	PostCard(ctx context.Context, id string, body []byte) error
 	CloseCard(ctx context.Context, id string) error
 	Answers(ctx context.Context, id string) ([]hub.Answer, error)
+	Syncer
 }
 
 // Cards are the cards waiting on this node: the gateway's.
@@ -59,6 +60,7 @@ type Relay struct {
 	down    error // why the hub was last out of reach; nil when it answered
 	bundled time.Time
 	refused [32]byte // the last bundle refused, told once
+	synced  int64    // the last signature of a change read from the hub
 }
 
 // relayed is a card posted at the hub: the node's own bytes of it, which
@@ -132,6 +134,9 @@ func (r *Relay) Turn(ctx context.Context) {
 	err := r.cards(ctx)
 	if err == nil {
 		_, err = Ship(ctx, r.DB, r.Hub, r.State.Node, 256)
+	}
+	if err == nil {
+		err = r.sync(ctx)
 	}
 	if err == nil && (r.bundled.IsZero() || r.now().Sub(r.bundled) >= r.bundleEvery()) {
 		err = r.bundle(ctx)
