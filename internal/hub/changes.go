@@ -46,18 +46,23 @@ func (h *Hub) OfferedChanges(ctx context.Context, person int64) ([]Change, error
 	return collectChanges(rows, err, person)
 }
 
-// SignChange records the person's signature, as their page posted it, of
-// one of the changes offered for them.
-func (h *Hub) SignChange(ctx context.Context, person, change int64, assertion []byte) error {
-	tag, err := h.pool.Exec(ctx, `INSERT INTO change_signatures (change_id, assertion)
-		SELECT id, $3 FROM changes WHERE id = $2 AND person_id = $1`, person, change, assertion)
-	if err != nil {
-		return fmt.Errorf("sign change %d: %w", change, err)
-	}
-	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("change %d of person %d: %w", change, person, ErrNotFound)
-	}
-	return nil
+// SignChange records the person's signatures, as their page posted them,
+// of one of the changes offered for them: one by each passkey their nodes
+// pinned, in one transaction, so a node reads them together.
+func (h *Hub) SignChange(ctx context.Context, person, change int64, assertions [][]byte) error {
+	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		for _, a := range assertions {
+			tag, err := tx.Exec(ctx, `INSERT INTO change_signatures (change_id, assertion)
+				SELECT id, $3 FROM changes WHERE id = $2 AND person_id = $1`, person, change, a)
+			if err != nil {
+				return fmt.Errorf("sign change %d: %w", change, err)
+			}
+			if tag.RowsAffected() == 0 {
+				return fmt.Errorf("change %d of person %d: %w", change, person, ErrNotFound)
+			}
+		}
+		return nil
+	})
 }
 
 // SignedChanges returns the signed changes of person whose signature's
@@ -80,6 +85,45 @@ func collectChanges(rows pgx.Rows, err error, person int64) ([]Change, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("changes of person %d: %w", person, err)
+	}
+	return out, nil
+}
+
+// Passkey is a passkey a node pinned for its person, as the node tells
+// the hub: for routing only. The person's page asks the browser for a
+// signature by each, so that each node finds one by a passkey it pinned;
+// no node trusts the hub's copy.
+type Passkey struct {
+	CredentialID []byte
+	PublicKey    []byte
+}
+
+// AddPasskeys records the passkeys node pinned, for its person. One the
+// hub already holds is kept as it was.
+func (h *Hub) AddPasskeys(ctx context.Context, node int64, keys []Passkey) error {
+	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		for _, k := range keys {
+			_, err := tx.Exec(ctx, `INSERT INTO passkeys (person_id, credential_id, public_key)
+				SELECT person_id, $2, $3 FROM nodes WHERE id = $1 AND left_at IS NULL
+				ON CONFLICT (credential_id) DO NOTHING`, node, k.CredentialID, k.PublicKey)
+			if err != nil {
+				return fmt.Errorf("passkeys of node %d: %w", node, err)
+			}
+		}
+		return nil
+	})
+}
+
+// PasskeyIDs returns the credential ids of the passkeys person's nodes
+// pinned, as they told the hub.
+func (h *Hub) PasskeyIDs(ctx context.Context, person int64) ([][]byte, error) {
+	rows, err := h.pool.Query(ctx, "SELECT credential_id FROM passkeys WHERE person_id = $1 ORDER BY id", person)
+	if err != nil {
+		return nil, fmt.Errorf("passkeys of person %d: %w", person, err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil {
+		return nil, fmt.Errorf("passkeys of person %d: %w", person, err)
 	}
 	return out, nil
 }

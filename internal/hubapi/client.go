@@ -208,6 +208,16 @@ func (c *Client) SignedChanges(ctx context.Context, after int64) ([]hub.Change, 
 	return out, nil
 }
 
+// PostPasskeys tells the hub the passkeys the node pinned for its person,
+// for routing only.
+func (c *Client) PostPasskeys(ctx context.Context, keys []hub.Passkey) error {
+	w := make([]Passkey, len(keys))
+	for i, k := range keys {
+		w[i] = Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
+	}
+	return c.do(ctx, http.MethodPost, PathPasskeys, w, nil, true)
+}
+
 // Leave tells the hub the node leaves: its key signs nothing from then on.
 func (c *Client) Leave(ctx context.Context) error {
 	return c.do(ctx, http.MethodPost, PathLeave, nil, nil, true)

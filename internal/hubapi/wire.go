@@ -4,15 +4,16 @@ import "time"
 
 // Paths of the hub's API for nodes.
 const (
-	PathJoin    = "/v1/join"
-	PathBundle  = "/v1/node/bundle"
-	PathHead    = "/v1/node/head"
-	PathLedger  = "/v1/node/ledger"
-	PathCards   = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
-	PathLeave   = "/v1/node/leave"
-	PathChanges = "/v1/node/changes" // POST a change to offer; GET ?after=N the signed ones
-	PathPrefix  = "/v1/node/"
-	MaxBodySize = 8 << 20
+	PathJoin     = "/v1/join"
+	PathBundle   = "/v1/node/bundle"
+	PathHead     = "/v1/node/head"
+	PathLedger   = "/v1/node/ledger"
+	PathCards    = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
+	PathLeave    = "/v1/node/leave"
+	PathChanges  = "/v1/node/changes" // POST a change to offer; GET ?after=N the signed ones
+	PathPasskeys = "/v1/node/passkeys"
+	PathPrefix   = "/v1/node/"
+	MaxBodySize  = 8 << 20
 )
 
 // JoinRequest redeems a join token: the node's name and the public half
@@ -69,6 +70,13 @@ type Change struct {
 	Body      []byte `json:"body"`
 	Signature int64  `json:"signature,omitempty"`
 	Assertion []byte `json:"assertion,omitempty"`
+}
+
+// Passkey is a passkey the node pinned for its person, told to the hub
+// for routing: the page asks for a signature by each.
+type Passkey struct {
+	CredentialID []byte `json:"credential_id"`
+	PublicKey    []byte `json:"public_key"`
 }
 
 // Problem is the body of every refusal.

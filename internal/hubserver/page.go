@@ -292,15 +292,22 @@ func (s *Server) pageChanges(w http.ResponseWriter, r *http.Request) {
 		reply(w, r, err)
 		return
 	}
+	keys, err := s.Hub.PasskeyIDs(r.Context(), p.person)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
 	out := make([]pageChange, len(cs))
 	for i, c := range cs {
 		out[i] = pageChange{ID: c.ID, Node: c.Node, Body: c.Body}
 	}
-	writeJSON(w, map[string]any{"changes": out})
+	// keys: a node pins the passkeys enrolled on its own page, so the
+	// page asks for a signature by each, and each node finds its own.
+	writeJSON(w, map[string]any{"changes": out, "keys": keys})
 }
 
-// pageSign records the person's passkey signature of one change offered
-// for them. The hub checks no signature: each node does, against its own
+// pageSign records the person's passkey signatures of one change offered
+// for them, one by each passkey their nodes pinned. The hub checks no signature: each node does, against its own
 // pins and the change's bytes.
 func (s *Server) pageSign(w http.ResponseWriter, r *http.Request) {
 	if o := r.Header.Get("Origin"); o == "" || o != "https://"+r.Host {
@@ -317,15 +324,23 @@ func (s *Server) pageSign(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: refused: no change of yours is "+r.PathValue("id"), http.StatusNotFound)
 		return
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAnswer))
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 16*maxAnswer))
 	var a struct {
-		Assertion json.RawMessage `json:"assertion"`
+		Assertions []json.RawMessage `json:"assertions"`
 	}
-	if err != nil || json.Unmarshal(raw, &a) != nil || len(a.Assertion) == 0 {
-		http.Error(w, "sayso hub: refused: a signature is the passkey's assertion", http.StatusBadRequest)
+	if err != nil || json.Unmarshal(raw, &a) != nil || len(a.Assertions) == 0 || len(a.Assertions) > 16 {
+		http.Error(w, "sayso hub: refused: signatures are the passkeys' assertions, 1 to 16 of them", http.StatusBadRequest)
 		return
 	}
-	if err := s.Hub.SignChange(r.Context(), p.person, id, a.Assertion); err != nil {
+	as := make([][]byte, len(a.Assertions))
+	for i, x := range a.Assertions {
+		if len(x) == 0 {
+			http.Error(w, "sayso hub: refused: an empty signature", http.StatusBadRequest)
+			return
+		}
+		as[i] = x
+	}
+	if err := s.Hub.SignChange(r.Context(), p.person, id, as); err != nil {
 		if errors.Is(err, hub.ErrNotFound) {
 			http.Error(w, "sayso hub: refused: no change of yours is "+r.PathValue("id"), http.StatusNotFound)
 			return

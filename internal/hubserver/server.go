@@ -60,6 +60,7 @@ func (s *Server) Handler() http.Handler {
 	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
 	node("POST "+hubapi.PathChanges, s.offerChange)
 	node("GET "+hubapi.PathChanges, s.signedChanges)
+	node("POST "+hubapi.PathPasskeys, s.passkeys)
 	node("POST "+hubapi.PathLeave, s.leave)
 	s.pageRoutes(mux)
 	return mux
@@ -377,6 +378,30 @@ func (s *Server) signedChanges(ctx context.Context, n hub.Node, _ []byte, w http
 		out[i] = hubapi.Change{ID: c.ID, Body: c.Body, Signature: c.Signature, Assertion: c.Assertion}
 	}
 	writeJSON(w, out)
+	return nil
+}
+
+// passkeys records the passkeys the signing node pinned, for its own
+// person, for routing only: the page asks for a signature by each.
+func (s *Server) passkeys(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, _ *http.Request) error {
+	var ks []hubapi.Passkey
+	if err := decode(body, &ks); err != nil {
+		return err
+	}
+	if len(ks) > 100 {
+		return refuse(http.StatusBadRequest, "at most 100 passkeys, not %d", len(ks))
+	}
+	out := make([]hub.Passkey, len(ks))
+	for i, k := range ks {
+		if len(k.CredentialID) == 0 || len(k.CredentialID) > 1024 || len(k.PublicKey) == 0 || len(k.PublicKey) > 1024 {
+			return refuse(http.StatusBadRequest, "a passkey is a credential id and a public key")
+		}
+		out[i] = hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
+	}
+	if err := s.Hub.AddPasskeys(ctx, n.ID, out); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 

@@ -61,6 +61,7 @@ type Relay struct {
 	bundled time.Time
 	refused [32]byte // the last bundle refused, told once
 	synced  int64    // the last signature of a change read from the hub
+	told    []byte   // the pinned passkeys last told to the hub
 }
 
 // relayed is a card posted at the hub: the node's own bytes of it, which

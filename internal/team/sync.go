@@ -85,11 +85,25 @@ func (c ChangeBody) subject() string {
 type Syncer interface {
 	OfferChange(ctx context.Context, body []byte) error
 	SignedChanges(ctx context.Context, after int64) ([]hub.Change, error)
+	PostPasskeys(ctx context.Context, keys []hub.Passkey) error
 }
 
-// sync offers the hub the changes of this node's rules and note that the
-// person has not signed, and takes the changes the person signed.
+// sync tells the hub the passkeys the node pinned (the page asks for a
+// signature by each), offers the changes of this node's rules and note
+// the person has not signed, and takes the changes the person signed.
 func (r *Relay) sync(ctx context.Context) error {
+	var keys []hub.Passkey
+	for _, k := range r.taker.Pins.Keys {
+		if k.Person == r.State.Person {
+			keys = append(keys, hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey})
+		}
+	}
+	if told, _ := json.Marshal(keys); len(keys) > 0 && !bytes.Equal(told, r.told) {
+		if err := r.Hub.PostPasskeys(ctx, keys); err != nil {
+			return fmt.Errorf("tell the hub the pinned passkeys: %w", err)
+		}
+		r.told = told
+	}
 	if err := r.offer(ctx); err != nil {
 		return err
 	}
@@ -171,19 +185,39 @@ func (r *Relay) takeChanges(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("read the signed changes: %w", err)
 	}
-	for _, c := range cs {
-		r.synced = max(r.synced, c.Signature)
-		taken, err := TakeChange(ctx, r.DB, r.State.Person, r.taker.Pins, c)
-		if err != nil {
-			slog.Warn("refused a change the hub relayed", "change", c.ID, "err", err)
-			if err := r.DB.RecordChangeRefused(ctx, c.ID, "the hub relayed a change this node did not take: "+err.Error()); err != nil {
-				slog.Error("record a refused change", "change", c.ID, "err", err)
+	// A change carries a signature by each passkey the person's nodes
+	// pinned: it is taken by the first this node verifies, and refused
+	// only when none is.
+	for i := 0; i < len(cs); {
+		j := i + 1
+		for j < len(cs) && cs[j].ID == cs[i].ID {
+			j++
+		}
+		var errs []error
+		taken := ""
+		for _, c := range cs[i:j] {
+			r.synced = max(r.synced, c.Signature)
+			what, err := TakeChange(ctx, r.DB, r.State.Person, r.taker.Pins, c)
+			if err == nil {
+				taken, errs = what, nil
+				break
 			}
-			continue
+			errs = append(errs, err)
 		}
-		if taken != "" {
-			slog.Info("took a change the person signed", "change", c.ID, "what", taken)
+		if len(errs) > 0 {
+			why := make([]string, len(errs))
+			for k, e := range errs {
+				why[k] = e.Error()
+			}
+			err := errors.New(strings.Join(why, "; "))
+			slog.Warn("refused a change the hub relayed", "change", cs[i].ID, "err", err)
+			if err := r.DB.RecordChangeRefused(ctx, cs[i].ID, "the hub relayed a change this node did not take: "+err.Error()); err != nil {
+				slog.Error("record a refused change", "change", cs[i].ID, "err", err)
+			}
+		} else {
+			slog.Info("took a change the person signed", "change", cs[i].ID, "what", taken)
 		}
+		i = j
 	}
 	return nil
 }
