@@ -97,6 +97,10 @@ type CardBody struct {
 	Deliberate bool      `json:"deliberate,omitempty"`
 	Created    time.Time `json:"created"`
 	Expires    time.Time `json:"expires"`
+	// Keys are the credential ids of the passkeys this node pinned for
+	// its person: the page asks the browser for a signature by one of
+	// them, since a passkey of the person's other machine is no yes here.
+	Keys [][]byte `json:"keys,omitempty"`
 }
 
 func (r *Relay) now() time.Time {
@@ -194,6 +198,11 @@ func (r *Relay) cards(ctx context.Context) error {
 			b.Offer = c.OfferText()
 		}
 		b.Deliberate = web.Deliberate(c)
+		for _, k := range r.taker.Pins.Keys {
+			if k.Person == r.State.Person {
+				b.Keys = append(b.Keys, k.CredentialID)
+			}
+		}
 		body, err := json.Marshal(b)
 		if err != nil {
 			return err

@@ -33,13 +33,15 @@
     return crypto.subtle.digest("SHA-256", all);
   }
 
-  async function answer(el, id, body, verdict) {
+  async function answer(el, id, body, verdict, keys) {
     el.dataset.sent = "busy";
     try {
       const a = { verdict };
       if (verdict !== "deny") {
         const c = await navigator.credentials.get({ publicKey: {
           challenge: await challenge(body, verdict), rpId: location.hostname, userVerification: "required",
+          // the passkeys the card's machine pinned: another machine's is no yes there
+          allowCredentials: (keys || []).map((k) => ({ type: "public-key", id: bytes(k) })),
         } });
         a.assertion = { id: c.id, rawId: b64url(c.rawId), type: c.type, response: {
           authenticatorData: b64url(c.response.authenticatorData), clientDataJSON: b64url(c.response.clientDataJSON),
@@ -88,7 +90,7 @@
       b.type = "button";
       b.dataset.answer = v;
       b.textContent = names[v];
-      b.addEventListener("click", () => answer(el, c.id, body, v));
+      b.addEventListener("click", () => answer(el, c.id, body, v, f.keys));
       el.append(b);
     }
     const said = document.createElement("p");
