@@ -415,6 +415,15 @@ func TestAttackSyncedChanges(t *testing.T) {
 		keep := s.offered("roll/*")
 		keepSig := s.sign(keep)
 		waitFor(t, "the build machine to take the kept rule", func() bool { return s.hasRule(s.b, pattern) })
+		waitFor(t, "the laptop to take its own kept rule, signed", func() bool {
+			held, _ := s.a.db.SyncedAll(s.ctx)
+			for subject, h := range held {
+				if strings.Contains(subject, "roll/*") && h.Version > 0 {
+					return true
+				}
+			}
+			return false
+		})
 		rs, _ := s.a.db.Rules(s.ctx)
 		for _, r := range rs {
 			if r.Pattern == pattern {
