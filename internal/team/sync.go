@@ -107,6 +107,11 @@ func (r *Relay) sync(ctx context.Context) error {
 	if err := r.offer(ctx); err != nil {
 		return err
 	}
+	if len(keys) == 0 {
+		// No passkey pinned yet: nothing could be taken. The changes
+		// are read from the first once the person enrols one.
+		return nil
+	}
 	return r.takeChanges(ctx)
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,7 @@ type syncNode struct {
 	db     *store.DB
 	config string
 	home   string
+	client *hubapi.Client
 	stop   func()
 }
 
@@ -50,6 +52,7 @@ type syncTeam struct {
 	adaID    int64
 	bobID    int64
 	a, b     *syncNode
+	bobNode  *syncNode
 	project  string
 	orgKey   ed25519.PrivateKey
 }
@@ -111,7 +114,8 @@ func newSyncTeam(t *testing.T) *syncTeam {
 			t.Fatal(err)
 		}
 		rctx, stop := context.WithCancel(ctx)
-		relay := &team.Relay{Hub: hubapi.NewClient(base, cert.Fingerprint, rep.Node, key), DB: n.db, Cards: &gateway.Cards{DB: n.db}, Config: n.config, State: st,
+		n.client = hubapi.NewClient(base, cert.Fingerprint, rep.Node, key)
+		relay := &team.Relay{Hub: n.client, DB: n.db, Cards: &gateway.Cards{DB: n.db}, Config: n.config, State: st,
 			Every: 30 * time.Millisecond, BundleEvery: time.Hour}
 		done := make(chan struct{})
 		go func() { defer close(done); relay.Run(rctx) }()
@@ -123,6 +127,7 @@ func newSyncTeam(t *testing.T) *syncTeam {
 	s.b = join("ada-build", "ada")
 	bobNode := join("bob-laptop", "bob")
 	bobNode.stop()
+	s.bobNode = bobNode
 	for _, id := range []struct {
 		node int64
 		to   *int64
@@ -407,6 +412,26 @@ func TestAttackSyncedChanges(t *testing.T) {
 		s.refused(s.b, id, "not the person")
 		asks("an answer's signature as a change's", "git push origin card/*")
 	})
+	t.Run("sec-node-of-another-person", func(t *testing.T) {
+		// bob's node offers a change naming ada: it waits for bob, and
+		// the hub hands bob's node none of ada's signed changes.
+		if err := s.bobNode.client.OfferChange(s.ctx, s.ruleChange("ada", "git push origin via-bob/*", true)); err != nil {
+			t.Fatal(err)
+		}
+		if cs, err := s.h.OfferedChanges(s.ctx, s.adaID); err != nil || slices.ContainsFunc(cs, func(c hub.Change) bool { return strings.Contains(string(c.Body), "via-bob") }) {
+			t.Fatalf("a change bob's node offered is offered to ada: %v", err)
+		}
+		cs, err := s.bobNode.client.SignedChanges(s.ctx, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if !strings.Contains(string(c.Body), `"person":"bob"`) {
+				t.Errorf("the hub hands bob's node change %d: %s", c.ID, c.Body)
+			}
+		}
+		asks("a change offered by bob's node", "git push origin via-bob/*")
+	})
 	t.Run("sec-rollback", func(t *testing.T) {
 		const pattern = "git push origin roll/*"
 		if _, err := s.a.db.AddRule(s.ctx, s.rule(pattern)); err != nil {
@@ -456,4 +481,30 @@ func TestAttackSyncedChanges(t *testing.T) {
 		s.refusedTimes(s.b, keep.ID, "no newer", 2)
 		asks("the old keep signed anew", pattern)
 	})
+}
+
+// BenchmarkTakeChange measures what a node spends on one signed change:
+// the passkey's signature checked against its pins, the change read, and
+// the rule written with its ledger row in one transaction.
+func BenchmarkTakeChange(b *testing.B) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(b.TempDir(), store.FileName))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	ada := passkeytest.New(b, "ada")
+	pins := passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.Pinned(b)}}
+	changes := make([]hub.Change, b.N)
+	for i := range changes {
+		body, _ := json.Marshal(team.ChangeBody{Person: "ada", Node: 1, Version: int64(i + 1),
+			Rule: &team.RuleBody{Tool: "Bash", Unit: "command", Pattern: fmt.Sprintf("git push origin b%d/*", i), Cwd: "/w"}, Keep: true})
+		changes[i] = hub.Change{ID: int64(i + 1), Body: body, Assertion: ada.Assert(b, rpID, origin, passkey.ChangeChallenge(body))}
+	}
+	b.ResetTimer()
+	for _, c := range changes {
+		if _, err := team.TakeChange(ctx, db, "ada", pins, c); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
