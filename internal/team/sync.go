@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -202,7 +203,7 @@ func (r *Relay) takeChanges(ctx context.Context) error {
 		taken := ""
 		for _, c := range cs[i:j] {
 			r.synced = max(r.synced, c.Signature)
-			what, err := TakeChange(ctx, r.DB, r.State.Person, r.taker.Pins, c)
+			what, err := TakeChange(ctx, r.DB, r.State.Person, r.taker.Pins, c, r.now())
 			if err == nil {
 				taken, errs = what, nil
 				break
@@ -227,6 +228,10 @@ func (r *Relay) takeChanges(ctx context.Context) error {
 	return nil
 }
 
+// MaxChangeAhead is how far past the node's clock a change's version may
+// be: the clocks of the person's machines, apart.
+const MaxChangeAhead = 24 * time.Hour
+
 // ErrChange is returned for a signed change the node does not take.
 var ErrChange = errors.New("not a change this node takes")
 
@@ -234,7 +239,7 @@ var ErrChange = errors.New("not a change this node takes")
 // it is person's, signed by a passkey in pins over exactly its bytes, and
 // newer than the one the node holds of the same rule or note. It returns
 // what it took, in words.
-func TakeChange(ctx context.Context, db *store.DB, person string, pins passkey.Pins, c hub.Change) (string, error) {
+func TakeChange(ctx context.Context, db *store.DB, person string, pins passkey.Pins, c hub.Change, now time.Time) (string, error) {
 	if err := pins.VerifyChange(person, c.Body, c.Assertion); err != nil {
 		return "", err
 	}
@@ -251,6 +256,11 @@ func TakeChange(ctx context.Context, db *store.DB, person string, pins passkey.P
 		return "", fmt.Errorf("%w: it changes neither one rule nor the note", ErrChange)
 	case b.Version <= 0:
 		return "", fmt.Errorf("%w: no version", ErrChange)
+	case b.Version > now.Add(MaxChangeAhead).UnixNano():
+		// Its bytes were not the node's: a node numbers a change by its
+		// clock. Taken, it would make every later change of the same
+		// rule or note older, and so a kept rule one no forget removes.
+		return "", fmt.Errorf("%w: its version is from past %s, further ahead than any machine's clock", ErrChange, now.Add(MaxChangeAhead).UTC().Format(time.RFC3339))
 	}
 	sc := store.SignedChange{Subject: b.subject(), Version: b.Version, State: b.state(), Keep: b.Keep, Note: b.Note}
 	what := "the environment note"

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -412,6 +413,18 @@ func TestAttackSyncedChanges(t *testing.T) {
 		s.refused(s.b, id, "not the person")
 		asks("an answer's signature as a change's", "git push origin card/*")
 	})
+	t.Run("sec-version-from-the-future", func(t *testing.T) {
+		// Bytes the hub made up and showed the person to sign: a keep
+		// numbered past every later change, which no forget would undo.
+		b, err := json.Marshal(team.ChangeBody{Person: "ada", Node: s.a.id, Version: math.MaxInt64,
+			Rule: &team.RuleBody{Tool: "Bash", Unit: "command", Pattern: "git push origin forever/*", Cwd: s.project}, Keep: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := s.byHand(b, s.ada.Assert(t, rpID, origin, passkey.ChangeChallenge(b)))
+		s.refused(s.b, id, "further ahead than any machine's clock")
+		asks("a keep from the future", "git push origin forever/*")
+	})
 	t.Run("sec-node-of-another-person", func(t *testing.T) {
 		// bob's node offers a change naming ada: it waits for bob, and
 		// the hub hands bob's node none of ada's signed changes.
@@ -503,7 +516,7 @@ func BenchmarkTakeChange(b *testing.B) {
 	}
 	b.ResetTimer()
 	for _, c := range changes {
-		if _, err := team.TakeChange(ctx, db, "ada", pins, c); err != nil {
+		if _, err := team.TakeChange(ctx, db, "ada", pins, c, time.Now()); err != nil {
 			b.Fatal(err)
 		}
 	}
