@@ -249,6 +249,12 @@ func TakeChange(ctx context.Context, db *store.DB, person string, pins passkey.P
 	if err := dec.Decode(&b); err != nil || dec.More() {
 		return "", fmt.Errorf("%w: its bytes do not read as a change", ErrChange)
 	}
+	// Only the very bytes a machine writes: what the person's page shows
+	// of other bytes (a key twice, in another case) may not be what this
+	// node reads of them.
+	if canon, err := json.Marshal(b); err != nil || !bytes.Equal(canon, c.Body) {
+		return "", fmt.Errorf("%w: its bytes are not a change as a machine writes it", ErrChange)
+	}
 	switch {
 	case b.Person != person:
 		return "", fmt.Errorf("%w: a change of %q, and this node is %q's", ErrChange, b.Person, person)

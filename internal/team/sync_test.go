@@ -425,6 +425,16 @@ func TestAttackSyncedChanges(t *testing.T) {
 		s.refused(s.b, id, "further ahead than any machine's clock")
 		asks("a keep from the future", "git push origin forever/*")
 	})
+	t.Run("sec-bytes-read-two-ways", func(t *testing.T) {
+		// The page shows the pattern it reads last of "pattern"; Go's
+		// reader would take "Pattern" as well: the person signs one rule
+		// and a node would read another.
+		b := []byte(fmt.Sprintf(`{"person":"ada","node":%d,"version":%d,"rule":{"tool":"Bash","unit":"command","pattern":"git status","Pattern":"git push origin twice/*","cwd":%q},"keep":true}`,
+			s.a.id, time.Now().UnixNano(), s.project))
+		id := s.byHand(b, s.ada.Assert(t, rpID, origin, passkey.ChangeChallenge(b)))
+		s.refused(s.b, id, "not a change as a machine writes it")
+		asks("a change read two ways", "git push origin twice/*")
+	})
 	t.Run("sec-node-of-another-person", func(t *testing.T) {
 		// bob's node offers a change naming ada: it waits for bob, and
 		// the hub hands bob's node none of ada's signed changes.
