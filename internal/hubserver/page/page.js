@@ -186,6 +186,8 @@
     el.dataset.change = String(c.id);
     if (f.rule) {
       line(el, f.keep ? "Keep the rule" : "Forget the rule", f.rule.pattern);
+      line(el, "Tool", f.rule.tool);
+      line(el, "Matches", f.rule.unit === "verb" ? "each part of a command, by its verb" : "the whole command, word for word");
       line(el, "Folder", f.rule.cwd);
     } else if (typeof f.note === "string") {
       line(el, "Environment note", f.note || "(empty)");
