@@ -8,10 +8,6 @@ import (
 	"unicode/utf8"
 )
 
-// KindChangeRefused is a ledger row for a change to the person's rules or
-// note that the hub relayed and this node did not take.
-const KindChangeRefused = "change-refused"
-
 // Synced is what this node holds of one subject of the person's signed
 // changes (a rule, or the environment note): the newest change it took,
 // and the newest it offered for signing. Each state is the digest of what
