@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -184,6 +185,37 @@ func (c *Client) Answers(ctx context.Context, id string) ([]hub.Answer, error) {
 		out[i] = hub.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
 	}
 	return out, nil
+}
+
+// OfferChange offers a change to the person's rules or environment note,
+// the node's own bytes of it, for the person to sign.
+func (c *Client) OfferChange(ctx context.Context, body []byte) error {
+	return c.do(ctx, http.MethodPost, PathChanges, Change{Body: body}, nil, true)
+}
+
+// SignedChanges returns the changes the node's person signed whose
+// signature's number is after after, in the hub's order. The node checks
+// each against the passkeys it pinned.
+func (c *Client) SignedChanges(ctx context.Context, after int64) ([]hub.Change, error) {
+	var w []Change
+	if err := c.do(ctx, http.MethodGet, PathChanges+"?after="+strconv.FormatInt(after, 10), nil, &w, true); err != nil {
+		return nil, err
+	}
+	out := make([]hub.Change, len(w))
+	for i, ch := range w {
+		out[i] = hub.Change{ID: ch.ID, Body: ch.Body, Signature: ch.Signature, Assertion: ch.Assertion}
+	}
+	return out, nil
+}
+
+// PostPasskeys tells the hub the passkeys the node pinned for its person,
+// for routing only.
+func (c *Client) PostPasskeys(ctx context.Context, keys []hub.Passkey) error {
+	w := make([]Passkey, len(keys))
+	for i, k := range keys {
+		w[i] = Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
+	}
+	return c.do(ctx, http.MethodPost, PathPasskeys, w, nil, true)
 }
 
 // Leave tells the hub the node leaves: its key signs nothing from then on.

@@ -4,15 +4,17 @@ import "time"
 
 // Paths of the hub's API for nodes.
 const (
-	PathJoin    = "/v1/join"
-	PathBundle  = "/v1/node/bundle"
-	PathHead    = "/v1/node/head"
-	PathLedger  = "/v1/node/ledger"
-	PathCards   = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
-	PathLeave   = "/v1/node/leave"
-	PathLog     = "/v1/node/log"
-	PathPrefix  = "/v1/node/"
-	MaxBodySize = 8 << 20
+	PathJoin     = "/v1/join"
+	PathBundle   = "/v1/node/bundle"
+	PathHead     = "/v1/node/head"
+	PathLedger   = "/v1/node/ledger"
+	PathCards    = "/v1/node/cards" // POST a card; /ID/close; /ID/answers
+	PathLeave    = "/v1/node/leave"
+	PathLog      = "/v1/node/log"
+	PathChanges  = "/v1/node/changes" // POST a change to offer; GET ?after=N the signed ones
+	PathPasskeys = "/v1/node/passkeys"
+	PathPrefix   = "/v1/node/"
+	MaxBodySize  = 8 << 20
 )
 
 // JoinRequest redeems a join token: the node's name and the public half
@@ -59,6 +61,23 @@ type Answer struct {
 	Verdict   string    `json:"verdict"`
 	Assertion []byte    `json:"assertion,omitempty"`
 	Created   time.Time `json:"created"`
+}
+
+// Change is a change to the person's rules or environment note: one the
+// node offers (its bytes alone), or one the person signed, as the hub
+// stores it (then Signature numbers the signature and Assertion is it).
+type Change struct {
+	ID        int64  `json:"id,omitempty"`
+	Body      []byte `json:"body"`
+	Signature int64  `json:"signature,omitempty"`
+	Assertion []byte `json:"assertion,omitempty"`
+}
+
+// Passkey is a passkey the node pinned for its person, told to the hub
+// for routing: the page asks for a signature by each.
+type Passkey struct {
+	CredentialID []byte `json:"credential_id"`
+	PublicKey    []byte `json:"public_key"`
 }
 
 // Problem is the body of every refusal.

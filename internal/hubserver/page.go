@@ -52,6 +52,7 @@ const (
 	PageTabHeader = "X-Sayso-Tab"
 	pageCookie    = "sayso_hub"
 	maxAnswer     = 16 << 10
+	maxChange     = 16 << 10 // a change's bytes: a rule, or a note of at most 2000 characters
 )
 
 // bell is the page's doorbell: the hub's listener rings a person at each
@@ -122,6 +123,8 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /page/cards/{id}/answer", s.pageGuard(http.HandlerFunc(s.pageAnswer)))
 	mux.Handle("GET /page/ledger", s.pageGuard(http.HandlerFunc(s.pageLedger)))
 	mux.Handle("POST /page/logout", s.pageGuard(http.HandlerFunc(s.pageLogout)))
+	mux.Handle("GET /page/changes", s.pageGuard(http.HandlerFunc(s.pageChanges)))
+	mux.Handle("POST /page/changes/{id}/sign", s.pageGuard(http.HandlerFunc(s.pageSign)))
 }
 
 func pageFile(name, ctype string) http.Handler {
@@ -345,5 +348,87 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slog.Info("hub page: answer", "person", p.Name, "card", id, "verdict", a.Verdict)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// pageChange is a change offered for the person, as the page's script
+// gets it: the node's very bytes, which the passkey signs over.
+type pageChange struct {
+	ID   int64  `json:"id"`
+	Node int64  `json:"node"`
+	Body []byte `json:"body"`
+}
+
+// pageChanges lists the changes to the person's rules and note that their
+// nodes offered and no one signed yet: rules kept on one machine only,
+// until the person signs them for all.
+func (s *Server) pageChanges(w http.ResponseWriter, r *http.Request) {
+	p, ok := s.who(r)
+	if !ok {
+		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	cs, err := s.Hub.OfferedChanges(r.Context(), p.Person)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	keys, err := s.Hub.PasskeyIDs(r.Context(), p.Person)
+	if err != nil {
+		reply(w, r, err)
+		return
+	}
+	out := make([]pageChange, len(cs))
+	for i, c := range cs {
+		out[i] = pageChange{ID: c.ID, Node: c.Node, Body: c.Body}
+	}
+	// keys: a node pins the passkeys enrolled on its own page, so the
+	// page asks for a signature by each, and each node finds its own.
+	writeJSON(w, map[string]any{"changes": out, "keys": keys})
+}
+
+// pageSign records the person's passkey signatures of one change offered
+// for them, one by each passkey their nodes pinned. The hub checks no signature: each node does, against its own
+// pins and the change's bytes.
+func (s *Server) pageSign(w http.ResponseWriter, r *http.Request) {
+	if o := r.Header.Get("Origin"); o == "" || o != "https://"+r.Host {
+		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
+		return
+	}
+	p, ok := s.who(r)
+	if !ok {
+		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
+		return
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.Error(w, "sayso hub: refused: no change of yours is "+r.PathValue("id"), http.StatusNotFound)
+		return
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 16*maxAnswer))
+	var a struct {
+		Assertions []json.RawMessage `json:"assertions"`
+	}
+	if err != nil || json.Unmarshal(raw, &a) != nil || len(a.Assertions) == 0 || len(a.Assertions) > 16 {
+		http.Error(w, "sayso hub: refused: signatures are the passkeys' assertions, 1 to 16 of them", http.StatusBadRequest)
+		return
+	}
+	as := make([][]byte, len(a.Assertions))
+	for i, x := range a.Assertions {
+		if len(x) == 0 {
+			http.Error(w, "sayso hub: refused: an empty signature", http.StatusBadRequest)
+			return
+		}
+		as[i] = x
+	}
+	if err := s.Hub.SignChange(r.Context(), p.Person, id, as); err != nil {
+		if errors.Is(err, hub.ErrNotFound) {
+			http.Error(w, "sayso hub: refused: no change of yours is "+r.PathValue("id"), http.StatusNotFound)
+			return
+		}
+		reply(w, r, err)
+		return
+	}
+	slog.Info("hub page: change signed", "person", p.Name, "change", id)
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +143,54 @@ func TestPageGuards(t *testing.T) {
 	}
 	if as, err := h.Answers(ctx, "ada-1"); err != nil || len(as) != 1 || as[0].Verdict != "deny" {
 		t.Fatalf("answers to ada-1: %+v %v", as, err)
+	}
+
+	// The changes offered for signing: ada's page lists hers only, and
+	// signs one of hers only, with the same guards.
+	if err := h.OfferChange(ctx, adaNode, []byte(`{"person":"ada","note":"ada's"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.OfferChange(ctx, bobNode, []byte(`{"person":"bob","note":"bob's"}`)); err != nil {
+		t.Fatal(err)
+	}
+	offered := func(person int64) hub.Change {
+		cs, err := h.OfferedChanges(ctx, person)
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("changes offered for %d: %+v %v", person, cs, err)
+		}
+		return cs[0]
+	}
+	adaChange, bobChange := offered(ada), offered(bob)
+	if w := do("GET", "https://localhost:7475/page/changes", page, ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"id":`+strconv.FormatInt(adaChange.ID, 10)) ||
+		strings.Contains(w.Body.String(), `"id":`+strconv.FormatInt(bobChange.ID, 10)) {
+		t.Fatalf("ada's changes: %d %s", w.Code, w.Body)
+	}
+	sign := `{"assertions":[{"id":"x"}]}`
+	adaSign := "https://localhost:7475/page/changes/" + strconv.FormatInt(adaChange.ID, 10) + "/sign"
+	for _, c := range []struct {
+		name, target string
+		hd           map[string]string
+		body         string
+		code         int
+	}{
+		{"the cookie alone", adaSign, with(hubserver.PageTabHeader, ""), sign, http.StatusUnauthorized},
+		{"another origin", adaSign, with("Origin", "https://evil.example"), sign, http.StatusForbidden},
+		{"another person's change", "https://localhost:7475/page/changes/" + strconv.FormatInt(bobChange.ID, 10) + "/sign", page, sign, http.StatusNotFound},
+		{"no signature", adaSign, page, `{"assertions":[]}`, http.StatusBadRequest},
+	} {
+		if w := do("POST", c.target, c.hd, c.body); w.Code != c.code {
+			t.Errorf("sign, %s: %d, want %d: %s", c.name, w.Code, c.code, w.Body)
+		}
+	}
+	for _, p := range []int64{ada, bob} {
+		if cs, err := h.SignedChanges(ctx, p, 0); err != nil || len(cs) != 0 {
+			t.Fatalf("signed changes of %d after the refusals: %+v %v", p, cs, err)
+		}
+	}
+	if w := do("POST", adaSign, page, sign); w.Code != http.StatusNoContent {
+		t.Fatalf("ada's signature: %d %s", w.Code, w.Body)
+	}
+	if cs, err := h.SignedChanges(ctx, ada, 0); err != nil || len(cs) != 1 || cs[0].ID != adaChange.ID {
+		t.Fatalf("ada's signed changes: %+v %v", cs, err)
 	}
 }

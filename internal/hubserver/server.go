@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,6 +90,9 @@ func (s *Server) Handler() http.Handler {
 	node("POST "+hubapi.PathCards, s.postCard)
 	node("POST "+hubapi.PathCards+"/{id}/close", s.closeCard)
 	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
+	node("POST "+hubapi.PathChanges, s.offerChange)
+	node("GET "+hubapi.PathChanges, s.signedChanges)
+	node("POST "+hubapi.PathPasskeys, s.passkeys)
 	node("POST "+hubapi.PathLeave, s.leave)
 	node("POST "+hubapi.PathLog, s.log)
 	s.pageRoutes(mux)
@@ -363,6 +367,66 @@ func (s *Server) answers(ctx context.Context, n hub.Node, _ []byte, w http.Respo
 		out[i] = hubapi.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
 	}
 	writeJSON(w, out)
+	return nil
+}
+
+// offerChange records a change the signing node offers for its own
+// person to sign: a node offers for no one else.
+func (s *Server) offerChange(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, _ *http.Request) error {
+	var c hubapi.Change
+	if err := decode(body, &c); err != nil {
+		return err
+	}
+	if len(c.Body) == 0 || len(c.Body) > maxChange || c.ID != 0 || c.Signature != 0 || len(c.Assertion) != 0 {
+		return refuse(http.StatusBadRequest, "a node offers a change's bytes alone, at most %d of them", maxChange)
+	}
+	if err := s.Hub.OfferChange(ctx, n.ID, c.Body); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// signedChanges hands the signing node the changes its person signed,
+// after the signature it names: the node checks each against its pins.
+func (s *Server) signedChanges(ctx context.Context, n hub.Node, _ []byte, w http.ResponseWriter, r *http.Request) error {
+	after, err := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	if err != nil || after < 0 {
+		return refuse(http.StatusBadRequest, "after names the last signature read, a number")
+	}
+	cs, err := s.Hub.SignedChanges(ctx, n.Person, after)
+	if err != nil {
+		return err
+	}
+	out := make([]hubapi.Change, len(cs))
+	for i, c := range cs {
+		out[i] = hubapi.Change{ID: c.ID, Body: c.Body, Signature: c.Signature, Assertion: c.Assertion}
+	}
+	writeJSON(w, out)
+	return nil
+}
+
+// passkeys records the passkeys the signing node pinned, for its own
+// person, for routing only: the page asks for a signature by each.
+func (s *Server) passkeys(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, _ *http.Request) error {
+	var ks []hubapi.Passkey
+	if err := decode(body, &ks); err != nil {
+		return err
+	}
+	if len(ks) > 100 {
+		return refuse(http.StatusBadRequest, "at most 100 passkeys, not %d", len(ks))
+	}
+	out := make([]hub.Passkey, len(ks))
+	for i, k := range ks {
+		if len(k.CredentialID) == 0 || len(k.CredentialID) > 1024 || len(k.PublicKey) == 0 || len(k.PublicKey) > 1024 {
+			return refuse(http.StatusBadRequest, "a passkey is a credential id and a public key")
+		}
+		out[i] = hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
+	}
+	if err := s.Hub.AddPasskeys(ctx, n.ID, out); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 

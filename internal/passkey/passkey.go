@@ -92,6 +92,16 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 	if len(assertion) == 0 {
 		return Use{}, fmt.Errorf("%w: the answer carries no signature", ErrNotThePerson)
 	}
+	return p.verify(person, Challenge(card, verdict), assertion)
+}
+
+// verify checks that assertion is person's passkey, pinned here, over
+// challenge, with the person present and verified, and says which
+// passkey signed with which count.
+func (p Pins) verify(person string, challenge, assertion []byte) (Use, error) {
+	if len(assertion) == 0 {
+		return Use{}, fmt.Errorf("%w: no signature", ErrNotThePerson)
+	}
 	parsed, err := protocol.ParseCredentialRequestResponseBytes(assertion)
 	if err != nil {
 		return Use{}, fmt.Errorf("%w: %v", ErrNotThePerson, err)
@@ -105,8 +115,7 @@ func (p Pins) Verify(person string, card []byte, verdict string, assertion []byt
 	if key == nil {
 		return Use{}, fmt.Errorf("%w: signed by no passkey of %s this node pinned", ErrNotThePerson, person)
 	}
-	challenge := base64.RawURLEncoding.EncodeToString(Challenge(card, verdict))
-	err = parsed.Verify(challenge, p.RPID, "", []string{p.Origin}, nil, nil, protocol.TopOriginImplicitVerificationMode,
+	err = parsed.Verify(base64.RawURLEncoding.EncodeToString(challenge), p.RPID, "", []string{p.Origin}, nil, nil, protocol.TopOriginImplicitVerificationMode,
 		false, true, true, key.PublicKey, protocol.SignaturePolicy{})
 	if err != nil {
 		var pe *protocol.Error

@@ -33,6 +33,7 @@ const (
 	KindHookFailed     = "hook-failed"    // the hook failed closed: the real error
 	KindEgressRefused  = "egress-refused" // the wall refused a walled step's connection
 	KindAnswerRefused  = "answer-refused" // an answer relayed by the hub that the node did not take
+	KindChangeRefused  = "change-refused" // a change to the person's rules or note relayed by the hub that the node did not take
 )
 
 // MaxText bounds the text a ledger row keeps of a step: a command can be a

@@ -27,6 +27,7 @@ type Hub interface {
 	PostCard(ctx context.Context, id string, body []byte) error
 	CloseCard(ctx context.Context, id string) error
 	Answers(ctx context.Context, id string) ([]hub.Answer, error)
+	Syncer
 }
 
 // Cards are the cards waiting on this node: the gateway's.
@@ -60,6 +61,8 @@ type Relay struct {
 	down    error // why the hub was last out of reach; nil when it answered
 	bundled time.Time
 	refused [32]byte // the last bundle refused, told once
+	synced  int64    // the last signature of a change read from the hub
+	told    []byte   // the pinned passkeys last told to the hub
 }
 
 // relayed is a card posted at the hub: the node's own bytes of it, which
@@ -95,6 +98,10 @@ type CardBody struct {
 	Deliberate bool      `json:"deliberate,omitempty"`
 	Created    time.Time `json:"created"`
 	Expires    time.Time `json:"expires"`
+	// Keys are the credential ids of the passkeys this node pinned for
+	// its person: the page asks the browser for a signature by one of
+	// them, since a passkey of the person's other machine is no yes here.
+	Keys [][]byte `json:"keys,omitempty"`
 }
 
 func (r *Relay) now() time.Time {
@@ -136,6 +143,9 @@ func (r *Relay) Turn(ctx context.Context) {
 	err := r.cards(ctx)
 	if err == nil {
 		_, err = Ship(ctx, r.DB, r.Hub, r.State.Node, 256)
+	}
+	if err == nil {
+		err = r.sync(ctx)
 	}
 	if err == nil && (r.bundled.IsZero() || r.now().Sub(r.bundled) >= r.bundleEvery()) {
 		err = r.bundle(ctx)
@@ -192,6 +202,11 @@ func (r *Relay) cards(ctx context.Context) error {
 			b.Offer = c.OfferText()
 		}
 		b.Deliberate = web.Deliberate(c)
+		for _, k := range r.taker.Pins.Keys {
+			if k.Person == r.State.Person {
+				b.Keys = append(b.Keys, k.CredentialID)
+			}
+		}
 		body, err := json.Marshal(b)
 		if err != nil {
 			return err

@@ -33,13 +33,15 @@
     return crypto.subtle.digest("SHA-256", all);
   }
 
-  async function answer(el, id, body, verdict) {
+  async function answer(el, id, body, verdict, keys) {
     el.dataset.sent = "busy";
     try {
       const a = { verdict };
       if (verdict !== "deny") {
         const c = await navigator.credentials.get({ publicKey: {
           challenge: await challenge(body, verdict), rpId: location.hostname, userVerification: "required",
+          // the passkeys the card's machine pinned: another machine's is no yes there
+          allowCredentials: (keys || []).map((k) => ({ type: "public-key", id: bytes(k) })),
         } });
         a.assertion = { id: c.id, rawId: b64url(c.rawId), type: c.type, response: {
           authenticatorData: b64url(c.response.authenticatorData), clientDataJSON: b64url(c.response.clientDataJSON),
@@ -88,7 +90,7 @@
       b.type = "button";
       b.dataset.answer = v;
       b.textContent = names[v];
-      b.addEventListener("click", () => answer(el, c.id, body, v));
+      b.addEventListener("click", () => answer(el, c.id, body, v, f.keys));
       el.append(b);
     }
     const said = document.createElement("p");
@@ -226,6 +228,109 @@
     }
   });
 
+  // The changes to the person's rules and note that their machines
+  // offered: each is signed by every passkey their machines pinned (each
+  // machine pinned the passkey enrolled on its own page), over exactly
+  // the change's bytes (passkey.ChangeChallenge).
+  const changes = document.getElementById("changes");
+  const signStatus = document.getElementById("sign-status");
+  const offered = new Map(); // change id → its element
+  let keys = []; // the credential ids of the passkeys the person's machines pinned
+
+  async function changeChallenge(body) {
+    const change = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+    const head = enc.encode("sayso change\0");
+    const all = new Uint8Array(head.length + change.length);
+    all.set(head);
+    all.set(change, head.length);
+    return crypto.subtle.digest("SHA-256", all);
+  }
+
+  async function sign(el, id, body) {
+    el.dataset.sent = "busy";
+    try {
+      if (!keys.length) throw new Error("none of your machines has told the hub of a passkey yet: enrol one on a machine's own page (sayso team enrol)");
+      const challenge = await changeChallenge(body);
+      const assertions = [];
+      for (const k of keys) {
+        const c = await navigator.credentials.get({ publicKey: {
+          challenge, rpId: location.hostname, userVerification: "required",
+          allowCredentials: [{ type: "public-key", id: bytes(k) }],
+        } });
+        assertions.push({ id: c.id, rawId: b64url(c.rawId), type: c.type, response: {
+          authenticatorData: b64url(c.response.authenticatorData), clientDataJSON: b64url(c.response.clientDataJSON),
+          signature: b64url(c.response.signature), userHandle: c.response.userHandle ? b64url(c.response.userHandle) : "" } });
+      }
+      const res = await fetch("/page/changes/" + encodeURIComponent(id) + "/sign", {
+        method: "POST", headers: { "X-Sayso-Tab": tab, "Content-Type": "application/json" },
+        body: JSON.stringify({ assertions }), credentials: "same-origin", cache: "no-store",
+      });
+      if (!res.ok) throw new Error(await res.text());
+      el.dataset.sent = "signed";
+      el.querySelector(".said").textContent = "Signed. Each of your machines takes it only with your passkey.";
+    } catch (e) {
+      el.dataset.sent = "failed";
+      el.querySelector(".said").textContent = "Not signed: " + e.message;
+    }
+  }
+
+  function drawChange(c) {
+    const body = bytes(c.body);
+    let f = {};
+    try { f = JSON.parse(new TextDecoder().decode(body)); } catch (e) { f = {}; }
+    const el = document.createElement("li");
+    el.dataset.change = String(c.id);
+    if (f.rule) {
+      line(el, f.keep ? "Keep the rule" : "Forget the rule", f.rule.pattern);
+      line(el, "Tool", f.rule.tool);
+      line(el, "Matches", f.rule.unit === "verb" ? "each part of a command, by its verb" : "the whole command, word for word");
+      line(el, "Folder", f.rule.cwd);
+    } else if (typeof f.note === "string") {
+      line(el, "Environment note", f.note || "(empty)");
+    } else {
+      line(el, "Change", "(unreadable change)");
+    }
+    line(el, "From", "node " + c.node);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.sign = "";
+    b.textContent = "Sign for all my machines";
+    b.addEventListener("click", () => sign(el, c.id, body));
+    el.append(b);
+    const said = document.createElement("p");
+    said.className = "said";
+    el.append(said);
+    return el;
+  }
+
+  async function refreshChanges() {
+    if (!tab) return;
+    try {
+      const res = await fetch("/page/changes", { headers: { "X-Sayso-Tab": tab }, credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) throw new Error(await res.text());
+      const d = await res.json();
+      keys = d.keys || [];
+      const live = new Set();
+      for (const c of d.changes) {
+        live.add(c.id);
+        if (!offered.has(c.id)) {
+          const el = drawChange(c);
+          offered.set(c.id, el);
+          changes.append(el);
+        }
+      }
+      for (const [id, el] of offered) {
+        if (!live.has(id) && el.dataset.sent !== "busy") {
+          el.remove();
+          offered.delete(id);
+        }
+      }
+      signStatus.textContent = d.changes.length ? "" : "Nothing to sign.";
+    } catch (e) {
+      signStatus.textContent = "The hub did not answer: " + e.message;
+    }
+  }
+
   if (!tab) {
     status.textContent = "This tab holds no key to the hub's page. Open a fresh login link (sayso hub login).";
     root.dataset.page = "ready";
@@ -233,4 +338,7 @@
   }
   rung();
   ledger(false);
+  // The changes are read every second: the hub rings for cards alone.
+  refreshChanges();
+  setInterval(() => { if (!stopped) refreshChanges(); }, 1000);
 })();

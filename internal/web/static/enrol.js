@@ -21,7 +21,11 @@
     const o = await res.json();
     const c = await navigator.credentials.create({ publicKey: {
       challenge: unb64(o.challenge), rp: { id: o.rp_id, name: "sayso" },
-      user: { id: new TextEncoder().encode(o.person), name: o.person, displayName: o.person },
+      // A user handle of its own for each enrolment: an authenticator
+      // keeps one passkey per relying party and user handle, so one
+      // shared by the person's machines (all at localhost) would replace
+      // the passkey another machine pinned.
+      user: { id: crypto.getRandomValues(new Uint8Array(32)), name: o.person, displayName: o.person + " (" + location.host + ")" },
       pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -8 }, { type: "public-key", alg: -257 }],
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
       attestation: "none",

@@ -1,0 +1,129 @@
+package hub
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Change is a change to a person's rules or environment note, as a node
+// offered it: the node's bytes, which the person's passkey signs over.
+// Signature and Assertion are set once the person signed it (the
+// signature's number orders what nodes read); the hub checks none of it:
+// each node does, against the passkeys it pinned.
+type Change struct {
+	ID        int64
+	Node      int64 // the node that offered it
+	Person    int64
+	Body      []byte
+	Signature int64
+	Assertion []byte
+	Created   time.Time
+}
+
+// OfferChange records a change node offers for its person to sign. The
+// same bytes offered again are kept as they were.
+func (h *Hub) OfferChange(ctx context.Context, node int64, body []byte) error {
+	d := sha256.Sum256(body)
+	_, err := h.pool.Exec(ctx, `INSERT INTO changes (person_id, node_id, body, digest)
+		SELECT person_id, id, $2, $3 FROM nodes WHERE id = $1 AND left_at IS NULL
+		ON CONFLICT (person_id, digest) DO NOTHING`, node, body, d[:])
+	if err != nil {
+		return fmt.Errorf("offer a change of node %d: %w", node, err)
+	}
+	return nil
+}
+
+// OfferedChanges returns the changes offered for person that no page has
+// signed yet, oldest first.
+func (h *Hub) OfferedChanges(ctx context.Context, person int64) ([]Change, error) {
+	rows, err := h.pool.Query(ctx, `SELECT c.id, c.node_id, c.person_id, c.body, 0, ''::bytea, c.created_at FROM changes c
+		WHERE c.person_id = $1 AND NOT EXISTS (SELECT FROM change_signatures s WHERE s.change_id = c.id)
+		ORDER BY c.id`, person)
+	return collectChanges(rows, err, person)
+}
+
+// SignChange records the person's signatures, as their page posted them,
+// of one of the changes offered for them: one by each passkey their nodes
+// pinned, in one transaction, so a node reads them together.
+func (h *Hub) SignChange(ctx context.Context, person, change int64, assertions [][]byte) error {
+	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		for _, a := range assertions {
+			tag, err := tx.Exec(ctx, `INSERT INTO change_signatures (change_id, assertion)
+				SELECT id, $3 FROM changes WHERE id = $2 AND person_id = $1`, person, change, a)
+			if err != nil {
+				return fmt.Errorf("sign change %d: %w", change, err)
+			}
+			if tag.RowsAffected() == 0 {
+				return fmt.Errorf("change %d of person %d: %w", change, person, ErrNotFound)
+			}
+		}
+		return nil
+	})
+}
+
+// SignedChanges returns the signed changes of person whose signature's
+// number is after after, in the order the hub took the signatures.
+func (h *Hub) SignedChanges(ctx context.Context, person, after int64) ([]Change, error) {
+	rows, err := h.pool.Query(ctx, `SELECT c.id, c.node_id, c.person_id, c.body, s.id, s.assertion, c.created_at
+		FROM change_signatures s JOIN changes c ON c.id = s.change_id
+		WHERE c.person_id = $1 AND s.id > $2 ORDER BY s.id LIMIT 1000`, person, after)
+	return collectChanges(rows, err, person)
+}
+
+func collectChanges(rows pgx.Rows, err error, person int64) ([]Change, error) {
+	if err != nil {
+		return nil, fmt.Errorf("changes of person %d: %w", person, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Change, error) {
+		var c Change
+		err := r.Scan(&c.ID, &c.Node, &c.Person, &c.Body, &c.Signature, &c.Assertion, &c.Created)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("changes of person %d: %w", person, err)
+	}
+	return out, nil
+}
+
+// Passkey is a passkey a node pinned for its person, as the node tells
+// the hub: for routing only. The person's page asks the browser for a
+// signature by each, so that each node finds one by a passkey it pinned;
+// no node trusts the hub's copy.
+type Passkey struct {
+	CredentialID []byte
+	PublicKey    []byte
+}
+
+// AddPasskeys records the passkeys node pinned, for its person. One the
+// hub already holds is kept as it was.
+func (h *Hub) AddPasskeys(ctx context.Context, node int64, keys []Passkey) error {
+	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		for _, k := range keys {
+			_, err := tx.Exec(ctx, `INSERT INTO passkeys (person_id, credential_id, public_key)
+				SELECT person_id, $2, $3 FROM nodes WHERE id = $1 AND left_at IS NULL
+				ON CONFLICT (credential_id) DO NOTHING`, node, k.CredentialID, k.PublicKey)
+			if err != nil {
+				return fmt.Errorf("passkeys of node %d: %w", node, err)
+			}
+		}
+		return nil
+	})
+}
+
+// PasskeyIDs returns the credential ids of the passkeys person's nodes
+// pinned, as they told the hub.
+func (h *Hub) PasskeyIDs(ctx context.Context, person int64) ([][]byte, error) {
+	rows, err := h.pool.Query(ctx, "SELECT credential_id FROM passkeys WHERE person_id = $1 ORDER BY id", person)
+	if err != nil {
+		return nil, fmt.Errorf("passkeys of person %d: %w", person, err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil {
+		return nil, fmt.Errorf("passkeys of person %d: %w", person, err)
+	}
+	return out, nil
+}
