@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 )
 
@@ -70,7 +70,8 @@ func pageLogin(t *testing.T, h *hub.Hub, srv http.Handler, person string) *pageC
 // secrets. Judged by what the page hands the browser.
 func TestPageSessionRestart(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Serve
 	h1, err := hub.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestPageSessionRestart(t *testing.T) {
 		t.Fatalf("a deny after the restart: %d %s", w.Code, w.Body)
 	}
 
-	owner := pgConn(t, dsn)
+	owner := pgConn(t, hdb.Super)
 	var clear int
 	if err := owner.QueryRow(ctx, "SELECT count(*) FROM page_sessions WHERE position($1::bytea IN digest || tab) > 0 OR position($2::bytea IN digest || tab) > 0",
 		[]byte(p.cookie), []byte(p.tab)).Scan(&clear); err != nil || clear != 0 {
@@ -157,7 +158,8 @@ func TestPageSessionRestart(t *testing.T) {
 // the hub holds.
 func TestPageSessionForged(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Serve
 	h, err := hub.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -174,7 +176,7 @@ func TestPageSessionForged(t *testing.T) {
 		return b
 	}
 	cookie, tab := sha256.Sum256(secret()), sha256.Sum256(secret())
-	if _, err := pgConn(t, dsn).Exec(ctx, "INSERT INTO page_sessions (digest, tab, person_id, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')",
+	if _, err := pgConn(t, hdb.Super).Exec(ctx, "INSERT INTO page_sessions (digest, tab, person_id, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')",
 		cookie[:], tab[:], ada); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +201,7 @@ func TestPageSessionForged(t *testing.T) {
 		t.Fatalf("answers after the forged session: %+v %v", as, err)
 	}
 	var rows int
-	if err := pgConn(t, dsn).QueryRow(ctx, "SELECT count(*) FROM page_sessions").Scan(&rows); err != nil || rows != 1 {
+	if err := pgConn(t, hdb.Super).QueryRow(ctx, "SELECT count(*) FROM page_sessions").Scan(&rows); err != nil || rows != 1 {
 		t.Fatalf("the forged row was logged out by its hashes: %d %v", rows, err)
 	}
 }
@@ -213,7 +215,8 @@ func TestPageSessionForged(t *testing.T) {
 func TestPageRungAfterLostNotification(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	dsn := pgtest.Shared().Database(t)
+	hdb := hubtest.Database(t)
+	dsn := hdb.Serve
 	h, err := hub.Open(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -302,7 +305,7 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 	c = waiting(gen)
 	time.Sleep(200 * time.Millisecond)
 	var killed bool
-	if err := pgConn(t, dsn).QueryRow(ctx, `SELECT coalesce(bool_and(pg_terminate_backend(pid, 5000)), false) FROM pg_stat_activity
+	if err := pgConn(t, hdb.Super).QueryRow(ctx, `SELECT coalesce(bool_and(pg_terminate_backend(pid, 5000)), false) FROM pg_stat_activity
 		WHERE application_name = $1 AND datname = current_database()`, hub.ListenerName).Scan(&killed); err != nil || !killed {
 		t.Fatalf("kill the listener's connection: %v %v", killed, err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
@@ -31,7 +31,7 @@ import (
 // Judged by what the agent's client reads from each machine's hook.
 func TestPageSignsRuleForAllMachines(t *testing.T) {
 	ctx := context.Background()
-	dsn := pgtest.Shared().Database(t)
+	dsn := hubtest.Database(t).Serve
 	root := t.TempDir()
 	hubDir := filepath.Join(root, "hub")
 	out, _ := background(t, "hub", "--db", dsn, "--addr", "127.0.0.1:0", "--dir", hubDir)

@@ -20,7 +20,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hub"
-	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -62,8 +62,8 @@ func newSyncTeam(t *testing.T) *syncTeam {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	dsn := pgtest.Shared().Database(t)
-	h, err := hub.Open(ctx, dsn)
+	hdb := hubtest.Database(t)
+	h, err := hub.Open(ctx, hdb.Serve)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,9 @@ func newSyncTeam(t *testing.T) *syncTeam {
 	srv.start()
 	t.Cleanup(srv.stop)
 	base := "https://" + srv.addr
-	owner, err := pgx.Connect(ctx, dsn)
+	// The database's superuser, to edit it by hand as a hub taken over
+	// could not.
+	owner, err := pgx.Connect(ctx, hdb.Super)
 	if err != nil {
 		t.Fatal(err)
 	}
