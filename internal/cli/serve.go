@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -80,6 +81,11 @@ func runServe(env *Env, args []string) error {
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || host != "127.0.0.1" && host != "localhost" {
 		return usagef("serve: --addr %q is not a loopback address (want 127.0.0.1:PORT)", *addr)
+	}
+	// Unless the person set it, the gateway leaves the clients and their
+	// hooks half the machine (gateway.Procs).
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(gateway.Procs(runtime.GOMAXPROCS(0)))
 	}
 	// The gateway's and the page's log: what they cannot show goes here.
 	slog.SetDefault(slog.New(slog.NewTextHandler(env.Stderr, nil)))
