@@ -46,6 +46,9 @@ one-line summary comes on its standard input and in $SAYSO_CARD, never
 on the command line, e.g. --notify 'notify-send sayso "$SAYSO_CARD"'.
 Errors the page and the hosts' API cannot show, and the hook's failures
 it could not keep in the ledger, are logged on its standard error.
+It runs on half the machine's processors (at least one), leaving the
+rest to the clients and their hooks; a GOMAXPROCS in its environment
+wins.
 `
 
 // DefaultAddr is where the person's page is served.
