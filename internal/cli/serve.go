@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -45,6 +46,9 @@ one-line summary comes on its standard input and in $SAYSO_CARD, never
 on the command line, e.g. --notify 'notify-send sayso "$SAYSO_CARD"'.
 Errors the page and the hosts' API cannot show, and the hook's failures
 it could not keep in the ledger, are logged on its standard error.
+It runs on half the machine's processors (at least one), leaving the
+rest to the clients and their hooks; a GOMAXPROCS in its environment
+wins.
 `
 
 // DefaultAddr is where the person's page is served.
@@ -80,6 +84,11 @@ func runServe(env *Env, args []string) error {
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil || host != "127.0.0.1" && host != "localhost" {
 		return usagef("serve: --addr %q is not a loopback address (want 127.0.0.1:PORT)", *addr)
+	}
+	// Unless the person set it, the gateway leaves the clients and their
+	// hooks half the machine (gateway.Procs).
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(gateway.Procs(runtime.GOMAXPROCS(0)))
 	}
 	// The gateway's and the page's log: what they cannot show goes here.
 	slog.SetDefault(slog.New(slog.NewTextHandler(env.Stderr, nil)))
