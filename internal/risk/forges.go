@@ -207,18 +207,36 @@ func (c *cmd) readOperandsAfter(n int) {
 }
 
 func ghAPI(c *cmd) {
+	// The method and the fields that make it a POST are options: one
+	// bash builds at run time may be either.
+	if w, ok := c.hiddenOption(); ok {
+		c.add(Opaque, UnknownVerb.By("gh api", w.Raw, ""))
+		return
+	}
 	method := ""
 	fields := false
 	for i, w := range c.args {
 		v := w.Value
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+			// A cluster of short options: -i takes no value, the
+			// first other one takes the rest as its value (-XDELETE,
+			// -ftitle=x, -iX DELETE).
+			v = "-" + strings.TrimLeft(v[1:], "i")
+		}
 		switch {
 		case (v == "-X" || v == "--method") && i+1 < len(c.args):
 			method = strings.ToUpper(c.args[i+1].Value)
+			if !c.args[i+1].Plain() {
+				c.add(Opaque, UnknownVerb.By("gh api", c.args[i+1].Raw, ""))
+				return
+			}
 		case strings.HasPrefix(v, "--method="):
 			method = strings.ToUpper(v[9:])
 		case strings.HasPrefix(v, "-X") && len(v) > 2:
 			method = strings.ToUpper(v[2:])
-		case v == "-f" || v == "-F" || v == "--field" || v == "--raw-field" || v == "--input":
+		case v == "-f" || v == "-F" || v == "--field" || v == "--raw-field" || v == "--input",
+			strings.HasPrefix(v, "-f"), strings.HasPrefix(v, "-F"),
+			strings.HasPrefix(v, "--field="), strings.HasPrefix(v, "--raw-field="), strings.HasPrefix(v, "--input="):
 			fields = true
 		}
 	}
