@@ -22,7 +22,11 @@ func (c *cmd) words(n int) []string {
 	for i, w := range ops {
 		if w.Plain() {
 			out[i] = w.Value
-		} else if i == 0 {
+		} else if i == 0 || w.Brace || w.Glob {
+			// A brace or a glob may be more words than one, or
+			// none, and the step may make the files a glob finds:
+			// no word from it on is where words says (tea pr
+			// {merge,1}).
 			c.add(Opaque, UnknownVerb.By(c.name, w.Raw, ""))
 		}
 	}

@@ -255,6 +255,11 @@ func ghAPI(c *cmd) {
 
 func jj(c *cmd) {
 	ws := c.words(3)
+	if ws[0] == "git" && !c.literalWords(3) {
+		// jj git's next word is the command (jj git $V with V=push).
+		c.add(Opaque, UnknownVerb.By("jj", c.written(3), ""))
+		return
+	}
 	switch ws[0] {
 	case "git":
 		switch ws[1] {
@@ -412,6 +417,11 @@ func svn(c *cmd) {
 // tea is Gitea's CLI.
 func tea(c *cmd) {
 	ws := c.words(2)
+	if !c.literalWords(2) {
+		// tea's second word is the command (tea pr $V with V=merge).
+		c.add(Opaque, UnknownVerb.By("tea", c.written(2), ""))
+		return
+	}
 	switch {
 	case ws[0] == "login" || ws[0] == "logins" || ws[0] == "logout":
 		if ws[1] == "list" || ws[1] == "ls" || ws[1] == "" && ws[0] == "logins" {
