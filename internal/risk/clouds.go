@@ -382,25 +382,26 @@ func gsutil(c *cmd) {
 
 func azure(c *cmd) {
 	ws := c.words(5)
-	if !c.literalWords(5) {
-		// az reads what it does from any of its words (az keyvault
-		// secret show): one that is a variable may be the one.
-		c.add(Opaque, UnknownVerb.By("az", c.written(5), ""))
-		return
-	}
-	if contains(ws, "get-access-token") || ws[0] == "login" || ws[0] == "logout" {
-		c.add(Secret, TouchesCredential.By("az", ws[0], ""))
-		return
-	}
-	if ws[0] == "rest" {
+	if ws[0] == "rest" && c.literalWords(1) {
 		// az rest sends any request to Azure's API with the person's token:
-		// the method, not the subcommand, says what it does.
+		// the method, not the subcommand, says what it does. Its other
+		// words are a URL and a body, which may hold a ? or a brace.
+		if w, ok := c.hiddenOption(); ok {
+			c.add(Opaque, UnknownVerb.By("az rest", w.Raw, ""))
+			return
+		}
 		method := "get"
 		for i, a := range c.args {
 			if v, ok := strings.CutPrefix(a.Value, "--method="); ok {
 				method = v
+				if !a.Plain() {
+					method = "\x00"
+				}
 			} else if (a.Value == "--method" || a.Value == "-m") && i+1 < len(c.args) {
 				method = c.args[i+1].Value
+				if !c.args[i+1].Plain() {
+					method = "\x00"
+				}
 			}
 		}
 		switch strings.ToLower(method) {
@@ -411,6 +412,16 @@ func azure(c *cmd) {
 		default:
 			c.add(Deploy, Deploys.By("az rest", method, ""))
 		}
+		return
+	}
+	if !c.literalWords(5) {
+		// az reads what it does from any of its words (az keyvault
+		// secret show): one that is a variable may be the one.
+		c.add(Opaque, UnknownVerb.By("az", c.written(5), ""))
+		return
+	}
+	if contains(ws, "get-access-token") || ws[0] == "login" || ws[0] == "logout" {
+		c.add(Secret, TouchesCredential.By("az", ws[0], ""))
 		return
 	}
 	op := ""

@@ -11,7 +11,8 @@ import (
 
 // words returns the literal operands, in order, up to n of them: the
 // subcommand path of a CLI (gh pr create, kubectl get pods); an operand
-// that is not a literal ("$V", $(cmd), a glob) is "". A first operand
+// that is not a literal ("$V", $(cmd), a glob, a brace bash expands to
+// more words, a tilde) is "". A first operand
 // that is not a literal makes the step opaque: it is the command the CLI
 // runs, and no classifier may take "" for none at all (its help). Which
 // later words name a command is the classifier's to say (literalWords).
@@ -19,9 +20,13 @@ func (c *cmd) words(n int) []string {
 	ops := c.verbWords(n)
 	out := make([]string, n)
 	for i, w := range ops {
-		if w.Literal {
+		if w.Plain() {
 			out[i] = w.Value
-		} else if i == 0 {
+		} else if i == 0 || w.Brace || w.Glob {
+			// A brace or a glob may be more words than one, or
+			// none, and the step may make the files a glob finds:
+			// no word from it on is where words says (tea pr
+			// {merge,1}).
 			c.add(Opaque, UnknownVerb.By(c.name, w.Raw, ""))
 		}
 	}
@@ -29,11 +34,12 @@ func (c *cmd) words(n int) []string {
 }
 
 // literalWords reports whether the first n operands, as words counts
-// them, are literal words: when one is not, which subcommand runs is not
-// known.
+// them, are literal words, with no glob, brace or tilde expansion
+// pending: when one is not, which subcommand runs is not known (`gh pr
+// {merge,1}` is gh pr merge 1).
 func (c *cmd) literalWords(n int) bool {
 	for _, w := range c.verbWords(n) {
-		if !w.Literal {
+		if !w.Plain() {
 			return false
 		}
 	}
@@ -62,7 +68,7 @@ func (c *cmd) verbWords(n int) []shell.Word {
 			skip = false
 			continue
 		}
-		if w.Literal && strings.HasPrefix(w.Value, "-") {
+		if w.Plain() && strings.HasPrefix(w.Value, "-") {
 			skip = c.optTakesArg(w.Value)
 			continue
 		}
@@ -162,4 +168,23 @@ func (c *cmd) worksOn(n int, takes ...string) {
 		}
 		c.path(OpRead, w)
 	}
+}
+
+// hiddenOption reports whether one of the step's arguments is built at
+// run time from its first character on ("$M", {-XDELETE,x}, *, "$@"; not
+// "repos/$R/pulls"):
+// bash may make an option of it, or more than one word, that sayso
+// cannot read.
+func (c *cmd) hiddenOption() (shell.Word, bool) {
+	for _, w := range c.args {
+		raw := strings.TrimLeft(w.Raw, `"'`)
+		if w.Plain() || raw == "" {
+			continue
+		}
+		r := raw[0]
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.IndexByte("/._:=,+@%", r) >= 0) {
+			return w, true
+		}
+	}
+	return shell.Word{}, false
 }

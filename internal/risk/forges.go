@@ -207,18 +207,36 @@ func (c *cmd) readOperandsAfter(n int) {
 }
 
 func ghAPI(c *cmd) {
+	// The method and the fields that make it a POST are options: one
+	// bash builds at run time may be either.
+	if w, ok := c.hiddenOption(); ok {
+		c.add(Opaque, UnknownVerb.By("gh api", w.Raw, ""))
+		return
+	}
 	method := ""
 	fields := false
 	for i, w := range c.args {
 		v := w.Value
+		if strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+			// A cluster of short options: -i takes no value, the
+			// first other one takes the rest as its value (-XDELETE,
+			// -ftitle=x, -iX DELETE).
+			v = "-" + strings.TrimLeft(v[1:], "i")
+		}
 		switch {
 		case (v == "-X" || v == "--method") && i+1 < len(c.args):
 			method = strings.ToUpper(c.args[i+1].Value)
+			if !c.args[i+1].Plain() {
+				c.add(Opaque, UnknownVerb.By("gh api", c.args[i+1].Raw, ""))
+				return
+			}
 		case strings.HasPrefix(v, "--method="):
 			method = strings.ToUpper(v[9:])
 		case strings.HasPrefix(v, "-X") && len(v) > 2:
 			method = strings.ToUpper(v[2:])
-		case v == "-f" || v == "-F" || v == "--field" || v == "--raw-field" || v == "--input":
+		case v == "-f" || v == "-F" || v == "--field" || v == "--raw-field" || v == "--input",
+			strings.HasPrefix(v, "-f"), strings.HasPrefix(v, "-F"),
+			strings.HasPrefix(v, "--field="), strings.HasPrefix(v, "--raw-field="), strings.HasPrefix(v, "--input="):
 			fields = true
 		}
 	}
@@ -237,6 +255,11 @@ func ghAPI(c *cmd) {
 
 func jj(c *cmd) {
 	ws := c.words(3)
+	if ws[0] == "git" && !c.literalWords(3) {
+		// jj git's next word is the command (jj git $V with V=push).
+		c.add(Opaque, UnknownVerb.By("jj", c.written(3), ""))
+		return
+	}
 	switch ws[0] {
 	case "git":
 		switch ws[1] {
@@ -394,6 +417,11 @@ func svn(c *cmd) {
 // tea is Gitea's CLI.
 func tea(c *cmd) {
 	ws := c.words(2)
+	if !c.literalWords(2) {
+		// tea's second word is the command (tea pr $V with V=merge).
+		c.add(Opaque, UnknownVerb.By("tea", c.written(2), ""))
+		return
+	}
 	switch {
 	case ws[0] == "login" || ws[0] == "logins" || ws[0] == "logout":
 		if ws[1] == "list" || ws[1] == "ls" || ws[1] == "" && ws[0] == "logins" {

@@ -12,7 +12,9 @@ import (
 // environment env: a name with a slash as it is, otherwise the first
 // executable regular file of that name in PATH's folders (an empty one
 // is the step's folder). ok is false when there is none, or PATH is
-// unset: bash then says why itself.
+// unset, or one of PATH's folders begins with a tilde, which bash reads
+// as a home's (`PATH="~/bin:$PATH"`) and not as a folder named `~` in
+// the step's folder: bash then finds it, or says why, itself.
 func lookProgram(name, dir string, env []string) (string, bool) {
 	at := func(p string) string {
 		if filepath.IsAbs(p) {
@@ -32,7 +34,13 @@ func lookProgram(name, dir string, env []string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	for _, d := range strings.Split(path, ":") {
+	folders := strings.Split(path, ":")
+	for _, d := range folders {
+		if strings.HasPrefix(d, "~") {
+			return "", false
+		}
+	}
+	for _, d := range folders {
 		if d == "" {
 			d = "."
 		}

@@ -62,3 +62,30 @@ func TestWallProgram(t *testing.T) {
 		}
 	}
 }
+
+// TestWallProgramTildePath: bash reads a PATH folder that begins with a
+// tilde as the home's (`PATH="~/bin:$PATH"`, written in quotes in a
+// shell's startup file, works in bash), never as a folder of the step's
+// own folder named `~`. A step the agent may write in plants `~/bin/ls`
+// there; `ls` then runs what bash runs, not the planted program.
+func TestWallProgramTildePath(t *testing.T) {
+	need(t)
+	w := newWorld(t)
+	sock := filepath.Join(w.state, "walls", "tilde.sock")
+	t.Cleanup(func() { EndSession(sock) })
+	p := w.profile(Local)
+	p.Session = sock
+	bin := launcher(t)
+	must(t, os.MkdirAll(filepath.Join(w.root, "~", "bin"), 0o755))
+	must(t, os.WriteFile(filepath.Join(w.root, "~", "bin", "ls"), []byte("#!/bin/sh\necho planted\n"), 0o755))
+	must(t, os.MkdirAll(filepath.Join(w.root, "sub"), 0o755))
+	env := []string{"PATH=~/bin:" + os.Getenv("PATH")}
+	walled := client(t, w.root, p.Wrap("ls -a sub", bin), "", env...)
+	plain := client(t, w.root, "ls -a sub", "", env...)
+	if strings.Contains(plain.stdout, "planted") {
+		t.Fatalf("plain bash ran the planted program: %+v", plain)
+	}
+	if walled.code != plain.code || walled.stdout != plain.stdout {
+		t.Errorf("walled %+v, plain %+v", walled, plain)
+	}
+}
