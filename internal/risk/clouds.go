@@ -737,8 +737,10 @@ func packer(c *cmd) {
 		c.add(Deploy, Deploys.By("packer", "build", ""))
 	case "init", "fmt", "hcl2_upgrade", "plugins":
 		c.add(LocalWrite, LocalWork.By("packer", v, ""))
-	default:
+	case "console", "fix", "inspect", "validate", "version", "help", "":
 		c.add(Read, OnlyReads.By("packer", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("packer", v, ""))
 	}
 }
 

@@ -231,8 +231,10 @@ func ko(c *cmd) {
 		c.add(Destructive, Destroys.By("ko", "delete", ""))
 	case "login":
 		c.add(Secret, StoresCredential.By("ko", "login", ""))
-	default:
+	case "deps", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("ko", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("ko", v, ""))
 	}
 }
 
@@ -240,19 +242,23 @@ func helmfile(c *cmd) {
 	switch v := c.verb(); v {
 	case "apply", "sync", "deploy", "charts":
 		c.add(Deploy, Deploys.By("helmfile", v+" releases", ""))
+	case "test":
+		c.add(Deploy, Deploys.By("helmfile", "test", ""))
 	case "destroy", "delete":
 		c.add(Deploy, Deploys.By("helmfile", v, ""))
 		c.add(Destructive, Destroys.By("helmfile", v, ""))
-	case "deps", "repos", "fetch", "build", "init", "cache":
+	case "deps", "repos", "fetch", "build", "init", "cache", "write-values":
 		c.add(LocalWrite, LocalWork.By("helmfile", v, ""))
-	default:
+	case "diff", "lint", "list", "show-dag", "status", "template", "print-env", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("helmfile", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("helmfile", v, ""))
 	}
 }
 
 func skaffold(c *cmd) {
 	switch v := c.verb(); v {
-	case "run", "deploy", "apply", "dev", "debug":
+	case "run", "deploy", "apply", "dev", "debug", "verify", "exec", "custom-actions":
 		c.add(Deploy, Deploys.By("skaffold", v, ""))
 	case "delete":
 		c.add(Deploy, Deploys.By("skaffold", "delete", ""))
@@ -263,10 +269,18 @@ func skaffold(c *cmd) {
 			return
 		}
 		c.add(Publish, Publishes.By("skaffold", "build", ""))
-	case "init", "fix", "test":
+	case "init", "fix", "test", "inspect":
 		c.add(LocalWrite, LocalWork.By("skaffold", v, ""))
-	default:
+	case "config":
+		if w := c.words(2)[1]; w == "list" || w == "" {
+			c.add(Read, OnlyReads.By("skaffold", "config list", ""))
+			return
+		}
+		c.add(LocalWrite, ChangesLocalSettings.By("skaffold", "config", ""))
+	case "render", "diagnose", "lint", "schema", "options", "survey", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("skaffold", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("skaffold", v, ""))
 	}
 }
 
@@ -299,10 +313,14 @@ func flux(c *cmd) {
 
 func tilt(c *cmd) {
 	switch v := c.verb(); v {
-	case "up", "ci", "down", "trigger", "enable", "disable", "args":
+	case "up", "ci", "down", "trigger", "enable", "disable", "args", "apply", "create", "delete", "edit", "patch":
 		c.add(Deploy, Deploys.By("tilt", v, ""))
-	default:
+	case "docker-prune":
+		c.add(ContainerRemove, RemovesContainers.By("tilt", v, ""))
+	case "api-resources", "describe", "dump", "explain", "get", "logs", "wait", "verify-install", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("tilt", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("tilt", v, ""))
 	}
 }
 
@@ -311,8 +329,22 @@ func kustomize(c *cmd) {
 	case "edit", "create", "init", "fn", "localize":
 		c.add(LocalWrite, LocalWork.By("kustomize", v, ""))
 		c.cwdWrite()
-	default:
+	case "cfg":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("kustomize", c.written(2), ""))
+			return
+		}
+		switch w := c.words(2)[1]; w {
+		case "cat", "count", "grep", "tree", "list-setters", "":
+			c.add(Read, OnlyReads.By("kustomize cfg", w, ""))
+		default:
+			c.add(LocalWrite, LocalWork.By("kustomize cfg", w, ""))
+			c.cwdWrite()
+		}
+	case "build", "version", "completion", "help", "docs-fn", "docs-fn-spec", "docs-io-annotations", "docs-merge", "docs-merge3", "":
 		c.add(Read, OnlyReads.By("kustomize", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("kustomize", v, ""))
 	}
 }
 
