@@ -110,16 +110,44 @@ func pulumi(c *cmd) {
 		return
 	}
 	switch w[0] {
-	case "preview", "stack", "whoami", "version", "about", "config", "logs", "":
-		if w[0] == "stack" && (w[1] == "rm" || w[1] == "remove") {
-			c.add(Destructive, Destroys.By("pulumi", "stack rm", ""))
+	case "stack", "config":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("pulumi", c.written(2), ""))
 			return
 		}
+		pulumiGroup(c, w[0], w[1], c.words(3)[2])
+	case "preview", "whoami", "version", "about", "logs", "":
 		c.add(Read, OnlyReads.By("pulumi", w[0], ""))
 	case "destroy":
 		c.lasting(Reason{Kind: DeletesWhole, Program: "pulumi", Verb: "destroy", What: "the stack"})
 	default:
 		c.add(Deploy, Deploys.By("pulumi", w[0], ""))
+	}
+}
+
+// pulumiGroup classifies the command verb of pulumi stack or pulumi
+// config (pulumi stack --help, pulumi config --help); next is the word
+// after it, stack tag's and config env's command.
+func pulumiGroup(c *cmd, group, verb, next string) {
+	where := "pulumi " + group
+	switch {
+	case verb == "rm" || verb == "remove":
+		c.add(Destructive, Destroys.By(where, verb, ""))
+	case verb == "" || group == "stack" && (verb == "ls" || verb == "output" || verb == "history" || verb == "export"):
+		c.add(Read, OnlyReads.By(where, verb, ""))
+	case (verb == "tag" || verb == "env") && !c.literalWords(3):
+		c.add(Opaque, UnknownVerb.By(where, c.written(3), ""))
+	case verb == "tag" && (next == "ls" || next == "get" || next == ""), verb == "env" && (next == "ls" || next == ""):
+		c.add(Read, OnlyReads.By(where, verb+" "+next, ""))
+	case group == "stack" && (verb == "select" || verb == "unselect" || verb == "graph"),
+		group == "config" && (verb == "set" || verb == "set-all" || verb == "rm-all" || verb == "cp" || verb == "refresh" || verb == "env"):
+		// The stack's settings file (Pulumi.<stack>.yaml), the stack
+		// in use, a graph's file.
+		c.add(LocalWrite, LocalWork.By(where, verb, ""))
+	case group == "stack" && (verb == "init" || verb == "rename" || verb == "import" || verb == "tag" || verb == "change-secrets-provider"):
+		c.add(RemoteWrite, ChangesServer.By(where, verb, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By(where, verb, ""))
 	}
 }
 
@@ -491,6 +519,13 @@ func fly(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
 	case "deploy", "launch", "scale", "restart", "machine", "machines", "deploy-x", "secrets", "ips", "certs", "regions", "volumes", "apps", "postgres", "redis", "proxy", "ssh", "console", "config":
+		// The groups' next word is the command (fly apps destroy), but
+		// for deploy, launch, restart, scale, ssh, console and proxy,
+		// whose next word is an argument or a command of their own.
+		if !c.literalWords(2) && !slices.Contains([]string{"deploy", "launch", "restart", "scale", "ssh", "console", "proxy"}, v) {
+			c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+			return
+		}
 		switch ws[1] {
 		case "list", "ls", "show", "status", "":
 			if v == "deploy" || v == "launch" || v == "restart" || v == "scale" {
@@ -514,11 +549,26 @@ func fly(c *cmd) {
 		}
 	case "destroy":
 		c.add(Destructive, Destroys.By(c.name, "destroy", ""))
-	case "status", "logs", "info", "version", "auth", "doctor", "dashboard", "open", "releases", "history", "platform", "orgs", "":
-		if v == "auth" && ws[1] == "token" {
-			c.add(Secret, TouchesCredential.By(c.name, "auth token", ""))
+	case "auth", "orgs":
+		// fly auth --help: docker, login, logout, signup, token, whoami;
+		// fly orgs --help: create, delete, invite, list, remove, replay-sso-link, show.
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
 			return
 		}
+		switch w := ws[1]; {
+		case w == "" || w == "whoami" || w == "list" || w == "show":
+			c.add(Read, OnlyReads.By(c.name+" "+v, w, ""))
+		case v == "auth":
+			c.add(Secret, TouchesCredential.By(c.name, "auth "+w, ""))
+		case w == "delete" || w == "remove":
+			c.add(Destructive, Destroys.By(c.name, "orgs "+w, ""))
+		case w == "create" || w == "invite":
+			c.add(RemoteWrite, ChangesServer.By(c.name, "orgs "+w, ""))
+		default:
+			c.add(Opaque, UnknownVerb.By(c.name+" orgs", w, ""))
+		}
+	case "status", "logs", "info", "version", "doctor", "dashboard", "open", "releases", "history", "platform", "":
 		c.add(Read, OnlyReads.By(c.name, v, ""))
 	default:
 		c.add(Deploy, Deploys.By(c.name, v, ""))

@@ -26,22 +26,15 @@ func kubectl(c *cmd) {
 		}
 		c.add(Read, OnlyReads.By(n, "", ""))
 	case "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
-		"diff", "wait", "events", "kustomize", "completion", "plugin", "":
+		"diff", "wait", "events", "kustomize", "completion", "":
 		c.add(Read, OnlyReads.By(n, "", ""))
-	case "auth":
-		c.add(Read, OnlyReads.By(n, "", ""))
-	case "config":
-		switch w[1] {
-		case "view":
-			if c.has("--raw") {
-				c.add(Secret, PrintsCredential.By(n, "view --raw", ""))
-			}
-			c.add(Read, OnlyReads.By(n, "view", ""))
-		case "get-contexts", "current-context", "get-clusters", "get-users":
-			c.add(Read, OnlyReads.By(n, w[1], ""))
-		default:
-			c.add(LocalWrite, ChangesLocalSettings.By(n, w[1], ""))
+	case "auth", "plugin", "config":
+		// Groups of commands: the next word is the command.
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+			return
 		}
+		kubectlGroup(c, n, w[1])
 	case "rollout":
 		if w[1] == "status" || w[1] == "history" {
 			c.add(Read, OnlyReads.By(n, w[1], ""))
@@ -83,6 +76,34 @@ func kubectl(c *cmd) {
 		}
 	default:
 		c.add(Deploy, Deploys.By(n, "", ""))
+	}
+}
+
+// kubectlGroup classifies verb of kubectl's group n: auth, plugin or
+// config (kubectl auth --help lists can-i, reconcile and whoami; kubectl
+// plugin --help lists list).
+func kubectlGroup(c *cmd, n, verb string) {
+	switch {
+	case strings.HasSuffix(n, " auth") && verb == "reconcile":
+		// Creates or updates RBAC roles and bindings.
+		c.add(Privilege, RaisesPrivilege.By(n, "reconcile", ""))
+	case strings.HasSuffix(n, " auth") && (verb == "can-i" || verb == "whoami" || verb == ""),
+		strings.HasSuffix(n, " plugin") && (verb == "list" || verb == ""):
+		c.add(Read, OnlyReads.By(n, verb, ""))
+	case strings.HasSuffix(n, " config"):
+		switch verb {
+		case "view":
+			if c.has("--raw") {
+				c.add(Secret, PrintsCredential.By(n, "view --raw", ""))
+			}
+			c.add(Read, OnlyReads.By(n, "view", ""))
+		case "get-contexts", "current-context", "get-clusters", "get-users", "":
+			c.add(Read, OnlyReads.By(n, verb, ""))
+		default:
+			c.add(LocalWrite, ChangesLocalSettings.By(n, verb, ""))
+		}
+	default:
+		c.add(Opaque, UnknownVerb.By(n, verb, ""))
 	}
 }
 
