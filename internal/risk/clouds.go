@@ -174,6 +174,11 @@ func (c *cmd) cloudVerb(label, op string) {
 func aws(c *cmd) {
 	w := c.words(3)
 	svc, op := w[0], w[1]
+	if !c.literalWords(2) {
+		// The operation is a variable: cloudVerb would take "" for none.
+		c.add(Opaque, UnknownVerb.By("aws", c.written(2), ""))
+		return
+	}
 	switch {
 	case svc == "s3":
 		awsS3(c, op, w[2])
@@ -277,6 +282,12 @@ func gcloud(c *cmd) {
 		}
 	}
 	if len(ws) > 0 && ws[0] == "config" {
+		if !c.literalWords(3) {
+			// gcloud config set given by a variable may name a
+			// program to run or a file of credentials.
+			c.add(Opaque, UnknownVerb.By("gcloud", c.written(3), ""))
+			return
+		}
 		if contains(ws, "virtualenv") && !contains(ws, "describe") && !contains(ws, "is-enabled") {
 			c.add(InstructionPatch, RunsLater.By("gcloud", "config virtualenv", ""))
 			return
@@ -815,6 +826,11 @@ func vagrant(c *cmd) {
 
 func genericCloud(c *cmd) {
 	ws := c.words(3)
+	if !c.literalWords(2) {
+		// The command is a variable: cloudVerb would take "" for none.
+		c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+		return
+	}
 	op := ws[1]
 	for _, w := range ws[1:] {
 		if cloudVerbWord(w) || w == "rm" || w == "ls" || strings.HasPrefix(w, "destroy") || strings.HasPrefix(w, "terminate") {
