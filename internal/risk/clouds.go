@@ -159,7 +159,7 @@ func (c *cmd) cloudVerb(label, op string) {
 	case op == "" || op == "help" || strings.HasPrefix(op, "list") || strings.HasPrefix(op, "describe") || strings.HasPrefix(op, "get") ||
 		strings.HasPrefix(op, "show") || op == "ls" || strings.HasPrefix(op, "wait") || op == "version" || op == "info" ||
 		strings.HasPrefix(op, "search") || strings.HasPrefix(op, "lookup") || strings.HasPrefix(op, "query") || strings.HasPrefix(op, "filter") ||
-		op == "whoami" || op == "status" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
+		op == "whoami" || op == "status" || op == "exists" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
 		strings.HasPrefix(op, "check") || strings.HasPrefix(op, "scan") || strings.HasPrefix(op, "estimate") || strings.HasPrefix(op, "simulate") || op == "logs" || op == "tail":
 		c.add(Read, OnlyReads.By(label, op, ""))
 	case strings.HasPrefix(op, "delete") || strings.HasPrefix(op, "remove") || strings.HasPrefix(op, "terminate") ||
@@ -385,6 +385,19 @@ func contains(ws []string, s string) bool {
 	return false
 }
 
+// azCommand is the last word of az's command path, the words before the
+// first option: az takes no operands but its options' values.
+func azCommand(c *cmd) string {
+	last := ""
+	for _, w := range c.args {
+		if strings.HasPrefix(w.Value, "-") {
+			break
+		}
+		last = w.Value
+	}
+	return last
+}
+
 func gsutil(c *cmd) {
 	for len(c.args) > 0 && strings.HasPrefix(c.args[0].Value, "-") {
 		if v := c.args[0].Value; (v == "-o" || v == "-h" || v == "-u") && len(c.args) > 1 {
@@ -458,6 +471,21 @@ func azure(c *cmd) {
 			op = w
 			break
 		}
+	}
+	switch ws[0] {
+	case "find":
+		// Searches az's examples; its next word is the search.
+		c.add(Read, OnlyReads.By("az", "find", ""))
+		return
+	case "configure":
+		c.add(LocalWrite, ChangesLocalSettings.By("az", "configure", ""))
+		return
+	}
+	if op == "" {
+		// The command is the last word of the path before the options
+		// (az vm deallocate, az aks scale): none of the verbs above does
+		// not make it a read.
+		op = azCommand(c)
 	}
 	if ws[0] == "account" && (op == "show" || op == "list") {
 		c.add(Read, OnlyReads.By("az", "account", ""))
