@@ -437,6 +437,11 @@ func svn(c *cmd) {
 // tea is Gitea's CLI.
 func tea(c *cmd) {
 	ws := c.words(2)
+	if !c.literalWords(2) {
+		// The word after a group is its command (tea pulls merge 3).
+		c.add(Opaque, UnknownVerb.By("tea", c.written(2), ""))
+		return
+	}
 	switch {
 	case ws[0] == "login" || ws[0] == "logins" || ws[0] == "logout":
 		if ws[1] == "list" || ws[1] == "ls" || ws[1] == "" && ws[0] == "logins" {
@@ -463,10 +468,20 @@ func tea(c *cmd) {
 	case ws[1] == "checkout" || ws[1] == "clean" || ws[0] == "clone":
 		c.add(LocalWrite, LocalWork.By("tea", ws[0]+" "+ws[1], ""))
 		c.cwdWrite()
-	default:
+	case slices.Contains(teaGroups, ws[0]) && (ws[1] == "" || ws[1] == "list" || ws[1] == "ls" || isNumber(ws[1])),
+		ws[0] == "whoami" || ws[0] == "help" || ws[0] == "--version" || ws[0] == "":
+		// tea issues 12 shows issue 12.
 		c.add(Read, OnlyReads.By("tea", ws[0]+" "+ws[1], ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("tea", ws[0]+" "+ws[1], ""))
 	}
 }
+
+// teaGroups are tea's groups of commands (tea --help), each of which
+// lists, or shows the one numbered, with no command.
+var teaGroups = []string{"issues", "issue", "i", "pulls", "pull", "pr", "labels", "label", "milestones", "milestone", "ms",
+	"times", "time", "t", "organizations", "organization", "org", "repos", "repo", "branches", "branch", "b",
+	"notifications", "notification", "n", "actions", "webhooks", "hooks"}
 
 // graphite is Graphite's gt: submit pushes a stack with force-with-lease.
 func graphite(c *cmd) {
