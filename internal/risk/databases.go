@@ -332,9 +332,23 @@ func etcdctl(c *cmd) {
 	ws := c.words(2)
 	switch ws[0] {
 	case "get", "watch", "endpoint", "member", "alarm", "version", "check", "":
+		if (ws[0] == "endpoint" || ws[0] == "member" || ws[0] == "alarm" || ws[0] == "check") && !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("etcdctl", c.written(2), ""))
+			return
+		}
 		if ws[0] == "member" && (ws[1] == "add" || ws[1] == "remove" || ws[1] == "update" || ws[1] == "promote") ||
 			ws[0] == "alarm" && ws[1] == "disarm" {
 			c.add(Deploy, Deploys.By("etcdctl", ws[0]+" "+ws[1], ""))
+			return
+		}
+		if ws[0] == "check" && (ws[1] == "perf" || ws[1] == "datascale") {
+			// Both put keys to the cluster to measure it (etcdctl check --help).
+			c.add(RemoteWrite, ChangesServer.By("etcdctl", "check "+ws[1], ""))
+			return
+		}
+		if ws[0] == "endpoint" && !slices.Contains([]string{"health", "status", "hashkv", ""}, ws[1]) ||
+			(ws[0] == "member" || ws[0] == "alarm") && ws[1] != "list" && ws[1] != "" || ws[0] == "check" && ws[1] != "" {
+			c.add(Opaque, UnknownVerb.By("etcdctl "+ws[0], ws[1], ""))
 			return
 		}
 		if ws[0] == "get" || ws[0] == "watch" {
