@@ -87,13 +87,19 @@ func terraform(c *cmd) {
 			c.add(Deploy, Deploys.By(n, w[1], ""))
 		}
 	case "workspace":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By(n, c.written(2), ""))
+			return
+		}
 		switch w[1] {
 		case "list", "show":
 			c.add(Read, OnlyReads.By(n, w[1], ""))
 		case "delete":
 			c.add(Destructive, Destroys.By(n, "delete", ""))
-		default:
+		case "new", "select", "":
 			c.add(LocalWrite, LocalWork.By(n, w[1], ""))
+		default:
+			c.add(Opaque, UnknownVerb.By(n+" workspace", w[1], ""))
 		}
 	default:
 		c.add(Deploy, Deploys.By(n, "", ""))

@@ -174,6 +174,12 @@ func helm(c *cmd) {
 	case "list", "ls", "status", "history", "show", "inspect", "template", "lint", "search", "version", "env", "verify", "":
 		c.add(Read, OnlyReads.By("helm", v, ""))
 	case "repo", "dependency", "dep", "pull", "fetch", "package", "plugin", "create", "completion":
+		if (v == "plugin" || v == "repo") && !c.literalWords(2) {
+			// The group's command is a variable: helm plugin install
+			// runs the plugin's hooks.
+			c.add(Opaque, UnknownVerb.By("helm", c.written(2), ""))
+			return
+		}
 		if v == "repo" && (w[1] == "list" || w[1] == "ls") {
 			c.add(Read, OnlyReads.By("helm", "repo list", ""))
 			return
