@@ -87,13 +87,19 @@ func terraform(c *cmd) {
 			c.add(Deploy, Deploys.By(n, w[1], ""))
 		}
 	case "workspace":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By(n, c.written(2), ""))
+			return
+		}
 		switch w[1] {
 		case "list", "show":
 			c.add(Read, OnlyReads.By(n, w[1], ""))
 		case "delete":
 			c.add(Destructive, Destroys.By(n, "delete", ""))
-		default:
+		case "new", "select", "":
 			c.add(LocalWrite, LocalWork.By(n, w[1], ""))
+		default:
+			c.add(Opaque, UnknownVerb.By(n+" workspace", w[1], ""))
 		}
 	default:
 		c.add(Deploy, Deploys.By(n, "", ""))
@@ -110,16 +116,44 @@ func pulumi(c *cmd) {
 		return
 	}
 	switch w[0] {
-	case "preview", "stack", "whoami", "version", "about", "config", "logs", "":
-		if w[0] == "stack" && (w[1] == "rm" || w[1] == "remove") {
-			c.add(Destructive, Destroys.By("pulumi", "stack rm", ""))
+	case "stack", "config":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("pulumi", c.written(2), ""))
 			return
 		}
+		pulumiGroup(c, w[0], w[1], c.words(3)[2])
+	case "preview", "whoami", "version", "about", "logs", "":
 		c.add(Read, OnlyReads.By("pulumi", w[0], ""))
 	case "destroy":
 		c.lasting(Reason{Kind: DeletesWhole, Program: "pulumi", Verb: "destroy", What: "the stack"})
 	default:
 		c.add(Deploy, Deploys.By("pulumi", w[0], ""))
+	}
+}
+
+// pulumiGroup classifies the command verb of pulumi stack or pulumi
+// config (pulumi stack --help, pulumi config --help); next is the word
+// after it, stack tag's and config env's command.
+func pulumiGroup(c *cmd, group, verb, next string) {
+	where := "pulumi " + group
+	switch {
+	case verb == "rm" || verb == "remove":
+		c.add(Destructive, Destroys.By(where, verb, ""))
+	case verb == "" || group == "stack" && (verb == "ls" || verb == "output" || verb == "history" || verb == "export"):
+		c.add(Read, OnlyReads.By(where, verb, ""))
+	case (verb == "tag" || verb == "env") && !c.literalWords(3):
+		c.add(Opaque, UnknownVerb.By(where, c.written(3), ""))
+	case verb == "tag" && (next == "ls" || next == "get" || next == ""), verb == "env" && (next == "ls" || next == ""):
+		c.add(Read, OnlyReads.By(where, verb+" "+next, ""))
+	case group == "stack" && (verb == "select" || verb == "unselect" || verb == "graph"),
+		group == "config" && (verb == "set" || verb == "set-all" || verb == "rm-all" || verb == "cp" || verb == "refresh" || verb == "env"):
+		// The stack's settings file (Pulumi.<stack>.yaml), the stack
+		// in use, a graph's file.
+		c.add(LocalWrite, LocalWork.By(where, verb, ""))
+	case group == "stack" && (verb == "init" || verb == "rename" || verb == "import" || verb == "tag" || verb == "change-secrets-provider"):
+		c.add(RemoteWrite, ChangesServer.By(where, verb, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By(where, verb, ""))
 	}
 }
 
@@ -131,7 +165,7 @@ func (c *cmd) cloudVerb(label, op string) {
 	case op == "" || op == "help" || strings.HasPrefix(op, "list") || strings.HasPrefix(op, "describe") || strings.HasPrefix(op, "get") ||
 		strings.HasPrefix(op, "show") || op == "ls" || strings.HasPrefix(op, "wait") || op == "version" || op == "info" ||
 		strings.HasPrefix(op, "search") || strings.HasPrefix(op, "lookup") || strings.HasPrefix(op, "query") || strings.HasPrefix(op, "filter") ||
-		op == "whoami" || op == "status" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
+		op == "whoami" || op == "status" || op == "exists" || strings.HasPrefix(op, "head-") || strings.HasPrefix(op, "validate") || strings.HasPrefix(op, "test-") ||
 		strings.HasPrefix(op, "check") || strings.HasPrefix(op, "scan") || strings.HasPrefix(op, "estimate") || strings.HasPrefix(op, "simulate") || op == "logs" || op == "tail":
 		c.add(Read, OnlyReads.By(label, op, ""))
 	case strings.HasPrefix(op, "delete") || strings.HasPrefix(op, "remove") || strings.HasPrefix(op, "terminate") ||
@@ -146,6 +180,11 @@ func (c *cmd) cloudVerb(label, op string) {
 func aws(c *cmd) {
 	w := c.words(3)
 	svc, op := w[0], w[1]
+	if !c.literalWords(2) {
+		// The operation is a variable: cloudVerb would take "" for none.
+		c.add(Opaque, UnknownVerb.By("aws", c.written(2), ""))
+		return
+	}
 	switch {
 	case svc == "s3":
 		awsS3(c, op, w[2])
@@ -249,6 +288,12 @@ func gcloud(c *cmd) {
 		}
 	}
 	if len(ws) > 0 && ws[0] == "config" {
+		if !c.literalWords(3) {
+			// gcloud config set given by a variable may name a
+			// program to run or a file of credentials.
+			c.add(Opaque, UnknownVerb.By("gcloud", c.written(3), ""))
+			return
+		}
 		if contains(ws, "virtualenv") && !contains(ws, "describe") && !contains(ws, "is-enabled") {
 			c.add(InstructionPatch, RunsLater.By("gcloud", "config virtualenv", ""))
 			return
@@ -346,6 +391,19 @@ func contains(ws []string, s string) bool {
 	return false
 }
 
+// azCommand is the last word of az's command path, the words before the
+// first option: az takes no operands but its options' values.
+func azCommand(c *cmd) string {
+	last := ""
+	for _, w := range c.args {
+		if strings.HasPrefix(w.Value, "-") {
+			break
+		}
+		last = w.Value
+	}
+	return last
+}
+
 func gsutil(c *cmd) {
 	for len(c.args) > 0 && strings.HasPrefix(c.args[0].Value, "-") {
 		if v := c.args[0].Value; (v == "-o" || v == "-h" || v == "-u") && len(c.args) > 1 {
@@ -431,6 +489,21 @@ func azure(c *cmd) {
 			break
 		}
 	}
+	switch ws[0] {
+	case "find":
+		// Searches az's examples; its next word is the search.
+		c.add(Read, OnlyReads.By("az", "find", ""))
+		return
+	case "configure":
+		c.add(LocalWrite, ChangesLocalSettings.By("az", "configure", ""))
+		return
+	}
+	if op == "" {
+		// The command is the last word of the path before the options
+		// (az vm deallocate, az aks scale): none of the verbs above does
+		// not make it a read.
+		op = azCommand(c)
+	}
 	if ws[0] == "account" && (op == "show" || op == "list") {
 		c.add(Read, OnlyReads.By("az", "account", ""))
 		return
@@ -502,6 +575,13 @@ func fly(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
 	case "deploy", "launch", "scale", "restart", "machine", "machines", "deploy-x", "secrets", "ips", "certs", "regions", "volumes", "apps", "postgres", "redis", "proxy", "ssh", "console", "config":
+		// The groups' next word is the command (fly apps destroy), but
+		// for deploy, launch, restart, scale, ssh, console and proxy,
+		// whose next word is an argument or a command of their own.
+		if !c.literalWords(2) && !slices.Contains([]string{"deploy", "launch", "restart", "scale", "ssh", "console", "proxy"}, v) {
+			c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+			return
+		}
 		switch ws[1] {
 		case "list", "ls", "show", "status", "":
 			if v == "deploy" || v == "launch" || v == "restart" || v == "scale" {
@@ -525,11 +605,26 @@ func fly(c *cmd) {
 		}
 	case "destroy":
 		c.add(Destructive, Destroys.By(c.name, "destroy", ""))
-	case "status", "logs", "info", "version", "auth", "doctor", "dashboard", "open", "releases", "history", "platform", "orgs", "":
-		if v == "auth" && ws[1] == "token" {
-			c.add(Secret, TouchesCredential.By(c.name, "auth token", ""))
+	case "auth", "orgs":
+		// fly auth --help: docker, login, logout, signup, token, whoami;
+		// fly orgs --help: create, delete, invite, list, remove, replay-sso-link, show.
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
 			return
 		}
+		switch w := ws[1]; {
+		case w == "" || w == "whoami" || w == "list" || w == "show":
+			c.add(Read, OnlyReads.By(c.name+" "+v, w, ""))
+		case v == "auth":
+			c.add(Secret, TouchesCredential.By(c.name, "auth "+w, ""))
+		case w == "delete" || w == "remove":
+			c.add(Destructive, Destroys.By(c.name, "orgs "+w, ""))
+		case w == "create" || w == "invite":
+			c.add(RemoteWrite, ChangesServer.By(c.name, "orgs "+w, ""))
+		default:
+			c.add(Opaque, UnknownVerb.By(c.name+" orgs", w, ""))
+		}
+	case "status", "logs", "info", "version", "doctor", "dashboard", "open", "releases", "history", "platform", "":
 		c.add(Read, OnlyReads.By(c.name, v, ""))
 	default:
 		c.add(Deploy, Deploys.By(c.name, v, ""))
@@ -748,8 +843,10 @@ func packer(c *cmd) {
 		c.add(Deploy, Deploys.By("packer", "build", ""))
 	case "init", "fmt", "hcl2_upgrade", "plugins":
 		c.add(LocalWrite, LocalWork.By("packer", v, ""))
-	default:
+	case "console", "fix", "inspect", "validate", "version", "help", "":
 		c.add(Read, OnlyReads.By("packer", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("packer", v, ""))
 	}
 }
 
@@ -774,6 +871,11 @@ func vagrant(c *cmd) {
 
 func genericCloud(c *cmd) {
 	ws := c.words(3)
+	if !c.literalWords(2) {
+		// The command is a variable: cloudVerb would take "" for none.
+		c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+		return
+	}
 	op := ws[1]
 	for _, w := range ws[1:] {
 		if cloudVerbWord(w) || w == "rm" || w == "ls" || strings.HasPrefix(w, "destroy") || strings.HasPrefix(w, "terminate") {

@@ -26,22 +26,15 @@ func kubectl(c *cmd) {
 		}
 		c.add(Read, OnlyReads.By(n, "", ""))
 	case "describe", "logs", "top", "explain", "api-resources", "api-versions", "version", "cluster-info",
-		"diff", "wait", "events", "kustomize", "completion", "plugin", "":
+		"diff", "wait", "events", "kustomize", "completion", "":
 		c.add(Read, OnlyReads.By(n, "", ""))
-	case "auth":
-		c.add(Read, OnlyReads.By(n, "", ""))
-	case "config":
-		switch w[1] {
-		case "view":
-			if c.has("--raw") {
-				c.add(Secret, PrintsCredential.By(n, "view --raw", ""))
-			}
-			c.add(Read, OnlyReads.By(n, "view", ""))
-		case "get-contexts", "current-context", "get-clusters", "get-users":
-			c.add(Read, OnlyReads.By(n, w[1], ""))
-		default:
-			c.add(LocalWrite, ChangesLocalSettings.By(n, w[1], ""))
+	case "auth", "plugin", "config":
+		// Groups of commands: the next word is the command.
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By(c.name, c.written(2), ""))
+			return
 		}
+		kubectlGroup(c, n, w[1])
 	case "rollout":
 		if w[1] == "status" || w[1] == "history" {
 			c.add(Read, OnlyReads.By(n, w[1], ""))
@@ -83,6 +76,34 @@ func kubectl(c *cmd) {
 		}
 	default:
 		c.add(Deploy, Deploys.By(n, "", ""))
+	}
+}
+
+// kubectlGroup classifies verb of kubectl's group n: auth, plugin or
+// config (kubectl auth --help lists can-i, reconcile and whoami; kubectl
+// plugin --help lists list).
+func kubectlGroup(c *cmd, n, verb string) {
+	switch {
+	case strings.HasSuffix(n, " auth") && verb == "reconcile":
+		// Creates or updates RBAC roles and bindings.
+		c.add(Privilege, RaisesPrivilege.By(n, "reconcile", ""))
+	case strings.HasSuffix(n, " auth") && (verb == "can-i" || verb == "whoami" || verb == ""),
+		strings.HasSuffix(n, " plugin") && (verb == "list" || verb == ""):
+		c.add(Read, OnlyReads.By(n, verb, ""))
+	case strings.HasSuffix(n, " config"):
+		switch verb {
+		case "view":
+			if c.has("--raw") {
+				c.add(Secret, PrintsCredential.By(n, "view --raw", ""))
+			}
+			c.add(Read, OnlyReads.By(n, "view", ""))
+		case "get-contexts", "current-context", "get-clusters", "get-users", "":
+			c.add(Read, OnlyReads.By(n, verb, ""))
+		default:
+			c.add(LocalWrite, ChangesLocalSettings.By(n, verb, ""))
+		}
+	default:
+		c.add(Opaque, UnknownVerb.By(n, verb, ""))
 	}
 }
 
@@ -153,6 +174,12 @@ func helm(c *cmd) {
 	case "list", "ls", "status", "history", "show", "inspect", "template", "lint", "search", "version", "env", "verify", "":
 		c.add(Read, OnlyReads.By("helm", v, ""))
 	case "repo", "dependency", "dep", "pull", "fetch", "package", "plugin", "create", "completion":
+		if (v == "plugin" || v == "repo") && !c.literalWords(2) {
+			// The group's command is a variable: helm plugin install
+			// runs the plugin's hooks.
+			c.add(Opaque, UnknownVerb.By("helm", c.written(2), ""))
+			return
+		}
 		if v == "repo" && (w[1] == "list" || w[1] == "ls") {
 			c.add(Read, OnlyReads.By("helm", "repo list", ""))
 			return
@@ -231,8 +258,10 @@ func ko(c *cmd) {
 		c.add(Destructive, Destroys.By("ko", "delete", ""))
 	case "login":
 		c.add(Secret, StoresCredential.By("ko", "login", ""))
-	default:
+	case "deps", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("ko", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("ko", v, ""))
 	}
 }
 
@@ -240,19 +269,23 @@ func helmfile(c *cmd) {
 	switch v := c.verb(); v {
 	case "apply", "sync", "deploy", "charts":
 		c.add(Deploy, Deploys.By("helmfile", v+" releases", ""))
+	case "test":
+		c.add(Deploy, Deploys.By("helmfile", "test", ""))
 	case "destroy", "delete":
 		c.add(Deploy, Deploys.By("helmfile", v, ""))
 		c.add(Destructive, Destroys.By("helmfile", v, ""))
-	case "deps", "repos", "fetch", "build", "init", "cache":
+	case "deps", "repos", "fetch", "build", "init", "cache", "write-values":
 		c.add(LocalWrite, LocalWork.By("helmfile", v, ""))
-	default:
+	case "diff", "lint", "list", "show-dag", "status", "template", "print-env", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("helmfile", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("helmfile", v, ""))
 	}
 }
 
 func skaffold(c *cmd) {
 	switch v := c.verb(); v {
-	case "run", "deploy", "apply", "dev", "debug":
+	case "run", "deploy", "apply", "dev", "debug", "verify", "exec", "custom-actions":
 		c.add(Deploy, Deploys.By("skaffold", v, ""))
 	case "delete":
 		c.add(Deploy, Deploys.By("skaffold", "delete", ""))
@@ -263,10 +296,18 @@ func skaffold(c *cmd) {
 			return
 		}
 		c.add(Publish, Publishes.By("skaffold", "build", ""))
-	case "init", "fix", "test":
+	case "init", "fix", "test", "inspect":
 		c.add(LocalWrite, LocalWork.By("skaffold", v, ""))
-	default:
+	case "config":
+		if w := c.words(2)[1]; w == "list" || w == "" {
+			c.add(Read, OnlyReads.By("skaffold", "config list", ""))
+			return
+		}
+		c.add(LocalWrite, ChangesLocalSettings.By("skaffold", "config", ""))
+	case "render", "diagnose", "lint", "schema", "options", "survey", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("skaffold", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("skaffold", v, ""))
 	}
 }
 
@@ -299,10 +340,14 @@ func flux(c *cmd) {
 
 func tilt(c *cmd) {
 	switch v := c.verb(); v {
-	case "up", "ci", "down", "trigger", "enable", "disable", "args":
+	case "up", "ci", "down", "trigger", "enable", "disable", "args", "apply", "create", "delete", "edit", "patch":
 		c.add(Deploy, Deploys.By("tilt", v, ""))
-	default:
+	case "docker-prune":
+		c.add(ContainerRemove, RemovesContainers.By("tilt", v, ""))
+	case "api-resources", "describe", "dump", "explain", "get", "logs", "wait", "verify-install", "version", "completion", "help", "":
 		c.add(Read, OnlyReads.By("tilt", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("tilt", v, ""))
 	}
 }
 
@@ -311,8 +356,22 @@ func kustomize(c *cmd) {
 	case "edit", "create", "init", "fn", "localize":
 		c.add(LocalWrite, LocalWork.By("kustomize", v, ""))
 		c.cwdWrite()
-	default:
+	case "cfg":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("kustomize", c.written(2), ""))
+			return
+		}
+		switch w := c.words(2)[1]; w {
+		case "cat", "count", "grep", "tree", "list-setters", "":
+			c.add(Read, OnlyReads.By("kustomize cfg", w, ""))
+		default:
+			c.add(LocalWrite, LocalWork.By("kustomize cfg", w, ""))
+			c.cwdWrite()
+		}
+	case "build", "version", "completion", "help", "docs-fn", "docs-fn-spec", "docs-io-annotations", "docs-merge", "docs-merge3", "":
 		c.add(Read, OnlyReads.By("kustomize", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("kustomize", v, ""))
 	}
 }
 

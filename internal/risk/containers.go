@@ -501,8 +501,14 @@ func skopeo(c *cmd) {
 		c.add(LocalWrite, LocalWork.By("skopeo", v, ""))
 	case "delete":
 		c.add(ContainerRemove, RemovesContainers.By("skopeo", "delete", ""))
-	default:
+	case "login", "logout":
+		c.add(Secret, TouchesCredential.By("skopeo", v, ""))
+	case "generate-sigstore-key", "standalone-sign":
+		c.add(LocalWrite, LocalWork.By("skopeo", v, ""))
+	case "inspect", "list-tags", "manifest-digest", "standalone-verify", "help", "":
 		c.add(Read, OnlyReads.By("skopeo", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("skopeo", v, ""))
 	}
 }
 

@@ -268,22 +268,60 @@ func pgCtl(c *cmd) {
 	}
 }
 
+// mysqladminCommands are mysqladmin's commands (mysqladmin --help); it
+// runs one named by any unique prefix of it (mysqladmin proc stat).
+var mysqladminCommands = []string{"create", "debug", "drop", "extended-status", "flush-hosts", "flush-logs",
+	"flush-privileges", "flush-status", "flush-tables", "flush-threads", "kill", "old-password", "password", "ping",
+	"processlist", "purge", "refresh", "reload", "shutdown", "start-replica", "start-slave", "status",
+	"stop-replica", "stop-slave", "variables", "version"}
+
+// mysqladminCommand is the command v names: itself, or the one command it
+// is a prefix of; "" when it names none (an argument, as the name after
+// create, or a word mysqladmin refuses).
+func mysqladminCommand(v string) string {
+	if slices.Contains(mysqladminCommands, v) || strings.HasPrefix(v, "flush") {
+		return v
+	}
+	found := ""
+	for _, name := range mysqladminCommands {
+		if strings.HasPrefix(name, v) {
+			if found != "" {
+				return ""
+			}
+			found = name
+		}
+	}
+	return found
+}
+
 func mysqladmin(c *cmd) {
+	named := false
 	for _, w := range c.operands() {
-		switch v := strings.ToLower(w.Value); {
+		if !w.Literal {
+			c.add(Opaque, UnknownVerb.By("mysqladmin", w.Raw, ""))
+			return
+		}
+		v := mysqladminCommand(strings.ToLower(w.Value))
+		named = named || v != ""
+		switch {
 		case v == "drop":
 			c.lasting(Reason{Kind: DeletesWhole, Program: "mysqladmin", Verb: "drop", What: "a database"})
 		case v == "shutdown" || v == "kill" || v == "purge":
 			c.add(Destructive, Destroys.By("mysqladmin", v, ""))
 		case v == "password" || v == "old-password":
 			c.add(Secret, TouchesCredential.By("mysqladmin", v, ""))
-		case v == "create" || strings.HasPrefix(v, "flush") || strings.HasPrefix(v, "refresh") || v == "reload" || strings.HasPrefix(v, "start") || strings.HasPrefix(v, "stop"):
+		case v == "create" || v == "debug" || strings.HasPrefix(v, "flush") || strings.HasPrefix(v, "refresh") || v == "reload" || strings.HasPrefix(v, "start") || strings.HasPrefix(v, "stop"):
 			if localHost(c.dbHost()) {
 				c.add(LocalWrite, LocalWork.By("mysqladmin", v, ""))
 			} else {
 				c.add(RemoteWrite, ChangesServer.By("mysqladmin", v, ""))
 			}
 		}
+	}
+	if !named && len(c.operands()) > 0 {
+		// Only words that are none of mysqladmin's.
+		c.add(Opaque, UnknownVerb.By("mysqladmin", c.written(1), ""))
+		return
 	}
 	if c.a.segClasses(c.i).Empty() {
 		c.add(Read, OnlyReads.By("mysqladmin", "", ""))
@@ -294,9 +332,23 @@ func etcdctl(c *cmd) {
 	ws := c.words(2)
 	switch ws[0] {
 	case "get", "watch", "endpoint", "member", "alarm", "version", "check", "":
+		if (ws[0] == "endpoint" || ws[0] == "member" || ws[0] == "alarm" || ws[0] == "check") && !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("etcdctl", c.written(2), ""))
+			return
+		}
 		if ws[0] == "member" && (ws[1] == "add" || ws[1] == "remove" || ws[1] == "update" || ws[1] == "promote") ||
 			ws[0] == "alarm" && ws[1] == "disarm" {
 			c.add(Deploy, Deploys.By("etcdctl", ws[0]+" "+ws[1], ""))
+			return
+		}
+		if ws[0] == "check" && (ws[1] == "perf" || ws[1] == "datascale") {
+			// Both put keys to the cluster to measure it (etcdctl check --help).
+			c.add(RemoteWrite, ChangesServer.By("etcdctl", "check "+ws[1], ""))
+			return
+		}
+		if ws[0] == "endpoint" && !slices.Contains([]string{"health", "status", "hashkv", ""}, ws[1]) ||
+			(ws[0] == "member" || ws[0] == "alarm") && ws[1] != "list" && ws[1] != "" || ws[0] == "check" && ws[1] != "" {
+			c.add(Opaque, UnknownVerb.By("etcdctl "+ws[0], ws[1], ""))
 			return
 		}
 		if ws[0] == "get" || ws[0] == "watch" {
@@ -401,39 +453,97 @@ func rabbitmq(c *cmd) {
 
 func nats(c *cmd) {
 	ws := c.words(2)
+	if !c.literalWords(2) && !slices.Contains(natsReadCommands, ws[0]) {
+		c.add(Opaque, UnknownVerb.By("nats", c.written(2), ""))
+		return
+	}
 	switch {
 	case ws[0] == "pub" || ws[0] == "publish" || ws[0] == "req" || ws[0] == "request":
 		c.add(RemoteWrite, ChangesServer.By("nats", ws[0], ""))
 	case ws[1] == "rm" || ws[1] == "del" || ws[1] == "purge" || ws[1] == "delete":
 		c.add(Destructive, Destroys.By("nats", ws[0]+" "+ws[1], ""))
-	case ws[1] == "add" || ws[1] == "put" || ws[1] == "edit" || ws[1] == "create" || ws[1] == "update" || ws[1] == "restore":
+	case ws[1] == "add" || ws[1] == "put" || ws[1] == "edit" || ws[1] == "create" || ws[1] == "update" || ws[1] == "restore" ||
+		ws[0] == "consumer" && ws[1] == "next":
 		c.add(RemoteWrite, ChangesServer.By("nats", ws[0]+" "+ws[1], ""))
-	default:
+	case slices.Contains(natsReadCommands, ws[0]) ||
+		slices.Contains([]string{"ls", "list", "info", "report", "view", "get", "subjects", "history", "status", "watch", "find", "ping", "check", "show", ""}, ws[1]):
 		c.add(Read, OnlyReads.By("nats", ws[0]+" "+ws[1], ""))
-	}
-}
-
-func consul(c *cmd) {
-	ws := c.words(2)
-	switch {
-	case ws[1] == "delete" || ws[0] == "leave" || ws[0] == "force-leave" || ws[1] == "deregister":
-		c.add(Destructive, Destroys.By("consul", ws[0]+" "+ws[1], ""))
-	case ws[1] == "put" || ws[1] == "import" || ws[1] == "register" || ws[1] == "create" || ws[1] == "update" || ws[1] == "write":
-		c.add(RemoteWrite, ChangesServer.By("consul", ws[0]+" "+ws[1], ""))
-	case ws[0] == "agent" || ws[0] == "exec" || ws[0] == "watch" || ws[0] == "lock":
-		c.add(Opaque, RunsUnread.By("consul", ws[0], ""))
+	case ws[0] == "context" && (ws[1] == "select" || ws[1] == "save" || ws[1] == "copy"):
+		c.add(LocalWrite, ChangesLocalSettings.By("nats", "context "+ws[1], ""))
 	default:
-		c.add(Read, OnlyReads.By("consul", ws[0]+" "+ws[1], ""))
+		c.add(Opaque, UnknownVerb.By("nats", ws[0]+" "+ws[1], ""))
 	}
 }
 
+// natsReadCommands are nats's commands that only read, whose next word is
+// an argument: a subject, a server.
+var natsReadCommands = []string{"sub", "subscribe", "rtt", "latency", "events", "errors", "schema", "cheat", "completion", "help", "--version", ""}
+
+// consul reads the command from its first word and, for a group of
+// commands (consul kv get), the next; acl, operator and connect hold
+// groups of their own (consul acl token delete, consul operator raft
+// list-peers), whose command is the third word.
+func consul(c *cmd) {
+	ws := c.words(3)
+	n := 1
+	switch ws[0] {
+	case "acl", "operator", "connect":
+		n = 3
+		if ws[1] == "bootstrap" || ws[1] == "set-agent-token" || ws[1] == "usage" && ws[0] == "operator" {
+			n = 2
+		}
+	case "catalog", "config", "intention", "kv", "peering", "services", "snapshot", "tls", "resource", "namespace", "partition":
+		n = 2
+	}
+	if !c.literalWords(n) {
+		c.add(Opaque, UnknownVerb.By("consul", c.written(n), ""))
+		return
+	}
+	verb := ws[n-1]
+	where := strings.Join(ws[:n], " ")
+	switch {
+	case verb == "delete" || ws[0] == "leave" || ws[0] == "force-leave" || verb == "deregister" || verb == "remove-peer" ||
+		ws[0] == "snapshot" && verb == "restore":
+		c.add(Destructive, Destroys.By("consul", where, ""))
+	case verb == "put" || verb == "import" || verb == "register" || verb == "create" || verb == "update" || verb == "write" ||
+		verb == "set-config" || verb == "transfer-leader" || verb == "join" || verb == "establish" || verb == "generate-token" ||
+		verb == "apply" || verb == "bootstrap" || verb == "set-agent-token" || ws[0] == "event" || ws[0] == "maint" || ws[0] == "reload":
+		c.add(RemoteWrite, ChangesServer.By("consul", where, ""))
+	case ws[0] == "agent" || ws[0] == "exec" || ws[0] == "watch" || ws[0] == "lock" || ws[0] == "connect":
+		c.add(Opaque, RunsUnread.By("consul", ws[0], ""))
+	case ws[0] == "snapshot" && verb == "save", ws[0] == "debug", ws[0] == "tls":
+		c.add(LocalWrite, LocalWork.By("consul", where, ""))
+	case n == 1 && slices.Contains([]string{"info", "members", "monitor", "rtt", "version", "validate", "troubleshoot", "keygen", "keyring", "help", "--version", ""}, verb),
+		n > 1 && slices.Contains([]string{"get", "list", "read", "export", "inspect", "check", "match", "list-peers", "get-config", "state",
+			"instances", "datacenters", "nodes", "services", "members", ""}, verb):
+		if ws[0] == "keyring" && c.has("-install", "-use", "-remove") {
+			c.add(RemoteWrite, ChangesServer.By("consul", "keyring", ""))
+			return
+		}
+		c.add(Read, OnlyReads.By("consul", where, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("consul", where, ""))
+	}
+}
+
+// flyway runs each of its operands as a command (flyway --help).
 func flyway(c *cmd) {
 	for _, w := range c.operands() {
+		if !w.Literal {
+			c.add(Opaque, UnknownVerb.By("flyway", w.Raw, ""))
+			continue
+		}
 		switch v := w.Value; v {
 		case "clean":
 			c.add(Destructive, Destroys.By("flyway", "clean", ""))
-		case "migrate", "baseline", "repair", "undo":
+		case "migrate", "baseline", "repair", "undo", "deploy":
 			c.add(RemoteWrite, ChangesServer.By("flyway", v, ""))
+		case "snapshot", "diff", "diffText", "generate", "model", "prepare", "init-project":
+			c.add(LocalWrite, LocalWork.By("flyway", v, ""))
+		case "info", "validate", "check", "version", "help":
+			c.add(Read, OnlyReads.By("flyway", v, ""))
+		default:
+			c.add(Opaque, UnknownVerb.By("flyway", v, ""))
 		}
 	}
 	if c.a.segClasses(c.i).Empty() {
@@ -447,12 +557,33 @@ func liquibase(c *cmd) {
 		switch {
 		case strings.HasPrefix(v, "drop") || strings.HasPrefix(v, "rollback"):
 			c.add(Destructive, Destroys.By("liquibase", w.Value, ""))
-		case strings.HasPrefix(v, "update") || v == "tag" || strings.HasPrefix(v, "changelog-sync") || strings.HasPrefix(v, "changelogsync") || v == "execute-sql" || v == "release-locks":
+		case strings.HasPrefix(v, "update") || v == "tag" || strings.HasPrefix(v, "changelog-sync") || strings.HasPrefix(v, "changelogsync") || v == "execute-sql" || v == "release-locks" ||
+			strings.ReplaceAll(v, "-", "") == "clearchecksums" || strings.ReplaceAll(v, "-", "") == "marknextchangesetran" || v == "executesql" || v == "releaselocks":
 			c.add(RemoteWrite, ChangesServer.By("liquibase", w.Value, ""))
 		}
 	}
-	if c.a.segClasses(c.i).Empty() {
+	if !c.a.segClasses(c.i).Empty() {
+		return
+	}
+	// The first operand is the command (liquibase --help), written in
+	// kebab case or, before 4.4, in camel case.
+	ops := c.operands()
+	if len(ops) == 0 {
 		c.add(Read, OnlyReads.By("liquibase", "", ""))
+		return
+	}
+	if !ops[0].Literal {
+		c.add(Opaque, UnknownVerb.By("liquibase", ops[0].Raw, ""))
+		return
+	}
+	switch v := ops[0].Value; strings.ReplaceAll(strings.ToLower(v), "-", "") {
+	case "status", "history", "validate", "diff", "snapshot", "snapshotreference", "tagexists", "listlocks",
+		"unexpectedchangesets", "calculatechecksum", "connect", "dbclhistory", "help", "version":
+		c.add(Read, OnlyReads.By("liquibase", v, ""))
+	case "generatechangelog", "diffchangelog", "dbdoc", "init", "setcontexts", "setlabels":
+		c.add(LocalWrite, LocalWork.By("liquibase", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("liquibase", v, ""))
 	}
 }
 

@@ -56,12 +56,12 @@ func gh(c *cmd) {
 		switch verb {
 		case "merge":
 			c.add(Merge, Merges.By("gh", "pr merge", ""))
-		case "create", "comment", "edit", "review", "ready", "close", "reopen", "lock", "unlock", "update-branch":
+		case "create", "comment", "edit", "review", "ready", "close", "reopen", "lock", "unlock", "update-branch", "revert":
 			c.add(RemoteWrite, ChangesServer.By("gh pr", verb, ""))
 		case "checkout":
 			c.add(LocalWrite, ChangesRepository.By("gh", "pr checkout", ""))
 		default:
-			c.add(Read, OnlyReads.By("gh pr", verb, ""))
+			ghReads(c, "pr", verb, "list", "view", "status", "checks", "diff")
 		}
 	case "issue":
 		switch verb {
@@ -70,7 +70,7 @@ func gh(c *cmd) {
 		case "create", "comment", "edit", "close", "reopen", "transfer", "pin", "unpin", "lock", "unlock", "develop":
 			c.add(RemoteWrite, ChangesServer.By("gh issue", verb, ""))
 		default:
-			c.add(Read, OnlyReads.By("gh issue", verb, ""))
+			ghReads(c, "issue", verb, "list", "view", "status")
 		}
 	case "release":
 		switch verb {
@@ -84,13 +84,13 @@ func gh(c *cmd) {
 		case "download":
 			c.add(LocalWrite, LocalWork.By("gh", "release download", ""))
 		default:
-			c.add(Read, OnlyReads.By("gh release", verb, ""))
+			ghReads(c, "release", verb, "list", "view", "verify", "verify-asset")
 		}
 	case "repo":
 		switch verb {
 		case "delete", "archive":
 			c.add(Destructive, Destroys.By("gh repo", verb, ""))
-		case "create", "fork", "edit", "rename", "sync", "set-default", "deploy-key", "autolink":
+		case "create", "fork", "edit", "rename", "sync", "set-default", "deploy-key", "autolink", "unarchive":
 			if verb == "sync" && c.has("--force") {
 				c.add(ForceRemote, PushesForce.By("gh", "repo sync --force", ""))
 			}
@@ -105,7 +105,7 @@ func gh(c *cmd) {
 				c.clonesTo(ops[2:])
 			}
 		default:
-			c.add(Read, OnlyReads.By("gh repo", verb, ""))
+			ghReads(c, "repo", verb, "list", "view", "gitignore", "license")
 		}
 	case "workflow":
 		switch verb {
@@ -117,7 +117,7 @@ func gh(c *cmd) {
 		case "enable", "disable":
 			c.add(RemoteWrite, ChangesServer.By("gh workflow", verb, ""))
 		default:
-			c.add(Read, OnlyReads.By("gh workflow", verb, ""))
+			ghReads(c, "workflow", verb, "list", "view")
 		}
 	case "run":
 		switch verb {
@@ -128,7 +128,7 @@ func gh(c *cmd) {
 		case "download":
 			c.add(LocalWrite, LocalWork.By("gh", "run download", ""))
 		default:
-			c.add(Read, OnlyReads.By("gh run", verb, ""))
+			ghReads(c, "run", verb, "list", "view", "watch")
 		}
 	case "secret", "variable":
 		switch verb {
@@ -137,13 +137,15 @@ func gh(c *cmd) {
 		case "delete", "remove":
 			c.add(Destructive, Destroys.By("gh", group+" delete", ""))
 		default:
-			c.add(Read, OnlyReads.By("gh", group+" "+verb, ""))
+			ghReads(c, group, verb, "list", "get")
 		}
 	case "gist":
 		switch verb {
 		case "create", "edit":
 			c.add(Exfil, SendsData.By("gh gist", verb, ""))
 			c.readOperandsAfter(2)
+		case "rename":
+			c.add(RemoteWrite, ChangesServer.By("gh", "gist rename", ""))
 		case "delete":
 			c.add(Destructive, Destroys.By("gh", "gist delete", ""))
 		case "clone":
@@ -152,7 +154,7 @@ func gh(c *cmd) {
 				c.clonesTo(ops[2:])
 			}
 		default:
-			c.add(Read, OnlyReads.By("gh gist", verb, ""))
+			ghReads(c, "gist", verb, "list", "view")
 		}
 	case "auth":
 		switch verb {
@@ -188,13 +190,38 @@ func gh(c *cmd) {
 				c.add(RemoteWrite, ChangesServer.By("gh", group+" "+verb, ""))
 			}
 		}
-	case "status", "search", "browse", "org", "attestation", "preview", "completion", "help", "version", "--version", "--help", "-h", "accessibility", "licenses", "":
+	case "org":
+		ghReads(c, "org", verb, "list")
+	case "attestation":
+		if verb == "download" {
+			c.add(LocalWrite, LocalWork.By("gh", "attestation download", ""))
+			return
+		}
+		ghReads(c, "attestation", verb, "verify", "trusted-root")
+	case "preview":
+		ghReads(c, "preview", verb, "prompter")
+	case "status", "search", "browse", "completion", "help", "version", "--version", "--help", "-h", "accessibility", "licenses", "":
+		// The word after these is an argument (gh search prs, gh browse
+		// issues), not a command.
 		c.add(Read, OnlyReads.By("gh", group, ""))
 	default:
 		// An alias (a shell one too) or an extension: the person's
 		// configuration or a program of the home, not gh's own.
 		c.add(Opaque, UnknownVerb.By("gh", group, ""))
 	}
+}
+
+// ghReads classifies verb of gh's group, none of the commands the group's
+// classifier names: a read when it is one of reads (or none, the group's
+// help), a command sayso does not know otherwise. gh gains commands with
+// its releases (gh pr revert, gh repo unarchive), and one sayso has not
+// read the help of may change what it names.
+func ghReads(c *cmd, group, verb string, reads ...string) {
+	if verb == "" || slices.Contains(reads, verb) {
+		c.add(Read, OnlyReads.By("gh "+group, verb, ""))
+		return
+	}
+	c.add(Opaque, UnknownVerb.By("gh "+group, verb, ""))
 }
 
 func (c *cmd) readOperandsAfter(n int) {
@@ -255,13 +282,18 @@ func ghAPI(c *cmd) {
 
 func jj(c *cmd) {
 	ws := c.words(3)
-	if ws[0] == "git" && !c.literalWords(3) {
-		// jj git's next word is the command (jj git $V with V=push).
-		c.add(Opaque, UnknownVerb.By("jj", c.written(3), ""))
-		return
-	}
 	switch ws[0] {
 	case "git":
+		// The command is the word after git, and after git remote the one
+		// after that: one that is not a literal is none sayso knows.
+		n := 2
+		if ws[1] == "remote" {
+			n = 3
+		}
+		if !c.literalWords(n) {
+			c.add(Opaque, UnknownVerb.By("jj", c.written(n), ""))
+			return
+		}
 		switch ws[1] {
 		case "push":
 			if c.has("--deleted", "--all") {
@@ -279,11 +311,17 @@ func jj(c *cmd) {
 				c.add(NewRemote, PointsAtNewRemote.By("jj git remote", ws[2], ""))
 			case "remove":
 				c.add(LocalWrite, ChangesRepository.By("jj", "git remote remove", ""))
-			default:
+			case "list", "":
 				c.add(Read, OnlyReads.By("jj git remote", ws[2], ""))
+			default:
+				c.add(Opaque, UnknownVerb.By("jj git remote", ws[2], ""))
 			}
-		default:
+		case "root", "":
 			c.add(Read, OnlyReads.By("jj git", ws[1], ""))
+		default:
+			// jj git --help lists clone, colocation, export, fetch,
+			// import, init, push, remote and root.
+			c.add(Opaque, UnknownVerb.By("jj git", ws[1], ""))
 		}
 	case "log", "st", "status", "diff", "show", "evolog", "obslog", "files", "file", "cat", "root", "help", "version", "--version", "config", "interdiff", "operation", "op", "util", "":
 		if (ws[0] == "op" || ws[0] == "operation") && ws[1] == "abandon" {
@@ -418,7 +456,7 @@ func svn(c *cmd) {
 func tea(c *cmd) {
 	ws := c.words(2)
 	if !c.literalWords(2) {
-		// tea's second word is the command (tea pr $V with V=merge).
+		// The word after a group is its command (tea pulls merge 3).
 		c.add(Opaque, UnknownVerb.By("tea", c.written(2), ""))
 		return
 	}
@@ -448,10 +486,20 @@ func tea(c *cmd) {
 	case ws[1] == "checkout" || ws[1] == "clean" || ws[0] == "clone":
 		c.add(LocalWrite, LocalWork.By("tea", ws[0]+" "+ws[1], ""))
 		c.cwdWrite()
-	default:
+	case slices.Contains(teaGroups, ws[0]) && (ws[1] == "" || ws[1] == "list" || ws[1] == "ls" || isNumber(ws[1])),
+		ws[0] == "whoami" || ws[0] == "help" || ws[0] == "--version" || ws[0] == "":
+		// tea issues 12 shows issue 12.
 		c.add(Read, OnlyReads.By("tea", ws[0]+" "+ws[1], ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("tea", ws[0]+" "+ws[1], ""))
 	}
 }
+
+// teaGroups are tea's groups of commands (tea --help), each of which
+// lists, or shows the one numbered, with no command.
+var teaGroups = []string{"issues", "issue", "i", "pulls", "pull", "pr", "labels", "label", "milestones", "milestone", "ms",
+	"times", "time", "t", "organizations", "organization", "org", "repos", "repo", "branches", "branch", "b",
+	"notifications", "notification", "n", "actions", "webhooks", "hooks"}
 
 // graphite is Graphite's gt: submit pushes a stack with force-with-lease.
 func graphite(c *cmd) {
@@ -494,24 +542,47 @@ func otherVCS(c *cmd) {
 	}
 }
 
+// glab is GitLab's CLI, read as gh where its commands are gh's; the
+// commands of its own, as glab mr --help and glab issue --help list them,
+// are read here.
 func glab(c *cmd) {
 	ws := c.words(2)
+	if !c.literalWords(1) {
+		return // opaque (words)
+	}
+	if (ws[0] == "mr" || ws[0] == "issue" || ws[0] == "ci" || ws[0] == "pipeline") && !c.literalWords(2) {
+		c.add(Opaque, UnknownVerb.By("glab", c.written(2), ""))
+		return
+	}
 	switch ws[0] {
-	case "mr":
-		c.args = append([]shell.Word{{Raw: "pr", Value: "pr", Literal: true}}, c.args[1:]...)
-		if ws[1] == "note" {
-			c.add(RemoteWrite, ChangesServer.By("glab", "mr note", ""))
+	case "mr", "issue":
+		switch ws[1] {
+		case "note", "approve", "revoke", "rebase", "subscribe", "unsubscribe", "todo", "update", "for":
+			c.add(RemoteWrite, ChangesServer.By("glab "+ws[0], ws[1], ""))
 			return
+		case "delete":
+			c.add(Destructive, Destroys.By("glab", ws[0]+" delete", ""))
+			return
+		case "approvers", "issues", "board":
+			c.add(Read, OnlyReads.By("glab "+ws[0], ws[1], ""))
+			return
+		}
+		if ws[0] == "mr" {
+			c.args = append([]shell.Word{{Raw: "pr", Value: "pr", Literal: true}}, c.args[1:]...)
 		}
 		gh(c)
 	case "ci", "pipeline":
 		switch ws[1] {
-		case "run", "retry", "trigger", "cancel":
+		case "run", "retry", "trigger", "cancel", "run-trig":
 			c.add(RemoteWrite, ChangesServer.By("glab", ws[0]+" "+ws[1], ""))
 		case "delete":
 			c.add(Destructive, Destroys.By("glab", ws[0]+" delete", ""))
-		default:
+		case "artifact":
+			c.add(LocalWrite, LocalWork.By("glab", ws[0]+" artifact", ""))
+		case "view", "list", "status", "get", "trace", "lint", "config", "":
 			c.add(Read, OnlyReads.By("glab", ws[0]+" "+ws[1], ""))
+		default:
+			c.add(Opaque, UnknownVerb.By("glab "+ws[0], ws[1], ""))
 		}
 	default:
 		gh(c)

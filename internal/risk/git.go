@@ -521,6 +521,26 @@ func gitRemote(c *cmd) {
 }
 
 func gitConfig(c *cmd) {
+	// A variable before the key may be the key (core.pager, an alias),
+	// the command (set) or an option (--global, --file).
+	for i := 0; i < len(c.args); i++ {
+		a := c.args[i]
+		if a.Value == "--get" || a.Value == "--get-all" || a.Value == "--get-regexp" || a.Value == "get" {
+			break // git config --get "$KEY" reads whichever key
+		}
+		if !a.Literal {
+			c.add(Opaque, UnknownVerb.By("git config", a.Raw, ""))
+			return
+		}
+		if a.Value == "--file" || a.Value == "-f" || a.Value == "--blob" || a.Value == "--type" || a.Value == "--default" ||
+			a.Value == "--comment" || a.Value == "--value" || a.Value == "--url" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a.Value, "-") && a.Value != "get" && a.Value != "set" && a.Value != "unset" && a.Value != "list" {
+			break // the key: what follows is its value
+		}
+	}
 	vals := c.vals()
 	write, edit, file, renames, reads := false, false, false, false, false
 	var key string
@@ -679,6 +699,10 @@ func gitStash(c *cmd) {
 		c.add(LocalWrite, ChangesRepository.By("git", "stash", ""))
 		return
 	}
+	if !ops[0].Literal {
+		c.add(Opaque, UnknownVerb.By("git stash", ops[0].Raw, ""))
+		return
+	}
 	switch ops[0].Value {
 	case "list", "show":
 		c.add(Read, OnlyReads.By("git stash", ops[0].Value, ""))
@@ -751,6 +775,11 @@ func gitWorktree(c *cmd) {
 
 func gitReflog(c *cmd) {
 	ops := c.operands()
+	if len(ops) > 0 && !ops[0].Literal {
+		// A ref to show, or expire or delete.
+		c.add(Opaque, UnknownVerb.By("git reflog", ops[0].Raw, ""))
+		return
+	}
 	if len(ops) > 0 && (ops[0].Value == "expire" || ops[0].Value == "delete") {
 		c.add(Destructive, Destroys.By("git reflog", ops[0].Value, ""))
 		return

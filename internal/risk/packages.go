@@ -380,8 +380,10 @@ func twine(c *cmd) {
 		c.add(Publish, Publishes.By("twine", v, ""))
 		c.worksOn(1, "-r", "--repository", "--repository-url", "--sign-with", "-i", "--identity", "-u", "--username",
 			"-p", "--password", "--comment", "--config-file", "--cert", "--client-cert") // the files it uploads
-	default:
+	case "check", "help", "":
 		c.add(Read, OnlyReads.By("twine", v, ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("twine", v, ""))
 	}
 }
 

@@ -640,9 +640,36 @@ func doppler(c *cmd) {
 	case ws[0] == "secrets" && (ws[1] == "" || ws[1] == "get" || ws[1] == "download"), ws[0] == "login", ws[0] == "configure":
 		c.add(Secret, TouchesCredential.By("doppler", ws[0], ""))
 	case ws[0] == "secrets":
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("doppler", c.written(2), ""))
+			return
+		}
 		c.add(RemoteWrite, ChangesServer.By("doppler secrets", ws[1], ""))
-	default:
+	case ws[0] == "configs" || ws[0] == "environments" || ws[0] == "projects" || ws[0] == "workplace":
+		// doppler configs --help: clone, create, delete, get, lock,
+		// tokens, unlock, update, and list with no command.
+		if !c.literalWords(2) {
+			c.add(Opaque, UnknownVerb.By("doppler", c.written(2), ""))
+			return
+		}
+		switch ws[1] {
+		case "", "get", "list":
+			c.add(Read, OnlyReads.By("doppler "+ws[0], ws[1], ""))
+		case "delete":
+			c.add(Destructive, Destroys.By("doppler "+ws[0], "delete", ""))
+		case "tokens":
+			c.add(Secret, TouchesCredential.By("doppler "+ws[0], "tokens", ""))
+		case "create", "update", "clone", "lock", "unlock", "rename":
+			c.add(RemoteWrite, ChangesServer.By("doppler "+ws[0], ws[1], ""))
+		default:
+			c.add(Opaque, UnknownVerb.By("doppler "+ws[0], ws[1], ""))
+		}
+	case ws[0] == "setup":
+		c.add(LocalWrite, ChangesLocalSettings.By("doppler", "setup", ""))
+	case ws[0] == "activity" || ws[0] == "me" || ws[0] == "help" || ws[0] == "completion" || ws[0] == "--version" || ws[0] == "":
 		c.add(Read, OnlyReads.By("doppler", ws[0], ""))
+	default:
+		c.add(Opaque, UnknownVerb.By("doppler", ws[0], ""))
 	}
 }
 

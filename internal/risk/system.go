@@ -98,11 +98,25 @@ func passwordManager(c *cmd) {
 
 func security(c *cmd) {
 	v := c.words(1)[0]
-	if strings.HasPrefix(v, "find-") || strings.HasPrefix(v, "dump-") || v == "export" || strings.Contains(v, "password") {
+	switch {
+	case strings.HasPrefix(v, "find-") || strings.HasPrefix(v, "dump-") || v == "export" || strings.Contains(v, "password"):
 		c.add(Secret, ReadsCredential.By("security", v, ""))
-		return
+	case v == "add-trusted-cert" || v == "remove-trusted-cert" || v == "trust-settings-import" || v == "authorizationdb" && c.has("write", "remove"):
+		c.add(Privilege, RaisesPrivilege.By("security", v, ""))
+	case strings.HasPrefix(v, "delete-"):
+		c.add(Destructive, Destroys.By("security", v, ""))
+	case (v == "list-keychains" || v == "default-keychain" || v == "login-keychain") && c.has("-s", "-d"):
+		c.add(LocalWrite, ChangesLocalSettings.By("security", v, ""))
+	case v == "list-keychains" || v == "default-keychain" || v == "login-keychain" || v == "show-keychain-info" ||
+		v == "verify-cert" || v == "cms" || v == "error" || v == "leaks" || v == "authorizationdb" || v == "help" || v == "":
+		c.add(Read, OnlyReads.By("security", v, ""))
+	case strings.HasPrefix(v, "create-") || strings.HasPrefix(v, "add-") || strings.HasPrefix(v, "set-") || v == "import" ||
+		v == "lock-keychain" || v == "unlock-keychain" || v == "trust-settings-export":
+		c.add(LocalWrite, LocalWork.By("security", v, ""))
+	default:
+		// man security lists more, and a macOS release may add one.
+		c.add(Opaque, UnknownVerb.By("security", v, ""))
 	}
-	c.add(Read, OnlyReads.By("security", v, ""))
 }
 
 // sayso: an agent may ask sayso to explain; everything that answers,

@@ -269,9 +269,13 @@ func sevenZip(c *cmd) {
 			c.write(ops[0])
 			c.readSecrets()
 		}
-	default:
+	case "l", "t", "h", "i", "b":
 		c.add(Read, OnlyReads.By(c.name, verb, ""))
 		c.readOperands()
+	default:
+		// 7z's commands are single letters (7z --help); a variable or
+		// another word is none sayso knows.
+		c.add(Opaque, UnknownVerb.By(c.name, verb, ""))
 	}
 }
 

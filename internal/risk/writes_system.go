@@ -38,14 +38,23 @@ func setVerbs(c *cmd) {
 	}
 	v := ops[0].Value
 	switch {
+	case !ops[0].Literal:
+		c.add(Opaque, UnknownVerb.By(c.name, ops[0].Raw, ""))
 	case len(v) > 4 && v[:4] == "set-", c.name == "hostnamectl" && len(ops) > 1 &&
-		(v == "hostname" || v == "icon-name" || v == "chassis" || v == "deployment" || v == "location"):
+		(v == "hostname" || v == "icon-name" || v == "chassis" || v == "deployment" || v == "location"),
+		c.name == "timedatectl" && (v == "ntp-servers" || v == "revert"):
 		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
 		if c.name == "hostnamectl" {
 			c.path(OpWrite, lit("/etc/hostname"))
 		}
-	default:
+	case v == "status" || v == "help" ||
+		c.name == "hostnamectl" && (v == "hostname" || v == "icon-name" || v == "chassis" || v == "deployment" || v == "location") ||
+		c.name == "timedatectl" && (v == "show" || v == "list-timezones" || v == "timesync-status" || v == "show-timesync"):
 		c.add(Read, OnlyReads.By(c.name, v, ""))
+	default:
+		// man hostnamectl and man timedatectl list their commands; a
+		// release may add one that sets something.
+		c.add(Opaque, UnknownVerb.By(c.name, v, ""))
 	}
 }
 
