@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/paths"
 )
 
-const hubUsage = `usage: sayso hub [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST]... [--cert FILE --key FILE]
+const hubUsage = `usage: sayso hub [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST]... [--node-page-port PORT]... [--cert FILE --key FILE]
        sayso hub token --person NAME [--ci] [--ttl 24h] [--url URL] [--db DSN] [--dir DIR | --cert FILE]
        sayso hub login --person NAME [--url URL] [--ttl 10m] [--db DSN]
        sayso hub publish [--db DSN] BUNDLE
@@ -39,6 +40,14 @@ localhost, 127.0.0.1 and each --name, and kept. Its first line says
 where it listens and the certificate's fingerprint, which every node
 pins when it joins. --addr defaults to 0.0.0.0:7475.
 
+The person's page answers at each --name: nodes that joined the hub at
+that name make their passkeys for it, on their own page at
+sayso.localhost:PORT, which the hub lists as a related origin of its
+names at https://NAME/.well-known/webauthn for each --node-page-port
+(default 7474, the page's own default). Browsers fetch that file on
+port 443: serve the hub there, or that one path from the web server at
+NAME, with a certificate the person's devices trust.
+
 token makes a one-time join token for the person NAME (added when new),
 good for --ttl, and prints the command that joins a machine with it;
 --ci makes the node that redeems it a CI node, which denies what would
@@ -51,10 +60,11 @@ for --ttl (at most an hour): the cards waiting on any of their nodes,
 each answered there with the passkey they pinned on that node. URL is
 the hub's page as the person's browser reaches it (default
 https://localhost:7475): a passkey signs only on a page of the relying
-party it was made for, the node's own page at localhost, so the page is
-opened at localhost, through a tunnel to the hub when it runs elsewhere
-(ssh -L 7475:HUB:7475). A yes sent there counts on a node only when the
-passkey signed it; a severe step is allowed only on the node's own page.
+party it was made for: the hub's name, for nodes that joined it by its
+name, from any device; localhost for nodes that joined by an address,
+through a tunnel to the hub (ssh -L 7475:HUB:7475). A yes sent there
+counts on a node only when the passkey signed it; a severe step is
+allowed only on the node's own page.
 
 migrate applies the hub's migrations the database lacks, as the role
 that is to own the hub's tables (--db, or $SAYSO_HUB_OWNER_DB): the
@@ -81,6 +91,25 @@ type names []string
 
 func (n *names) String() string     { return strings.Join(*n, ",") }
 func (n *names) Set(v string) error { *n = append(*n, v); return nil }
+
+// nodePagePorts are the ports of the nodes' own pages the hub lists as
+// related origins of its names (--node-page-port): the page's default
+// port when none is given.
+func nodePagePorts(flagged names) ([]int, error) {
+	if len(flagged) == 0 {
+		_, p, _ := net.SplitHostPort(DefaultAddr)
+		flagged = names{p}
+	}
+	out := make([]int, 0, len(flagged))
+	for _, f := range flagged {
+		p, err := strconv.Atoi(f)
+		if err != nil || p < 1 || p > 65535 {
+			return nil, usagef("hub: --node-page-port %q is not a port", f)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
 
 func hubDSN(flagged string) (string, error) {
 	if flagged != "" {
@@ -135,10 +164,15 @@ func runHub(env *Env, args []string) error {
 	dir := fs.String("dir", "", "")
 	certFile := fs.String("cert", "", "")
 	keyFile := fs.String("key", "", "")
-	var hosts names
+	var hosts, pagePorts names
 	fs.Var(&hosts, "name", "")
+	fs.Var(&pagePorts, "node-page-port", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--cert FILE --key FILE], or a verb: token, login, publish, migrate")
+		return usagef("hub: want [--db DSN] [--addr HOST:PORT] [--dir DIR] [--name HOST] [--node-page-port PORT] [--cert FILE --key FILE], or a verb: token, login, publish, migrate")
+	}
+	ports, err := nodePagePorts(pagePorts)
+	if err != nil {
+		return err
 	}
 	if (*certFile == "") != (*keyFile == "") {
 		return usagef("hub: --cert and --key go together")
@@ -173,7 +207,7 @@ func runHub(env *Env, args []string) error {
 		return fmt.Errorf("hub: listen on %s: %w", *addr, err)
 	}
 	fmt.Fprintf(env.Stdout, "sayso: hub ready on https://%s/ (certificate %s)\n", ln.Addr(), cert.Fingerprint)
-	err = (&hubserver.Server{Hub: h, Names: hosts}).Serve(ctx, ln, cert)
+	err = (&hubserver.Server{Hub: h, Names: hosts, NodePagePorts: ports}).Serve(ctx, ln, cert)
 	fmt.Fprintln(env.Stderr, "sayso: hub stopped")
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
-const teamUsage = `usage: sayso team join URL --org-key KEY [--org ORG] [--token TOKEN --fingerprint FP] [--name NAME] [--ci]
+const teamUsage = `usage: sayso team join URL --org-key KEY [--org ORG] [--token TOKEN --fingerprint FP] [--name NAME] [--page-name HOST] [--ci]
        sayso team enrol
        sayso team passkeys [remove ID]
        sayso team take BUNDLE
@@ -43,6 +44,9 @@ and takes the hub's org bundle when there is one. From then on 'sayso
 serve' ships the ledger to the hub, posts its cards for the person and
 fetches newer bundles; a yes from the hub counts only with the person's
 passkey. NAME is the node's name at the hub (default: the host's name).
+HOST is the name the person opens the hub's page at, which the node's
+passkeys are made for (default: URL's host when it is a name; localhost,
+through a tunnel, when it is an address).
 Until it takes a valid org bundle the node runs with no auto. --ci marks
 a node no person sits at: what would ask is denied (a CI token marks it
 too). The decision stays on this machine; rules, leases and sessions
@@ -94,6 +98,7 @@ func runTeam(env *Env, args []string) error {
 		token := fs.String("token", "", "")
 		pin := fs.String("fingerprint", "", "")
 		name := fs.String("name", "", "")
+		pageName := fs.String("page-name", "", "")
 		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 			return usagef("team join: want URL --org-key KEY")
 		}
@@ -114,7 +119,10 @@ func runTeam(env *Env, args []string) error {
 		if _, joined, _ := team.ReadState(config); joined {
 			return errors.New("this machine is already in a team: sayso team leave first")
 		}
-		st := team.State{Hub: u.String(), OrgKey: pub, Org: strings.TrimSpace(*org), CI: *ci}
+		if *pageName != "" && !validPageName(*pageName) {
+			return usagef("team join: --page-name %q is not a host name (the name the hub's page is opened at)", *pageName)
+		}
+		st := team.State{Hub: u.String(), OrgKey: pub, Org: strings.TrimSpace(*org), CI: *ci, PageName: strings.ToLower(*pageName)}
 		if *token != "" {
 			return joinHub(env, config, st, *token, *pin, *name)
 		}
@@ -308,4 +316,24 @@ func runTeamPasskeys(env *Env, config string, args []string) error {
 		return nil
 	}
 	return usagef("team passkeys: want no argument, or remove ID")
+}
+
+// validPageName reports whether name is a host name a passkey can belong
+// to: dot-separated labels of letters, digits and hyphens, not an
+// address.
+func validPageName(name string) bool {
+	if len(name) > 253 || net.ParseIP(name) != nil {
+		return false
+	}
+	for _, l := range strings.Split(name, ".") {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, c := range l {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }

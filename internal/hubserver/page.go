@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/passkey"
 )
 
 // The person's page at the hub: the cards waiting on any of the person's
@@ -116,6 +117,7 @@ func (b *bell) ring(person int64) {
 
 // pageRoutes adds the person's page to mux.
 func (s *Server) pageRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /.well-known/webauthn", s.wellKnown)
 	mux.Handle("GET /login", s.pageGuard(http.HandlerFunc(s.pageLogin)))
 	mux.Handle("GET /{$}", s.pageGuard(pageFile("page/index.html", "text/html; charset=utf-8")))
 	mux.Handle("GET /page.js", s.pageGuard(pageFile("page/page.js", "text/javascript; charset=utf-8")))
@@ -151,13 +153,42 @@ func (s *Server) pageGuard(h http.Handler) http.Handler {
 		hd.Set("Cross-Origin-Opener-Policy", "same-origin")
 		hd.Set("Cross-Origin-Resource-Policy", "same-origin")
 		hd.Set("Cache-Control", "no-store")
-		host, _, err := net.SplitHostPort(r.Host)
-		if err != nil || !slices.Contains(s.pageNames(), host) {
+		if !slices.Contains(s.pageNames(), hostName(r.Host)) {
 			http.Error(w, "sayso hub: the person's page answers only at https://localhost:PORT", http.StatusMisdirectedRequest)
 			return
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// hostName is the name in a request's Host, with or without its port
+// (none at 443).
+func hostName(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		return h
+	}
+	return host
+}
+
+// wellKnown lists the origins of the nodes' own pages at
+// passkey.EnrolHost, on each port in NodePagePorts, as WebAuthn's related
+// origins of the hub's name (served at https://NAME/.well-known/webauthn,
+// so port 443): there a node's page makes the person a passkey for the
+// hub's name, which then signs at the hub's page from any device. It lets
+// those pages make and use passkeys of the hub's name and nothing more:
+// a node takes a yes only when it was signed at the hub's page's origin.
+func (s *Server) wellKnown(w http.ResponseWriter, r *http.Request) {
+	host := hostName(r.Host)
+	if host == "localhost" || !slices.Contains(s.pageNames(), host) || len(s.NodePagePorts) == 0 {
+		http.NotFound(w, r)
+		return
+	}
+	origins := make([]string, len(s.NodePagePorts))
+	for i, p := range s.NodePagePorts {
+		origins[i] = "http://" + net.JoinHostPort(passkey.EnrolHost, strconv.Itoa(p))
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, map[string][]string{"origins": origins})
 }
 
 // pageNames are the host names the page answers at: localhost, and the

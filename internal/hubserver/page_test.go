@@ -194,3 +194,33 @@ func TestPageGuards(t *testing.T) {
 		t.Fatalf("ada's signed changes: %+v %v", cs, err)
 	}
 }
+
+// TestWellKnownWebAuthn: the hub lists the nodes' own pages, at
+// sayso.localhost on each listed port, as related origins of its names,
+// and nothing at localhost or an address (no relying party of its own).
+func TestWellKnownWebAuthn(t *testing.T) {
+	srv := (&hubserver.Server{Names: []string{"hub.example", "10.0.0.1"}, NodePagePorts: []int{7474, 7480}}).Handler()
+	get := func(target string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
+		return w
+	}
+	for _, at := range []string{"https://hub.example/.well-known/webauthn", "https://hub.example:7475/.well-known/webauthn"} {
+		w := get(at)
+		if w.Code != http.StatusOK || w.Header().Get("Content-Type") != "application/json" ||
+			strings.TrimSpace(w.Body.String()) != `{"origins":["http://sayso.localhost:7474","http://sayso.localhost:7480"]}` {
+			t.Errorf("%s: %d %s %s", at, w.Code, w.Header().Get("Content-Type"), w.Body)
+		}
+	}
+	for _, at := range []string{"https://localhost/.well-known/webauthn", "https://10.0.0.1/.well-known/webauthn", "https://evil.example/.well-known/webauthn"} {
+		if w := get(at); w.Code != http.StatusNotFound {
+			t.Errorf("%s: %d %s", at, w.Code, w.Body)
+		}
+	}
+	none := (&hubserver.Server{Names: []string{"hub.example"}}).Handler()
+	w := httptest.NewRecorder()
+	none.ServeHTTP(w, httptest.NewRequest("GET", "https://hub.example/.well-known/webauthn", nil))
+	if w.Code != http.StatusNotFound {
+		t.Errorf("with no node page ports: %d %s", w.Code, w.Body)
+	}
+}

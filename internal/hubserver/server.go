@@ -28,6 +28,10 @@ type Server struct {
 	// Names are the hub's own host names (its certificate's): the
 	// person's page answers at them and at localhost.
 	Names []string
+	// NodePagePorts are the ports the nodes' own pages answer on: the
+	// hub lists their origins at passkey.EnrolHost as related origins of
+	// its names, where a node's page makes passkeys for them.
+	NodePagePorts []int
 	// PageWait is how long the page's script waits for a ring before it
 	// reads the person's cards all the same; 0 is 25 seconds.
 	PageWait time.Duration

@@ -47,6 +47,12 @@ type Pins struct {
 	Keys   []Key  `json:"keys"`
 }
 
+// EnrolHost is the name of a node's own page where a passkey for its
+// hub's own name is made: a loopback name browsers resolve themselves
+// (never through DNS), which, unlike localhost, a hub can list among its
+// related origins (https://NAME/.well-known/webauthn).
+const EnrolHost = "sayso.localhost"
+
 // Verdicts an answer can carry. Only a deny needs no signature.
 const (
 	VerdictAllow  = "allow"  // allow once

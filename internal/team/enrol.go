@@ -21,23 +21,24 @@ type Enroller struct {
 	mu sync.Mutex
 }
 
-// EnrolPerson is the person the node answers to at its hub.
-func (e *Enroller) EnrolPerson() (string, error) {
+// Enrolling is the person the node answers to at its hub, and the
+// relying party their passkeys are made for (State.RP).
+func (e *Enroller) Enrolling() (person, rpID string, err error) {
 	s, joined, err := ReadState(e.Config)
 	switch {
 	case !joined:
-		return "", fmt.Errorf("%w: this node is in no team: sayso team join first", passkey.ErrNotEnrolled)
+		return "", "", fmt.Errorf("%w: this node is in no team: sayso team join first", passkey.ErrNotEnrolled)
 	case err != nil:
-		return "", err
+		return "", "", err
 	case s.Person == "":
-		return "", fmt.Errorf("%w: this node joined with no hub to register with: it has no person to pin passkeys for", passkey.ErrNotEnrolled)
+		return "", "", fmt.Errorf("%w: this node joined with no hub to register with: it has no person to pin passkeys for", passkey.ErrNotEnrolled)
 	}
-	return s.Person, nil
+	return s.Person, s.RP(), nil
 }
 
 // Pin keeps k among the node's pinned passkeys. The node's pins hold one
-// relying party: the one of the first passkey pinned. Answers are taken
-// from a page of it on the hub's port (PageOrigin).
+// relying party (State.RP): the one of the first passkey pinned. Answers
+// are taken from a page of it on the hub's port (PageOrigin).
 func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -56,8 +57,8 @@ func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
 	if s.Person == "" || k.Person != s.Person {
 		return fmt.Errorf("%w: the passkey is %q's, the node answers to %q", passkey.ErrNotEnrolled, k.Person, s.Person)
 	}
-	if s.Pins.RPID != "" && s.Pins.RPID != rpID {
-		return fmt.Errorf("%w: the node's passkeys are for %s, not %s", passkey.ErrNotEnrolled, s.Pins.RPID, rpID)
+	if rp := s.RP(); rp != rpID {
+		return fmt.Errorf("%w: the node's passkeys are for %s, not %s", passkey.ErrNotEnrolled, rp, rpID)
 	}
 	origin, err := PageOrigin(s.Hub, rpID)
 	if err != nil {
@@ -79,8 +80,8 @@ func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
 // PageOrigin is the origin of the page where the person answers the
 // node's cards at its hub: the hub's port at rpID, the passkey's relying
 // party, over TLS. A passkey signs only on a page of its own relying
-// party, so the hub's page is opened there (at localhost, through a
-// tunnel to the hub when it runs elsewhere).
+// party, so the hub's page is opened there: at the hub's name, or at
+// localhost through a tunnel to the hub.
 func PageOrigin(hub, rpID string) (string, error) {
 	u, err := url.Parse(hub)
 	if err != nil || u.Scheme != "https" || u.Host == "" {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +48,32 @@ type State struct {
 	Node   int64  `json:"node,omitempty"`
 	Person string `json:"person,omitempty"`
 	HubPin string `json:"hub_fingerprint,omitempty"`
+	// PageName is the name the hub's page is opened at (team join
+	// --page-name), when it is not the host of Hub.
+	PageName string `json:"page_name,omitempty"`
+}
+
+// RP is the relying party of the node's passkeys: the name of the hub's
+// page, where the person signs. The one of the keys already pinned; else
+// PageName; else the hub's host when it is a name, so that the page works
+// from any device that reaches it; else (an address, or localhost)
+// localhost, where the page is reached through a tunnel.
+func (s State) RP() string {
+	if s.Pins.RPID != "" {
+		return s.Pins.RPID
+	}
+	if s.PageName != "" {
+		return s.PageName
+	}
+	u, err := url.Parse(s.Hub)
+	if err != nil {
+		return "localhost"
+	}
+	host := u.Hostname()
+	if host == "" || net.ParseIP(host) != nil || host == "localhost" {
+		return "localhost"
+	}
+	return strings.ToLower(host)
 }
 
 // Registered reports whether the node registered with its hub: then the

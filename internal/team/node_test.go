@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
+	"github.com/sayso-dev/sayso/internal/passkey"
 	"os"
 	"path/filepath"
 	"testing"
@@ -130,5 +131,26 @@ func TestOrgNamePinned(t *testing.T) {
 				t.Fatalf("the node decides on %+v (%s); want acme's #1 with its deny", got.Org, got.Why)
 			}
 		})
+	}
+}
+
+// TestStateRP: a node's passkeys are made for the name the hub's page is
+// opened at: the one of the keys pinned, else --page-name, else the hub's
+// host when it is a name; an address or localhost means localhost.
+func TestStateRP(t *testing.T) {
+	for _, c := range []struct {
+		st   State
+		want string
+	}{
+		{State{Hub: "https://127.0.0.1:7475"}, "localhost"},
+		{State{Hub: "https://[::1]:7475"}, "localhost"},
+		{State{Hub: "https://localhost:7475"}, "localhost"},
+		{State{Hub: "https://Hub.Acme.Example:7475"}, "hub.acme.example"},
+		{State{Hub: "https://10.0.0.5:7475", PageName: "hub.acme.example"}, "hub.acme.example"},
+		{State{Hub: "https://hub.acme.example", Pins: passkey.Pins{RPID: "localhost"}}, "localhost"},
+	} {
+		if got := c.st.RP(); got != c.want {
+			t.Errorf("%+v: RP %q, want %q", c.st, got, c.want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -31,15 +32,21 @@ import (
 // spent whatever the outcome.
 //
 // A passkey belongs to the relying party ID of the page that made it: a
-// domain, never an IP address. The link names this page as localhost,
-// and a page that shows the person's cards elsewhere must be at a
-// localhost origin too for the passkey to sign there.
+// domain, never an IP address. The passkeys of a node whose hub's page
+// is at localhost (through a tunnel) are made for localhost, on this page
+// at localhost. Those of a hub with a name of its own are made for that
+// name, on this page at passkey.EnrolHost: the hub lists that page's origin among
+// its related origins (https://NAME/.well-known/webauthn), which lets a
+// page of another name make a passkey for it. localhost itself cannot be
+// listed (a name with no label of its own); sayso.localhost, a loopback
+// name browsers resolve themselves, can.
 
 // Enroller pins passkeys on the node.
 type Enroller interface {
-	// EnrolPerson is the person whose passkeys the node pins; an error
-	// when the node has no person to pin them for.
-	EnrolPerson() (string, error)
+	// Enrolling is the person whose passkeys the node pins, and the
+	// relying party they are made for; an error when the node has no
+	// person to pin them for.
+	Enrolling() (person, rpID string, err error)
 	// Pin keeps k, made for relying party rpID, among the node's pinned
 	// passkeys.
 	Pin(ctx context.Context, rpID string, k passkey.Key) error
@@ -47,6 +54,22 @@ type Enroller interface {
 
 // EnrolHeader carries the enrolment's id on the script's requests.
 const EnrolHeader = "X-Sayso-Enrol"
+
+// enrolHost is the name of this page that makes passkeys for rpID.
+func enrolHost(rpID string) string {
+	if rpID == "localhost" {
+		return "localhost"
+	}
+	return passkey.EnrolHost
+}
+
+// enrolling asks the node's Enroller for the person and relying party.
+func (s *Server) enrolling() (person, rpID string, err error) {
+	if s.opts.Enroller == nil {
+		return "", "", fmt.Errorf("%w: this node pins no passkeys: it is in no team", passkey.ErrNotEnrolled)
+	}
+	return s.opts.Enroller.Enrolling()
+}
 
 // enrolments are the enrolment links not yet used and the enrolments
 // under way, by hash; in memory only.
@@ -75,9 +98,13 @@ func (e *enrolments) sweep(now time.Time) {
 }
 
 // EnrolURL mints a one-time enrolment link: it works once, within
-// LoginTTL. The page is named localhost: a passkey's relying party is a
-// domain.
+// LoginTTL. The page is named by a name (a passkey's relying party is a
+// domain): localhost, or EnrolHost for a hub's own name.
 func (s *Server) EnrolURL() string {
+	host := "localhost"
+	if _, rp, err := s.enrolling(); err == nil {
+		host = enrolHost(rp)
+	}
 	t := secret()
 	now := s.now()
 	s.enrol.mu.Lock()
@@ -87,7 +114,7 @@ func (s *Server) EnrolURL() string {
 	}
 	s.enrol.sweep(now)
 	s.enrol.links[hash(t)] = now.Add(LoginTTL)
-	return "http://localhost:" + s.port + "/enrol?token=" + url.QueryEscape(t)
+	return "http://" + host + ":" + s.port + "/enrol?token=" + url.QueryEscape(t)
 }
 
 // enrolStart spends an enrolment link and hands the tab the enrolment's
@@ -122,56 +149,50 @@ type enrolOptions struct {
 }
 
 // enrolCheck checks a request of the enrolment's script: from this page,
-// at localhost, for an enrolment under way. take spends the enrolment.
-func (s *Server) enrolCheck(w http.ResponseWriter, r *http.Request, take bool) (enrolment, string, bool) {
+// at the name that makes the node's passkeys, for an enrolment under
+// way. take spends the enrolment. It gives the enrolment, the person and
+// the relying party.
+func (s *Server) enrolCheck(w http.ResponseWriter, r *http.Request, take bool) (o enrolment, person, rpID string, ok bool) {
 	if !s.originOK(r) {
 		http.Error(w, "sayso: refused: this request did not come from sayso's page", http.StatusForbidden)
-		return enrolment{}, "", false
+		return enrolment{}, "", "", false
+	}
+	person, rpID, err := s.enrolling()
+	if err != nil {
+		http.Error(w, "sayso: "+err.Error(), http.StatusConflict)
+		return enrolment{}, "", "", false
 	}
 	host, _, err := net.SplitHostPort(r.Host)
-	if err != nil || host != "localhost" {
-		http.Error(w, "sayso: refused: a passkey is enrolled at localhost, not at "+r.Host, http.StatusMisdirectedRequest)
-		return enrolment{}, "", false
+	if want := enrolHost(rpID); err != nil || host != want {
+		http.Error(w, "sayso: refused: a passkey for "+rpID+" is enrolled at "+want+", not at "+r.Host, http.StatusMisdirectedRequest)
+		return enrolment{}, "", "", false
 	}
 	h := hash(r.Header.Get(EnrolHeader))
 	s.enrol.mu.Lock()
-	o, ok := s.enrol.open[h]
+	o, ok = s.enrol.open[h]
 	if take {
 		delete(s.enrol.open, h)
 	}
 	s.enrol.mu.Unlock()
 	if !ok || r.Header.Get(EnrolHeader) == "" || !s.now().Before(o.until) {
 		http.Error(w, "sayso: refused: no enrolment under way here; run sayso team enrol for a new link", http.StatusForbidden)
-		return enrolment{}, "", false
+		return enrolment{}, "", "", false
 	}
-	return o, host, true
+	return o, person, rpID, true
 }
 
 func (s *Server) enrolOptions(w http.ResponseWriter, r *http.Request) {
-	o, host, ok := s.enrolCheck(w, r, false)
+	o, person, rpID, ok := s.enrolCheck(w, r, false)
 	if !ok {
 		return
 	}
-	if s.opts.Enroller == nil {
-		http.Error(w, "sayso: this node pins no passkeys: it is in no team", http.StatusConflict)
-		return
-	}
-	person, err := s.opts.Enroller.EnrolPerson()
-	if err != nil {
-		http.Error(w, "sayso: "+err.Error(), http.StatusConflict)
-		return
-	}
-	writeJSONTo(w, enrolOptions{Challenge: base64.RawURLEncoding.EncodeToString(passkey.EnrolChallenge(o.nonce)), RPID: host, Person: person})
+	writeJSONTo(w, enrolOptions{Challenge: base64.RawURLEncoding.EncodeToString(passkey.EnrolChallenge(o.nonce)), RPID: rpID, Person: person})
 }
 
 // enrolFinish pins the passkey the authenticator made, once.
 func (s *Server) enrolFinish(w http.ResponseWriter, r *http.Request) {
-	o, host, ok := s.enrolCheck(w, r, true)
+	o, person, rpID, ok := s.enrolCheck(w, r, true)
 	if !ok {
-		return
-	}
-	if s.opts.Enroller == nil {
-		http.Error(w, "sayso: this node pins no passkeys: it is in no team", http.StatusConflict)
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxForm))
@@ -179,18 +200,13 @@ func (s *Server) enrolFinish(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso: refused: the credential could not be read", http.StatusBadRequest)
 		return
 	}
-	person, err := s.opts.Enroller.EnrolPerson()
-	if err != nil {
-		http.Error(w, "sayso: "+err.Error(), http.StatusConflict)
-		return
-	}
-	k, err := passkey.Register(person, body, passkey.EnrolChallenge(o.nonce), host, "http://"+r.Host)
+	k, err := passkey.Register(person, body, passkey.EnrolChallenge(o.nonce), rpID, "http://"+r.Host)
 	if err != nil {
 		slog.Warn("page: refused a passkey", "err", err)
 		http.Error(w, "sayso: refused: "+err.Error(), http.StatusBadRequest)
 		return
 	}
-	if err := s.opts.Enroller.Pin(r.Context(), host, k); err != nil {
+	if err := s.opts.Enroller.Pin(r.Context(), rpID, k); err != nil {
 		code := http.StatusInternalServerError
 		if errors.Is(err, passkey.ErrNotEnrolled) {
 			code = http.StatusConflict
@@ -199,7 +215,7 @@ func (s *Server) enrolFinish(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso: the passkey was not pinned: "+err.Error(), code)
 		return
 	}
-	slog.Info("page: pinned a passkey", "person", person, "credential", base64.RawURLEncoding.EncodeToString(k.CredentialID))
+	slog.Info("page: pinned a passkey", "person", person, "rp", rpID, "credential", base64.RawURLEncoding.EncodeToString(k.CredentialID))
 	writeJSONTo(w, map[string]string{"pinned": person})
 }
 

@@ -11,10 +11,19 @@ import (
 	"github.com/sayso-dev/sayso/internal/passkey"
 )
 
-// pinAll is an Enroller that counts what it is asked to pin.
-type pinAll struct{ pinned int }
+// pinAll is an Enroller that counts what it is asked to pin; its
+// passkeys are for rp (localhost when empty).
+type pinAll struct {
+	pinned int
+	rp     string
+}
 
-func (p *pinAll) EnrolPerson() (string, error) { return "ada", nil }
+func (p *pinAll) Enrolling() (string, string, error) {
+	if p.rp == "" {
+		return "ada", "localhost", nil
+	}
+	return "ada", p.rp, nil
+}
 func (p *pinAll) Pin(context.Context, string, passkey.Key) error {
 	p.pinned++
 	return nil
@@ -79,6 +88,7 @@ func TestEnrolRefusals(t *testing.T) {
 		{"another enrolment", "localhost:7000", with(EnrolHeader, "forged"), http.StatusForbidden},
 		{"an IP address, no relying party", "127.0.0.1:7000", with("Origin", "http://127.0.0.1:7000"), http.StatusMisdirectedRequest},
 		{"a foreign host", "hub.example:7000", with("Origin", "http://hub.example:7000"), http.StatusMisdirectedRequest},
+		{"the page for a hub's name", "sayso.localhost:7000", with("Origin", "http://sayso.localhost:7000"), http.StatusMisdirectedRequest},
 	} {
 		for _, path := range []string{"/enrol/options", "/enrol"} {
 			if w := do("POST", "http://"+c.host+path, c.h); w.Code != c.code {
@@ -104,5 +114,40 @@ func TestEnrolRefusals(t *testing.T) {
 	}
 	if pins.pinned != 0 {
 		t.Fatalf("pinned %d keys", pins.pinned)
+	}
+}
+
+// TestEnrolForHubsName: a node whose hub's page is at a name of its own
+// enrols at sayso.localhost, a page the hub can list among its related
+// origins, for that name; at localhost it enrols nothing.
+func TestEnrolForHubsName(t *testing.T) {
+	pins := &pinAll{rp: "hub.example"}
+	s, err := New(NewMemory(nil), Options{Addr: "127.0.0.1:7000", Enroller: pins})
+	if err != nil {
+		t.Fatal(err)
+	}
+	do := func(method, target string, h map[string]string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(method, target, strings.NewReader(`{}`))
+		for k, v := range h {
+			r.Header.Set(k, v)
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		return w
+	}
+	link := s.EnrolURL()
+	if !strings.HasPrefix(link, "http://sayso.localhost:7000/enrol?token=") {
+		t.Fatalf("link %s", link)
+	}
+	id := strings.TrimPrefix(do("GET", link, nil).Header().Get("Location"), "/static/enrol.html#enrol=")
+	if w := do("POST", "http://localhost:7000/enrol/options", map[string]string{"Origin": "http://localhost:7000", "Sec-Fetch-Site": "same-origin", EnrolHeader: id}); w.Code != http.StatusMisdirectedRequest {
+		t.Fatalf("the enrolment's options at localhost: %d %s", w.Code, w.Body)
+	}
+	page := map[string]string{"Origin": "http://sayso.localhost:7000", "Sec-Fetch-Site": "same-origin", EnrolHeader: id}
+	if w := do("POST", "http://sayso.localhost:7000/enrol/options", page); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"rp_id":"hub.example"`) {
+		t.Fatalf("the enrolment's options: %d %s", w.Code, w.Body)
+	}
+	if w := do("GET", "http://sayso.localhost.evil.example:7000/", nil); w.Code != http.StatusMisdirectedRequest {
+		t.Fatalf("a name under sayso.localhost's: %d", w.Code)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/passkey"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -160,16 +161,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Cross-Origin-Resource-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 	if !s.hostOK(r.Host) {
-		http.Error(w, "sayso: this page answers only at 127.0.0.1:"+s.port+" or localhost:"+s.port, http.StatusMisdirectedRequest)
+		http.Error(w, "sayso: this page answers only at 127.0.0.1:"+s.port+", localhost:"+s.port+" or "+passkey.EnrolHost+":"+s.port, http.StatusMisdirectedRequest)
 		return
 	}
 	s.mux.ServeHTTP(w, r)
 }
 
 // hostOK is the DNS-rebinding defence: a name that resolves to 127.0.0.1
-// is still not this page's name.
+// is still not this page's name. passkey.EnrolHost is a loopback name the
+// browser resolves itself, never through DNS.
 func (s *Server) hostOK(host string) bool {
-	return host == "127.0.0.1:"+s.port || host == "localhost:"+s.port
+	return host == "127.0.0.1:"+s.port || host == "localhost:"+s.port || host == passkey.EnrolHost+":"+s.port
 }
 
 // originOK reports whether a state change comes from the page itself: the

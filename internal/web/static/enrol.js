@@ -29,7 +29,15 @@
       pubKeyCredParams: [{ type: "public-key", alg: -7 }, { type: "public-key", alg: -8 }, { type: "public-key", alg: -257 }],
       authenticatorSelection: { residentKey: "required", userVerification: "required" },
       attestation: "none",
-    } });
+    } }).catch((e) => {
+      // A passkey for the hub's own name is made here only when the hub
+      // lists this page among its related origins.
+      if (e.name === "SecurityError" && o.rp_id !== location.hostname) {
+        throw new Error("the hub " + o.rp_id + " does not list this page (" + location.origin + ") at https://" + o.rp_id +
+          "/.well-known/webauthn: its admin starts sayso hub with --node-page-port " + (location.port || "80") + ". (" + e.message + ")");
+      }
+      throw e;
+    });
     const cred = JSON.stringify({ id: c.id, rawId: b64(c.rawId), type: c.type, response: {
       clientDataJSON: b64(c.response.clientDataJSON), attestationObject: b64(c.response.attestationObject) } });
     res = await fetch("/enrol", { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, headers), body: cred, credentials: "same-origin", cache: "no-store" });
