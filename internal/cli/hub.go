@@ -63,8 +63,8 @@ https://localhost:7475): a passkey signs only on a page of the relying
 party it was made for: the hub's name, for nodes that joined it by its
 name, from any device; localhost for nodes that joined by an address,
 through a tunnel to the hub (ssh -L 7475:HUB:7475). A yes sent there
-counts on a node only when the passkey signed it; a severe step is
-allowed only on the node's own page.
+counts on a node only when the passkey signed it; a severe step asks
+twice, the second press signed over a challenge its node makes.
 
 migrate applies the hub's migrations the database lacks, as the role
 that is to own the hub's tables (--db, or $SAYSO_HUB_OWNER_DB): the

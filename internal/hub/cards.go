@@ -20,6 +20,10 @@ type Card struct {
 	Body    []byte // the node's card, as the node made it: what the person's passkey signs over
 	Digest  []byte
 	Created time.Time
+	// Confirm is the node's challenge for the second confirmation of a
+	// severe, ceiling or never step, once it took the person's first
+	// yes; nil until then.
+	Confirm []byte
 }
 
 // Answer is an answer given at the hub to a card: the verdict and the
@@ -61,17 +65,30 @@ func (h *Hub) CloseCard(ctx context.Context, id string) error {
 	return nil
 }
 
+// AskConfirm records node's challenge for the second confirmation of its
+// card id; nil withdraws it.
+func (h *Hub) AskConfirm(ctx context.Context, node int64, id string, challenge []byte) error {
+	tag, err := h.pool.Exec(ctx, "UPDATE cards SET confirm = $3 WHERE id = $1 AND node_id = $2 AND closed_at IS NULL", id, node, challenge)
+	if err != nil {
+		return fmt.Errorf("ask to confirm card %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("ask to confirm card %s: %w", id, ErrClosed)
+	}
+	return nil
+}
+
 // OpenCards returns the cards waiting for person on any of their nodes,
 // oldest first. The table is the truth: a page that reconnects calls it
 // again, whatever notifications it missed.
 func (h *Hub) OpenCards(ctx context.Context, person int64) ([]Card, error) {
-	rows, err := h.pool.Query(ctx, "SELECT id, node_id, person_id, body, digest, created_at FROM cards WHERE person_id = $1 AND closed_at IS NULL ORDER BY created_at, id", person)
+	rows, err := h.pool.Query(ctx, "SELECT id, node_id, person_id, body, digest, created_at, confirm FROM cards WHERE person_id = $1 AND closed_at IS NULL ORDER BY created_at, id", person)
 	if err != nil {
 		return nil, fmt.Errorf("open cards of person %d: %w", person, err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Card, error) {
 		var c Card
-		err := r.Scan(&c.ID, &c.Node, &c.Person, &c.Body, &c.Digest, &c.Created)
+		err := r.Scan(&c.ID, &c.Node, &c.Person, &c.Body, &c.Digest, &c.Created, &c.Confirm)
 		return c, err
 	})
 	if err != nil {

@@ -173,6 +173,12 @@ func (c *Client) CloseCard(ctx context.Context, id string) error {
 	return c.do(ctx, http.MethodPost, PathCards+"/"+url.PathEscape(id)+"/close", nil, nil, true)
 }
 
+// AskConfirm hands the hub the node's challenge for the second
+// confirmation of one of its cards; nil withdraws it.
+func (c *Client) AskConfirm(ctx context.Context, id string, challenge []byte) error {
+	return c.do(ctx, http.MethodPost, PathCards+"/"+url.PathEscape(id)+"/confirm", Confirm{Challenge: challenge}, nil, true)
+}
+
 // Answers returns the answers given at the hub to one of the node's
 // cards, oldest first.
 func (c *Client) Answers(ctx context.Context, id string) ([]hub.Answer, error) {

@@ -53,6 +53,13 @@ type Card struct {
 	Body []byte `json:"body"`
 }
 
+// Confirm is a node's challenge for the second confirmation of one of its
+// cards: a severe, ceiling or never step whose first yes it took. Empty
+// withdraws it.
+type Confirm struct {
+	Challenge []byte `json:"challenge,omitempty"`
+}
+
 // Answer is an answer given at the hub to one of the node's cards, as the
 // hub stores it: the node decides whether it is the person's.
 type Answer struct {

@@ -279,6 +279,9 @@ type pageCard struct {
 	ID   string `json:"id"`
 	Node int64  `json:"node"`
 	Body []byte `json:"body"`
+	// Confirm is the node's challenge for the second confirmation of a
+	// severe, ceiling or never step, once it took the first yes.
+	Confirm []byte `json:"confirm,omitempty"`
 }
 
 // pageCards answers the page's script with the person's open cards and
@@ -318,7 +321,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]pageCard, len(cs))
 	for i, c := range cs {
-		out[i] = pageCard{ID: c.ID, Node: c.Node, Body: c.Body}
+		out[i] = pageCard{ID: c.ID, Node: c.Node, Body: c.Body, Confirm: c.Confirm}
 	}
 	writeJSON(w, map[string]any{"person": p.Name, "cards": out, "gen": gen})
 }
@@ -349,7 +352,7 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch a.Verdict {
-	case "allow", "always":
+	case "allow", "always", "confirm":
 		if len(a.Assertion) == 0 {
 			http.Error(w, "sayso hub: refused: a yes carries the passkey's signature", http.StatusBadRequest)
 			return

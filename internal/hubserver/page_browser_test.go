@@ -33,9 +33,10 @@ import (
 // sees the card a hook on the node waits on, and allows it with the
 // passkey, in real Chromium with its virtual authenticator, against the
 // hub's TLS. Judged by what the agent's client reads from the hook: the
-// person's yes lets the step through; a severe step, allowed at the hub
-// all the same, and a card the hub edited before the person signed it,
-// let nothing through.
+// person's yes lets the step through; a severe step only once confirmed
+// by a second press over the node's own challenge; a card the hub edited
+// before the person signed it, and a confirmation over another
+// challenge, let nothing through.
 func TestPageYesThroughHub(t *testing.T) {
 	ctx := context.Background()
 	hdb := hubtest.Database(t)
@@ -153,39 +154,50 @@ func TestPageYesThroughHub(t *testing.T) {
 		t.Fatal("no answer-refused row for the edited card")
 	}
 
-	// A severe step (and a ceiling, which a push is): the page offers no
-	// allow, and an allow signed by the person all the same (a page that
-	// offered one) is not taken.
+	// A severe step (and a ceiling, which a push is) asks twice, as on
+	// the node's own page: the person's first yes alone lets nothing
+	// through; the node then asks the page for a confirmation with a
+	// challenge of its own, and only the second press, signed over it,
+	// lets the step through.
 	done = hook("git push --force origin main")
 	c = atHub("git push --force origin main")
-	b.WaitFor("the severe card on the hub's page", fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)))
-	if b.Eval(fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)+` button[data-answer="allow"]`)) {
-		t.Fatal("the hub's page offers an allow of a severe step")
+	press(c, "allow", "git push --force origin main")
+	b.WaitFor("the machine's ask for a confirmation", fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)+` button[data-answer="confirm"]`))
+	select {
+	case d := <-done:
+		t.Fatalf("a severe step was answered %q on its first yes alone", d)
+	default:
 	}
+	press(c, "confirm", "git push --force origin main")
+	if d := answered(done); d != "allow" {
+		t.Fatalf("a severe step, allowed and confirmed at the hub's page: the client reads %q, want allow", d)
+	}
+
+	// A confirmation the person's passkey signed over another challenge
+	// than the node's (a page that made its own) lets nothing through.
+	done = hook("git push --force origin release")
+	c = atHub("git push --force origin release")
+	press(c, "allow", "git push --force origin release")
+	b.WaitFor("the machine's ask for a confirmation", fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)+` button[data-answer="confirm"]`))
 	status, err := chromedp.Run(b.Ctx(), chromedp.Evaluate[string](fmt.Sprintf(`(async (id) => {
 		const tab = sessionStorage.getItem("sayso-hub-tab");
-		const d = await (await fetch("/page/cards", { headers: { "X-Sayso-Tab": tab } })).json();
-		const body = Uint8Array.from(atob(d.cards.find((c) => c.id === id).body), (ch) => ch.charCodeAt(0));
-		const card = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-		const head = new TextEncoder().encode("sayso answer\0allow\0");
-		const all = new Uint8Array(head.length + card.length);
-		all.set(head); all.set(card, head.length);
-		const c = await navigator.credentials.get({ publicKey: { challenge: await crypto.subtle.digest("SHA-256", all), rpId: location.hostname, userVerification: "required" } });
+		const own = crypto.getRandomValues(new Uint8Array(32));
+		const c = await navigator.credentials.get({ publicKey: { challenge: own, rpId: location.hostname, userVerification: "required" } });
 		const b64 = (buf) => btoa(String.fromCharCode(...new Uint8Array(buf))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 		const res = await fetch("/page/cards/" + id + "/answer", { method: "POST", headers: { "X-Sayso-Tab": tab, "Content-Type": "application/json" },
-			body: JSON.stringify({ verdict: "allow", assertion: { id: c.id, rawId: b64(c.rawId), type: c.type, response: {
+			body: JSON.stringify({ verdict: "confirm", assertion: { id: c.id, rawId: b64(c.rawId), type: c.type, response: {
 				authenticatorData: b64(c.response.authenticatorData), clientDataJSON: b64(c.response.clientDataJSON),
 				signature: b64(c.response.signature), userHandle: b64(c.response.userHandle) } } }) });
 		return String(res.status);
 	})(%q)`, c.ID), chromedp.EvalAwaitPromise))
 	if err != nil || status != "204" {
-		t.Fatalf("a signed allow of the severe card, posted: %q %v", status, err)
+		t.Fatalf("a confirmation over the page's own challenge, posted: %q %v", status, err)
 	}
 	if d := answered(done); d == "allow" {
-		t.Fatal("a severe step was allowed from the hub")
+		t.Fatal("a severe step was allowed by a confirmation over another challenge")
 	}
-	if !ledger(store.KindAnswerRefused, "git push --force origin main", "second confirmation") {
-		t.Fatal("no answer-refused row for the severe card's allow")
+	if !ledger(store.KindAnswerRefused, "git push --force origin release", "(confirm)") {
+		t.Fatal("no answer-refused row for the confirmation over another challenge")
 	}
 
 	// Another machine of ada's, and one of bob's, each with a row of its

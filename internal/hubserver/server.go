@@ -94,6 +94,7 @@ func (s *Server) Handler() http.Handler {
 	node("POST "+hubapi.PathCards, s.postCard)
 	node("POST "+hubapi.PathCards+"/{id}/close", s.closeCard)
 	node("GET "+hubapi.PathCards+"/{id}/answers", s.answers)
+	node("POST "+hubapi.PathCards+"/{id}/confirm", s.askConfirm)
 	node("POST "+hubapi.PathChanges, s.offerChange)
 	node("GET "+hubapi.PathChanges, s.signedChanges)
 	node("POST "+hubapi.PathPasskeys, s.passkeys)
@@ -351,6 +352,30 @@ func (s *Server) closeCard(ctx context.Context, n hub.Node, _ []byte, w http.Res
 		return err
 	}
 	if err := s.Hub.CloseCard(ctx, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// askConfirm records the signing node's challenge for the second
+// confirmation of one of its cards (none withdraws it).
+func (s *Server) askConfirm(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, r *http.Request) error {
+	var c hubapi.Confirm
+	if err := decode(body, &c); err != nil {
+		return err
+	}
+	if len(c.Challenge) > 64 {
+		return refuse(http.StatusBadRequest, "a challenge of at most 64 bytes, not %d", len(c.Challenge))
+	}
+	id := r.PathValue("id")
+	if err := s.own(ctx, n, id); err != nil {
+		return err
+	}
+	if len(c.Challenge) == 0 {
+		c.Challenge = nil
+	}
+	if err := s.Hub.AskConfirm(ctx, n.ID, id, c.Challenge); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

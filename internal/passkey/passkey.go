@@ -58,6 +58,9 @@ const (
 	VerdictAllow  = "allow"  // allow once
 	VerdictAlways = "always" // allow and keep the card's offered rule
 	VerdictDeny   = "deny"
+	// VerdictConfirm is the second confirmation of a severe, ceiling or
+	// never step's yes, over the node's challenge (ConfirmChallenge).
+	VerdictConfirm = "confirm"
 )
 
 // ErrNotThePerson is returned for an assertion that does not prove the
@@ -75,6 +78,28 @@ func Challenge(card []byte, verdict string) []byte {
 	h.Write([]byte{0})
 	h.Write(c[:])
 	return h.Sum(nil)
+}
+
+// ConfirmChallenge is what the person's passkey signs to confirm a yes to
+// card a second time: the card's bytes and the node's own challenge for
+// it (random, given only once the node took the first yes), so that the
+// confirmation is made after the node asked for it, and for that card.
+func ConfirmChallenge(card, nodeChallenge []byte) []byte {
+	c := sha256.Sum256(card)
+	h := sha256.New()
+	h.Write([]byte("sayso confirm\x00"))
+	h.Write(c[:])
+	h.Write(nodeChallenge)
+	return h.Sum(nil)
+}
+
+// VerifyConfirm checks that assertion is person's passkey, pinned here,
+// confirming a yes to exactly card over the node's challenge.
+func (p Pins) VerifyConfirm(person string, card, nodeChallenge, assertion []byte) (Use, error) {
+	if len(nodeChallenge) == 0 {
+		return Use{}, fmt.Errorf("%w: this node asked for no confirmation", ErrNotThePerson)
+	}
+	return p.verify(person, ConfirmChallenge(card, nodeChallenge), assertion)
 }
 
 func sha256Sum(parts ...[]byte) [sha256.Size]byte {

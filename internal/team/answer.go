@@ -2,6 +2,7 @@ package team
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -62,21 +63,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
-		sum := passkey.Signed(a.Assertion)
-		t.mu.Lock()
-		seen := t.used[sum]
-		if !seen {
-			if t.used == nil {
-				t.used = map[[32]byte]bool{}
-			}
-			t.used[sum] = true
-		}
-		t.mu.Unlock()
-		if seen {
-			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): its signature was already taken once", a.ID, a.Verdict)})
-			continue
-		}
-		if err := t.counters().Advance(use); err != nil {
+		if err := t.spend(a, use); err != nil {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
@@ -86,19 +73,63 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 	return s
 }
 
+// Confirm takes a, the person's second confirmation of a yes to w, over
+// the node's challenge for it: signed by a passkey the node pinned for
+// w's person, and taken once.
+func (t *Taker) Confirm(w Waiting, challenge []byte, a hub.Answer) error {
+	if a.Card != w.ID || a.Verdict != passkey.VerdictConfirm {
+		return fmt.Errorf("answer %d is no confirmation of card %s", a.ID, w.ID)
+	}
+	if err := w.named(); err != nil {
+		return err
+	}
+	use, err := t.Pins.VerifyConfirm(w.Person, w.Body, challenge, a.Assertion)
+	if err != nil {
+		return err
+	}
+	return t.spend(a, use)
+}
+
+// spend takes a's signature once, however the hub spells it again, and
+// only when its passkey's counter grew.
+func (t *Taker) spend(a hub.Answer, use passkey.Use) error {
+	sum := passkey.Signed(a.Assertion)
+	t.mu.Lock()
+	seen := t.used[sum]
+	if !seen {
+		if t.used == nil {
+			t.used = map[[32]byte]bool{}
+		}
+		t.used[sum] = true
+	}
+	t.mu.Unlock()
+	if seen {
+		return errors.New("its signature was already taken once")
+	}
+	return t.counters().Advance(use)
+}
+
 // verify checks that a is the person's own yes to exactly w. The passkey
 // signs the card's bytes, not its ID: two cards of equal bytes would
 // share one yes, on one node or across the person's nodes. So the bytes
 // must name the card ({"card": ID, ...}), and the ID (random, the node's)
 // makes them the card's own.
 func (w Waiting) verify(pins passkey.Pins, a hub.Answer) (passkey.Use, error) {
+	if err := w.named(); err != nil {
+		return passkey.Use{}, err
+	}
+	return pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion)
+}
+
+// named checks that w's bytes name w's card.
+func (w Waiting) named() error {
 	var named struct {
 		Card string `json:"card"`
 	}
 	if err := json.Unmarshal(w.Body, &named); err != nil || w.ID == "" || named.Card != w.ID {
-		return passkey.Use{}, fmt.Errorf("%w: the card's bytes do not name card %q, so a yes to them is no yes to it alone", passkey.ErrNotThePerson, w.ID)
+		return fmt.Errorf("%w: the card's bytes do not name card %q, so a yes to them is no yes to it alone", passkey.ErrNotThePerson, w.ID)
 	}
-	return pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion)
+	return nil
 }
 
 func (t *Taker) counters() Counters {

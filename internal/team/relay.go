@@ -3,6 +3,7 @@ package team
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ type Hub interface {
 	Bundle(ctx context.Context) (bundle.Signed, error)
 	PostCard(ctx context.Context, id string, body []byte) error
 	CloseCard(ctx context.Context, id string) error
+	AskConfirm(ctx context.Context, id string, challenge []byte) error
 	Answers(ctx context.Context, id string) ([]hub.Answer, error)
 	Syncer
 }
@@ -73,10 +75,17 @@ type relayed struct {
 	session string
 	step    string
 	refused int
-	// deliberate is a severe, ceiling or never step: the local page
-	// allows it only with a second confirmation, which no page at the
-	// hub gives yet, so no yes from the hub is taken for it.
+	// deliberate is a severe, ceiling or never step: allowed, as on the
+	// local page, only with a second confirmation (deliberateSay).
 	deliberate bool
+	// For a deliberate card: the answers already read; the verdict of
+	// the first yes taken, the node's challenge for its confirmation and
+	// when the hub took it; and the challenge the hub holds.
+	read    map[int64]bool
+	yes     string
+	confirm []byte
+	asked   time.Time
+	told    []byte
 }
 
 // CardBody is a card as the node posts it: what the person reads on the
@@ -92,9 +101,9 @@ type CardBody struct {
 	Cwd    string `json:"cwd"`
 	Reason string `json:"reason"`
 	Offer  string `json:"offer,omitempty"` // the rule "always" keeps
-	// Deliberate marks a severe, ceiling or never step: the node takes
-	// no yes from the hub for it, only a deny; it is allowed on the
-	// node's own page, with its second confirmation.
+	// Deliberate marks a severe, ceiling or never step: a yes from the
+	// hub counts only with its second confirmation, over the node's
+	// challenge, as on the node's own page.
 	Deliberate bool      `json:"deliberate,omitempty"`
 	Created    time.Time `json:"created"`
 	Expires    time.Time `json:"expires"`
@@ -147,7 +156,8 @@ func (r *Relay) Turn(ctx context.Context) {
 	if err == nil {
 		err = r.sync(ctx)
 	}
-	if err == nil && (r.bundled.IsZero() || r.now().Sub(r.bundled) >= r.bundleEvery()) {
+	// A clock stepped back since the last fetch fetches again too.
+	if since := r.now().Sub(r.bundled); err == nil && (r.bundled.IsZero() || since >= r.bundleEvery() || since < 0) {
 		err = r.bundle(ctx)
 	}
 	r.reachable(err)
@@ -266,15 +276,17 @@ func (r *Relay) cards(ctx context.Context) error {
 	})
 	for _, x := range all {
 		id, p, as := x.id, x.p, x.as
-		say := r.taker.Take(p.w, as)
-		if p.deliberate && (say.Verdict == passkey.VerdictAllow || say.Verdict == passkey.VerdictAlways) {
-			// The yes is the person's, but a deliberate step is allowed
-			// only with the second confirmation of the node's own page.
-			say.Refused = append(say.Refused, Refusal{Answer: lastTaken(as, say.Verdict),
-				Why: "a " + say.Verdict + " of a severe, ceiling or never step is taken only on this node's own page, with its second confirmation"})
-			say.Verdict = ""
+		var say Say
+		var fresh []Refusal
+		if p.deliberate {
+			say = r.deliberateSay(ctx, id, p, as)
+			fresh = say.Refused
+		} else {
+			say = r.taker.Take(p.w, as)
+			fresh = say.Refused[min(p.refused, len(say.Refused)):]
+			p.refused = max(p.refused, len(say.Refused))
 		}
-		for _, ref := range say.Refused[min(p.refused, len(say.Refused)):] {
+		for _, ref := range fresh {
 			err := r.DB.RecordAnswerRefused(ctx, p.session, store.RefusedAnswer{Card: id, Answer: ref.Answer.ID, Verdict: ref.Answer.Verdict, Step: p.step,
 				Why: "the hub relayed an answer this node did not take: " + ref.Why})
 			if err != nil {
@@ -282,7 +294,6 @@ func (r *Relay) cards(ctx context.Context) error {
 			}
 			slog.Warn("refused an answer the hub relayed", "card", id, "why", ref.Why)
 		}
-		p.refused = max(p.refused, len(say.Refused))
 		a, ok := answerOf(say.Verdict)
 		if !ok {
 			continue
@@ -298,15 +309,71 @@ func (r *Relay) cards(ctx context.Context) error {
 	return nil
 }
 
-// lastTaken is the answer the taker took with verdict: the first of it,
-// for the ledger's refusal.
-func lastTaken(as []hub.Answer, verdict string) hub.Answer {
+// deliberateSay reads the hub's answers to a severe, ceiling or never
+// step, each once, as the node's own page does its presses: a deny as it
+// comes; the person's signed yes only as a first press, after which the
+// node asks the hub's page for a second confirmation with a challenge of
+// its own (random, so that no confirmation is made before it asks), and
+// takes one signed over it only from web.ConfirmAfter to web.ConfirmLapse
+// after the hub took the challenge, by the node's clock. A lapsed first
+// yes is forgotten: the person presses again.
+func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []hub.Answer) Say {
+	var s Say
+	now := r.now()
+	if p.yes != "" && !p.asked.IsZero() && now.Sub(p.asked) > web.ConfirmLapse {
+		p.yes, p.confirm, p.asked = "", nil, time.Time{}
+	}
+	if p.read == nil {
+		p.read = map[int64]bool{}
+	}
 	for _, a := range as {
-		if a.Verdict == verdict && len(a.Assertion) > 0 {
-			return a
+		if p.read[a.ID] {
+			continue
+		}
+		p.read[a.ID] = true
+		switch a.Verdict {
+		case passkey.VerdictConfirm:
+			var err error
+			switch since := now.Sub(p.asked); {
+			case p.yes == "" || p.asked.IsZero():
+				err = errors.New("no first yes of the person's waits for a confirmation (none was taken, or it lapsed)")
+			case since < web.ConfirmAfter:
+				err = fmt.Errorf("it came %s after the node asked for it, sooner than %s", since.Round(time.Millisecond), web.ConfirmAfter)
+			default:
+				err = r.taker.Confirm(p.w, p.confirm, a)
+			}
+			if err != nil {
+				s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (confirm): %v", a.ID, err)})
+				continue
+			}
+			s.Verdict = p.yes
+			return s
+		default:
+			say := r.taker.Take(p.w, []hub.Answer{a})
+			s.Refused = append(s.Refused, say.Refused...)
+			switch say.Verdict {
+			case passkey.VerdictDeny:
+				s.Verdict = say.Verdict
+				return s
+			case passkey.VerdictAllow, passkey.VerdictAlways:
+				// A first press: the node asks for the second.
+				c := make([]byte, 32)
+				rand.Read(c) // never fails: see crypto/rand
+				p.yes, p.confirm, p.asked = say.Verdict, c, time.Time{}
+			}
 		}
 	}
-	return hub.Answer{Verdict: verdict}
+	if !bytes.Equal(p.told, p.confirm) {
+		if err := r.Hub.AskConfirm(ctx, id, p.confirm); err != nil {
+			slog.Warn("ask the hub's page for a confirmation", "card", id, "err", err)
+		} else {
+			p.told = p.confirm
+			if p.confirm != nil {
+				p.asked = r.now()
+			}
+		}
+	}
+	return s
 }
 
 // answerOf is the local answer a taken verdict gives.

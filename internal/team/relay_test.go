@@ -22,8 +22,10 @@ import (
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/web"
 )
 
 const (
@@ -122,8 +124,9 @@ func TestRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	n.cards = &gateway.Cards{DB: n.db, Timeout: 4 * time.Second}
+	clock := &testClock{}
 	relay := &team.Relay{Hub: hubapi.NewClient(base, cert.Fingerprint, rep.Node, nodeKey), DB: n.db, Cards: n.cards, Config: n.config, State: n.state,
-		Every: 50 * time.Millisecond, BundleEvery: 100 * time.Millisecond}
+		Every: 50 * time.Millisecond, BundleEvery: 100 * time.Millisecond, Now: clock.Now}
 	relayDone := make(chan struct{})
 	go func() { defer close(relayDone); relay.Run(ctx) }()
 	defer func() { cancel(); <-relayDone }()
@@ -166,13 +169,17 @@ func TestRelay(t *testing.T) {
 		func(*store.State) store.Outcome { return store.Outcome{Decision: store.DecisionAllow, Reason: "read"} }); err != nil {
 		t.Fatal(err)
 	}
-	ask := func(command string, reach bool) (string, []byte, chan outcome) {
+	ask := func(command string, reach bool, classes ...risk.Class) (string, []byte, chan outcome) {
 		t.Helper()
 		done := make(chan outcome, 1)
+		asked := policy.Diagnostic{Reasons: []string{"ask: it pushes to a remote"}}
+		for _, c := range classes {
+			asked.Assessment.Classes = asked.Assessment.Classes.Add(c)
+		}
 		go func() {
 			s := hook.Step{Agent: "claude", Event: "PreToolUse", Session: session, Tool: "Bash", Kind: hook.KindShell, Command: command, Cwd: "/w"}
 			dec, diag, err := n.cards.Wait(ctx, s, store.Step{Session: store.NewSession{ID: session, Mode: store.ModeAuto}, Cwd: "/w", Tool: "Bash", Summary: command},
-				policy.Ask, policy.Diagnostic{Reasons: []string{"ask: it pushes to a remote"}})
+				policy.Ask, asked)
 			done <- outcome{dec, diag, err}
 		}()
 		deadline := time.Now().Add(3 * time.Second)
@@ -296,6 +303,69 @@ func TestRelay(t *testing.T) {
 	if !ledgerSays(store.KindAnswerRefused, "signature counter") {
 		t.Error("a cloned authenticator's yes: the node's ledger holds no refused answer saying its counter did not grow")
 	}
+	// A severe step asks twice, as on the node's own page: the person's
+	// yes alone lets nothing through; the node asks for a confirmation
+	// with a challenge of its own and takes one over it only within its
+	// own window, by its own clock.
+	n.cards.Timeout = 30 * time.Second
+	id, body, done = ask("git push --force origin main", true, risk.ForceRemote)
+	challengeAt := func(id string, want bool) []byte {
+		t.Helper()
+		var got []byte
+		waitFor(t, "the node's ask for a confirmation", func() bool {
+			cs, _ := h.OpenCards(ctx, adaID.Person)
+			for _, c := range cs {
+				if c.ID == id {
+					got = c.Confirm
+				}
+			}
+			return (got != nil) == want
+		})
+		return got
+	}
+	confirm := func(id string, body, challenge []byte) {
+		t.Helper()
+		if err := h.AddAnswer(ctx, id, passkey.VerdictConfirm, ada.Assert(t, rpID, origin, passkey.ConfirmChallenge(body, challenge))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clock.freeze()
+	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+		t.Fatal(err)
+	}
+	first := challengeAt(id, true)
+	// At once (a double press): refused.
+	confirm(id, body, first)
+	waitFor(t, "the early confirmation refused", func() bool { return ledgerSays(store.KindAnswerRefused, "sooner than") })
+	clock.thaw(0)
+	time.Sleep(web.ConfirmAfter)
+	// Over a challenge of the page's own: refused.
+	confirm(id, body, []byte("a challenge the node never made"))
+	waitFor(t, "the confirmation over another challenge refused", func() bool { return ledgerSays(store.KindAnswerRefused, "(confirm): not the person") })
+	// Too late: the node forgets the yes and withdraws its challenge;
+	// a confirmation over it then confirms nothing.
+	clock.thaw(web.ConfirmLapse + time.Second)
+	challengeAt(id, false)
+	clock.thaw(0)
+	confirm(id, body, first)
+	waitFor(t, "the late confirmation refused", func() bool { return ledgerSays(store.KindAnswerRefused, "no first yes") })
+	select {
+	case o := <-done:
+		t.Fatalf("a severe step was decided %v before its confirmation", o.dec)
+	default:
+	}
+	// The person presses again, and confirms in time: allowed.
+	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+		t.Fatal(err)
+	}
+	second := challengeAt(id, true)
+	time.Sleep(web.ConfirmAfter)
+	confirm(id, body, second)
+	if o := decided(done); o.dec != policy.Allow || !ledgerSays(store.KindAnswer, "allow-once: git push --force origin main") {
+		t.Fatalf("a severe step, allowed and confirmed: %v, %v", o.dec, o.diag.Reasons)
+	}
+	n.cards.Timeout = 4 * time.Second
+
 	// Once its step is decided, the card is closed at the hub.
 	waitFor(t, "the answered cards closed at the hub", func() bool {
 		cs, _ := h.OpenCards(ctx, adaID.Person)
@@ -361,6 +431,36 @@ func TestRelay(t *testing.T) {
 	if err := hub.Verify(0, hub.Genesis, chain); err != nil {
 		t.Fatalf("the node's rows at the hub do not chain: %v", err)
 	}
+}
+
+// testClock is the relay's clock: the wall clock, frozen or moved on.
+type testClock struct {
+	mu     sync.Mutex
+	frozen *time.Time
+	skew   time.Duration
+}
+
+func (c *testClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.frozen != nil {
+		return *c.frozen
+	}
+	return time.Now().Add(c.skew)
+}
+
+func (c *testClock) freeze() {
+	now := c.Now()
+	c.mu.Lock()
+	c.frozen = &now
+	c.mu.Unlock()
+}
+
+// thaw runs the clock again, skew ahead of the wall clock.
+func (c *testClock) thaw(skew time.Duration) {
+	c.mu.Lock()
+	c.frozen, c.skew = nil, skew
+	c.mu.Unlock()
 }
 
 func waitFor(t *testing.T, what string, ok func() bool) {

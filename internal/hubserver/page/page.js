@@ -33,13 +33,27 @@
     return crypto.subtle.digest("SHA-256", all);
   }
 
-  async function answer(el, id, body, verdict, keys) {
+  // confirmChallenge is passkey.ConfirmChallenge: SHA-256 of "sayso
+  // confirm\0", the SHA-256 of the card's bytes and the machine's own
+  // challenge for the confirmation.
+  async function confirmChallenge(body, nodeChallenge) {
+    const card = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+    const head = enc.encode("sayso confirm\0");
+    const all = new Uint8Array(head.length + card.length + nodeChallenge.length);
+    all.set(head);
+    all.set(card, head.length);
+    all.set(nodeChallenge, head.length + card.length);
+    return crypto.subtle.digest("SHA-256", all);
+  }
+
+  async function answer(el, id, body, verdict, keys, nodeChallenge) {
     el.dataset.sent = "busy";
     try {
       const a = { verdict };
       if (verdict !== "deny") {
         const c = await navigator.credentials.get({ publicKey: {
-          challenge: await challenge(body, verdict), rpId: location.hostname, userVerification: "required",
+          challenge: verdict === "confirm" ? await confirmChallenge(body, nodeChallenge) : await challenge(body, verdict),
+          rpId: location.hostname, userVerification: "required",
           // the passkeys the card's machine pinned: another machine's is no yes there
           allowCredentials: (keys || []).map((k) => ({ type: "public-key", id: bytes(k) })),
         } });
@@ -53,7 +67,9 @@
       });
       if (!res.ok) throw new Error(await res.text());
       el.dataset.sent = verdict;
-      el.querySelector(".said").textContent = "Sent: " + verdict + ". The machine takes a yes only with your passkey.";
+      el.querySelector(".said").textContent = verdict !== "deny" && el.dataset.deliberate && verdict !== "confirm"
+        ? "Sent: " + verdict + ". A severe step asks twice: the machine asks for your confirmation next."
+        : "Sent: " + verdict + ". The machine takes a yes only with your passkey.";
     } catch (e) {
       el.dataset.sent = "failed";
       el.querySelector(".said").textContent = "Not sent: " + e.message;
@@ -82,8 +98,11 @@
     line(el, "Why", f.reason);
     line(el, "Machine", "node " + c.node);
     line(el, "Always keeps", f.offer);
-    const verdicts = f.deliberate ? ["deny"] : (f.offer ? ["allow", "always", "deny"] : ["allow", "deny"]);
-    if (f.deliberate) line(el, "Allow", "a severe step is allowed only on the machine's own page, with its second confirmation");
+    const verdicts = f.offer ? ["allow", "always", "deny"] : ["allow", "deny"];
+    if (f.deliberate) {
+      el.dataset.deliberate = "1";
+      line(el, "Allow", "a severe step asks twice: after your first yes the machine asks you to confirm it");
+    }
     const names = { allow: "Allow once", always: "Always allow", deny: "Deny" };
     for (const v of verdicts) {
       const b = document.createElement("button");
@@ -96,7 +115,24 @@
     const said = document.createElement("p");
     said.className = "said";
     el.append(said);
+    el.confirmWith = (nodeChallenge) => confirm(el, c.id, body, f.keys, nodeChallenge);
     return el;
+  }
+
+  // confirm shows the Confirm button of a severe step once its machine
+  // asks for the confirmation, with its challenge (none: it does not ask).
+  function confirm(el, id, body, keys, nodeChallenge) {
+    const had = el.querySelector('button[data-answer="confirm"]');
+    if ((had ? had.dataset.challenge : "") === (nodeChallenge || "")) return;
+    if (had) had.remove();
+    if (!nodeChallenge) return;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.answer = "confirm";
+    b.dataset.challenge = nodeChallenge;
+    b.textContent = "Confirm: allow this severe step";
+    b.addEventListener("click", () => answer(el, id, body, "confirm", keys, bytes(nodeChallenge)));
+    el.querySelector(".said").before(b);
   }
 
   // gen is the hub's ring as of the last read: the next read waits for
@@ -125,6 +161,7 @@
         shown.set(c.id, el);
         list.append(el);
       }
+      shown.get(c.id).confirmWith(c.confirm || "");
     }
     for (const [id, el] of shown) {
       if (!live.has(id)) {
@@ -300,7 +337,24 @@
     const said = document.createElement("p");
     said.className = "said";
     el.append(said);
+    el.confirmWith = (nodeChallenge) => confirm(el, c.id, body, f.keys, nodeChallenge);
     return el;
+  }
+
+  // confirm shows the Confirm button of a severe step once its machine
+  // asks for the confirmation, with its challenge (none: it does not ask).
+  function confirm(el, id, body, keys, nodeChallenge) {
+    const had = el.querySelector('button[data-answer="confirm"]');
+    if ((had ? had.dataset.challenge : "") === (nodeChallenge || "")) return;
+    if (had) had.remove();
+    if (!nodeChallenge) return;
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.answer = "confirm";
+    b.dataset.challenge = nodeChallenge;
+    b.textContent = "Confirm: allow this severe step";
+    b.addEventListener("click", () => answer(el, id, body, "confirm", keys, bytes(nodeChallenge)));
+    el.querySelector(".said").before(b);
   }
 
   async function refreshChanges() {
