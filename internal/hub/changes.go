@@ -105,7 +105,7 @@ func (h *Hub) AddPasskeys(ctx context.Context, node int64, keys []Passkey) error
 		for _, k := range keys {
 			_, err := tx.Exec(ctx, `INSERT INTO passkeys (person_id, credential_id, public_key)
 				SELECT person_id, $2, $3 FROM nodes WHERE id = $1 AND left_at IS NULL
-				ON CONFLICT (credential_id) DO NOTHING`, node, k.CredentialID, k.PublicKey)
+				ON CONFLICT (person_id, credential_id) DO NOTHING`, node, k.CredentialID, k.PublicKey)
 			if err != nil {
 				return fmt.Errorf("passkeys of node %d: %w", node, err)
 			}

@@ -218,3 +218,36 @@ func TestLedgerPerPerson(t *testing.T) {
 		t.Errorf("the hub's role with no person reads %d rows, want 0", n)
 	}
 }
+
+// TestPasskeyOfAnotherPerson: a node that tells the hub of a passkey id
+// of another person's first (the ids are no secret) takes nothing from
+// that person: the hub still routes their signatures by it.
+func TestPasskeyOfAnotherPerson(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	ids := func(person int64) [][]byte {
+		t.Helper()
+		got, err := f.h.PasskeyIDs(ctx, person)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	adas := hub.Passkey{CredentialID: []byte("ada's credential"), PublicKey: []byte("ada's key")}
+	if err := f.h.AddPasskeys(ctx, f.bobNode, []hub.Passkey{{CredentialID: adas.CredentialID, PublicKey: []byte("bob's key")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.h.AddPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(f.ada); len(got) != 1 || string(got[0]) != string(adas.CredentialID) {
+		t.Fatalf("ada's passkeys at the hub after bob's node named hers first: %q", got)
+	}
+	// Told again, each person's is kept once.
+	if err := f.h.AddPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(f.ada); len(got) != 1 {
+		t.Fatalf("ada's passkeys told twice: %q", got)
+	}
+}
