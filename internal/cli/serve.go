@@ -146,7 +146,7 @@ func runServe(env *Env, args []string) error {
 	d.Forwarders = &gateway.Forwarders{Pins: pins}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout,
 		Waits:    func(agent, event string) time.Duration { return hook.Waits(pins, agent, event) },
-		Enroller: &team.Enroller{Config: d.ConfigDir}}
+		Enroller: &team.Enroller{Config: d.ConfigDir, DB: db}}
 	if *notify != "" {
 		c.Notify = notifier(*notify, env.Stderr)
 	}

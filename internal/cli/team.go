@@ -22,6 +22,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -313,6 +314,15 @@ func runTeamPasskeys(env *Env, config string, args []string) error {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "removed passkey %s of %s: no yes it signs is taken from the hub\n", team.KeyID(k), k.Person)
+		db, ctx, cancel, err := openStore()
+		if err != nil {
+			return fmt.Errorf("the passkey is removed, but its ledger row is not written: %w", err)
+		}
+		defer cancel()
+		defer db.Close()
+		if err := db.RecordPasskey(ctx, store.KindPasskeyRemoved, store.PasskeyChange{Person: k.Person, ID: team.KeyID(k)}); err != nil {
+			return fmt.Errorf("the passkey is removed, but its ledger row is not written: %w", err)
+		}
 		return nil
 	}
 	return usagef("team passkeys: want no argument, or remove ID")

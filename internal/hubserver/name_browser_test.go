@@ -19,6 +19,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
+	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
@@ -144,5 +145,29 @@ func TestPageAtHubsName(t *testing.T) {
 	b.WaitFor("the answer sent", fmt.Sprintf(`["allow", "failed"].includes(document.querySelector(%q).dataset.sent)`, sel))
 	if d := answer(t, done, 40*time.Second); d != "allow" {
 		t.Fatalf("the person's yes at the hub's page under its name: the client reads %q, want allow", d)
+	}
+
+	// The person removes the passkey on the laptop: the node's ledger
+	// holds the pin and the removal.
+	st, _, _ := team.ReadState(laptopConfig)
+	id := team.KeyID(st.Pins.Keys[0])
+	if code, stdout, stderr := sayso(t, ctx, at(laptop, "team", "passkeys", "remove", id)...); code != 0 || !strings.Contains(stdout, "removed passkey "+id) {
+		t.Fatalf("team passkeys remove: %d %s %s", code, stdout, stderr)
+	}
+	db, err := store.Open(ctx, filepath.Join(laptop, "state", store.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	es, err := db.Log(ctx, store.LogFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, e := range es {
+		kinds[e.Kind] = e.Summary
+	}
+	if !strings.Contains(kinds[store.KindPasskeyPinned], id) || !strings.Contains(kinds[store.KindPasskeyRemoved], id) {
+		t.Fatalf("the laptop's ledger on its passkey: pinned %q, removed %q", kinds[store.KindPasskeyPinned], kinds[store.KindPasskeyRemoved])
 	}
 }

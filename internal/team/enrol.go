@@ -5,18 +5,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
 	"sync"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/passkey"
+	"github.com/sayso-dev/sayso/internal/store"
 )
 
 // Enroller pins the person's passkeys in the node's team state, from the
 // node's own page only (web.Enroller): nothing the hub sends adds a key.
 type Enroller struct {
-	Config string // the config folder: team.json
+	Config string    // the config folder: team.json
+	DB     *store.DB // the node's ledger: a row for each key pinned; nil writes none
 
 	mu sync.Mutex
 }
@@ -39,7 +42,7 @@ func (e *Enroller) Enrolling() (person, rpID string, err error) {
 // Pin keeps k among the node's pinned passkeys. The node's pins hold one
 // relying party (State.RP): the one of the first passkey pinned. Answers
 // are taken from a page of it on the hub's port (PageOrigin).
-func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
+func (e *Enroller) Pin(ctx context.Context, rpID string, k passkey.Key) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	unlock, err := lockState(e.Config)
@@ -74,7 +77,17 @@ func (e *Enroller) Pin(_ context.Context, rpID string, k passkey.Key) error {
 		k.Pinned = time.Now().UTC()
 	}
 	s.Pins.Keys = append(s.Pins.Keys, k)
-	return WriteState(e.Config, s)
+	if err := WriteState(e.Config, s); err != nil {
+		return err
+	}
+	if e.DB != nil {
+		// The key is pinned: a row that fails to be written is logged,
+		// not a pin undone.
+		if err := e.DB.RecordPasskey(ctx, store.KindPasskeyPinned, store.PasskeyChange{Person: k.Person, ID: KeyID(k), RP: rpID}); err != nil {
+			slog.Error("record the pinned passkey in the ledger", "err", err)
+		}
+	}
+	return nil
 }
 
 // PageOrigin is the origin of the page where the person answers the
