@@ -87,9 +87,9 @@ func (db *DB) TakeChange(ctx context.Context, c SignedChange) error {
 		}
 	}
 	err := db.update(ctx, func(tx *tx) error {
-		var held int64
+		var held, offered int64
 		var state []byte
-		err := tx.QueryRowContext(ctx, "SELECT version, state FROM team_changes WHERE subject = ?", c.Subject).Scan(&held, &state)
+		err := tx.QueryRowContext(ctx, "SELECT version, state, offered FROM team_changes WHERE subject = ?", c.Subject).Scan(&held, &state, &offered)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
@@ -98,6 +98,11 @@ func (db *DB) TakeChange(ctx context.Context, c SignedChange) error {
 				return nil
 			}
 			return fmt.Errorf("version %d of %s: %w (%d)", c.Version, c.Subject, ErrStale, held)
+		}
+		if c.Version < offered {
+			// Done here after it: this machine's own change of the
+			// subject, newer, waits for the person.
+			return fmt.Errorf("version %d of %s: %w: this machine's own change %d, newer, waits for the person", c.Version, c.Subject, ErrStale, offered)
 		}
 		switch {
 		case c.Note != nil:

@@ -150,11 +150,16 @@ func (r *Relay) offer(ctx context.Context) error {
 	for s, c := range want {
 		h := held[s]
 		now := c.state()
-		if bytes.Equal(now, h.State) || len(h.State) == 0 && bytes.Equal(now, fresh(s)) {
-			continue // as the person signed it, or as a fresh node holds it
-		}
-		if h.Offered > h.Version && bytes.Equal(now, h.OfferedState) {
+		// A change of this machine's waits for the person: it stands
+		// until they sign it, and a newer state here is offered in turn
+		// (back to the signed one too, or their signature of the older
+		// offer would undo what was done here since).
+		waiting := h.Offered > h.Version
+		switch {
+		case waiting && bytes.Equal(now, h.OfferedState):
 			continue // offered, and waiting for the person
+		case !waiting && (bytes.Equal(now, h.State) || len(h.State) == 0 && bytes.Equal(now, fresh(s))):
+			continue // as the person signed it, or as a fresh node holds it
 		}
 		c.Person, c.Node = r.State.Person, r.State.Node
 		c.Version = max(r.now().UnixNano(), h.Version+1, h.Offered+1)

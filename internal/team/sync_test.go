@@ -342,6 +342,35 @@ func TestSyncRulesAndNote(t *testing.T) {
 		t.Fatal("a forgotten rule still decides on the laptop")
 	}
 
+	// A rule kept on the laptop and forgotten there while its keep
+	// waits for the person: signing the keep afterwards does not bring
+	// it back on the laptop (its own forget is newer), and the forget,
+	// offered in turn and signed, takes it from the build machine too.
+	if _, err := s.a.db.AddRule(s.ctx, s.rule("git push origin brief/*")); err != nil {
+		t.Fatal(err)
+	}
+	keep := s.offered("brief/*")
+	rs, _ = s.a.db.Rules(s.ctx)
+	for _, r := range rs {
+		if r.Pattern == "git push origin brief/*" {
+			if err := s.a.db.ForgetRule(s.ctx, r.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	forget = s.offered(`"pattern":"git push origin brief/*","cwd":"` + s.project + `"}}`)
+	s.sign(keep)
+	s.refused(s.a, keep.ID, "waits for the person")
+	if s.hasRule(s.a, "git push origin brief/*") {
+		t.Fatal("a keep signed after the laptop forgot the rule brought it back there")
+	}
+	waitFor(t, "the build machine to take the keep", func() bool { return s.hasRule(s.b, "git push origin brief/*") })
+	s.sign(forget)
+	waitFor(t, "the build machine to take the forget", func() bool { return !s.hasRule(s.b, "git push origin brief/*") })
+	if s.hasRule(s.a, "git push origin brief/*") {
+		t.Fatal("the laptop holds the rule it forgot")
+	}
+
 	// The org's deny beats the person's synced rule.
 	s.bundle(s.b, 2, "[[deny]]\nclass = \"remote-write\"\n")
 	if d := s.decide(s.b, push); d != policy.Deny {
