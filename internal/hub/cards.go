@@ -37,10 +37,12 @@ type Answer struct {
 	Created   time.Time
 }
 
-// Channels the hub's triggers ring when a card or an answer is written.
+// Channels the hub's triggers ring when a card or an answer is written,
+// and when a change is offered or signed.
 const (
 	ChannelCards   = "sayso_cards"
 	ChannelAnswers = "sayso_answers"
+	ChannelChanges = "sayso_changes"
 )
 
 // PostCard records a card waiting on node for the node's person. A card
@@ -152,6 +154,7 @@ func Listen(ctx context.Context, dsn string, ring func(channel string), channels
 const ListenerName = "sayso hub listener"
 
 // ListenCards rings ring with the person of each card written or closed,
+// and of each change offered or signed,
 // over a connection of the hub's own named ListenerName, until ctx ends
 // or the connection breaks. It rings 0, every person, once it listens
 // (again: it may have missed rings), and for a ring it cannot read.
@@ -168,7 +171,7 @@ func (h *Hub) ListenCards(ctx context.Context, ring func(person int64)) error {
 			p = 0
 		}
 		ring(p)
-	}, []string{ChannelCards})
+	}, []string{ChannelCards, ChannelChanges})
 }
 
 // listen calls ring with nil once it listens, then with each

@@ -210,8 +210,9 @@ func TestPageSessionForged(t *testing.T) {
 // person's cards is rung when a card comes; and when the notification of
 // a card is lost, its listener's connection killed before it was sent,
 // the card still reaches the waiting script, once the listener connects
-// again and re-reads the tables. Judged by the cards the waiting request
-// is handed, well before the page would have read them on its own.
+// again and re-reads the tables; a change offered or signed rings it too.
+// Judged by the cards the waiting request is handed, well before the page
+// would have read them on its own.
 func TestPageRungAfterLostNotification(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -313,4 +314,27 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 		t.Fatal(err)
 	}
 	got(c, "ada-2", 15*time.Second)
+
+	// A change offered for ada, and her signature of it, ring her
+	// waiting page too: it reads the changes to sign at each ring.
+	rung := func(what string, do func() error) {
+		t.Helper()
+		c := waiting(gen)
+		time.Sleep(200 * time.Millisecond)
+		if err := do(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case pg := <-c:
+			gen = pg.Gen
+		case <-time.After(15 * time.Second):
+			t.Fatalf("%s did not ring the waiting page", what)
+		}
+	}
+	rung("a change offered", func() error { return h.OfferChange(ctx, node, []byte(`{"change":1}`)) })
+	cs, err := h.OfferedChanges(ctx, ada)
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("the changes offered: %+v %v", cs, err)
+	}
+	rung("a change signed", func() error { return h.SignChange(ctx, ada, cs[0].ID, [][]byte{[]byte("a signature")}) })
 }

@@ -136,9 +136,11 @@
   }
 
   // gen is the hub's ring as of the last read: the next read waits for
-  // the ring after it. The hub rings at each card that comes or goes and
-  // whenever its listener reconnects; it answers all the same after a
-  // while, so a ring lost any other way costs no more than that.
+  // the ring after it, and each read reads the changes to sign too. The
+  // hub rings at each card that comes or goes, each change offered or
+  // signed, and whenever its listener reconnects; it answers all the
+  // same after a while, so a ring lost any other way costs no more than
+  // that.
   let gen = "";
   let stopped = false;
 
@@ -176,6 +178,7 @@
     while (!stopped) {
       try {
         await refresh();
+        await refreshChanges();
       } catch (e) {
         status.textContent = "The hub did not answer: " + e.message;
         gen = "";
@@ -337,24 +340,7 @@
     const said = document.createElement("p");
     said.className = "said";
     el.append(said);
-    el.confirmWith = (nodeChallenge) => confirm(el, c.id, body, f.keys, nodeChallenge);
     return el;
-  }
-
-  // confirm shows the Confirm button of a severe step once its machine
-  // asks for the confirmation, with its challenge (none: it does not ask).
-  function confirm(el, id, body, keys, nodeChallenge) {
-    const had = el.querySelector('button[data-answer="confirm"]');
-    if ((had ? had.dataset.challenge : "") === (nodeChallenge || "")) return;
-    if (had) had.remove();
-    if (!nodeChallenge) return;
-    const b = document.createElement("button");
-    b.type = "button";
-    b.dataset.answer = "confirm";
-    b.dataset.challenge = nodeChallenge;
-    b.textContent = "Confirm: allow this severe step";
-    b.addEventListener("click", () => answer(el, id, body, "confirm", keys, bytes(nodeChallenge)));
-    el.querySelector(".said").before(b);
   }
 
   async function refreshChanges() {
@@ -392,7 +378,4 @@
   }
   rung();
   ledger(false);
-  // The changes are read every second: the hub rings for cards alone.
-  refreshChanges();
-  setInterval(() => { if (!stopped) refreshChanges(); }, 1000);
 })();
