@@ -14,7 +14,7 @@ import (
 
 const logUsage = `usage: sayso log [--session ID] [--since D] [--limit N] [--json] [--follow]
        sayso log --team [--node NAME] [--text WORDS] [--kind K] [--decision D] [--class C]
-                        [--session ID] [--since D] [--until D] [--limit N] [--json]
+                        [--session ID] [--since D] [--until D] [--limit N] [--json] [--follow]
        sayso log text on|off
 
 Prints the ledger, oldest first: every decision with its diagnostic, every
@@ -33,6 +33,8 @@ machine's key, and the hub answers with its person's rows and no one
 else's. --node keeps one machine's rows; --text the rows holding every
 word; --kind, --decision (allow, ask, deny, or missed) and --class those
 of a kind, a decision or a class; --until the rows written before a time.
+--follow then asks the hub every second for the rows it took since, and
+prints each matching row once.
 `
 
 func init() {
@@ -71,11 +73,8 @@ func runLog(env *Env, args []string) error {
 		return usagef("log: unexpected argument %q", rest[0])
 	}
 	if *teamLog {
-		if *follow {
-			return usagef("log: --follow reads this machine's ledger; --team reads the hub's")
-		}
 		tq.session, tq.since, tq.limit = *session, *since, *limit
-		return runTeamLog(env, tq, *asJSON)
+		return runTeamLog(env, tq, *asJSON, *follow)
 	}
 	if tq != (teamQuery{}) {
 		return usagef("log: --node, --text, --kind, --decision, --class and --until go with --team")

@@ -24,9 +24,19 @@ type teamQuery struct {
 // teamLogTimeout bounds each page the hub is asked for.
 const teamLogTimeout = 30 * time.Second
 
+// teamFollowEvery is how often 'sayso log --team --follow' asks the hub
+// for new rows, and teamFollowMargin how far back each ask reaches: a
+// batch of another machine's that commits late carries the time its
+// transaction began, before rows already printed.
+const (
+	teamFollowEvery  = time.Second
+	teamFollowMargin = 10 * time.Second
+)
+
 // runTeamLog prints the ledger of this node's person across their nodes,
-// as the hub holds it, oldest first: the newest limit rows, or all.
-func runTeamLog(env *Env, tq teamQuery, asJSON bool) error {
+// as the hub holds it, oldest first: the newest limit rows, or all; with
+// follow, then each row the hub takes after, until interrupted.
+func runTeamLog(env *Env, tq teamQuery, asJSON, follow bool) error {
 	if tq.limit < 0 {
 		return usagef("log: --limit %d is negative", tq.limit)
 	}
@@ -62,26 +72,94 @@ func runTeamLog(env *Env, tq teamQuery, asJSON bool) error {
 	}
 	c := hubapi.NewClient(st.Hub, st.HubPin, st.Node, key)
 	stop := env.context()
+	// The newest row the hub holds before anything is printed: following
+	// starts there even when the search shows none of the rows before.
+	newest, err := teamLogRows(stop, c, hubapi.LogQuery{}, 1)
+	if err != nil {
+		return err
+	}
+	rows, err := teamLogRows(stop, c, q, tq.limit)
+	if err != nil {
+		return err
+	}
+	if err := printTeamLog(env.Stdout, rows, asJSON); err != nil || !follow {
+		return err
+	}
+	// Following: the rows taken since the newest seen, less the margin;
+	// each printed once. Those the hub held before following began are
+	// seen already, printed or not.
+	from := time.Time{}
+	if len(newest) > 0 {
+		from = newest[0].Received
+	}
+	seen := map[[2]int64]time.Time{}
+	q.Since, q.Until = time.Time{}, time.Time{}
+	tick := time.NewTicker(teamFollowEvery)
+	defer tick.Stop()
+	for first := true; ; first = false {
+		if !first {
+			select {
+			case <-stop.Done():
+				return nil
+			case <-tick.C:
+			}
+		}
+		q.Received = from.Add(-teamFollowMargin)
+		got, err := teamLogRows(stop, c, q, 0)
+		if err != nil {
+			if stop.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		var fresh []hubapi.LogRow
+		for _, r := range got {
+			k := [2]int64{r.Node, r.Seq}
+			if _, ok := seen[k]; ok {
+				continue
+			}
+			seen[k] = r.Received
+			if !first || r.Received.After(from) {
+				fresh = append(fresh, r)
+			}
+			if r.Received.After(from) {
+				from = r.Received
+			}
+		}
+		if err := printTeamLog(env.Stdout, fresh, asJSON); err != nil {
+			return err
+		}
+		for k, at := range seen {
+			if at.Before(from.Add(-2 * teamFollowMargin)) {
+				delete(seen, k)
+			}
+		}
+	}
+}
+
+// teamLogRows asks the hub for the rows of q, a page at a time, oldest
+// first: the newest limit of them, or all.
+func teamLogRows(stop context.Context, c *hubapi.Client, q hubapi.LogQuery, limit int) ([]hubapi.LogRow, error) {
 	var rows []hubapi.LogRow
 	for {
 		q.Limit = 1000
-		if tq.limit > 0 {
-			q.Limit = min(q.Limit, tq.limit-len(rows))
+		if limit > 0 {
+			q.Limit = min(q.Limit, limit-len(rows))
 		}
 		ctx, cancel := context.WithTimeout(stop, teamLogTimeout)
 		p, err := c.Log(ctx, q)
 		cancel()
 		if err != nil {
-			return fmt.Errorf("log --team: %w", err)
+			return nil, fmt.Errorf("log --team: %w", err)
 		}
 		rows = append(rows, p.Rows...)
-		if p.Next == "" || len(p.Rows) == 0 || tq.limit > 0 && len(rows) >= tq.limit {
+		if p.Next == "" || len(p.Rows) == 0 || limit > 0 && len(rows) >= limit {
 			break
 		}
 		q.Before = p.Next
 	}
 	slices.Reverse(rows)
-	return printTeamLog(env.Stdout, rows, asJSON)
+	return rows, nil
 }
 
 // teamRow is a row of 'sayso log --team --json': the machine, its number

@@ -150,8 +150,10 @@ type Search struct {
 	Class    string   // only rows whose diagnostic names this class
 	Since    time.Time
 	Until    time.Time // only rows the node wrote at or after Since and before Until
-	Before   *Cursor   // only rows older than this one: the next page
-	Limit    int       // at most this many; 0 is 100
+	// Received: only rows the hub took at or after it.
+	Received time.Time
+	Before   *Cursor // only rows older than this one: the next page
+	Limit    int     // at most this many; 0 is 100
 }
 
 // MaxSearch bounds the rows one search of a page or a node returns.
@@ -219,6 +221,9 @@ func (h *Hub) Search(ctx context.Context, person int64, s Search) ([]Entry, erro
 	}
 	if !s.Until.IsZero() {
 		where = append(where, "ledger_at(j) < "+arg(s.Until))
+	}
+	if !s.Received.IsZero() {
+		where = append(where, "l.received_at >= "+arg(s.Received))
 	}
 	if c := s.Before; c != nil {
 		where = append(where, fmt.Sprintf("(l.received_at, l.node_id, l.seq) < (%s, %s, %s)", arg(c.Received), arg(c.Node), arg(c.Seq)))

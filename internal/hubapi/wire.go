@@ -104,7 +104,8 @@ type LogQuery struct {
 	Class    string    `json:"class,omitempty"`
 	Since    time.Time `json:"since,omitzero"`
 	Until    time.Time `json:"until,omitzero"`
-	Before   string    `json:"before,omitempty"` // the Next of the page before
+	Received time.Time `json:"received,omitzero"` // only rows the hub took at or after it
+	Before   string    `json:"before,omitempty"`  // the Next of the page before
 	Limit    int       `json:"limit,omitempty"`
 }
 

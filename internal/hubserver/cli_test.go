@@ -216,6 +216,28 @@ func TestCommands(t *testing.T) {
 		t.Fatalf("log --team on a machine in no team: %d %s", code, stderr)
 	}
 
+	// sayso log --team --follow: the matching rows, then each one the hub
+	// takes after, once.
+	followed, stopFollow := background(t, at(ada, "log", "--team", "--follow", "--kind", "setting-changed")...)
+	count := func() int { return strings.Count(followed.String(), "setting-changed") }
+	waitOutput(t, followed, regexp.MustCompile(`(?s)setting-changed.*setting-changed`))
+	if code, _, stderr := sayso(t, ctx, at(ada, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-3"))...); code != 0 {
+		t.Fatalf("note set: %s", stderr)
+	}
+	serveOut, stopServe = background(t, at(ada, "serve", "--addr", "127.0.0.1:0")...)
+	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
+	for deadline := time.Now().Add(30 * time.Second); count() < 3; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("log --team --follow did not print the row taken after it began: %s", followed.String())
+		}
+	}
+	stopServe()
+	time.Sleep(2500 * time.Millisecond) // two more of its asks, which reach back over the rows printed
+	stopFollow()
+	if n := count(); n != 3 {
+		t.Fatalf("log --team --follow printed %d setting-changed rows, want 3 (each once): %s", n, followed.String())
+	}
+
 	// The machine leaves: the hub hears it, and the node's key signs
 	// nothing more there.
 	key, err := team.ReadNodeKey(filepath.Join(ada, "config"))

@@ -24,7 +24,7 @@ const pageLedgerLimit = 100
 // search is the hub's search for q, refused when it cannot be read.
 func search(q hubapi.LogQuery) (hub.Search, error) {
 	s := hub.Search{NodeName: q.Node, Session: q.Session, Kind: q.Kind, Decision: q.Decision, Class: q.Class,
-		Since: q.Since, Until: q.Until, Limit: q.Limit}
+		Since: q.Since, Until: q.Until, Received: q.Received, Limit: q.Limit}
 	for _, w := range q.Words {
 		s.Words = append(s.Words, strings.Fields(w)...)
 	}
