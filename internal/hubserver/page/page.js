@@ -308,6 +308,9 @@
       if (!res.ok) throw new Error(await res.text());
       el.dataset.sent = "signed";
       el.querySelector(".said").textContent = "Signed. Each of your machines takes it only with your passkey.";
+      // The hub rings at once, and the change is no longer one to sign:
+      // it stays a while to say it was signed.
+      setTimeout(() => { el.remove(); offered.delete(id); }, 10000);
     } catch (e) {
       el.dataset.sent = "failed";
       el.querySelector(".said").textContent = "Not signed: " + e.message;
@@ -360,7 +363,7 @@
         }
       }
       for (const [id, el] of offered) {
-        if (!live.has(id) && el.dataset.sent !== "busy") {
+        if (!live.has(id) && el.dataset.sent !== "busy" && el.dataset.sent !== "signed") {
           el.remove();
           offered.delete(id);
         }
