@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sayso-dev/sayso/internal/hub"
@@ -85,16 +83,7 @@ func TestPageAtHubsName(t *testing.T) {
 
 	b := browsertest.New(t, browsertest.TrustKey(spkiOf(t, filepath.Join(hubDir, hubserver.CertFile))),
 		chromedp.Flag("host-resolver-rules", fmt.Sprintf("MAP %s:443 127.0.0.1:%s, MAP %s 127.0.0.1", hubName, port, hubName)))
-	b.Do("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{Options: &webauthn.VirtualAuthenticatorOptions{
-			Protocol: webauthn.AuthenticatorProtocolCtap2, Transport: webauthn.AuthenticatorTransportInternal,
-			HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true,
-		}})
-		return err
-	}))
+	b.Authenticator()
 	enrol := func(node, pagePort string) string {
 		t.Helper()
 		code, enrolOut, stderr := sayso(t, ctx, at(node, "team", "enrol")...)
@@ -142,7 +131,7 @@ func TestPageAtHubsName(t *testing.T) {
 	sel := fmt.Sprintf(`li[data-card=%q]`, c.ID)
 	b.WaitFor("the card on the hub's page", fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("curl https://example.com/from-anywhere")`, sel))
 	b.Do("allow", chromedp.Click(chromedp.CSS(sel+` button[data-answer="allow"]`)))
-	b.WaitFor("the answer sent", fmt.Sprintf(`["allow", "failed"].includes(document.querySelector(%q).dataset.sent)`, sel))
+	b.WaitFor("the answer sent", fmt.Sprintf(`((el) => !el || ["allow", "failed"].includes(el.dataset.sent))(document.querySelector(%q))`, sel))
 	if d := answer(t, done, 40*time.Second); d != "allow" {
 		t.Fatalf("the person's yes at the hub's page under its name: the client reads %q, want allow", d)
 	}

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sayso-dev/sayso/internal/hub"
@@ -53,16 +51,7 @@ func TestPageSignsRuleForAllMachines(t *testing.T) {
 	os.MkdirAll(filepath.Join(project, ".git"), 0o700)
 
 	b := browsertest.New(t, browsertest.TrustKey(spkiOf(t, filepath.Join(hubDir, hubserver.CertFile))))
-	b.Do("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
-			return err
-		}
-		_, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{Options: &webauthn.VirtualAuthenticatorOptions{
-			Protocol: webauthn.AuthenticatorProtocolCtap2, Transport: webauthn.AuthenticatorTransportInternal,
-			HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true,
-		}})
-		return err
-	}))
+	b.Authenticator()
 
 	// Two machines of ada's: each joins, runs sayso serve, and pins a
 	// passkey made on its own page.

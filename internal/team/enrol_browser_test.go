@@ -51,23 +51,7 @@ func trustedTLS(t *testing.T, h http.Handler) (string, hubserver.Cert, chromedp.
 
 // virtualAuthenticator adds a fresh authenticator to the browser, the
 // person present and verified, and returns its id.
-func virtualAuthenticator(b *browsertest.Browser) webauthn.AuthenticatorID {
-	var id webauthn.AuthenticatorID
-	b.Do("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
-			return err
-		}
-		r, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{Options: &webauthn.VirtualAuthenticatorOptions{
-			Protocol: webauthn.AuthenticatorProtocolCtap2, Transport: webauthn.AuthenticatorTransportInternal,
-			HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true,
-		}})
-		if err == nil {
-			id = r.AuthenticatorID
-		}
-		return err
-	}))
-	return id
-}
+func virtualAuthenticator(b *browsertest.Browser) webauthn.AuthenticatorID { return b.Authenticator() }
 
 // TestEnrolInChromium: the person pins a passkey on the node through the
 // node's own page, in real Chromium with its virtual authenticator; a

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
@@ -90,6 +91,28 @@ func New(t *testing.T, extra ...chromedp.ExecAllocatorOption) *Browser {
 // works. No other certificate error is let through.
 func TrustKey(spkiSHA256 string) chromedp.ExecAllocatorOption {
 	return chromedp.Flag("ignore-certificate-errors-spki-list", spkiSHA256)
+}
+
+// Authenticator adds a fresh virtual authenticator to the browser (the
+// DevTools protocol's WebAuthn domain): a platform one that keeps
+// passkeys, with the person present and verified. It returns its id.
+func (b *Browser) Authenticator() webauthn.AuthenticatorID {
+	b.t.Helper()
+	var id webauthn.AuthenticatorID
+	b.Do("add a virtual authenticator", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, webauthn.Enable, webauthn.EnableParams{}); err != nil {
+			return err
+		}
+		r, err := cdp.Call(ctx, tg, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{Options: &webauthn.VirtualAuthenticatorOptions{
+			Protocol: webauthn.AuthenticatorProtocolCtap2, Transport: webauthn.AuthenticatorTransportInternal,
+			HasResidentKey: true, HasUserVerification: true, IsUserVerified: true, AutomaticPresenceSimulation: true,
+		}})
+		if err == nil {
+			id = r.AuthenticatorID
+		}
+		return err
+	}))
+	return id
 }
 
 func (b *Browser) listen(ev any) {
