@@ -98,14 +98,25 @@ type Passkey struct {
 	PublicKey    []byte
 }
 
-// AddPasskeys records the passkeys node pinned, for its person. One the
-// hub already holds is kept as it was.
-func (h *Hub) AddPasskeys(ctx context.Context, node int64, keys []Passkey) error {
+// SetPasskeys records the passkeys node pins, for its person: the whole
+// set, replacing the one it told before. A passkey the hub already holds
+// for the person is kept as it was.
+func (h *Hub) SetPasskeys(ctx context.Context, node int64, keys []Passkey) error {
 	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "DELETE FROM node_passkeys WHERE node_id = $1", node); err != nil {
+			return fmt.Errorf("passkeys of node %d: %w", node, err)
+		}
 		for _, k := range keys {
 			_, err := tx.Exec(ctx, `INSERT INTO passkeys (person_id, credential_id, public_key)
 				SELECT person_id, $2, $3 FROM nodes WHERE id = $1 AND left_at IS NULL
 				ON CONFLICT (person_id, credential_id) DO NOTHING`, node, k.CredentialID, k.PublicKey)
+			if err != nil {
+				return fmt.Errorf("passkeys of node %d: %w", node, err)
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO node_passkeys (node_id, passkey_id)
+				SELECT n.id, p.id FROM nodes n JOIN passkeys p ON p.person_id = n.person_id
+				WHERE n.id = $1 AND n.left_at IS NULL AND p.credential_id = $2
+				ON CONFLICT DO NOTHING`, node, k.CredentialID)
 			if err != nil {
 				return fmt.Errorf("passkeys of node %d: %w", node, err)
 			}
@@ -115,9 +126,13 @@ func (h *Hub) AddPasskeys(ctx context.Context, node int64, keys []Passkey) error
 }
 
 // PasskeyIDs returns the credential ids of the passkeys person's nodes
-// pinned, as they told the hub.
+// pin, as they told the hub: those of nodes that left, and those every
+// node removed, are not among them.
 func (h *Hub) PasskeyIDs(ctx context.Context, person int64) ([][]byte, error) {
-	rows, err := h.pool.Query(ctx, "SELECT credential_id FROM passkeys WHERE person_id = $1 ORDER BY id", person)
+	rows, err := h.pool.Query(ctx, `SELECT p.credential_id FROM passkeys p
+		WHERE p.person_id = $1 AND EXISTS (SELECT 1 FROM node_passkeys np JOIN nodes n ON n.id = np.node_id
+			WHERE np.passkey_id = p.id AND n.left_at IS NULL)
+		ORDER BY p.id`, person)
 	if err != nil {
 		return nil, fmt.Errorf("passkeys of person %d: %w", person, err)
 	}

@@ -234,20 +234,81 @@ func TestPasskeyOfAnotherPerson(t *testing.T) {
 		return got
 	}
 	adas := hub.Passkey{CredentialID: []byte("ada's credential"), PublicKey: []byte("ada's key")}
-	if err := f.h.AddPasskeys(ctx, f.bobNode, []hub.Passkey{{CredentialID: adas.CredentialID, PublicKey: []byte("bob's key")}}); err != nil {
+	if err := f.h.SetPasskeys(ctx, f.bobNode, []hub.Passkey{{CredentialID: adas.CredentialID, PublicKey: []byte("bob's key")}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.h.AddPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
+	if err := f.h.SetPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(f.ada); len(got) != 1 || string(got[0]) != string(adas.CredentialID) {
 		t.Fatalf("ada's passkeys at the hub after bob's node named hers first: %q", got)
 	}
 	// Told again, each person's is kept once.
-	if err := f.h.AddPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
+	if err := f.h.SetPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(f.ada); len(got) != 1 {
 		t.Fatalf("ada's passkeys told twice: %q", got)
+	}
+}
+
+// TestPasskeysRemoved: a node tells the hub its whole set of pinned
+// passkeys; a passkey no node of the person's pins any more (removed on
+// each, or pinned only by a node that left) is no longer routed.
+func TestPasskeysRemoved(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	desk, err := f.h.AddNode(ctx, "ada-desk", f.ada, false, make([]byte, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func() string {
+		t.Helper()
+		got, err := f.h.PasskeyIDs(ctx, f.ada)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, id := range got {
+			s = append(s, string(id))
+		}
+		return strings.Join(s, " ")
+	}
+	set := func(node int64, names ...string) {
+		t.Helper()
+		var ks []hub.Passkey
+		for _, n := range names {
+			ks = append(ks, hub.Passkey{CredentialID: []byte(n), PublicKey: []byte(n + "-key")})
+		}
+		if err := f.h.SetPasskeys(ctx, node, ks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set(f.adaNode, "phone", "laptop")
+	set(desk, "phone", "desk")
+	if got := ids(); got != "phone laptop desk" {
+		t.Fatalf("ada's passkeys: %q", got)
+	}
+	set(f.adaNode, "laptop") // the phone's removed on the laptop: the desk still pins it
+	if got := ids(); got != "phone laptop desk" {
+		t.Fatalf("after the laptop removed the phone's: %q", got)
+	}
+	set(desk, "desk") // and on the desk
+	if got := ids(); got != "laptop desk" {
+		t.Fatalf("after both removed the phone's: %q", got)
+	}
+	set(desk, "phone", "desk") // pinned again
+	if got := ids(); got != "phone laptop desk" {
+		t.Fatalf("after the desk pinned the phone's again: %q", got)
+	}
+	if err := f.h.Leave(ctx, desk); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(); got != "laptop" {
+		t.Fatalf("after the desk left: %q", got)
+	}
+	set(f.adaNode) // the last removed
+	if got := ids(); got != "" {
+		t.Fatalf("after the laptop removed its last: %q", got)
 	}
 }

@@ -214,8 +214,8 @@ func (c *Client) SignedChanges(ctx context.Context, after int64) ([]hub.Change, 
 	return out, nil
 }
 
-// PostPasskeys tells the hub the passkeys the node pinned for its person,
-// for routing only.
+// PostPasskeys tells the hub the passkeys the node pins for its person,
+// the whole set (none, when it pins none), for routing only.
 func (c *Client) PostPasskeys(ctx context.Context, keys []hub.Passkey) error {
 	w := make([]Passkey, len(keys))
 	for i, k := range keys {

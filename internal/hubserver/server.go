@@ -435,8 +435,9 @@ func (s *Server) signedChanges(ctx context.Context, n hub.Node, _ []byte, w http
 	return nil
 }
 
-// passkeys records the passkeys the signing node pinned, for its own
-// person, for routing only: the page asks for a signature by each.
+// passkeys records the passkeys the signing node pins, for its own
+// person, the whole set, for routing only: the page asks for a signature
+// by each that one of the person's nodes pins.
 func (s *Server) passkeys(ctx context.Context, n hub.Node, body []byte, w http.ResponseWriter, _ *http.Request) error {
 	var ks []hubapi.Passkey
 	if err := decode(body, &ks); err != nil {
@@ -452,7 +453,7 @@ func (s *Server) passkeys(ctx context.Context, n hub.Node, body []byte, w http.R
 		}
 		out[i] = hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
 	}
-	if err := s.Hub.AddPasskeys(ctx, n.ID, out); err != nil {
+	if err := s.Hub.SetPasskeys(ctx, n.ID, out); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -89,7 +89,7 @@ type Syncer interface {
 	PostPasskeys(ctx context.Context, keys []hub.Passkey) error
 }
 
-// sync tells the hub the passkeys the node pinned (the page asks for a
+// sync tells the hub the passkeys the node pins (the page asks for a
 // signature by each), offers the changes of this node's rules and note
 // the person has not signed, and takes the changes the person signed.
 func (r *Relay) sync(ctx context.Context) error {
@@ -99,7 +99,10 @@ func (r *Relay) sync(ctx context.Context) error {
 			keys = append(keys, hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey})
 		}
 	}
-	if told, _ := json.Marshal(keys); len(keys) > 0 && !bytes.Equal(told, r.told) {
+	// The whole set, each time it changes, none too: a passkey removed
+	// here is no longer one the page asks for, once no other machine of
+	// the person's pins it.
+	if told, _ := json.Marshal(keys); !bytes.Equal(told, r.told) {
 		if err := r.Hub.PostPasskeys(ctx, keys); err != nil {
 			return fmt.Errorf("tell the hub the pinned passkeys: %w", err)
 		}

@@ -1,6 +1,7 @@
 package team_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/sha256"
@@ -561,4 +562,34 @@ func BenchmarkTakeChange(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestUnpinToldToHub: a passkey removed on a machine is no longer one
+// the person's page asks the authenticator for, once none of the
+// person's machines pins it.
+func TestUnpinToldToHub(t *testing.T) {
+	s := newSyncTeam(t)
+	routed := func() bool {
+		ids, err := s.h.PasskeyIDs(s.ctx, s.adaID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ids) == 1 && bytes.Equal(ids[0], s.ada.Pinned(t).CredentialID)
+	}
+	waitFor(t, "the hub to route ada's passkey", routed)
+	id := team.KeyID(s.ada.Pinned(t))
+	if _, err := team.Unpin(s.a.config, id); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // turns of both relays
+	if !routed() {
+		t.Fatal("removed on the laptop only, ada's passkey is no longer routed: the build machine still pins it")
+	}
+	if _, err := team.Unpin(s.b.config, id); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the hub to stop routing the passkey no machine pins", func() bool {
+		ids, err := s.h.PasskeyIDs(s.ctx, s.adaID)
+		return err == nil && len(ids) == 0
+	})
 }
