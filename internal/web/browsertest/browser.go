@@ -158,11 +158,16 @@ func (b *Browser) Eval(expr string) bool {
 	return v
 }
 
+// waitLimit bounds WaitFor: long enough for a page whose server runs
+// under the race detector on a busy machine, as a condition that holds
+// at all holds well within it.
+const waitLimit = 30 * time.Second
+
 // WaitFor polls a JavaScript condition until it holds, across the
 // navigations a form post makes.
 func (b *Browser) WaitFor(what, expr string) {
 	b.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	var last error
 	for time.Now().Before(deadline) {
 		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
@@ -176,7 +181,7 @@ func (b *Browser) WaitFor(what, expr string) {
 	b.mu.Lock()
 	problems := strings.Join(b.problems, "; ")
 	b.mu.Unlock()
-	b.t.Fatalf("wait for %s: not within 10s (%v); problems: %s; page %s", what, last, problems, where)
+	b.t.Fatalf("wait for %s: not within %s (%v); problems: %s; page %s", what, waitLimit, last, problems, where)
 }
 
 // ready holds once the page's script has drawn the page: a navigation
