@@ -13,6 +13,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 const (
@@ -172,7 +173,7 @@ func TestCardReachesThePageWithoutItsRing(t *testing.T) {
 		if ch != hub.ChannelCards {
 			t.Fatalf("ring on %q", ch)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.Hang):
 		t.Fatal("no ring for a new card")
 	}
 	// Kill the listener's connection from the server's side.
@@ -189,7 +190,7 @@ func TestCardReachesThePageWithoutItsRing(t *testing.T) {
 		if err == nil {
 			t.Fatal("the listener ended without an error")
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.Hang):
 		t.Fatal("the killed listener did not notice")
 	}
 	if err := h.PostCard(ctx, node, "c2", []byte(`{"card":"c2"}`)); err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
@@ -60,7 +61,8 @@ type Relay struct {
 
 	taker   Taker
 	posted  map[string]*relayed
-	down    error // why the hub was last out of reach; nil when it answered
+	turns   atomic.Int64 // the turns finished, for whoever waits on one
+	down    error        // why the hub was last out of reach; nil when it answered
 	bundled time.Time
 	refused [32]byte // the last bundle refused, told once
 	synced  int64    // the last signature of a change read from the hub
@@ -161,7 +163,13 @@ func (r *Relay) Turn(ctx context.Context) {
 		err = r.bundle(ctx)
 	}
 	r.reachable(err)
+	r.turns.Add(1)
 }
+
+// Turns is how many turns the relay has finished: one that starts after
+// a change of the hub's or the node's has seen it once Turns has grown by
+// two.
+func (r *Relay) Turns() int64 { return r.turns.Load() }
 
 // pins are the passkeys the node pinned, read afresh each turn: a
 // passkey enrolled on the node's page counts from the next turn. Team

@@ -25,6 +25,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -123,7 +124,9 @@ func TestRelay(t *testing.T) {
 	if err := n.db.SetChain(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	n.cards = &gateway.Cards{DB: n.db, Timeout: 4 * time.Second}
+	// A card waits as long as a hang would: the test ends the one it
+	// wants unanswered itself, once what it checks has happened.
+	n.cards = &gateway.Cards{DB: n.db, Timeout: testenv.Hang}
 	clock := &testClock{}
 	relay := &team.Relay{Hub: hubapi.NewClient(base, cert.Fingerprint, rep.Node, nodeKey), DB: n.db, Cards: n.cards, Config: n.config, State: n.state,
 		Every: 50 * time.Millisecond, BundleEvery: 100 * time.Millisecond, Now: clock.Now}
@@ -159,11 +162,14 @@ func TestRelay(t *testing.T) {
 	// ask makes a step wait for the person on the node, as the gateway
 	// does for a hook, and returns the card's id once the person's page
 	// at the hub shows it, and the step's decision once it is made.
+	// Ending a card unanswered is the test's: expire[id] ends its wait as
+	// its timeout would.
 	type outcome struct {
 		dec  policy.Decision
 		diag policy.Diagnostic
 		err  error
 	}
+	expire := map[string]func(){}
 	session := "s1"
 	if _, err := n.db.Decide(ctx, store.Step{Session: store.NewSession{ID: session, Mode: store.ModeAuto}, Cwd: "/w", Tool: "Bash", Summary: "ls"},
 		func(*store.State) store.Outcome { return store.Outcome{Decision: store.DecisionAllow, Reason: "read"} }); err != nil {
@@ -172,43 +178,39 @@ func TestRelay(t *testing.T) {
 	ask := func(command string, reach bool, classes ...risk.Class) (string, []byte, chan outcome) {
 		t.Helper()
 		done := make(chan outcome, 1)
+		wctx, end := context.WithCancelCause(ctx)
 		asked := policy.Diagnostic{Reasons: []string{"ask: it pushes to a remote"}}
 		for _, c := range classes {
 			asked.Assessment.Classes = asked.Assessment.Classes.Add(c)
 		}
 		go func() {
 			s := hook.Step{Agent: "claude", Event: "PreToolUse", Session: session, Tool: "Bash", Kind: hook.KindShell, Command: command, Cwd: "/w"}
-			dec, diag, err := n.cards.Wait(ctx, s, store.Step{Session: store.NewSession{ID: session, Mode: store.ModeAuto}, Cwd: "/w", Tool: "Bash", Summary: command},
+			dec, diag, err := n.cards.Wait(wctx, s, store.Step{Session: store.NewSession{ID: session, Mode: store.ModeAuto}, Cwd: "/w", Tool: "Bash", Summary: command},
 				policy.Ask, asked)
 			done <- outcome{dec, diag, err}
 		}()
-		deadline := time.Now().Add(3 * time.Second)
-		for time.Now().Before(deadline) {
+		var id string
+		waitFor(t, "the card of "+command+" on the node", func() bool {
 			for _, c := range n.cards.List() {
-				if c.Step != command {
-					continue
+				if c.Step == command {
+					id = c.ID
 				}
-				if !reach {
-					return c.ID, nil, done
-				}
-				for time.Now().Before(deadline) {
-					pageMu.Lock()
-					body, ok := page[c.ID]
-					pageMu.Unlock()
-					if ok {
-						return c.ID, body, done
-					}
-					select {
-					case <-rang:
-					case <-time.After(50 * time.Millisecond):
-					}
-				}
-				t.Fatalf("card %s (%s) never reached the person's page at the hub", c.ID, command)
 			}
-			time.Sleep(10 * time.Millisecond)
+			return id != ""
+		})
+		expire[id] = func() { end(context.DeadlineExceeded) }
+		if !reach {
+			return id, nil, done
 		}
-		t.Fatalf("no card for %s on the node", command)
-		return "", nil, nil
+		var body []byte
+		waitFor(t, "card "+id+" ("+command+") on the person's page at the hub", func() bool {
+			pageMu.Lock()
+			defer pageMu.Unlock()
+			var ok bool
+			body, ok = page[id]
+			return ok
+		})
+		return id, body, done
 	}
 	decided := func(done chan outcome) outcome {
 		t.Helper()
@@ -218,8 +220,8 @@ func TestRelay(t *testing.T) {
 				t.Fatalf("the step's wait: %v", o.err)
 			}
 			return o
-		case <-time.After(20 * time.Second):
-			t.Fatal("the step was never decided")
+		case <-time.After(testenv.Hang):
+			t.Fatalf("the step was not decided within %s", testenv.Hang)
 		}
 		return outcome{}
 	}
@@ -261,6 +263,10 @@ func TestRelay(t *testing.T) {
 	} {
 		id, body, done := ask(c.command, true)
 		c.forge(id, body)
+		waitFor(t, c.name+": the forged answer refused", func() bool { return ledgerSays(store.KindAnswerRefused, c.why) })
+		turns := relay.Turns()
+		waitFor(t, "two more turns of the relay, each reading the forged answer", func() bool { return relay.Turns() >= turns+2 })
+		expire[id]()
 		o := decided(done)
 		if o.dec != policy.Ask || o.diag.Answered {
 			t.Errorf("%s: the step was decided %v (answered %v), want it still asked", c.name, o.dec, o.diag.Answered)
@@ -307,7 +313,6 @@ func TestRelay(t *testing.T) {
 	// yes alone lets nothing through; the node asks for a confirmation
 	// with a challenge of its own and takes one over it only within its
 	// own window, by its own clock.
-	n.cards.Timeout = 30 * time.Second
 	id, body, done = ask("git push --force origin main", true, risk.ForceRemote)
 	challengeAt := func(id string, want bool) []byte {
 		t.Helper()
@@ -338,7 +343,7 @@ func TestRelay(t *testing.T) {
 	confirm(id, body, first)
 	waitFor(t, "the early confirmation refused", func() bool { return ledgerSays(store.KindAnswerRefused, "sooner than") })
 	clock.thaw(0)
-	time.Sleep(web.ConfirmAfter)
+	time.Sleep(web.ConfirmAfter) // a window of the node's own clock, not a condition
 	// Over a challenge of the page's own: refused.
 	confirm(id, body, []byte("a challenge the node never made"))
 	waitFor(t, "the confirmation over another challenge refused", func() bool { return ledgerSays(store.KindAnswerRefused, "(confirm): not the person") })
@@ -359,12 +364,11 @@ func TestRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := challengeAt(id, true)
-	time.Sleep(web.ConfirmAfter)
+	time.Sleep(web.ConfirmAfter) // a window of the node's own clock, not a condition
 	confirm(id, body, second)
 	if o := decided(done); o.dec != policy.Allow || !ledgerSays(store.KindAnswer, "allow-once: git push --force origin main") {
 		t.Fatalf("a severe step, allowed and confirmed: %v, %v", o.dec, o.diag.Reasons)
 	}
-	n.cards.Timeout = 4 * time.Second
 
 	// Once its step is decided, the card is closed at the hub.
 	waitFor(t, "the answered cards closed at the hub", func() bool {
@@ -393,7 +397,10 @@ func TestRelay(t *testing.T) {
 	})
 	_, stranger, _ := ed25519.GenerateKey(nil)
 	sign(stranger, 2) // not the org key: refused, #1 kept
-	time.Sleep(500 * time.Millisecond)
+	since, turns := time.Now(), relay.Turns()
+	waitFor(t, "two bundle fetches of the relay since #2", func() bool {
+		return relay.Turns() >= turns+2 && time.Since(since) > 2*relay.BundleEvery
+	})
 	if got := team.Load(n.config, time.Now()); got.Org == nil || got.Org.Seq != 1 {
 		t.Fatalf("after a bundle signed by another key the node holds %+v (%s), want #1", got.Org, got.Why)
 	}
@@ -401,7 +408,10 @@ func TestRelay(t *testing.T) {
 	// The hub down: the step's card stays on the node, the step stays
 	// asked, and ledger rows wait in the outbox.
 	srv.stop()
-	_, _, done = ask("git push origin offline", false)
+	id, _, done = ask("git push origin offline", false)
+	turns = relay.Turns()
+	waitFor(t, "two turns of the relay with the hub down", func() bool { return relay.Turns() >= turns+2 })
+	expire[id]()
 	if o := decided(done); o.dec != policy.Ask {
 		t.Fatalf("offline: the step was decided %v, want it asked", o.dec)
 	}
@@ -465,11 +475,5 @@ func (c *testClock) thaw(skew time.Duration) {
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 20s for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Wait(t, what, func() (bool, string) { return ok(), "not yet" })
 }

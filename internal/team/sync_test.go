@@ -29,6 +29,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // syncNode is one of the person's machines: its own store and config
@@ -40,7 +41,21 @@ type syncNode struct {
 	config string
 	home   string
 	client *hubapi.Client
+	relay  *team.Relay
 	stop   func()
+}
+
+// turned waits until each node's relay has finished two more turns: one
+// that starts after now sees what changed before it.
+func turned(t *testing.T, nodes ...*syncNode) {
+	t.Helper()
+	for _, n := range nodes {
+		want := n.relay.Turns() + 2
+		testenv.Wait(t, "two turns of the relay", func() (bool, string) {
+			got := n.relay.Turns()
+			return got >= want, fmt.Sprintf("turn %d, want %d", got, want)
+		})
+	}
 }
 
 // syncTeam is a hub with ada's two machines and bob, the project both of
@@ -122,6 +137,7 @@ func newSyncTeam(t *testing.T) *syncTeam {
 		relay := &team.Relay{Hub: n.client, DB: n.db, Cards: &gateway.Cards{DB: n.db}, Config: n.config, State: st,
 			Every: 30 * time.Millisecond, BundleEvery: time.Hour}
 		done := make(chan struct{})
+		n.relay = relay
 		go func() { defer close(done); relay.Run(rctx) }()
 		n.stop = func() { stop(); <-done }
 		t.Cleanup(n.stop)
@@ -293,7 +309,7 @@ func TestSyncRulesAndNote(t *testing.T) {
 		t.Fatalf("the laptop's own rule: %v, want allow", d)
 	}
 	c := s.offered("feature/*")
-	time.Sleep(200 * time.Millisecond) // turns of both relays
+	turned(t, s.a, s.b)
 	if d := s.decide(s.b, push); d == policy.Allow || s.hasRule(s.b, "git push origin feature/*") {
 		t.Fatalf("a rule not signed decides on the build machine: %v", d)
 	}
@@ -581,7 +597,7 @@ func TestUnpinToldToHub(t *testing.T) {
 	if _, err := team.Unpin(s.a.config, id); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(200 * time.Millisecond) // turns of both relays
+	turned(t, s.a, s.b)
 	if !routed() {
 		t.Fatal("removed on the laptop only, ada's passkey is no longer routed: the build machine still pins it")
 	}
