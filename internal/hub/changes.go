@@ -49,8 +49,15 @@ func (h *Hub) OfferedChanges(ctx context.Context, person int64) ([]Change, error
 // SignChange records the person's signatures, as their page posted them,
 // of one of the changes offered for them: one by each passkey their nodes
 // pinned, in one transaction, so a node reads them together.
+//
+// Signings take turns (signLock): a node reads the signatures after the
+// last number it read, so a signature must never be committed after one
+// numbered above it, which two signings at once could do.
 func (h *Hub) SignChange(ctx context.Context, person, change int64, assertions [][]byte) error {
 	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1, $2)", signLock[0], signLock[1]); err != nil {
+			return fmt.Errorf("sign change %d: take the signing turn: %w", change, err)
+		}
 		for _, a := range assertions {
 			tag, err := tx.Exec(ctx, `INSERT INTO change_signatures (change_id, assertion)
 				SELECT id, $3 FROM changes WHERE id = $2 AND person_id = $1`, person, change, a)
@@ -64,6 +71,10 @@ func (h *Hub) SignChange(ctx context.Context, person, change int64, assertions [
 		return nil
 	})
 }
+
+// signLock is the advisory lock signings take turns by (migrations take
+// 7411, 0).
+var signLock = [2]int32{7411, 1}
 
 // SignedChanges returns the signed changes of person whose signature's
 // number is after after, in the order the hub took the signatures.

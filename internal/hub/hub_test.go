@@ -14,6 +14,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -310,5 +311,80 @@ func TestPasskeysRemoved(t *testing.T) {
 	set(f.adaNode) // the last removed
 	if got := ids(); got != "" {
 		t.Fatalf("after the laptop removed its last: %q", got)
+	}
+}
+
+// TestSignaturesCommitInOrder: a node reads the signatures numbered after
+// the last it read, so no signature may be committed while one numbered
+// below it is still being written. The person signs two changes at once
+// (two tabs): the first signing is held mid-write (its row numbered, its
+// reference to the change waiting on a lock the test holds), and the
+// second must not be committed before it.
+func TestSignaturesCommitInOrder(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	for _, b := range []string{`{"change":1}`, `{"change":2}`} {
+		if err := f.h.OfferChange(ctx, f.adaNode, []byte(b)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, err := f.h.OfferedChanges(ctx, f.ada)
+	if err != nil || len(cs) != 2 {
+		t.Fatalf("the changes offered: %+v %v", cs, err)
+	}
+	holder, err := pgx.Connect(ctx, f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(ctx)
+	tx, err := holder.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	watcher, err := pgx.Connect(ctx, f.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer watcher.Close(ctx)
+	if _, err := tx.Exec(ctx, "SELECT FROM changes WHERE id = $1 FOR UPDATE", cs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	first, second := make(chan error, 1), make(chan error, 1)
+	go func() { first <- f.h.SignChange(ctx, f.ada, cs[0].ID, [][]byte{[]byte("first")}) }()
+	waiting := func(n int) func() (bool, string) {
+		return func() (bool, string) {
+			var got int
+			if err := watcher.QueryRow(ctx, "SELECT count(*) FROM pg_locks WHERE NOT granted").Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			return got >= n, fmt.Sprintf("%d waiting", got)
+		}
+	}
+	testenv.Wait(t, "the first signing to wait, its row numbered", waiting(1))
+	go func() { second <- f.h.SignChange(ctx, f.ada, cs[1].ID, [][]byte{[]byte("second")}) }()
+	testenv.Wait(t, "the second signing to wait its turn or end", func() (bool, string) {
+		select {
+		case err := <-second:
+			second <- err
+			return true, ""
+		default:
+		}
+		return waiting(2)()
+	})
+	if got, err := f.h.SignedChanges(ctx, f.ada, 0); err != nil || len(got) != 0 {
+		t.Fatalf("while the first signing is being written, a node reads %+v (%v); a node that read the second now would never read the first", got, err)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []chan error{first, second} {
+		if err := <-c; err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := f.h.SignedChanges(ctx, f.ada, 0)
+	if err != nil || len(got) != 2 || got[0].ID != cs[0].ID || got[1].ID != cs[1].ID {
+		t.Fatalf("the signed changes: %+v %v", got, err)
 	}
 }
