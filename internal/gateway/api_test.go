@@ -1,12 +1,14 @@
 package gateway_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -126,14 +128,10 @@ func TestAPISteps(t *testing.T) {
 	if _, err := f.g.Cards.Answer(t.Context(), id, web.AllowOnce); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	testenv.Wait(t, "the card's state to leave waiting", func() (bool, string) {
 		code, body = f.api("GET", "/api/v1/cards/"+id, token, nil, nil)
-		if body["state"] != "waiting" || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return body["state"] != "waiting", fmt.Sprintf("%d %v", code, body)
+	})
 	if code != http.StatusOK || body["state"] != "answered" || body["decision"] != "allow" {
 		t.Errorf("poll after Allow once: status %d %v", code, body)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -52,14 +53,10 @@ func (f *gw) expiries() []string {
 // gone waits until the card is off the list.
 func (f *gw) gone(c web.Card) {
 	f.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := f.g.Cards.Get(c.ID); err != nil {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	f.t.Fatalf("card %s still listed 5s after its hook went away", c.ID)
+	testenv.Wait(f.t, "card "+c.ID+" off the list once its hook went away", func() (bool, string) {
+		_, err := f.g.Cards.Get(c.ID)
+		return err != nil, "still listed"
+	})
 }
 
 // A hook the client gave up on (its connection closed) takes its card

@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -35,7 +37,7 @@ func TestBrowserDenyMessage(t *testing.T) {
 	var got string
 	select {
 	case got = <-out:
-	case <-time.After(30 * time.Second):
+	case <-time.After(testenv.Hang):
 		t.Fatal("the hook never answered")
 	}
 	var v struct {
@@ -89,24 +91,22 @@ func TestDenyMessageEachClient(t *testing.T) {
 			out <- stdout.Bytes()
 		}()
 		var card web.Card
-		for deadline := time.Now().Add(10 * time.Second); card.ID == "" && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		testenv.Wait(t, "the card of "+c.agent, func() (bool, string) {
 			for _, w := range f.g.Cards.List() {
 				if w.Agent == c.agent {
 					card = w
 				}
 			}
-		}
-		if card.ID == "" {
-			t.Fatalf("%s: no card", c.agent)
-		}
+			return card.ID != "", fmt.Sprintf("%d cards", len(f.g.Cards.List()))
+		})
 		if _, err := f.g.Cards.AnswerSaying(t.Context(), card.ID, web.Deny, denyMessage); err != nil {
 			t.Fatalf("%s: answer: %v", c.agent, err)
 		}
 		var got []byte
 		select {
 		case got = <-out:
-		case <-time.After(30 * time.Second):
-			t.Fatalf("%s: the hook never answered", c.agent)
+		case <-time.After(testenv.Hang):
+			t.Fatalf("%s: the hook did not answer within %s", c.agent, testenv.Hang)
 		}
 		if d, r := c.reason(got); d != "deny" || !strings.Contains(r, "and says: "+denyMessage) {
 			t.Errorf("%s answered %s", c.agent, got)

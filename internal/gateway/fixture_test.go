@@ -23,6 +23,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -124,7 +125,7 @@ func (f *gw) start() {
 // gateway's shutdown has just let go.
 func listenAgain(addr string) (net.Listener, error) {
 	var err error
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(testenv.Hang); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		var ln net.Listener
 		if ln, err = net.Listen("tcp", addr); err == nil {
 			return ln, nil
@@ -195,17 +196,18 @@ func permission(stdout []byte) string {
 // waitCard waits for a card about step to wait on the gateway.
 func (f *gw) waitCard(step string) web.Card {
 	f.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, c := range f.g.Cards.List() {
+	var card web.Card
+	testenv.Wait(f.t, "a card for "+step, func() (bool, string) {
+		cs := f.g.Cards.List()
+		for _, c := range cs {
 			if c.Step == step {
-				return c
+				card = c
+				return true, ""
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	f.t.Fatalf("no card for %q within 10s", step)
-	return web.Card{}
+		return false, fmt.Sprintf("%d other cards", len(cs))
+	})
+	return card
 }
 
 // rules are the patterns of the rules kept.

@@ -9,6 +9,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // Work that arrives while the shutdown waits is refused, never counted
@@ -48,7 +49,7 @@ func TestInflightRace(t *testing.T) {
 				}
 			})
 		}
-		if !wait(f.close(), 5*time.Second) {
+		if !wait(f.close(), testenv.Hang) {
 			t.Fatal("close waited past the work")
 		}
 		wg.Wait()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -38,7 +39,7 @@ func (p pending) result(t *testing.T) string {
 	select {
 	case d := <-p.got:
 		return d
-	case <-time.After(40 * time.Second):
+	case <-time.After(testenv.Hang):
 		t.Fatalf("the hook for %q never returned", p.card.Step)
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -38,13 +39,12 @@ func TestLoadCards(t *testing.T) {
 
 	// Every card shows, each once.
 	byStep := map[string]string{}
-	deadline := time.Now().Add(30 * time.Second)
-	for len(byStep) < n && time.Now().Before(deadline) {
+	testenv.Wait(t, fmt.Sprintf("%d cards", n), func() (bool, string) {
 		for _, c := range f.g.Cards.List() {
 			byStep[c.Step] = c.ID
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(byStep) >= n, fmt.Sprintf("%d steps seen", len(byStep))
+	})
 	if cs := f.g.Cards.List(); len(cs) != n || len(byStep) != n {
 		t.Fatalf("%d cards wait (%d steps seen), want %d", len(cs), len(byStep), n)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -46,9 +47,24 @@ func (f *gw) sendHook(event, session, command string) net.Conn {
 	return conn
 }
 
+// joined waits until a PermissionRequest took card c on: the one card
+// left lives as long as the PermissionRequest waits.
+func (f *gw) joined(c web.Card) {
+	f.t.Helper()
+	testenv.Wait(f.t, "the PermissionRequest to take card "+c.ID+" on", func() (bool, string) {
+		cs := f.g.Cards.List()
+		if len(cs) != 1 || cs[0].ID != c.ID {
+			f.t.Fatalf("cards = %+v, want the one card %s", cs, c.ID)
+		}
+		return cs[0].Expires.After(c.Expires), "its expiry unchanged"
+	})
+}
+
+// readReply reads the gateway's reply on conn. within is how long the
+// reply may take by design; a reply due at once gets a hang's wait.
 func readReply(t *testing.T, conn net.Conn, within time.Duration) string {
 	t.Helper()
-	_ = conn.SetReadDeadline(time.Now().Add(within))
+	_ = conn.SetReadDeadline(time.Now().Add(max(within, testenv.Hang)))
 	var r gateway.Reply
 	if err := json.NewDecoder(conn).Decode(&r); err != nil {
 		t.Fatalf("no reply within %v: %v", within, err)
@@ -74,20 +90,7 @@ func TestOneCardPerStepInTheTerminal(t *testing.T) {
 	pr := f.sendHook("PermissionRequest", "s-one", step)
 	defer pr.Close()
 	// The PermissionRequest is decided, and joins the card.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		cs := f.g.Cards.List()
-		if len(cs) != 1 || cs[0].ID != c.ID {
-			t.Fatalf("cards = %+v, want the one card %s", cs, c.ID)
-		}
-		if cs[0].Expires.After(c.Expires) {
-			break // it lives as long as the PermissionRequest waits
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the PermissionRequest did not take the card on")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	f.joined(c)
 	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AllowOnce); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +115,7 @@ func TestTerminalAnswerEndsTheCard(t *testing.T) {
 	readReply(t, pre, 5*time.Second)
 	c := f.waitCard(step)
 	pr := f.sendHook("PermissionRequest", "s-term", step)
-	time.Sleep(200 * time.Millisecond) // decided, joined
+	f.joined(c)
 	pr.Close()
 	f.gone(c)
 	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AlwaysAllow); err == nil {

@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -11,7 +12,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/sayso-dev/sayso/internal/cli"
@@ -98,19 +98,16 @@ func TestServeEnterPrintsLink(t *testing.T) {
 		}
 	}()
 	links := func(n int) []string {
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if m := linkRE.FindAllStringSubmatch(out.String(), -1); len(m) >= n {
-				var ls []string
-				for _, x := range m {
-					ls = append(ls, x[1])
-				}
-				return ls
+		var ls []string
+		testenv.Wait(t, fmt.Sprintf("%d login links", n), func() (bool, string) {
+			m := linkRE.FindAllStringSubmatch(out.String(), -1)
+			ls = ls[:0]
+			for _, x := range m {
+				ls = append(ls, x[1])
 			}
-			time.Sleep(10 * time.Millisecond)
-		}
-		t.Fatalf("fewer than %d links within 10s; serve printed %q, %q", n, out.String(), errb.String())
-		return nil
+			return len(m) >= n, fmt.Sprintf("serve printed %q, %q", out.String(), errb.String())
+		})
+		return ls
 	}
 	first := links(1)
 	if _, err := master.Write([]byte("\n")); err != nil {
