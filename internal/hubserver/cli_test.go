@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // syncBuffer is a command's output, read while it runs.
@@ -48,7 +50,8 @@ func sayso(t *testing.T, ctx context.Context, args ...string) (code int, stdout,
 }
 
 // background runs a long command (hub, serve) until stop or the test's
-// end, and returns its output as it comes.
+// end, and returns its output as it comes. A test that fails shows what
+// the command said on its standard error.
 func background(t *testing.T, args ...string) (out *syncBuffer, stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -60,21 +63,24 @@ func background(t *testing.T, args ...string) (out *syncBuffer, stop func()) {
 	}()
 	var once sync.Once
 	stop = func() { once.Do(func() { cancel(); <-done }) }
-	t.Cleanup(stop)
+	t.Cleanup(func() {
+		stop()
+		if t.Failed() {
+			t.Logf("sayso %s, its standard error:\n%s", strings.Join(args, " "), errb.String())
+		}
+	})
 	return out, stop
 }
 
 func waitOutput(t *testing.T, b *syncBuffer, re *regexp.Regexp) []string {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if m := re.FindStringSubmatch(b.String()); m != nil {
-			return m
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no %s in: %s", re, b.String())
-	return nil
+	var m []string
+	testenv.Wait(t, fmt.Sprintf("%s in the output", re), func() (bool, string) {
+		out := b.String()
+		m = re.FindStringSubmatch(out)
+		return m != nil, out
+	})
+	return m
 }
 
 // TestCommands: the setup as docs/team.md gives it, command by command:
@@ -176,18 +182,11 @@ func TestCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	testenv.Wait(t, "sayso serve to ship every ledger row of the node", func() (bool, string) {
 		local, _ := db.Log(ctx, store.LogFilter{})
 		held, _ := h.Ledger(ctx, 1, 1000) // ada, the hub's first person
-		if len(local) > 0 && len(held) == len(local) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sayso serve shipped %d of the node's %d ledger rows", len(held), len(local))
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return len(local) > 0 && len(held) == len(local), fmt.Sprintf("%d of %d rows at the hub", len(held), len(local))
+	})
 	stopServe()
 
 	// sayso log --team: the hub's rows of the person's machines, printed
@@ -226,16 +225,18 @@ func TestCommands(t *testing.T) {
 	}
 	serveOut, stopServe = background(t, at(ada, "serve", "--addr", "127.0.0.1:0")...)
 	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
-	for deadline := time.Now().Add(30 * time.Second); count() < 3; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("log --team --follow did not print the row taken after it began: %s", followed.String())
-		}
+	waitOutput(t, followed, regexp.MustCompile(`(?s)(setting-changed.*){3}`))
+	// A fourth row, taken after the third was printed: once it is
+	// printed, the follower has asked past the first three, and must
+	// have printed none of them again.
+	if code, _, stderr := sayso(t, ctx, at(ada, "note", "set", writeFile(t, filepath.Join(root, "note"), "prod is db-4"))...); code != 0 {
+		t.Fatalf("note set: %s", stderr)
 	}
+	waitOutput(t, followed, regexp.MustCompile(`(?s)(setting-changed.*){4}`))
 	stopServe()
-	time.Sleep(2500 * time.Millisecond) // two more of its asks, which reach back over the rows printed
 	stopFollow()
-	if n := count(); n != 3 {
-		t.Fatalf("log --team --follow printed %d setting-changed rows, want 3 (each once): %s", n, followed.String())
+	if n := count(); n != 4 {
+		t.Fatalf("log --team --follow printed %d setting-changed rows, want 4 (each once): %s", n, followed.String())
 	}
 
 	// The machine leaves: the hub hears it, and the node's key signs

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // TestHookThroughHub: a hook on a node that joined asks about a push;
@@ -54,7 +56,7 @@ func TestHookThroughHub(t *testing.T) {
 	if err := team.WriteState(config, st); err != nil {
 		t.Fatal(err)
 	}
-	serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", "4s")...)
+	serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", testenv.Hang.String())...)
 	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
 
 	h, err := hub.Open(ctx, dsn)
@@ -64,7 +66,7 @@ func TestHookThroughHub(t *testing.T) {
 	defer h.Close()
 	hook := func(command string) chan string { return claudeHook(node, root, project, command) }
 	atHub := func(command string) hub.Card { t.Helper(); return openCard(t, ctx, h, command) }
-	answered := func(done chan string) string { t.Helper(); return answer(t, done, 30*time.Second) }
+	answered := func(done chan string) string { t.Helper(); return answer(t, done) }
 
 	// An allow the hub relays with no signature lets nothing through.
 	done := hook("git push origin forged")
@@ -72,25 +74,39 @@ func TestHookThroughHub(t *testing.T) {
 	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictAllow, nil); err != nil {
 		t.Fatal(err)
 	}
-	if d := answered(done); d != "ask" && d != "deny" {
-		t.Fatalf("a forged allow relayed by the hub: the client reads %q, want ask or deny", d)
-	}
 	db, err := store.Open(ctx, filepath.Join(state, store.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	testenv.Wait(t, "the node to refuse the forged allow", func() (bool, string) {
+		es, err := db.Log(ctx, store.LogFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e.Kind == store.KindAnswerRefused && strings.Contains(e.Summary, "git push origin forged") && strings.Contains(e.Summary, "no signature") {
+				return true, ""
+			}
+		}
+		return false, fmt.Sprintf("%d rows, none an answer-refused of the step", len(es))
+	})
+	// The step still waits: the person's deny, which needs no
+	// signature, is the first answer the node takes.
+	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictDeny, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := answered(done); d != "deny" {
+		t.Fatalf("a forged allow relayed by the hub, then the person's deny: the client reads %q, want deny", d)
+	}
 	es, err := db.Log(ctx, store.LogFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var refused, allowed bool
 	for _, e := range es {
-		refused = refused || e.Kind == store.KindAnswerRefused && strings.Contains(e.Summary, "git push origin forged") && strings.Contains(e.Summary, "no signature")
-		allowed = allowed || e.Kind == store.KindAnswer && strings.Contains(e.Summary, "git push origin forged")
-	}
-	if !refused || allowed {
-		t.Fatalf("the node's ledger: refused answer recorded %v, an answer kept %v; want the refusal and no answer", refused, allowed)
+		if e.Kind == store.KindAnswer && strings.Contains(e.Summary, "git push origin forged") && !strings.HasPrefix(e.Summary, "deny") {
+			t.Fatalf("the node's ledger keeps an answer other than the person's deny: %s", e.Summary)
+		}
 	}
 
 	// The person's own yes, signed over the node's card, lets it through
@@ -136,31 +152,40 @@ func claudeHook(node, root, project, command string) chan string {
 // (ada is the hub's first person).
 func openCard(t *testing.T, ctx context.Context, h *hub.Hub, command string) hub.Card {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	var card hub.Card
+	testenv.Wait(t, "the card about "+command+" at the hub", func() (bool, string) {
 		cs, err := h.OpenCards(ctx, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cs {
 			if strings.Contains(string(c.Body), command) {
-				return c
+				card = c
+				return true, ""
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("the card about %s never reached the hub", command)
-	return hub.Card{}
+		return false, fmt.Sprintf("%d open cards", len(cs))
+	})
+	return card
 }
 
 // answer is the decision a hook hands back on done, within wait.
-func answer(t *testing.T, done chan string, wait time.Duration) string {
+func answer(t *testing.T, done chan string) string {
 	t.Helper()
 	select {
 	case d := <-done:
 		return d
-	case <-time.After(wait):
-		t.Fatal("the hook never answered")
+	case <-time.After(testenv.Hang):
+		t.Fatalf("the hook did not answer within %s", testenv.Hang)
 	}
 	return ""
+}
+
+// denyAtHub is the person's deny of card c, relayed by the hub: it needs
+// no signature, and ends a step the test wants unanswered by any yes.
+func denyAtHub(t *testing.T, ctx context.Context, h *hub.Hub, c hub.Card) {
+	t.Helper()
+	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictDeny, nil); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
 
@@ -74,7 +74,7 @@ func TestPageAtHubsName(t *testing.T) {
 			"--org-key", strings.TrimSpace(orgPub), "--name", name, "--page-name", hubName)...); code != 0 {
 			t.Fatalf("team join: %s %s", stdout, stderr)
 		}
-		serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:"+pagePort, "--card-timeout", "8s")...)
+		serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:"+pagePort, "--card-timeout", testenv.Hang.String())...)
 		waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
 		return node, config, project
 	}
@@ -132,7 +132,7 @@ func TestPageAtHubsName(t *testing.T) {
 	b.WaitFor("the card on the hub's page", fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("curl https://example.com/from-anywhere")`, sel))
 	b.Do("allow", chromedp.Click(chromedp.CSS(sel+` button[data-answer="allow"]`)))
 	b.WaitFor("the answer sent", fmt.Sprintf(`((el) => !el || ["allow", "failed"].includes(el.dataset.sent))(document.querySelector(%q))`, sel))
-	if d := answer(t, done, 40*time.Second); d != "allow" {
+	if d := answer(t, done); d != "allow" {
 		t.Fatalf("the person's yes at the hub's page under its name: the client reads %q, want allow", d)
 	}
 

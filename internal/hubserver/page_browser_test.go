@@ -23,6 +23,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
 
@@ -56,7 +57,7 @@ func TestPageYesThroughHub(t *testing.T) {
 		"--org-key", strings.TrimSpace(orgPub), "--name", "ada-laptop")...); code != 0 {
 		t.Fatalf("team join: %s %s", stdout, stderr)
 	}
-	serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", "8s")...)
+	serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", testenv.Hang.String())...)
 	waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
 
 	b := browsertest.New(t, browsertest.TrustKey(spkiOf(t, filepath.Join(hubDir, hubserver.CertFile))))
@@ -89,7 +90,7 @@ func TestPageYesThroughHub(t *testing.T) {
 	defer h.Close()
 	hook := func(command string) chan string { return claudeHook(node, root, project, command) }
 	atHub := func(command string) hub.Card { t.Helper(); return openCard(t, ctx, h, command) }
-	answered := func(done chan string) string { t.Helper(); return answer(t, done, 40*time.Second) }
+	answered := func(done chan string) string { t.Helper(); return answer(t, done) }
 	card := func(id string) string { return fmt.Sprintf(`li[data-card=%q]`, id) }
 	press := func(c hub.Card, verdict, shows string) {
 		t.Helper()
@@ -138,11 +139,12 @@ func TestPageYesThroughHub(t *testing.T) {
 	}
 	b.Do("reload the hub's page", chromedp.Reload())
 	press(c, "allow", "git status")
-	if d := answered(done); d == "allow" {
-		t.Fatal("a card the hub edited was allowed")
-	}
-	if !ledger(store.KindAnswerRefused, "curl https://example.com/edited", "not the person") {
-		t.Fatal("no answer-refused row for the edited card")
+	waitFor(t, "an answer-refused row for the edited card", func() bool {
+		return ledger(store.KindAnswerRefused, "curl https://example.com/edited", "not the person")
+	})
+	denyAtHub(t, ctx, h, c)
+	if d := answered(done); d != "deny" {
+		t.Fatalf("a card the hub edited, then the person's deny: the client reads %q, want deny", d)
 	}
 
 	// A severe step (and a ceiling, which a push is) asks twice, as on
@@ -184,26 +186,22 @@ func TestPageYesThroughHub(t *testing.T) {
 	if err != nil || status != "204" {
 		t.Fatalf("a confirmation over the page's own challenge, posted: %q %v", status, err)
 	}
-	if d := answered(done); d == "allow" {
-		t.Fatal("a severe step was allowed by a confirmation over another challenge")
-	}
-	if !ledger(store.KindAnswerRefused, "git push --force origin release", "(confirm)") {
-		t.Fatal("no answer-refused row for the confirmation over another challenge")
+	waitFor(t, "an answer-refused row for the confirmation over another challenge", func() bool {
+		return ledger(store.KindAnswerRefused, "git push --force origin release", "(confirm)")
+	})
+	denyAtHub(t, ctx, h, c)
+	if d := answered(done); d != "deny" {
+		t.Fatalf("a severe step confirmed over another challenge, then the person's deny: the client reads %q, want deny", d)
 	}
 
 	// Another machine of ada's, and one of bob's, each with a row of its
 	// own at the hub.
 	desktop := hubNode(t, h, "ada", "ada-desktop", `deny: npm publish --tag next <img id="pwn" src="/x">`, `{"decision":"deny","diagnostic":{"classes":["publish"]}}`)
 	hubNode(t, h, "bob", "bob-laptop", "allow: cat bob-secret.txt", `{"decision":"allow"}`)
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		if es, err := h.Search(ctx, desktop.Person, hub.Search{Words: []string{"curl https://example.com/a"}, Decision: "ask"}); err == nil && len(es) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the node did not ship its row of curl https://example.com/a")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	waitFor(t, "the node to ship its row of curl https://example.com/a", func() bool {
+		es, err := h.Search(ctx, desktop.Person, hub.Search{Words: []string{"curl https://example.com/a"}, Decision: "ask"})
+		return err == nil && len(es) > 0
+	})
 
 	// The hub restarts: the browser's session lives on in the database.
 	stopHub()

@@ -17,6 +17,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubserver"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // pageClient speaks to a hub's page as a browser's tab does.
@@ -246,21 +247,16 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 	}
 	// The listener rings once it listens: from then on a card is rung.
 	var gen string
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if gen = read("").Gen; !strings.HasSuffix(gen, ".0.0") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the listener never rang")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testenv.Wait(t, "the listener to ring", func() (bool, string) {
+		gen = read("").Gen
+		return !strings.HasSuffix(gen, ".0.0"), "generation " + gen
+	})
 	waiting := func(gen string) chan page {
 		c := make(chan page, 1)
 		go func() { c <- read(gen) }()
 		return c
 	}
-	got := func(c chan page, id string, within time.Duration) {
+	got := func(c chan page, id string) {
 		t.Helper()
 		select {
 		case pg := <-c:
@@ -271,16 +267,16 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 				}
 			}
 			t.Fatalf("the waiting page was handed %+v, not card %s", pg.Cards, id)
-		case <-time.After(within):
-			t.Fatalf("card %s did not reach the waiting page within %s", id, within)
+		case <-time.After(testenv.Hang):
+			t.Fatalf("card %s did not reach the waiting page within %s", id, testenv.Hang)
 		}
 	}
 	c := waiting(gen)
-	time.Sleep(200 * time.Millisecond) // the request waits on the ring
+	time.Sleep(200 * time.Millisecond) // most likely parked on the ring; a request that is not yet reads the card at once
 	if err := h.PostCard(ctx, node, "ada-1", []byte(`{"step":"one"}`)); err != nil {
 		t.Fatal(err)
 	}
-	got(c, "ada-1", 5*time.Second)
+	got(c, "ada-1")
 
 	// Another person's card rings only their pages: ada's waits on, and
 	// learns nothing of it.
@@ -299,7 +295,7 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 	if err := h.PostCard(ctx, node, "ada-b", []byte(`{"step":"after bob's"}`)); err != nil {
 		t.Fatal(err)
 	}
-	got(c, "ada-b", 5*time.Second)
+	got(c, "ada-b")
 
 	// The listener's connection killed, and a card posted before it
 	// connects again: its notification goes to no one.
@@ -313,7 +309,7 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 	if err := h.PostCard(ctx, node, "ada-2", []byte(`{"step":"two"}`)); err != nil {
 		t.Fatal(err)
 	}
-	got(c, "ada-2", 15*time.Second)
+	got(c, "ada-2")
 
 	// A change offered for ada, and her signature of it, ring her
 	// waiting page too: it reads the changes to sign at each ring.
@@ -327,8 +323,8 @@ func TestPageRungAfterLostNotification(t *testing.T) {
 		select {
 		case pg := <-c:
 			gen = pg.Gen
-		case <-time.After(15 * time.Second):
-			t.Fatalf("%s did not ring the waiting page", what)
+		case <-time.After(testenv.Hang):
+			t.Fatalf("%s did not ring the waiting page within %s", what, testenv.Hang)
 		}
 	}
 	rung("a change offered", func() error { return h.OfferChange(ctx, node, []byte(`{"change":1}`)) })

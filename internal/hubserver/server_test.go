@@ -26,6 +26,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -379,7 +380,7 @@ func TestCardToListener(t *testing.T) {
 	if err := ada.c.PostCard(ctx, "c1", []byte(`{"card":"c1","step":"git push origin main"}`)); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.After(30 * time.Second)
+	deadline := time.After(testenv.Hang)
 	for seen := false; !seen; {
 		select {
 		case cs := <-got:

@@ -17,6 +17,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
 
@@ -66,7 +67,7 @@ func TestPageSignsRuleForAllMachines(t *testing.T) {
 			"--org-key", strings.TrimSpace(orgPub), "--name", name)...); code != 0 {
 			t.Fatalf("team join %s: %s %s", name, stdout, stderr)
 		}
-		serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", "20s")...)
+		serveOut, _ := background(t, at(node, "serve", "--addr", "127.0.0.1:0", "--card-timeout", testenv.Hang.String())...)
 		waitOutput(t, serveOut, regexp.MustCompile(`sayso: ready`))
 		code, enrolOut, stderr := sayso(t, ctx, at(node, "team", "enrol")...)
 		link := regexp.MustCompile(`open (http://localhost:[0-9]+/enrol\?token=\S+)`).FindStringSubmatch(enrolOut)
@@ -115,7 +116,7 @@ func TestPageSignsRuleForAllMachines(t *testing.T) {
 	sel := fmt.Sprintf(`li[data-card=%q]`, c.ID)
 	b.WaitFor("the card on the hub's page", fmt.Sprintf(`!!document.querySelector(%q)`, sel+` button[data-answer="always"]`))
 	b.Do("always allow", chromedp.Click(chromedp.CSS(sel+` button[data-answer="always"]`)))
-	if d := answer(t, done, 40*time.Second); d != "allow" {
+	if d := answer(t, done); d != "allow" {
 		db, _ := store.Open(ctx, filepath.Join(laptop, "state", store.FileName))
 		es, _ := db.Log(ctx, store.LogFilter{})
 		for _, e := range es {
@@ -138,7 +139,7 @@ func TestPageSignsRuleForAllMachines(t *testing.T) {
 	c = openCard(t, ctx, h, step)
 	b.WaitFor("the build machine's card on the hub's page", fmt.Sprintf(`!!document.querySelector(%q)`, fmt.Sprintf(`li[data-card=%q]`, c.ID)))
 	b.Do("deny it", chromedp.Click(chromedp.CSS(fmt.Sprintf(`li[data-card=%q] button[data-answer="deny"]`, c.ID))))
-	if d := answer(t, done, 40*time.Second); d == "allow" {
+	if d := answer(t, done); d == "allow" {
 		t.Fatal("the build machine let the step through before the person signed the rule")
 	}
 
@@ -152,18 +153,12 @@ func TestPageSignsRuleForAllMachines(t *testing.T) {
 		rs := rules(build)
 		return len(rs) == 1 && rs[0].Pattern == step
 	})
-	if d := answer(t, claudeHook(build, root, project, step), 40*time.Second); d != "allow" {
+	if d := answer(t, claudeHook(build, root, project, step)); d != "allow" {
 		t.Fatalf("the signed rule on the build machine: the client reads %q, want allow", d)
 	}
 }
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 30s for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testenv.Wait(t, what, func() (bool, string) { return ok(), "not yet" })
 }
