@@ -184,7 +184,9 @@ func TestAttackOtherSessionTmux(t *testing.T) {
 		t.Fatalf("session b's tmux: %+v", r)
 	}
 	mark := filepath.Join(root2, "written-by-a")
-	send := `for s in "$TMPDIR"/sayso-wall-tmux-*/tmux-*/default "$TMPDIR"/sayso-walls-*/*/tmux/tmux-*/default; do tmux -S "$s" run-shell 'echo a > ` + mark + `' && echo "sent $s"; done; sleep 0.5; true`
+	send := `for s in "$TMPDIR"/sayso-wall-tmux-*/tmux-*/default "$TMPDIR"/sayso-walls-*/*/tmux/tmux-*/default; do tmux -S "$s" run-shell 'echo a > ` + mark + `' && echo "sent $s"; done; true`
+	// tmux run-shell returns once the command it had run has ended: a
+	// step that reached the server has had it write before it ends.
 	r := run(a, w.root, send)
 	t.Logf("session a: %+v", r)
 	if _, err := os.Lstat(mark); err == nil {
@@ -221,29 +223,14 @@ func TestAttackStarterOtherAgent(t *testing.T) {
 	dir, err := os.MkdirTemp(tmp, "ssh-")
 	must(t, err)
 	must(t, os.Chmod(dir, 0o700))
-	agent, err := net.Listen("unix", filepath.Join(dir, "agent.4242"))
-	must(t, err)
-	defer agent.Close()
-	reached := make(chan struct{}, 16)
-	go func() {
-		for {
-			c, err := agent.Accept()
-			if err != nil {
-				return
-			}
-			reached <- struct{}{}
-			c.Close()
-		}
-	}()
+	agent := openDoor(t, "unix", filepath.Join(dir, "agent.4242"))
 	step := `for s in "$TMPDIR"/ssh-*/agent.*; do ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" && echo "reached $s"; done; true`
 	r := run(step)
 	if strings.Contains(r.stdout, "reached") {
 		t.Errorf("a later step of the session reached the person's new ssh agent: %+v", r)
 	}
-	select {
-	case <-reached:
+	if len(reached(t, agent)) > 0 {
 		t.Error("the agent was reached")
-	case <-time.After(200 * time.Millisecond):
 	}
 	// The positive control: the same loop, run plain, reaches it.
 	plain := exec.Command("bash", "-c", step)
@@ -272,7 +259,9 @@ func TestAttackSessionOtherProfile(t *testing.T) {
 	git.Session = sock
 	local := w.profile(Local)
 	local.Session = sock
-	leave := `(cd .git && exec 7>>config && exec -a sayso-victim-` + filepath.Base(w.base) + ` sleep 300) >/dev/null 2>&1 & sleep 0.3; echo left`
+	victim := "sayso-victim-" + filepath.Base(w.base)
+	leave := `(cd .git && exec 7>>config && exec -a ` + victim + ` sleep 300) >/dev/null 2>&1 & ` +
+		until(`[ "$(tr '\0' ' ' < /proc/$!/cmdline 2>/dev/null)" = "`+victim+` 300 " ]`) + `; echo left`
 	if r := w.run(t, git, w.root, leave); !strings.Contains(r.stdout, "left") {
 		t.Fatalf("leave the process: %+v", r)
 	}
@@ -349,7 +338,7 @@ func TestAttackEgressOwnAddress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.SetDeadline(time.Now().Add(10 * time.Second))
+			c.SetDeadline(time.Now().Add(testenv.Hang))
 			c.Write([]byte(req))
 			line, _ := bufio.NewReader(c).ReadString('\n')
 			c.Close()
@@ -373,7 +362,7 @@ func TestAttackEgressOwnAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.SetDeadline(time.Now().Add(10 * time.Second))
+	c.SetDeadline(time.Now().Add(testenv.Hang))
 	c.Write([]byte("CONNECT 198.51.100.7:2024 HTTP/1.1\r\nHost: 198.51.100.7:2024\r\n\r\n"))
 	bufio.NewReader(c).ReadString('\n')
 	c.Close()
@@ -415,9 +404,10 @@ func TestAttackEgressLoopbackSpellings(t *testing.T) {
 	if strings.Count(r.stdout, "HTTP/1.1 ") < len(spellings) {
 		t.Fatalf("the proxy did not answer the step: %+v", r)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if got := s.received(); len(got) > 0 {
-		t.Errorf("the machine's loopback service received %q from a walled step: %+v", got, r)
+	// The proxy answered every request before the step ended: what it
+	// connected to the service, the service has taken.
+	if s.settle(t); len(s.received()) > 0 {
+		t.Errorf("the machine's loopback service received %q from a walled step: %+v", s.received(), r)
 	}
 }
 
@@ -465,7 +455,9 @@ func TestAttackHostNetworkOutlives(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "started") {
 		t.Fatalf("step: %+v", r)
 	}
-	time.Sleep(2 * time.Second)
+	// Left running, the process writes a second after it started, then
+	// ends: once no process names the mark, it wrote or never will.
+	waitGone(t, "the process the step left running to end", mark)
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("a process a step on the machine's network left running wrote after the step ended")
 	}
@@ -487,22 +479,6 @@ func TestAttackEditorSockets(t *testing.T) {
 	tmp := sessionTemp(t)
 	run := filepath.Join(tmp, "run")
 	must(t, os.Mkdir(run, 0o700))
-	reached := make(chan string, 64)
-	listen := func(path string) {
-		ln, err := net.Listen("unix", path)
-		must(t, err)
-		t.Cleanup(func() { ln.Close() })
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				reached <- path
-				c.Close()
-			}
-		}()
-	}
 	gitSock := filepath.Join(run, "vscode-git-1a2b3c.sock")
 	cliSock := filepath.Join(run, "vscode-ipc-4d5e6f.sock")
 	other := filepath.Join(run, "vscode-git-other.sock")
@@ -510,8 +486,9 @@ func TestAttackEditorSockets(t *testing.T) {
 	nvim := filepath.Join(run, "nvim.4242.0")
 	nvimTemp := filepath.Join(tmp, "nvim.person", "a1b2c3", "nvim.4243.0")
 	must(t, os.MkdirAll(filepath.Dir(nvimTemp), 0o700))
+	var doors []*door
 	for _, s := range []string{gitSock, cliSock, other, inTemp, nvim, nvimTemp} {
-		listen(s)
+		doors = append(doors, openDoor(t, "unix", s))
 	}
 	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "XDG_RUNTIME_DIR=" + run, "SSH_AUTH_SOCK=",
 		"VSCODE_GIT_IPC_HANDLE=" + gitSock, "VSCODE_IPC_HOOK_CLI=" + cliSock}
@@ -529,10 +506,8 @@ func TestAttackEditorSockets(t *testing.T) {
 			}
 		}
 	}
-	select {
-	case s := <-reached:
+	for _, s := range reached(t, doors...) {
 		t.Errorf("%s was reached from a wall", s)
-	case <-time.After(200 * time.Millisecond):
 	}
 	// The positive control: the same loop, run plain, reaches them all.
 	plain := exec.Command("bash", "-c", step)
@@ -554,8 +529,8 @@ func TestAttackTerminalServers(t *testing.T) {
 	need(t)
 	w := newWorld(t)
 	uid := strconv.Itoa(os.Getuid())
-	reached := make(chan string, 16)
 	var socks []string
+	var doors []*door
 	for _, d := range []string{"/tmp/zellij-" + uid + "/0.40.0", "/tmp/emacs" + uid} {
 		top := d
 		if i := strings.Index(d[len("/tmp/"):], "/"); i >= 0 {
@@ -566,20 +541,8 @@ func TestAttackTerminalServers(t *testing.T) {
 			t.Cleanup(func() { os.RemoveAll(top) })
 		}
 		s := filepath.Join(d, "sayso-attack-"+filepath.Base(w.base))
-		ln, err := net.Listen("unix", s)
-		must(t, err)
-		t.Cleanup(func() { ln.Close() })
+		doors = append(doors, openDoor(t, "unix", s))
 		socks = append(socks, s)
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				reached <- s
-				c.Close()
-			}
-		}()
 	}
 	var step strings.Builder
 	for _, s := range socks {
@@ -591,10 +554,8 @@ func TestAttackTerminalServers(t *testing.T) {
 			t.Errorf("%v: a walled step reached a terminal server: %+v", s, r)
 		}
 	}
-	select {
-	case s := <-reached:
+	for _, s := range reached(t, doors...) {
 		t.Errorf("%s was reached from a wall", s)
-	case <-time.After(200 * time.Millisecond):
 	}
 	out, _ := exec.Command("bash", "-c", step.String()).CombinedOutput()
 	if n := strings.Count(string(out), "reached"); n != len(socks) {
@@ -616,20 +577,7 @@ func TestAttackCredentialsUnderCaches(t *testing.T) {
 	must(t, os.WriteFile(token, []byte("hf-secret-token\n"), 0o600))
 	sockPath := filepath.Join(w.home, ".cache", "git", "credential", "socket")
 	must(t, os.MkdirAll(filepath.Dir(sockPath), 0o700))
-	ln, err := net.Listen("unix", sockPath)
-	must(t, err)
-	t.Cleanup(func() { ln.Close() })
-	reached := make(chan struct{}, 16)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			reached <- struct{}{}
-			c.Close()
-		}
-	}()
+	cache := openDoor(t, "unix", sockPath)
 	step := `cat ` + quote(token) + `; ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial ` + quote(sockPath) + ` && echo reached-socket; true`
 	sess := filepath.Join(w.state, "walls", "creds.sock")
 	t.Cleanup(func() { EndSession(sess) })
@@ -644,10 +592,8 @@ func TestAttackCredentialsUnderCaches(t *testing.T) {
 			t.Errorf("%s: a walled step reached git's credential cache: %+v", name, r)
 		}
 	}
-	select {
-	case <-reached:
+	if len(reached(t, cache)) > 0 {
 		t.Error("git's credential cache was reached from a wall")
-	case <-time.After(200 * time.Millisecond):
 	}
 	plain := exec.Command("bash", "-c", step)
 	out, _ := plain.CombinedOutput()
@@ -667,21 +613,7 @@ func TestAttackControlMaster(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Join(w.home, ".ssh"), 0o700))
 	must(t, os.WriteFile(filepath.Join(w.home, ".ssh", "config"),
 		[]byte("Host *\n\tControlMaster auto\n\tControlPath "+tmp+"/cm-%r@%h:%p\n"), 0o600))
-	master := filepath.Join(tmp, "cm-git@github.com:22")
-	ln, err := net.Listen("unix", master)
-	must(t, err)
-	t.Cleanup(func() { ln.Close() })
-	reached := make(chan struct{}, 8)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			reached <- struct{}{}
-			c.Close()
-		}
-	}()
+	master := openDoor(t, "unix", filepath.Join(tmp, "cm-git@github.com:22"))
 	env := []string{"HOME=" + w.home, "TMPDIR=" + tmp, "SSH_AUTH_SOCK="}
 	step := `for s in "$TMPDIR"/cm-*; do ` + helperEnv + `=1 ` + quote(launcher(t)) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
 	sock := filepath.Join(w.state, "walls", "control.sock")
@@ -693,10 +625,8 @@ func TestAttackControlMaster(t *testing.T) {
 			t.Errorf("%s: a walled step reached ssh's master connection: %+v", name, r)
 		}
 	}
-	select {
-	case <-reached:
+	if len(reached(t, master)) > 0 {
 		t.Error("ssh's master connection was reached from a wall")
-	case <-time.After(200 * time.Millisecond):
 	}
 	plain := exec.Command("bash", "-c", step)
 	plain.Env = append(os.Environ(), env...)

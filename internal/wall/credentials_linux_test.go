@@ -7,11 +7,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/place"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // The attack: a script the agent wrote runs as local work; it reads the
@@ -56,25 +56,7 @@ func TestWallCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	agentSock := filepath.Join(agentDir, "agent.sock")
-	agent, err := net.Listen("unix", agentSock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer agent.Close()
-	var mu sync.Mutex
-	signed := 0
-	go func() {
-		for {
-			c, err := agent.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			signed++
-			mu.Unlock()
-			c.Close()
-		}
-	}()
+	agent := openDoor(t, "unix", agentSock)
 
 	// The listener the script posts to.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -91,7 +73,7 @@ func TestWallCredentials(t *testing.T) {
 			}
 			go func() {
 				defer c.Close()
-				_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+				_ = c.SetReadDeadline(time.Now().Add(testenv.Hang))
 				b, _ := io.ReadAll(c)
 				got <- string(b)
 			}()
@@ -115,8 +97,8 @@ func TestWallCredentials(t *testing.T) {
 		select {
 		case s := <-got:
 			return s, r.stdout
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the listener received nothing: %+v", r)
+		case <-time.After(testenv.Hang):
+			t.Fatalf("the listener received nothing in %v: %+v", testenv.Hang, r)
 			return "", ""
 		}
 	}
@@ -134,11 +116,10 @@ func TestWallCredentials(t *testing.T) {
 			t.Errorf("local: the listener received the environment's %q", s)
 		}
 	}
-	mu.Lock()
-	if signed != 0 || strings.Contains(out, "agent-reached") {
-		t.Errorf("local: the ssh agent was reached %d times (%q)", signed, out)
+	// The step has ended: what it connected, the agent has taken.
+	if agent.settle(t); len(agent.received()) != 0 || strings.Contains(out, "agent-reached") {
+		t.Errorf("local: the ssh agent was reached %d times (%q)", len(agent.received()), out)
 	}
-	mu.Unlock()
 
 	// A step granted git's credentials (a git fetch over ssh) reads
 	// those, and the agent, and nothing else.

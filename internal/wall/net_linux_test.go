@@ -10,54 +10,17 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
-// sink is a listener on the machine's loopback that counts what reaches
-// it: the outcome a network test judges by.
-type sink struct {
-	ln   net.Listener
-	mu   sync.Mutex
-	got  []string
-	port int
-}
-
-func newSink(t *testing.T) *sink {
+// newSink is a listener on the machine's loopback that keeps what
+// reaches it: the outcome a network test judges by.
+func newSink(t *testing.T) *door {
 	t.Helper()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &sink{ln: ln, port: ln.Addr().(*net.TCPAddr).Port}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetDeadline(time.Now().Add(5 * time.Second))
-				line, _ := bufio.NewReader(c).ReadString('\n')
-				s.mu.Lock()
-				s.got = append(s.got, line)
-				s.mu.Unlock()
-				c.Write([]byte("pong\n"))
-			}()
-		}
-	}()
-	return s
-}
-
-func (s *sink) received() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]string(nil), s.got...)
+	return openDoor(t, "tcp4", "127.0.0.1:0")
 }
 
 // direct is a step that connects to the sink's port itself, and one that
@@ -93,7 +56,9 @@ func TestWallNetworkOwn(t *testing.T) {
 			t.Errorf("%v: no refusal on the step's error output: %q", scope, r.stderr)
 		}
 	}
-	time.Sleep(100 * time.Millisecond)
+	// Every step has ended and its proxy answered: what they connected
+	// to the listener, it has taken.
+	s.settle(t)
 	if got := s.received(); len(got) > 0 {
 		t.Fatalf("the listener received %q from walled steps", got)
 	}
@@ -104,8 +69,8 @@ func TestWallNetworkOwn(t *testing.T) {
 			if r.Host != "127.0.0.1" || !strings.HasPrefix(r.Session, "session-") || !strings.Contains(r.Step, "CONNECT 127.0.0.1") || r.Cwd != w.root {
 				t.Errorf("report: %+v", r)
 			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%v: no report of the refusal reached the ledger's socket", scope)
+		case <-time.After(testenv.Hang):
+			t.Fatalf("%v: no report of the refusal reached the ledger's socket in %v", scope, testenv.Hang)
 		}
 	}
 }
@@ -158,10 +123,7 @@ func TestWallEgressAllowed(t *testing.T) {
 	if !strings.Contains(r.stdout, "200") {
 		t.Errorf("the proxy did not tunnel to a named host: %+v", r)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for len(s.received()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	s.settle(t)
 	if got := s.received(); len(got) != 1 || got[0] != "proxied-secret\n" {
 		t.Fatalf("the listener received %q, want the proxied line alone", got)
 	}
@@ -177,7 +139,9 @@ func TestWallNothingOutlivesStep(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "started") {
 		t.Fatalf("step: %+v", r)
 	}
-	time.Sleep(2 * time.Second)
+	// Left running, the process writes a second after it started, then
+	// ends: once no process names the mark, it wrote or never will.
+	waitGone(t, "the process the step left running to end", mark)
 	if _, err := os.Stat(mark); err == nil {
 		t.Fatal("a process the step left running wrote after the step ended")
 	}
@@ -195,8 +159,7 @@ func TestWallSession(t *testing.T) {
 	port := freePort(t)
 	p := w.profile(Local)
 	p.Session = sock
-	serve := fmt.Sprintf(`%s=1 %s serve 127.0.0.1:%d >/dev/null 2>&1 & sleep 0.3; echo up`, helperEnv, quote(launcher(t)), port)
-	if r := w.run(t, p, w.root, serve); r.code != 0 || !strings.Contains(r.stdout, "up") {
+	if r := w.run(t, p, w.root, serveStep(t, port)); r.code != 0 || !strings.Contains(r.stdout, "up") {
 		t.Fatalf("start the server: %+v", r)
 	}
 	get := fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo ping >&3 && head -n1 <&3`, port)
@@ -207,35 +170,46 @@ func TestWallSession(t *testing.T) {
 	if r := w.run(t, other, w.root, get); strings.Contains(r.stdout, "pong") {
 		t.Fatalf("a step of no session reached the session's server: %+v", r)
 	}
-	if !reaches(port, 5*time.Second) {
-		t.Fatal("the server was not reached from the machine's loopback")
-	}
+	waitReach(t, "the session's server from the machine's loopback", port)
 	if err := EndSession(sock); err != nil {
 		t.Fatal(err)
 	}
-	if reaches(port, 500*time.Millisecond) {
+	// The session's holder forwards the port: once it has ended, nothing
+	// of the session can answer there.
+	waitGone(t, "the session's holder to end", sock)
+	if ok, _ := reach(port); ok {
 		t.Fatal("the server was reached after its session ended")
 	}
 }
 
-// reaches reports whether a ping to port on the machine's loopback is
-// answered within d.
-func reaches(port int, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second)
-		if err == nil {
-			c.SetDeadline(time.Now().Add(2 * time.Second))
-			c.Write([]byte("ping\n"))
-			line, _ := bufio.NewReader(c).ReadString('\n')
-			c.Close()
-			if line == "pong\n" {
-				return true
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
+// serveStep is a step that leaves a server on port running in its wall,
+// answering "pong" to each line, and says "up" once it answers.
+func serveStep(t *testing.T, port int) string {
+	return fmt.Sprintf(`%s=1 %s serve 127.0.0.1:%d >/dev/null 2>&1 & `, helperEnv, quote(launcher(t)), port) +
+		until(fmt.Sprintf(`(exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null`, port)) + `; echo up`
+}
+
+// reach pings port on the machine's loopback once, and reads what it
+// answers to its end: whether that was "pong", and what it was.
+func reach(port int) (bool, string) {
+	c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false, err.Error()
 	}
-	return false
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(testenv.Hang))
+	c.Write([]byte("ping\n"))
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if line == "pong\n" {
+		return true, "pong"
+	}
+	return false, fmt.Sprintf("%q (%v)", line, err)
+}
+
+// waitReach waits until port on the machine's loopback answers a ping.
+func waitReach(t *testing.T, what string, port int) {
+	t.Helper()
+	testenv.Wait(t, what+" to answer on port "+strconv.Itoa(port), func() (bool, string) { return reach(port) })
 }
 
 func freePort(t *testing.T) int {
@@ -359,16 +333,15 @@ func TestWallPushByProjectCode(t *testing.T) {
 	// The project: a clone with one commit pushed, and a release script.
 	proj := filepath.Join(w.home, "pushproj")
 	os.RemoveAll(proj)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		cmd := exec.Command(git, "clone", "-q", url, proj)
-		if out, err := cmd.CombinedOutput(); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("clone from the daemon: %v\n%s", err, out)
+	// The daemon is up once it listens.
+	testenv.Wait(t, "git daemon to serve the remote", func() (bool, string) {
+		out, err := exec.Command(git, "clone", "-q", url, proj).CombinedOutput()
+		if err != nil {
+			os.RemoveAll(proj)
+			return false, fmt.Sprintf("git clone: %v: %s", err, out)
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return true, ""
+	})
 	os.WriteFile(filepath.Join(proj, "README"), []byte("v1\n"), 0o644)
 	gitIn(proj, "add", "README")
 	gitIn(proj, "commit", "-qm", "v1")
@@ -424,8 +397,7 @@ func TestWallPagePort(t *testing.T) {
 	p.Session = sock
 	p.PagePort = page
 	for _, port := range []int{page, other} {
-		serve := fmt.Sprintf(`%s=1 %s serve 127.0.0.1:%d >/dev/null 2>&1 & sleep 0.3; echo up`, helperEnv, quote(launcher(t)), port)
-		if r := w.run(t, p, w.root, serve); r.code != 0 || !strings.Contains(r.stdout, "up") {
+		if r := w.run(t, p, w.root, serveStep(t, port)); r.code != 0 || !strings.Contains(r.stdout, "up") {
 			t.Fatalf("start the server on %d: %+v", port, r)
 		}
 	}
@@ -433,10 +405,11 @@ func TestWallPagePort(t *testing.T) {
 	if r := w.run(t, p, w.root, get); !strings.Contains(r.stdout, "pong") {
 		t.Fatalf("a later step of the session did not reach the server on the page's port: %+v", r)
 	}
-	if !reaches(other, 5*time.Second) {
-		t.Fatal("the session's other server was not reached from the machine's loopback")
-	}
-	if reaches(page, time.Second) {
-		t.Fatal("a walled server was forwarded to the page's port on the machine's loopback")
+	waitReach(t, "the session's other server, forwarded to the machine's loopback,", other)
+	// The session forwards the ports its wall listens on all at once, and
+	// the server on the page's port was up before the other started: the
+	// forward that brought the other port would have brought it too.
+	if ok, saw := reach(page); ok {
+		t.Fatalf("a walled server was forwarded to the page's port on the machine's loopback (%s)", saw)
 	}
 }

@@ -1,14 +1,16 @@
 package wall
 
 import (
-	"net"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -142,27 +144,49 @@ func TestWallSameRace(t *testing.T) {
 	if _, err := unix.InotifyAddWatch(in, script, unix.IN_CLOSE_NOWRITE); err != nil {
 		t.Fatal(err)
 	}
-	swapped := make(chan struct{}, 1)
+	// The attacker holds busy from its reading an event to its putting
+	// the approved body back; an event it has not read stays queued.
+	var busy sync.Mutex
+	swaps := 0
 	go func() {
 		buf := make([]byte, 4096)
 		for {
-			if _, err := unix.Read(in, buf); err != nil {
+			fds := []unix.PollFd{{Fd: int32(in), Events: unix.POLLIN}}
+			if n, err := unix.Poll(fds, 100); err == unix.EINTR || err == nil && n == 0 {
+				continue
+			} else if err != nil {
 				return
 			}
-			os.WriteFile(script, other, 0o755) // in place: the same file
-			select {
-			case swapped <- struct{}{}:
-			default:
+			busy.Lock()
+			if _, err := unix.Read(in, buf); err != nil {
+				busy.Unlock()
+				return
 			}
+			swaps++
+			os.WriteFile(script, other, 0o755) // in place: the same file
+			// The attack: the other body stays while the step goes on to
+			// run what it checked. A time, not a condition: the attacker
+			// cannot see how far the launcher has got.
 			time.Sleep(300 * time.Millisecond)
 			os.WriteFile(script, good, 0o755)
+			busy.Unlock()
 		}
 	}()
 	t.Cleanup(func() { unix.Close(in) })
+	// approvedAgain holds once the attacker has put the approved body back
+	// and has no read of the script left to answer.
+	approvedAgain := func() (bool, string) {
+		if !busy.TryLock() {
+			return false, "the attacker rewriting the script"
+		}
+		defer busy.Unlock()
+		queued, err := unix.Poll([]unix.PollFd{{Fd: int32(in), Events: unix.POLLIN}}, 0)
+		return err == nil && queued == 0, fmt.Sprintf("a read of the script not answered yet (%d, %v)", queued, err)
+	}
 	p := For(Inputs{Home: w.home, Root: w.root, Hidden: []string{w.state, w.bin}, Scope: Approved, Secrets: true,
 		Same: map[string]string{script: decided}})
 	for i := 0; i < 5; i++ {
-		time.Sleep(400 * time.Millisecond) // the script is as approved again
+		testenv.Wait(t, "the script to be as approved again", approvedAgain)
 		r := w.run(t, p, w.root, "./release.sh")
 		if _, err := os.Stat(mark); err == nil {
 			t.Fatalf("run %d ran what the person did not approve: %+v", i, r)
@@ -171,9 +195,10 @@ func TestWallSameRace(t *testing.T) {
 			t.Errorf("run %d neither ran what was approved nor said why not: %+v", i, r)
 		}
 	}
-	select {
-	case <-swapped:
-	default:
+	testenv.Wait(t, "the attacker to answer the last run", approvedAgain)
+	busy.Lock()
+	defer busy.Unlock()
+	if swaps == 0 {
 		t.Fatal("the script was never rewritten: the test saw no race")
 	}
 }
@@ -195,22 +220,7 @@ func TestWallOtherAgents(t *testing.T) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	agent, err := net.Listen("unix", filepath.Join(dir, "agent.4242"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer agent.Close()
-	reached := make(chan struct{}, 16)
-	go func() {
-		for {
-			c, err := agent.Accept()
-			if err != nil {
-				return
-			}
-			reached <- struct{}{}
-			c.Close()
-		}
-	}()
+	agent := openDoor(t, "unix", filepath.Join(dir, "agent.4242"))
 	step := `for s in /tmp/ssh-*/agent.*; do ` + helperEnv + `=1 ` + launcher(t) + ` dial "$s" 2>/dev/null && echo "reached $s"; done; true`
 	for name, p := range map[string]Profile{"read": w.profile(Read), "local": w.profile(Local), "wide by a mode": w.profile(Approved)} {
 		r := client(t, w.root, p.Wrap(step, launcher(t)), "", "HOME="+w.home, "SSH_AUTH_SOCK=")
@@ -223,12 +233,12 @@ func TestWallOtherAgents(t *testing.T) {
 	if !strings.Contains(string(out), dir) {
 		t.Fatalf("run plain, the loop did not reach the agent: the check sees nothing (%q)", out)
 	}
-	select {
-	case <-reached:
-	default:
+	// The plain run and every walled step before it have ended: what
+	// they connected, the agent has taken.
+	agent.settle(t)
+	if n := len(agent.received()); n == 0 {
 		t.Fatal("the agent saw no connection at all")
-	}
-	if n := len(reached); n > 0 {
-		t.Errorf("the agent was reached %d more times than the plain run", n)
+	} else if n > 1 {
+		t.Errorf("the agent was reached %d more times than the plain run", n-1)
 	}
 }

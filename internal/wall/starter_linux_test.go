@@ -1,6 +1,7 @@
 package wall
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // TestWallStarter: the steps of a session start from one wall set up
@@ -90,13 +93,16 @@ func TestWallSignalReplacedStarter(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 	var first []byte
-	for deadline := time.Now().Add(20 * time.Second); len(first) == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the long step did not start")
+	testenv.Wait(t, "the long step to start", func() (bool, string) {
+		select {
+		case err := <-done:
+			t.Fatalf("the long step ended before it started: %v", err)
+		default:
 		}
-		time.Sleep(20 * time.Millisecond)
-		first, _ = os.ReadFile(started)
-	}
+		b, err := os.ReadFile(started)
+		first = b
+		return len(b) > 0, fmt.Sprintf("%q (%v)", b, err)
+	})
 
 	aws := filepath.Join(w.home, ".aws", "credentials")
 	must(t, os.MkdirAll(filepath.Dir(aws), 0o700))
@@ -108,13 +114,13 @@ func TestWallSignalReplacedStarter(t *testing.T) {
 
 	// As a terminal does: to the client's process group, the launcher in it.
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-	<-done
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if b, _ := os.ReadFile(got); strings.TrimSpace(string(b)) == "TERM" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a step of a replaced starter did not get the signal the client sent")
-		}
+	select {
+	case <-done:
+	case <-time.After(testenv.Hang):
+		t.Fatalf("the client did not end in %v after SIGTERM", testenv.Hang)
 	}
+	testenv.Wait(t, "the step of a replaced starter to get the signal the client sent", func() (bool, string) {
+		b, err := os.ReadFile(got)
+		return strings.TrimSpace(string(b)) == "TERM", fmt.Sprintf("%s holds %q (%v)", got, b, err)
+	})
 }

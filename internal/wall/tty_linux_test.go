@@ -9,8 +9,9 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 	"unsafe"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // openPty opens a new terminal: its master and its follower.
@@ -62,9 +63,13 @@ func TestWallTerminalInput(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			exited := make(chan struct{})
+			go func() { cmd.Wait(); close(exited) }()
 			var mu sync.Mutex
 			var seen []byte
+			read := make(chan struct{}) // the terminal was read to its end
 			go func() {
+				defer close(read)
 				buf := make([]byte, 4096)
 				for {
 					n, err := master.Read(buf)
@@ -76,18 +81,34 @@ func TestWallTerminalInput(t *testing.T) {
 					}
 				}
 			}()
-			time.Sleep(500 * time.Millisecond)
+			shown := func() string {
+				mu.Lock()
+				defer mu.Unlock()
+				return string(seen)
+			}
+			// The step says "out-" just before it reads: the agent types
+			// then, into a terminal that keeps what is typed until it is
+			// read.
+			testenv.Wait(t, "the step to start", func() (bool, string) {
+				select {
+				case <-exited:
+					return true, ""
+				default:
+				}
+				out := shown()
+				return strings.Contains(out, "out-"), fmt.Sprintf("the terminal showed %q", out)
+			})
 			master.Write([]byte("git push --force\n"))
-			cmd.Wait()
+			waitClosed(t, "the step to end", exited)
+			// With the test's end of the follower closed too, the master
+			// reads what the step wrote, then the terminal's end.
+			follower.Close()
+			waitClosed(t, "the terminal to be read to its end", read)
 			b, err := os.ReadFile(got)
 			if err != nil {
 				t.Fatalf("the step did not run: %v", err)
 			}
-			time.Sleep(100 * time.Millisecond)
-			mu.Lock()
-			out := string(seen)
-			mu.Unlock()
-			if !strings.Contains(out, "out-") || !strings.Contains(out, "err-") {
+			if out := shown(); !strings.Contains(out, "out-") || !strings.Contains(out, "err-") {
 				t.Errorf("the step's output did not reach the terminal: %q", out)
 			}
 			if strings.Contains(string(b), "push") {
