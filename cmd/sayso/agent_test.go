@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
@@ -18,6 +17,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // The scripts play the agent's side of the store with "sayso test-agent":
@@ -77,7 +77,9 @@ func testAgent(args []string) error {
 	if err := paths.Private(dir); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A gateway the script runs may hold the store a moment: only a hang
+	// outlasts it.
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
 	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
 	if err != nil {

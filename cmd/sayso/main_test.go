@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sync"
 	"syscall"
 	"testing"
@@ -15,6 +18,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
 
@@ -65,32 +69,61 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			// sleep D gives a command started in the background time to
-			// start (a follower's first read of the ledger).
-			"sleep": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) != 1 {
-					ts.Fatalf("usage: sleep DURATION")
-				}
-				d, err := time.ParseDuration(args[0])
-				ts.Check(err)
-				time.Sleep(d)
-			},
-			// waitfile PATH waits, a minute at most, for a file a command
-			// started in the background writes once it is up (sayso
-			// serve's serve.json): a busy machine can take seconds.
+			// waitfile PATH waits for a file a command started in the
+			// background writes once it is up.
 			"waitfile": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) != 1 {
 					ts.Fatalf("usage: waitfile PATH")
 				}
 				path := ts.MkAbs(args[0])
-				for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-					if _, err := os.Stat(path); err == nil {
-						return
-					}
-					if time.Now().After(deadline) {
-						ts.Fatalf("%s did not appear within a minute", path)
-					}
+				wait(ts, path+" to appear", func() (bool, string) {
+					_, err := os.Stat(path)
+					return err == nil, fmt.Sprint(err)
+				})
+			},
+			// waitgrep PATTERN FILE waits until FILE, which a command
+			// started in the background writes, matches PATTERN (a
+			// regular expression, in multi-line mode as grep's).
+			"waitgrep": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: waitgrep PATTERN FILE")
 				}
+				re, err := regexp.Compile("(?m)" + args[0])
+				ts.Check(err)
+				path := ts.MkAbs(args[1])
+				wait(ts, path+" to match "+args[0], func() (bool, string) {
+					b, err := os.ReadFile(path)
+					if err != nil {
+						return false, err.Error()
+					}
+					return re.Match(b), fmt.Sprintf("%q", b)
+				})
+			},
+			// waitserve waits until the sayso serve started in the
+			// background serves: its page answers at the address it
+			// announced in the state folder. It has then printed all it
+			// says as it starts.
+			"waitserve": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 0 {
+					ts.Fatalf("usage: waitserve")
+				}
+				announced := filepath.Join(ts.Getenv("SAYSO_STATE_DIR"), "serve.json")
+				wait(ts, "sayso serve's page to answer", func() (bool, string) {
+					b, err := os.ReadFile(announced)
+					if err != nil {
+						return false, err.Error()
+					}
+					var r struct{ Page string }
+					if err := json.Unmarshal(b, &r); err != nil || r.Page == "" {
+						return false, fmt.Sprintf("%s: %v: %s", announced, err, b)
+					}
+					res, err := http.Get(r.Page)
+					if err != nil {
+						return false, err.Error()
+					}
+					res.Body.Close()
+					return true, ""
+				})
 			},
 		},
 		Setup: func(e *testscript.Env) error {
@@ -106,6 +139,22 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(e.WorkDir+"/home", 0o755)
 		},
 	})
+}
+
+// wait polls ok until it holds, and fails the script when only a hang
+// could have kept it from holding, with what ok last saw.
+func wait(ts *testscript.TestScript, what string, ok func() (bool, string)) {
+	start := time.Now()
+	for pause := time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
+		done, saw := ok()
+		if done {
+			return
+		}
+		if time.Since(start) > testenv.Hang {
+			ts.Fatalf("waited %v for %s; last saw: %s", time.Since(start).Round(time.Millisecond), what, saw)
+		}
+		time.Sleep(pause)
+	}
 }
 
 // besideSayso copies the launcher into the folder of the first sayso on
