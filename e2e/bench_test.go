@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/gateway"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 const helloSrc = `package main
@@ -109,7 +110,7 @@ func BenchmarkHookLatency(b *testing.B) {
 	roundTrip := &variant{name: "socket round-trip, refused", unit: "round-trip/hello"}
 	ask := func() time.Duration {
 		start := time.Now()
-		r, err := gateway.Ask(socket, gateway.Request{Agent: "claude", Input: input(served), Env: map[string]string{}, Home: served.home}, 10*time.Second)
+		r, err := gateway.Ask(socket, gateway.Request{Agent: "claude", Input: input(served), Env: map[string]string{}, Home: served.home}, testenv.Hang)
 		d := time.Since(start)
 		if err != nil || !bytes.Contains(r.Stdout, []byte(`"ask"`)) {
 			t.Fatalf("ask the gateway: %v %q", err, r.Stdout)

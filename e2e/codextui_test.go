@@ -1,12 +1,12 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
@@ -29,24 +29,15 @@ func (w *world) startCodexTUI(t *testing.T, f *Fake) *tui {
 	must(t, os.WriteFile(cfg, append(b, []byte("\n[projects.\""+w.proj+"\"]\ntrust_level = \"trusted\"\n\n[features]\ndaemon_auto_start = false\n")...), 0o600))
 	w.install(t, "codex")
 	u := &tui{t: t, tmux: tmux, sock: filepath.Join(w.root, "tmux.sock"), env: w.env}
-	argv := []string{"new-session", "-d", "-s", "e2e", "-x", "160", "-y", "50", "-c", w.proj, "env", "-i"}
+	argv := []string{"-c", w.proj, "env", "-i"}
 	for _, kv := range w.env {
 		if !strings.HasPrefix(kv, "TERM=") {
 			argv = append(argv, kv)
 		}
 	}
 	argv = append(argv, "TERM=xterm-256color", "FAKE_API_KEY=sk-fake", bin, "--dangerously-bypass-approvals-and-sandbox")
-	u.run(argv...)
-	pid := strings.TrimSpace(u.run("list-panes", "-t", "e2e", "-F", "#{pane_pid}"))
-	t.Cleanup(func() {
-		_ = exec.Command(tmux, "-S", u.sock, "kill-server").Run()
-		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-			if _, err := os.Stat("/proc/" + pid); err != nil {
-				return
-			}
-		}
-	})
-	u.waitFor(60*time.Second, "for shortcuts")
+	u.start(argv...)
+	u.waitFor("for shortcuts")
 	return u
 }
 
@@ -78,19 +69,16 @@ func controlEpochCodexTUI(t *testing.T, serve bool) {
 	tui := w.startCodexTUI(t, f)
 	const said = "write made.txt please"
 	tui.typeLine(said)
-	select {
-	case <-f.Done():
-	case <-time.After(90 * time.Second):
-		t.Fatalf("the turn did not end in 90s:\n%s", tui.screen())
-	}
 	// Codex's side requests can end a turn of the fake before the step's
-	// result: wait for the result.
-	for end := time.Now().Add(30 * time.Second); len(f.Results()) == 0 || !strings.Contains(strings.Join(f.Results(), "\n"), "Chunk ID") && !strings.Contains(strings.Join(f.Results(), "\n"), "sayso"); time.Sleep(250 * time.Millisecond) {
-		if time.Now().After(end) {
-			break
+	// result: wait for the turn's end and for the result, which the
+	// client sends once the step has run (or sayso has refused it).
+	testenv.Wait(t, "the turn to end and the step's result to reach the model", func() (bool, string) {
+		results := strings.Join(f.Results(), "\n")
+		if isClosed(f.Done()) && (strings.Contains(results, "Chunk ID") || strings.Contains(results, "sayso")) {
+			return true, ""
 		}
-	}
-	time.Sleep(500 * time.Millisecond)
+		return false, fmt.Sprintf("turn ended %v; results %q\nscreen:\n%s", isClosed(f.Done()), f.Results(), tui.screen())
+	})
 	if _, err := os.Stat(made); err != nil {
 		t.Errorf("the step of the session the person typed in did not run: %v\nresults: %q", err, f.Results())
 	}
@@ -111,17 +99,13 @@ func controlEpochCodexTUI(t *testing.T, serve bool) {
 	// program outside the wall can run) is a turn the person did not
 	// type: no lease from its lease line, no owner words.
 	out := w.run(t, client(t, "codex"), []string{"FAKE_API_KEY=sk-fake"}, "queue", "--thread", tuiSession.ID, "--message", "/sayso lease remote-write")
-	for end := time.Now().Add(45 * time.Second); ; time.Sleep(250 * time.Millisecond) {
-		show := string(w.sayso(t, "session", "show", "--json", tuiSession.ID))
-		if strings.Contains(show, `"turns": 2`) {
-			if !strings.Contains(show, `"system": 1`) {
-				t.Errorf("the queued message was not kept as the system's:\n%s", show)
-			}
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatalf("the terminal did not run the queued message:\n%s\nscreen:\n%s", out, tui.screen())
-		}
+	var show string
+	testenv.Wait(t, "the terminal to run the queued message (a second turn in its session)", func() (bool, string) {
+		show = string(w.sayso(t, "session", "show", "--json", tuiSession.ID))
+		return strings.Contains(show, `"turns": 2`), show + "\ncodex queue:\n" + out + "\nscreen:\n" + tui.screen()
+	})
+	if !strings.Contains(show, `"system": 1`) {
+		t.Errorf("the queued message was not kept as the system's:\n%s", show)
 	}
 	if leases := string(w.sayso(t, "lease", "list")); !strings.Contains(leases, "no leases") {
 		t.Errorf("a queued lease line granted a lease:\n%s", leases)

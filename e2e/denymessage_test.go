@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 )
@@ -36,7 +37,7 @@ func (w *world) login() (*page, error) {
 		return nil, err
 	}
 	jar, _ := cookiejar.New(nil)
-	p := &page{base: "http://" + w.addr, c: &http.Client{Jar: jar, Timeout: 30 * time.Second,
+	p := &page{base: "http://" + w.addr, c: &http.Client{Jar: jar, Timeout: testenv.Hang,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	res, err := p.c.Get(strings.TrimSpace(string(link)))
 	if err != nil {
@@ -95,11 +96,15 @@ func (p *page) post(path string, form url.Values) (int, string, error) {
 	return res.StatusCode, string(b), err
 }
 
-// card waits for the card of step on the page and returns its id.
-func (p *page) card(step string, within time.Duration) (string, error) {
+// card waits for the card of step on the page and returns its id. It
+// may run beside the test, while a client waits: it returns errors, and
+// gives up when over closes (the client no longer waits) or only a hang
+// would have kept the card away.
+func (p *page) card(step string, over <-chan struct{}) (string, error) {
 	re := regexp.MustCompile(`<article class="card[^"]*" id="card-([^"]+)"[^>]* data-step="` + regexp.QuoteMeta(step) + `"`)
 	var body string
-	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+	start := time.Now()
+	for pause := time.Millisecond; ; pause = min(2*pause, 100*time.Millisecond) {
 		var err error
 		if body, _, err = p.get("/cards"); err != nil {
 			return "", err
@@ -107,8 +112,16 @@ func (p *page) card(step string, within time.Duration) (string, error) {
 		if m := re.FindStringSubmatch(body); m != nil {
 			return m[1], nil
 		}
+		select {
+		case <-over:
+			return "", fmt.Errorf("the client stopped waiting before a card for %q was on the page:\n%s", step, body)
+		default:
+		}
+		if time.Since(start) > testenv.Hang {
+			return "", fmt.Errorf("waited %v for a card for %q on the page; last saw:\n%s", testenv.Hang, step, body)
+		}
+		time.Sleep(pause)
 	}
-	return "", fmt.Errorf("no card for %q on the page in %v:\n%s", step, within, body)
 }
 
 // TestDenyMessageReachesModel: the agent's push waits on a card; the
@@ -121,7 +134,8 @@ func TestDenyMessageReachesModel(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			client(t, name)
 			w := newWorld(t)
-			w.serveFor(t, "90s")
+			// The card waits as long as the test waits for anything.
+			w.serveFor(t, testenv.Hang.String())
 			f := NewFake(Call{Command: step})
 			defer f.Close()
 			type answered struct {
@@ -130,6 +144,7 @@ func TestDenyMessageReachesModel(t *testing.T) {
 				err  error
 			}
 			done := make(chan answered, 1)
+			over := make(chan struct{})
 			go func() {
 				// The person's page, while the client waits on the card.
 				p, err := w.login()
@@ -137,7 +152,7 @@ func TestDenyMessageReachesModel(t *testing.T) {
 					done <- answered{err: err}
 					return
 				}
-				id, err := p.card(step, 60*time.Second)
+				id, err := p.card(step, over)
 				if err != nil {
 					done <- answered{err: err}
 					return
@@ -146,6 +161,7 @@ func TestDenyMessageReachesModel(t *testing.T) {
 				done <- answered{code, body, err}
 			}()
 			out := w.drive(t, name, f, "push my branch")
+			close(over)
 			a := <-done
 			if a.err != nil || a.code != http.StatusSeeOther {
 				t.Fatalf("deny on the page: status %d, %v\n%s\n%s output:\n%s", a.code, a.err, a.body, name, out)
@@ -175,21 +191,26 @@ func TestBrowserDenyReachesClaudeCode(t *testing.T) {
 	const step, said = "git push origin main", "push to the branch feature/login instead"
 	client(t, "claude")
 	w := newWorld(t)
-	w.serveFor(t, "90s")
+	w.serveFor(t, testenv.Hang.String())
 	f := NewFake(Call{Command: step})
 	defer f.Close()
 	b := browsertest.New(t)
 	link, err := w.cli("login")
 	must(t, err)
 	card := `article.card[data-step="` + step + `"]`
+	// The page takes a press once its script has drawn it and listens
+	// for cards, and the card is open, its message field shown.
+	takes := `(() => { const r = document.documentElement;
+		const m = document.querySelector('` + card + ` input[name=message]');
+		return document.readyState === "complete" && r.dataset.page === "ready" && r.dataset.live === "on" &&
+			m !== null && m.offsetParent !== null && !m.disabled; })()`
 	done := make(chan error, 1)
 	go func() {
 		// The person, while the client waits on the card: no t here, this
 		// is not the test's goroutine.
 		done <- chromedp.Do(b.Ctx(),
 			chromedp.Navigate(strings.TrimSpace(string(link))),
-			chromedp.WaitVisible(chromedp.CSS(card)),
-			chromedp.Sleep(time.Second), // a press right as a card appears is not taken
+			chromedp.Poll[chromedp.Void](takes, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(testenv.Hang)),
 			chromedp.SendKeys(chromedp.CSS(card+` input[name=message]`), said),
 			chromedp.Click(chromedp.CSS(card+` button[value=deny]`)),
 			chromedp.WaitNotPresent(chromedp.CSS(card)),

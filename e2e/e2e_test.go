@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
@@ -132,14 +131,17 @@ func (w *world) install(t testing.TB, agent string, flags ...string) {
 
 func (w *world) run(t testing.TB, bin string, env []string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	// The client ends its run itself: only a hang reaches the deadline.
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = w.proj, append(append([]string{}, w.env...), env...)
 	cmd.Stdin = nil
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); ctx.Err() != nil {
+		t.Errorf("%s ran %v and was stopped: %v\n%s", filepath.Base(bin), testenv.Hang, err, out.String())
+	} else if err != nil {
 		t.Logf("%s: %v", filepath.Base(bin), err)
 	}
 	return out.String()

@@ -1,8 +1,8 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
 
@@ -166,42 +167,75 @@ func TestWallDevServer(t *testing.T) {
 	ln.Close()
 	p := wall.For(wall.Inputs{Home: home, Root: proj, Hidden: []string{filepath.Join(home, ".local", "state", "sayso")},
 		Scope: wall.Local, Hosts: egress(), Session: sock})
-	start := fmt.Sprintf("python3 -m http.server %d --bind 127.0.0.1 >/dev/null 2>&1 & sleep 1; echo started", port)
+	start := fmt.Sprintf("python3 -m http.server %d --bind 127.0.0.1 >/dev/null 2>&1 & echo started", port)
 	if out, code := runIn(proj, p.Wrap(start, launcher)); code != 0 || !strings.Contains(out, "started") {
 		t.Fatalf("start the dev server: exit %d\n%s", code, out)
 	}
+	// The server is up once the person's browser reaches it on the
+	// machine's loopback.
+	testenv.Wait(t, "the person's browser to reach the dev server on the machine's loopback", func() (bool, string) {
+		return fetch(port, "/README.md", "# p")
+	})
 	get := fmt.Sprintf("curl -sS --max-time 5 http://127.0.0.1:%d/README.md", port)
 	if out, code := runIn(proj, p.Wrap(get, launcher)); code != 0 || !strings.Contains(out, "# p") {
 		t.Fatalf("a later step did not reach the dev server: exit %d\n%s", code, out)
 	}
-	if !fetches(port, "/README.md", "# p", 5*time.Second) {
-		t.Fatal("the person's browser did not reach the dev server on the machine's loopback")
-	}
 	must(t, wall.EndSession(sock))
-	if fetches(port, "/README.md", "# p", 500*time.Millisecond) {
+	// The session's holder answers the end, then stops the wall's
+	// processes and exits, which closes the port it forwarded: once
+	// neither it nor the server runs, nothing can answer any more.
+	server := fmt.Sprintf("http.server %d", port)
+	testenv.Wait(t, "the session's holder and its dev server to exit", func() (bool, string) {
+		left := running(sock, server)
+		return len(left) == 0, strings.Join(left, "\n")
+	})
+	if ok, _ := fetch(port, "/README.md", "# p"); ok {
 		t.Fatal("the dev server was still reached after its session ended")
 	}
 }
 
-// fetches reports whether GET path on the machine's loopback at port
-// answers with want in its body within d.
-func fetches(port int, path, want string, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for time.Now().Before(deadline) {
-		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(port), time.Second)
-		if err == nil {
-			c.SetDeadline(time.Now().Add(3 * time.Second))
-			fmt.Fprintf(c, "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n", path)
-			sc := bufio.NewScanner(c)
-			for sc.Scan() {
-				if strings.Contains(sc.Text(), want) {
-					c.Close()
-					return true
-				}
-			}
-			c.Close()
-		}
-		time.Sleep(100 * time.Millisecond)
+// fetch reports whether GET path on the machine's loopback at port
+// answers with want in its body, and otherwise what it got.
+func fetch(port int, path, want string) (bool, string) {
+	c, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		return false, err.Error()
 	}
-	return false
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(testenv.Hang))
+	fmt.Fprintf(c, "GET %s HTTP/1.0\r\nHost: localhost\r\n\r\n", path)
+	b, err := io.ReadAll(c)
+	if strings.Contains(string(b), want) {
+		return true, ""
+	}
+	return false, fmt.Sprintf("%q (%v)", b, err)
+}
+
+// running lists the processes whose command line holds one of needles,
+// but zombies, whose files are closed.
+func running(needles ...string) []string {
+	var out []string
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		if _, err := strconv.Atoi(p.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", p.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		line := strings.ReplaceAll(string(b), "\x00", " ")
+		for _, n := range needles {
+			if strings.Contains(line, n) {
+				if done, _ := gone(p.Name()); !done {
+					if len(line) > 200 {
+						line = line[:200] + "…"
+					}
+					out = append(out, p.Name()+": "+line)
+				}
+				break
+			}
+		}
+	}
+	return out
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/store"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // cli runs the person's CLI in the world's terminal.
@@ -70,13 +71,16 @@ func (w *world) serveFor(t testing.TB, cardTimeout string) {
 		}
 		close(lines)
 	}()
-	deadline := time.After(20 * time.Second)
+	// It is up once it says so: every listener is open.
+	var said []string
+	deadline := time.After(testenv.Hang)
 	for {
 		select {
 		case l, ok := <-lines:
 			if !ok {
-				t.Fatal("sayso serve stopped before it served")
+				t.Fatalf("sayso serve stopped before it served:\n%s", strings.Join(said, "\n"))
 			}
+			said = append(said, l)
 			if strings.Contains(l, "hooks on") {
 				go func() {
 					for range lines {
@@ -85,7 +89,7 @@ func (w *world) serveFor(t testing.TB, cardTimeout string) {
 				return
 			}
 		case <-deadline:
-			t.Fatal("sayso serve did not start in 20s")
+			t.Fatalf("waited %v for sayso serve to say it is ready; it said:\n%s", testenv.Hang, strings.Join(said, "\n"))
 		}
 	}
 }
@@ -115,7 +119,8 @@ func (w *world) conversation(t *testing.T) store.Session {
 // words reads a session's owner words straight from the store, after the run.
 func (w *world) words(t *testing.T, session string) []store.Message {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// The store may be busy with a hook's write: only a hang outlasts it.
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
 	db, err := store.Open(ctx, filepath.Join(w.state, store.FileName))
 	must(t, err)
@@ -282,14 +287,16 @@ func TestClaudeCodeTaskWords(t *testing.T) {
 			if ws := w.words(t, task.ID); len(ws) != 1 || ws[0].Text != said || !ws[0].FromParent {
 				t.Errorf("task %s owner words = %+v, want the parent's %q marked from_parent (copy: %s)", task.ID, ws, said, task.CopyWhy)
 			}
-			log := string(w.sayso(t, "log", "--session", task.ID))
+			// SubagentStop ends the task: it no longer counts against
+			// max_parallel (seed 004 §1). The client may run that hook
+			// as the turn ends: wait for the row it writes.
+			var log string
+			testenv.Wait(t, "the client's SubagentStop to end task "+task.ID, func() (bool, string) {
+				log = string(w.sayso(t, "log", "--session", task.ID))
+				return strings.Contains(log, "task "+task.ID+" ended"), log
+			})
 			if !strings.Contains(log, "allow ls") {
 				t.Errorf("the sub-agent's step is not in the ledger under task %s:\n%s", task.ID, log)
-			}
-			// SubagentStop ends the task: it no longer counts against
-			// max_parallel (seed 004 §1).
-			if !strings.Contains(log, "task "+task.ID+" ended") {
-				t.Errorf("the client's SubagentStop did not end task %s:\n%s", task.ID, log)
 			}
 			resultHas(t, f.Results(), "e2e-readme.txt")
 			if t.Failed() {
@@ -312,10 +319,11 @@ func TestClaudeCodeTaskNotification(t *testing.T) {
 	const said = "list my files"
 	out := w.driveTUI(t, f, said)
 	// The notification comes after the turn: wait for the turn it starts.
-	for end := time.Now().Add(30 * time.Second); f.Ends() < 2 && time.Now().Before(end); {
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond)
+	// The client sends that turn to the model only once the
+	// UserPromptSubmit hook that would have kept its words has run.
+	testenv.Wait(t, "the turn the sub-agent's notification starts to reach the model", func() (bool, string) {
+		return f.Ends() >= 2, fmt.Sprintf("%d turns ended", f.Ends())
+	})
 	parent := w.conversation(t)
 	for _, m := range w.words(t, parent.ID) {
 		if m.Text != said {

@@ -1,11 +1,13 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // TestSeed002LeaseLineClaudeCodeTUI guards seed 002 §4 (a one-shot lease,
@@ -37,7 +39,7 @@ func leaseLineClaudeCodeTUI(t *testing.T, serve bool) {
 	}
 	tui.typeLine("/sayso lease remote-write")
 	seen := ""
-	for deadline := time.Now().Add(90 * time.Second); seen == ""; time.Sleep(200 * time.Millisecond) {
+	testenv.Wait(t, "the turn's end or a question in the terminal", func() (bool, string) {
 		sc := tui.screen()
 		switch {
 		case strings.Contains(sc, "Unknown command"):
@@ -46,10 +48,9 @@ func leaseLineClaudeCodeTUI(t *testing.T, serve bool) {
 			seen = "Do you want to proceed?"
 		case isClosed(f.Done()):
 			seen = "done"
-		case time.Now().After(deadline):
-			t.Fatalf("neither the turn's end nor a question in 90s:\n%s", sc)
 		}
-	}
+		return seen != "", sc
+	})
 	switch seen {
 	case "Unknown command":
 		t.Fatalf("the client did not pass the line on:\n%s", tui.screen())
@@ -59,8 +60,10 @@ func leaseLineClaudeCodeTUI(t *testing.T, serve bool) {
 			t.Errorf("the client asks, but not with sayso's reason:\n%s", sc)
 		}
 		t.Logf("asked:\n%s", tui.screen())
+		// The person refuses it: the client ends the turn without the
+		// push.
 		tui.keys("Escape")
-		time.Sleep(time.Second)
+		tui.waitFor("Interrupted")
 	}
 	if got := w.pushes(); len(got) != 1 {
 		t.Errorf("pushes that ran: %q, want exactly one", got)
@@ -106,13 +109,11 @@ func leaseLineCodexTUI(t *testing.T, serve bool) {
 	tui := w.startCodexTUI(t, f)
 	tui.typeLine(" /sayso lease remote-write")
 	// Codex's side requests can end a turn of the fake before the second
-	// push is answered: wait for both pushes' results.
-	for end := time.Now().Add(90 * time.Second); pushResults(f.Results()) < 2; time.Sleep(250 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("two pushes were not answered in 90s:\n%s", tui.screen())
-		}
-	}
-	time.Sleep(500 * time.Millisecond)
+	// push is answered: wait for both pushes' results, which the client
+	// sends once each push has run or been refused.
+	testenv.Wait(t, "the results of both pushes to reach the model", func() (bool, string) {
+		return pushResults(f.Results()) >= 2, fmt.Sprintf("results %q\nscreen:\n%s", f.Results(), tui.screen())
+	})
 	if got := w.pushes(); len(got) != 1 {
 		t.Errorf("pushes that ran: %q, want exactly one", got)
 	}

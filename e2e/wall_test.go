@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -10,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/wall"
@@ -72,7 +72,17 @@ type leak struct {
 	mu    sync.Mutex
 	got   []byte
 	signs int
+	// reading counts the connections accepted and not yet read to their
+	// end; settled, the listeners that have read the test's own last
+	// connection (endMark).
+	reading int
+	settled int
+	conns   []net.Conn
 }
+
+// endMark is what the test itself sends last to both listeners: each
+// takes its connections in the order they came.
+const endMark = "e2e-end-of-attack"
 
 // secrets the attack tries to send; none may arrive from inside the wall.
 var secrets = []string{"ssh-private-key-e2e", "aws-secret-e2e", "ghp_e2e_token"}
@@ -88,38 +98,67 @@ func newLeak(t *testing.T, dir string) *leak {
 	must(t, err)
 	t.Cleanup(func() { ln.Close() })
 	l.port = ln.Addr().(*net.TCPAddr).Port
+	agent, err := net.Listen("unix", l.agent)
+	must(t, err)
+	t.Cleanup(func() { agent.Close() })
+	t.Cleanup(func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, c := range l.conns {
+			c.Close()
+		}
+	})
+	l.serve(ln, func(b []byte) { l.got = append(l.got, b...) })
+	l.serve(agent, func([]byte) { l.signs++ })
+	return l
+}
+
+// serve reads each connection to ln to its end and hands what came to
+// keep, with l.mu held; the test's endMark settles ln instead.
+func (l *leak) serve(ln net.Listener, keep func([]byte)) {
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
+			l.mu.Lock()
+			l.reading++
+			l.conns = append(l.conns, c)
+			l.mu.Unlock()
 			go func() {
 				defer c.Close()
-				_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
 				b, _ := io.ReadAll(c)
 				l.mu.Lock()
-				l.got = append(l.got, b...)
-				l.mu.Unlock()
+				defer l.mu.Unlock()
+				l.reading--
+				if string(b) == endMark {
+					l.settled++
+					return
+				}
+				keep(b)
 			}()
 		}
 	}()
-	agent, err := net.Listen("unix", l.agent)
-	must(t, err)
-	t.Cleanup(func() { agent.Close() })
-	go func() {
-		for {
-			c, err := agent.Accept()
-			if err != nil {
-				return
-			}
-			l.mu.Lock()
-			l.signs++
-			l.mu.Unlock()
-			c.Close()
-		}
-	}()
-	return l
+}
+
+// settle waits until the listener and the agent have read everything
+// sent to them before: the test sends each its endMark, which they take
+// after every connection that came before it.
+func (l *leak) settle(t *testing.T) {
+	t.Helper()
+	for _, addr := range [][2]string{{"tcp", "127.0.0.1:" + strconv.Itoa(l.port)}, {"unix", l.agent}} {
+		c, err := net.Dial(addr[0], addr[1])
+		must(t, err)
+		_, err = io.WriteString(c, endMark)
+		must(t, err)
+		must(t, c.Close())
+	}
+	testenv.Wait(t, "the listener and the agent to read all that reached them", func() (bool, string) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.settled == 2 && l.reading == 0, fmt.Sprintf("%d of 2 took the end mark; %d connections still being read", l.settled, l.reading)
+	})
 }
 
 // sent says whether any of the person's secrets reached the listener,
@@ -170,10 +209,11 @@ func plantAttack(t *testing.T, w *world, hook string) {
 	must(t, os.MkdirAll(w.state, 0o700))
 }
 
-// changed lists what the attack changed, checked from outside: nothing in
-// sayso's folders, the client's settings, rc files, git hooks or config,
-// or outside the project.
-func changed(w *world) []string {
+// changed lists what the attack changed, checked from outside once it
+// has ended: nothing in sayso's folders, the client's settings, rc files,
+// git hooks or config, or outside the project.
+func changed(t *testing.T, w *world) []string {
+	t.Helper()
 	var out []string
 	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
 	has := func(p, s string) bool { b, _ := os.ReadFile(p); return strings.Contains(string(b), s) }
@@ -217,8 +257,9 @@ func changed(w *world) []string {
 	if b, err := os.ReadFile(w.hook); err != nil || len(b) < 1<<20 {
 		out = append(out, "replaced the installed forwarder")
 	}
-	// What left: give the listener a moment to read what was sent.
-	time.Sleep(200 * time.Millisecond)
+	// What left: the attack has ended, and the listener and the agent
+	// have read all it sent them.
+	w.leak.settle(t)
 	secret, project, signed := w.leak.sent()
 	if secret {
 		out = append(out, "sent the person's keys or tokens to a listener")
@@ -251,7 +292,7 @@ func TestWallPositiveControl(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the script: %v\n%s", err, out)
 	}
-	if got := changed(w); len(got) != attackChanges {
+	if got := changed(t, w); len(got) != attackChanges {
 		t.Errorf("the checks saw %d changes, want %d: %q", len(got), attackChanges, got)
 	}
 }
@@ -311,7 +352,7 @@ func wallHeld(t *testing.T, w *world, results []string) {
 	if _, err := os.Stat(filepath.Join(w.proj, "ran.txt")); err != nil {
 		t.Fatalf("the script did not run (it is local work): %q", results)
 	}
-	if got := changed(w); len(got) > 0 {
+	if got := changed(t, w); len(got) > 0 {
 		t.Errorf("from inside the wall the script %s", strings.Join(got, "; "))
 	}
 	cmd := exec.Command(sayso, "doctor")
