@@ -15,12 +15,35 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // browser is one headless Chromium tab and what it reported.
 type browser = browsertest.Browser
 
 func newBrowser(t *testing.T) *browser { return browsertest.New(t) }
+
+// armed is JavaScript for when the Allow button sel, one that asks to be
+// confirmed, is armed: the server refused its first press and gave the
+// confirm, and the page asks for the second.
+func armed(sel string) string {
+	return `!!(document.querySelector("` + sel + `") || {dataset: {}}).dataset.armed && !document.documentElement.dataset.busy`
+}
+
+// arm presses the Allow button sel, one that asks to be confirmed, and
+// waits until the page asks for the confirm.
+func arm(b *browser, what, sel string) {
+	b.Do(what, chromedp.Click(chromedp.CSS(sel)))
+	b.WaitFor(what+": the server's refusal, with a confirm", armed(sel))
+}
+
+// confirmDue waits until the page takes a press of the armed button sel
+// as its confirm: 600 ms after it armed (the page's CONFIRM_AFTER_MS,
+// past the server's ConfirmAfter). Time by design: a second press
+// sooner is the same stray press.
+func confirmDue(b *browser, sel string) {
+	b.WaitFor("the confirm of "+sel+" to be due", armed(sel)+` && Date.now() - Number(document.querySelector("`+sel+`").dataset.armed) >= 600`)
+}
 
 func TestBrowser(t *testing.T) {
 	b := newBrowser(t)
@@ -99,8 +122,10 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("button says %q", got)
 	}
 	pressed := time.Now()
-	b.Submit("press Always allow, then confirm", `document.querySelector("`+sel+`") === null && document.querySelector("`+fsel+`") !== null`,
-		chromedp.Click(chromedp.CSS(always)), chromedp.Sleep(700*time.Millisecond), chromedp.Click(chromedp.CSS(always)))
+	arm(b, "press Always allow", always)
+	confirmDue(b, always)
+	b.Submit("confirm Always allow", `document.querySelector("`+sel+`") === null && document.querySelector("`+fsel+`") !== null`,
+		chromedp.Click(chromedp.CSS(always)))
 	t.Logf("press to the next page drawn: %v", time.Since(pressed).Round(time.Millisecond))
 	rules, _ := f.mem.Rules(context.Background())
 	if len(rules) != 1 || rules[0].Rule != (rule.Rule{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj", CreatedAt: rules[0].CreatedAt}) {
@@ -198,14 +223,15 @@ func TestBrowser(t *testing.T) {
 	if _, err := chromedp.Run(other, chromedp.Navigate(f.base+"/")); err != nil {
 		t.Fatalf("open another tab: %v", err)
 	}
-	var body string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(25 * time.Millisecond) {
-		ready, _ := chromedp.Run(other, chromedp.Evaluate[bool](`document.documentElement.dataset.page === "ready"`))
-		if ready {
-			body, _ = chromedp.Run(other, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
-			break
+	testenv.Wait(t, "the other tab to draw its page", func() (bool, string) {
+		ready, err := chromedp.Run(other, chromedp.Evaluate[bool](`document.documentElement.dataset.page === "ready"`))
+		if err != nil {
+			return false, err.Error()
 		}
-	}
+		where, _ := chromedp.Run(other, chromedp.Evaluate[string](`location.href + " :: " + document.documentElement.dataset.page + " :: " + document.body.innerText.slice(0, 200)`))
+		return ready, where
+	})
+	body, _ := chromedp.Run(other, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
 	if !strings.Contains(body, "holds no key") || strings.Contains(body, "feature/other-tab") || strings.Contains(body, `name="csrf"`) {
 		t.Errorf("a tab without a key shows %q", body)
 	}

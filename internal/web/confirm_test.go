@@ -37,6 +37,8 @@ func (f *fixture) wait(d time.Duration) {
 		f.clock.Add(d)
 		return
 	}
+	// The server reads the real clock: the time itself must pass (a
+	// confirm is due only ConfirmAfter after it was given, by design).
 	time.Sleep(d)
 }
 

@@ -40,12 +40,11 @@ func TestBrowserDeliberate(t *testing.T) {
 
 	// One key does not allow the severe card that has focus.
 	b.Do("a on the severe card", chromedp.KeyEvent("a"))
-	time.Sleep(time.Second)
-	if b.Eval(`!!document.documentElement.dataset.pending || document.querySelector("` + fsel + `") === null || document.querySelector("` + fsel + `").classList.contains("sending")`) {
+	// The page says so where it would have started an allow: it has
+	// handled the key.
+	b.WaitFor("the page to say no key allows it", `document.querySelector("#toast").textContent.includes("No key allows a severe step")`)
+	if b.Eval(`!!document.documentElement.dataset.pending || !!document.documentElement.dataset.busy || document.querySelector("` + fsel + `") === null || document.querySelector("` + fsel + `").classList.contains("sending")`) {
 		t.Error("a on a severe card started an allow")
-	}
-	if got := b.Text("#toast"); !strings.Contains(got, "No key allows a severe step") {
-		t.Errorf("after a on the severe card the page says %q", got)
 	}
 	unanswered("a on the severe card", force)
 
@@ -54,8 +53,11 @@ func TestBrowserDeliberate(t *testing.T) {
 	for _, k := range []string{"a", "d", "D"} {
 		b.Do(k+" with no card in focus", chromedp.KeyEvent(k))
 	}
-	time.Sleep(time.Second)
-	if b.Eval(`!!document.documentElement.dataset.pending || document.querySelectorAll("article.card.sending").length > 0`) {
+	// j with no card in focus moves to the first card: once it has, the
+	// page has handled every key before it.
+	b.Do("j with no card in focus", chromedp.KeyEvent("j"))
+	b.WaitFor("j to move to the first card", `document.activeElement.matches("#cards article.card")`)
+	if b.Eval(`!!document.documentElement.dataset.pending || !!document.documentElement.dataset.busy || document.querySelectorAll("article.card.sending").length > 0`) {
 		t.Error("a key with no card in focus started an answer")
 	}
 	unanswered("keys with no card in focus", force)
@@ -70,7 +72,12 @@ func TestBrowserDeliberate(t *testing.T) {
 	}
 	b.Do("u", chromedp.KeyEvent("u"))
 	b.WaitFor("undone", `!document.documentElement.dataset.pending && document.querySelector("#toast").textContent.includes("Undone")`)
-	time.Sleep(4 * time.Second)
+	// Past the 3 s the allow would have waited, on the page's clock: had
+	// the undo not held, the page would be sending it, or have sent it.
+	b.PageTime("the undo time of the allow", 4*time.Second)
+	if b.Eval(`!!document.documentElement.dataset.pending || !!document.documentElement.dataset.busy || document.querySelector("` + nsel + `") === null || document.querySelector("` + nsel + `").classList.contains("sending")`) {
+		t.Error("an undone Allow once went on to send")
+	}
 	unanswered("an undone Allow once", npm)
 
 	// Allow and Deny sit apart and do not look alike.
@@ -88,7 +95,9 @@ func TestBrowserDeliberate(t *testing.T) {
 	once := fsel + " button[value=allow-once]"
 	openCard(b, fsel)
 	b.Do("press Allow once on the severe card twice at once", chromedp.Click(chromedp.CSS(once)), chromedp.Click(chromedp.CSS(once)))
-	time.Sleep(time.Second)
+	// The first press asks the server, which refuses it and gives the
+	// confirm; the second came while it asked.
+	b.WaitFor("the first press to be refused for a confirm", armed(once))
 	if got := b.Text(once); got != "Confirm: allow once" {
 		t.Errorf("after one press the button reads %q", got)
 	}
@@ -98,6 +107,13 @@ func TestBrowserDeliberate(t *testing.T) {
 	unanswered("one press on the severe card", force)
 	b.Screenshot("deliberate-confirm.png")
 	b.Axe("/ with a severe card to confirm")
+	// The page takes a press as the confirm from 600 ms after it armed
+	// (by design: a press sooner is the same stray press) until 10 s
+	// after; one that lapsed while the page was checked is armed again.
+	if !b.Eval(armed(once)) {
+		arm(b, "arm Allow once again", once)
+	}
+	confirmDue(b, once)
 	b.Submit("confirm", `document.querySelector("`+fsel+`") === null`, chromedp.Click(chromedp.CSS(once)))
 	if got, _ := f.mem.Card(context.Background(), force.ID); !got.Answered || got.Answer != AllowOnce {
 		t.Errorf("after the confirm the severe card: answered %v with %v", got.Answered, got.Answer)

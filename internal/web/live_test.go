@@ -15,6 +15,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // notifySpy stands in for the browser's Notification API: it records
@@ -142,18 +143,17 @@ func (r *restartable) stop() { r.hs.Close() }
 
 func (r *restartable) start() {
 	var ln net.Listener
+	testenv.Wait(r.t, "the port "+r.addr+" to be free again", func() (bool, string) {
+		var err error
+		ln, err = net.Listen("tcp", r.addr)
+		return err == nil, fmt.Sprint(err)
+	})
+	r.srv.Close()
 	var err error
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if ln, err = net.Listen("tcp", r.addr); err == nil {
-			r.srv.Close()
-			if r.srv, err = New(r.mem, Options{Addr: r.addr, Logins: r.mem}); err != nil {
-				r.t.Fatal(err)
-			}
-			r.serve(ln)
-			return
-		}
+	if r.srv, err = New(r.mem, Options{Addr: r.addr, Logins: r.mem}); err != nil {
+		r.t.Fatal(err)
 	}
-	r.t.Fatalf("listen on %s again: %v", r.addr, err)
+	r.serve(ln)
 }
 
 // When sayso serve stops, the page says so at once and keeps trying;
@@ -280,7 +280,12 @@ func TestBrowserUndoKeepsNothing(t *testing.T) {
 	b.Screenshot("undo-always.png")
 	b.Do("u", chromedp.KeyEvent("u"))
 	b.WaitFor("undone", `!document.documentElement.dataset.pending && document.querySelector("#toast").textContent.includes("Undone")`)
-	time.Sleep(UndoWait + time.Second)
+	// Past the undo time on the page's clock: had the undo not held, the
+	// page would be sending the answer, or have sent it.
+	b.PageTime("the undo time of Always allow", UndoWait+time.Second)
+	if b.Eval(`!!document.documentElement.dataset.busy || !!document.documentElement.dataset.pending || document.querySelector("` + sel + `") === null`) {
+		t.Error("an undone Always allow went on to send")
+	}
 	if rs, _ := f.mem.Rules(context.Background()); len(rs) != 0 {
 		t.Errorf("an undone Always allow kept %+v", rs)
 	}
@@ -299,7 +304,11 @@ func TestBrowserUndoKeepsNothing(t *testing.T) {
 	b.Do("forget", chromedp.Click(chromedp.CSS(forget)))
 	b.WaitFor("the undo offered", `document.documentElement.dataset.pending === "1"`)
 	b.Do("undo", chromedp.Click(chromedp.CSS("#toast button.undo")))
-	time.Sleep(UndoWait + time.Second)
+	b.WaitFor("undone", `!document.documentElement.dataset.pending && document.querySelector("#toast").textContent.includes("Undone")`)
+	b.PageTime("the undo time of Forget", UndoWait+time.Second)
+	if b.Eval(`!!document.documentElement.dataset.busy || !!document.documentElement.dataset.pending || document.querySelector("` + forget + `") === null`) {
+		t.Error("an undone Forget went on to send")
+	}
 	if rs, _ := f.mem.Rules(context.Background()); len(rs) != 1 {
 		t.Errorf("an undone Forget forgot: %+v", rs)
 	}

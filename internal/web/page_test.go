@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 func TestNoteSavedAsTyped(t *testing.T) {
@@ -52,7 +53,7 @@ func TestNoteSavedAsTyped(t *testing.T) {
 func TestEventsTellOfNewCards(t *testing.T) {
 	f := newFixture(t, nil)
 	person, _ := f.login()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", f.base+"/events", nil)
 	res, err := person.Do(req)
@@ -100,16 +101,32 @@ func TestWatchNotifiesOncePerCard(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Watch(ctx); close(done) }()
+	next := func() string {
+		t.Helper()
+		select {
+		case s := <-got:
+			return s
+		case <-time.After(testenv.Hang):
+			t.Fatalf("no notification in %v", testenv.Hang)
+			return ""
+		}
+	}
 	want := "sayso asks: git push origin main (remote-write) — claude"
-	if s := <-got; s != want {
+	if s := next(); s != want {
 		t.Errorf("notified %q, want %q", s, want)
 	}
 	mem.AddCard(Card{Session: "s1", Step: "npm publish", Classes: []string{"publish"}})
-	if s := <-got; s != "sayso asks: npm publish (publish)" {
+	if s := next(); s != "sayso asks: npm publish (publish)" {
 		t.Errorf("notified %q", s)
 	}
 	mem.Answer(ctx, first.ID, Deny, "")
-	time.Sleep(50 * time.Millisecond)
+	// A card added after the answer is notified once the watch has seen
+	// the answer too: a notification the answer made would come first,
+	// or with it.
+	mem.AddCard(Card{Session: "s1", Step: "make deploy", Classes: []string{"deploy"}})
+	if s := next(); s != "sayso asks: make deploy (deploy)" {
+		t.Errorf("notified %q, want the card added after the answer", s)
+	}
 	cancel()
 	<-done
 	select {

@@ -51,7 +51,9 @@ func TestBrowserRestartKeepsTab(t *testing.T) {
 	}
 	b.Screenshot("restart-dead-card.png")
 	b.Axe("/ with a dead card")
-	b.Do("a second and more pass", chromedp.Sleep(1500*time.Millisecond))
+	// The page's countdowns tick each second: past a tick on the page's
+	// own clock, a countdown still running would have moved.
+	b.PageTime("a second and more", 1500*time.Millisecond)
 	if got := b.Content(sel + " time.over"); got != countdown {
 		t.Errorf("the dead card's countdown moved: %q, then %q", countdown, got)
 	}
@@ -100,7 +102,9 @@ func TestBrowserLoginEndedStopsTrying(t *testing.T) {
 		t.Errorf("the banner says %q; want that the login ended, what to do, and no retry", got)
 	}
 	n := b.Number(`window.streams`)
-	b.Do("wait past every backoff the page had", chromedp.Sleep(3*time.Second))
+	// Past, on the page's own clock, any retry the page had set before its
+	// login ended: one would have opened the stream again by now.
+	b.PageTime("past every backoff the page had", 3*time.Second)
 	if m := b.Number(`window.streams`); m != n {
 		t.Errorf("the tab tried the event stream %v more times after its login ended", m-n)
 	}
@@ -125,7 +129,8 @@ func TestBrowserDeadCardOver(t *testing.T) {
 		t.Errorf("the dead card says %q", got)
 	}
 	countdown := b.Content(sel + " time.over")
-	b.Do("a second and more pass", chromedp.Sleep(1500*time.Millisecond))
+	// Past a tick of the page's countdowns, on its own clock.
+	b.PageTime("a second and more", 1500*time.Millisecond)
 	if got := b.Content(sel + " time.over"); got != countdown {
 		t.Errorf("the dead card's countdown moved: %q, then %q", countdown, got)
 	}

@@ -69,8 +69,9 @@ func New(t *testing.T, extra ...chromedp.ExecAllocatorOption) *Browser {
 	ctx, cancelTab := chromedp.NewContext(actx)
 	// A bound on a browser that hangs, not a speed target: the test of
 	// every page loads 36 of them, each checked and drawn, on a machine
-	// that may be running the other tests beside it.
-	ctx, cancelTime := context.WithTimeout(ctx, 5*time.Minute)
+	// that may be running the other tests beside it; and it is longer
+	// than any one wait on the page (testenv.Hang) several times over.
+	ctx, cancelTime := context.WithTimeout(ctx, 3*testenv.Hang)
 	b := &Browser{t: t, ctx: ctx}
 	t.Cleanup(func() {
 		cancelTime()
@@ -158,18 +159,18 @@ func (b *Browser) Eval(expr string) bool {
 	return v
 }
 
-// waitLimit bounds WaitFor: long enough for a page whose server runs
-// under the race detector on a busy machine, as a condition that holds
-// at all holds well within it.
-const waitLimit = 30 * time.Second
+// waitLimit bounds WaitFor: a condition that holds at all holds well
+// within it, however busy the machine; only a page that hangs reaches it.
+const waitLimit = testenv.Hang
 
 // WaitFor polls a JavaScript condition until it holds, across the
 // navigations a form post makes.
 func (b *Browser) WaitFor(what, expr string) {
 	b.t.Helper()
-	deadline := time.Now().Add(waitLimit)
+	start := time.Now()
+	deadline := start.Add(waitLimit)
 	var last error
-	for time.Now().Before(deadline) {
+	for time.Now().Before(deadline) && b.ctx.Err() == nil {
 		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
 			return
@@ -181,7 +182,19 @@ func (b *Browser) WaitFor(what, expr string) {
 	b.mu.Lock()
 	problems := strings.Join(b.problems, "; ")
 	b.mu.Unlock()
-	b.t.Fatalf("wait for %s: not within %s (%v); problems: %s; page %s", what, waitLimit, last, problems, where)
+	b.t.Fatalf("wait for %s: not within %s (%v); problems: %s; page %s", what, time.Since(start).Round(time.Millisecond), last, problems, where)
+}
+
+// PageTime waits for d to pass on the page's own clock: for a timer the
+// page is given now to fire. Every timer the page set to fire sooner has
+// fired before it, however slow the machine: what those would do, they
+// have begun. A check that something did not happen waits on it.
+func (b *Browser) PageTime(what string, d time.Duration) {
+	b.t.Helper()
+	expr := fmt.Sprintf(`new Promise((done) => setTimeout(() => done(true), %d))`, d.Milliseconds())
+	if _, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](expr, chromedp.EvalAwaitPromise)); err != nil {
+		b.t.Fatalf("%s: wait %v on the page's clock: %v", what, d, err)
+	}
 }
 
 // ready holds once the page's script has drawn the page: a navigation
