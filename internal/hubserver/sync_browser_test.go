@@ -143,7 +143,10 @@ func TestPageSignsRuleForAllMachines(t *testing.T) {
 		t.Fatal("the build machine let the step through before the person signed the rule")
 	}
 
-	// Signed with the person's passkeys: the build machine takes it.
+	// Signed with the person's passkeys: the build machine takes it. The
+	// denied card leaves the page first, and the list moves up under the
+	// pointer: the press waits for it, as a person's eye would.
+	b.WaitFor("the denied card gone from the hub's page", fmt.Sprintf(`!document.querySelector(%q)`, fmt.Sprintf(`li[data-card=%q]`, c.ID)))
 	b.Do("sign the rule", chromedp.Click(chromedp.CSS(`li[data-change] button[data-sign]`)))
 	b.WaitFor("the rule signed", `["signed", "failed"].includes(document.querySelector("li[data-change]").dataset.sent)`)
 	if got := b.String(`document.querySelector("li[data-change]").dataset.sent + " " + document.querySelector("li[data-change]").textContent`); !strings.HasPrefix(got, "signed") {
