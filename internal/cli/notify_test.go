@@ -2,13 +2,14 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -30,20 +31,16 @@ func TestNotifierNeverParsesTheStep(t *testing.T) {
 	dir := t.TempDir()
 	pwned := filepath.Join(dir, "pwned")
 	step := "git push origin x; touch " + pwned + " $(touch " + pwned + ") `touch " + pwned + "` '\"\nsecond line\x1b[31m"
-	command := `cat > ` + filepath.Join(dir, "stdin") + `; printf '%s' "$SAYSO_CARD" > ` + filepath.Join(dir, "env") + `; printf '%s\n' "$@" > ` + filepath.Join(dir, "args")
+	// The notifier ends with a status of its own, which sayso warns of
+	// once it has ended: by then anything it ran has run.
+	command := `cat > ` + filepath.Join(dir, "stdin") + `; printf '%s' "$SAYSO_CARD" > ` + filepath.Join(dir, "env") + `; printf '%s\n' "$@" > ` + filepath.Join(dir, "args") + `; exit 3`
 	var errb syncBuffer
 	notifier(command, &errb)(web.Card{ID: "c1", Step: step, Classes: []string{"remote-write"}, Agent: "claude"})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "args")); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the notifier did not run: %s", errb.b.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond)
+	testenv.Wait(t, "the notifier to end", func() (bool, string) {
+		errb.mu.Lock()
+		defer errb.mu.Unlock()
+		return strings.Contains(errb.b.String(), "exit status 3"), fmt.Sprintf("stderr %q", errb.b.String())
+	})
 	if _, err := os.Stat(pwned); err == nil {
 		t.Fatal("the step's text ran as a command")
 	}

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/sayso-dev/sayso/docs"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // openTerminal opens a pseudo-terminal of rows lines and returns the
@@ -135,12 +135,10 @@ func TestHelpPagesOnATerminal(t *testing.T) {
 	if code, errs := run(term, "help", "policy"); code != 0 || errs != "" || read() != "" {
 		t.Errorf("with no pager: %d, %q", code, errs)
 	}
-	for i := 0; i < 200 && shown.Load()-before < int64(len(long)); i++ {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := shown.Load() - before; n < int64(len(long)) {
-		t.Errorf("with no pager the terminal showed %d bytes, want the whole topic (%d)", n, len(long))
-	}
+	testenv.Wait(t, "the terminal to show the whole topic", func() (bool, string) {
+		n := shown.Load() - before
+		return n >= int64(len(long)), fmt.Sprintf("%d bytes of %d shown", n, len(long))
+	})
 }
 
 // TestHelpListsTopics: sayso help names every topic with its title, and
