@@ -5,11 +5,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/hook"
 )
 
 // TestReadmeNamesTheTestedClients: the client versions the README names
-// are the ones CI installs and tests, and the README says how to upgrade
-// and uninstall; a bump of a pin that leaves the README behind fails here.
+// are the ones CI installs and tests and the ones sayso doctor compares
+// the installed clients with (hook.Clients), and the README says how to
+// upgrade and uninstall; a bump of a pin that leaves the README or the
+// code behind fails here.
 func TestReadmeNamesTheTestedClients(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -19,14 +23,34 @@ func TestReadmeNamesTheTestedClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := regexp.MustCompile(`(?m)^\w+=\$\(install \w+ (\S+) (\S+) \w+\)$`).FindAllStringSubmatch(string(pins), -1)
-	if len(found) != 3 {
-		t.Fatalf(".ci/install-clients pins %d clients, want 3", len(found))
+	found := regexp.MustCompile(`(?m)^(\w+)=\$\(install \w+ (\S+) (\S+) \w+\)$`).FindAllStringSubmatch(string(pins), -1)
+	if len(found) != len(hook.Clients) {
+		t.Fatalf(".ci/install-clients pins %d clients, sayso knows %d", len(found), len(hook.Clients))
 	}
 	for _, m := range found {
-		row := "| `" + m[1] + "` | " + m[2] + " |"
-		if !strings.Contains(string(readme), row) {
-			t.Errorf("README.md does not name %s %s as tested (want a row ending %q)", m[1], m[2], row)
+		c, ok := hook.ClientOf(m[1])
+		if !ok || c.Package != m[2] || c.Tested != m[3] {
+			t.Errorf(".ci/install-clients pins %s %s; internal/hook/client.go (hook.Clients) says %s %s: bump both, and README.md's table", m[2], m[3], c.Package, c.Tested)
+		}
+	}
+	table := regexp.MustCompile("(?m)^\\| ([^|]+) \\| `(@[^`]+)` \\| (\\S+) \\|$").FindAllStringSubmatch(string(readme), -1)
+	if len(table) != len(hook.Clients) {
+		t.Errorf("README.md's table of tested clients has %d rows, sayso knows %d clients", len(table), len(hook.Clients))
+	}
+	for i, c := range hook.Clients {
+		row := "| " + c.Name + " | `" + c.Package + "` | " + c.Tested + " |"
+		if i >= len(table) || table[i][0] != row {
+			t.Errorf("README.md does not name %s %s as tested (want the row %q)", c.Package, c.Tested, row)
+		}
+	}
+	// Every npm install the README shows installs a tested version.
+	for _, m := range regexp.MustCompile(`npm install -g (?:--prefix \S+ )?(@[^@\s]+/[^@\s]+)(@\S+)?`).FindAllStringSubmatch(string(readme), -1) {
+		ok := false
+		for _, c := range hook.Clients {
+			ok = ok || (m[1] == c.Package && m[2] == "@"+c.Tested)
+		}
+		if !ok {
+			t.Errorf("README.md shows %q: not a tested client at its tested version", m[0])
 		}
 	}
 	for _, h := range []string{"\n## Install\n", "\n## Upgrading\n", "\n## Uninstalling\n"} {

@@ -21,7 +21,8 @@ type Report struct {
 }
 
 // Doctor checks what sayso installed: the pins, the client settings that
-// switch hooks off, and each client's own sandbox against sayso's
+// switch hooks off, each client's version against the one sayso is
+// tested with, and each client's own sandbox against sayso's
 // folders (dirs), saying what a sandbox being off means with sayso's wall
 // as it is here (wall). project is the project root to check project
 // files in.
@@ -57,7 +58,8 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 	for a := range scopes {
 		agents[a] = true
 	}
-	return Report{Problems: out, Warnings: Sandboxes(agents, t, dirs, wall)}
+	warn := append(Sandboxes(agents, t, dirs, wall), clientVersions(agents, getenv)...)
+	return Report{Problems: out, Warnings: warn}
 }
 
 // readJSON reads agent's settings file at path as its client reads it:
