@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -21,7 +22,9 @@ var update = flag.Bool("update", false, "rewrite the golden files' expected sect
 
 // fakeDecider answers as the archive's "decide" section says: its first
 // line is allow, ask, deny, error, panic or hang; the rest is the reason.
-func fakeDecider(spec string, seen *Step) Decider {
+// One that hangs answers allow once it was told to stop and late is
+// closed: after the hook has answered.
+func fakeDecider(spec string, seen *Step, late <-chan struct{}) Decider {
 	verb, reason, _ := strings.Cut(strings.TrimSpace(spec), "\n")
 	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
 		*seen = s
@@ -37,7 +40,7 @@ func fakeDecider(spec string, seen *Step) Decider {
 			panic("decider exploded")
 		case "hang":
 			<-ctx.Done()
-			time.Sleep(10 * time.Millisecond)
+			<-late
 			return policy.Allow, diag, nil
 		}
 		return policy.Allow, diag, os.ErrPermission // "error": the decision must not count
@@ -76,7 +79,15 @@ func TestGolden(t *testing.T) {
 			}
 			var seen Step
 			in := []byte(sec["input.json"])
-			res := Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: client{}}, fakeDecider(sec["decide"], &seen), Walls{})
+			// On synctest's clock the hook's Timeout passes only while the
+			// decider waits for it ("hang"): one that answers at once is
+			// never timed out, however busy the machine.
+			var res Result
+			synctest.Test(t, func(t *testing.T) {
+				late := make(chan struct{})
+				res = Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: client{}}, fakeDecider(sec["decide"], &seen, late), Walls{})
+				close(late)
+			})
 			got := map[string]string{
 				"stdout": string(res.Stdout),
 				"exit":   strconv.Itoa(res.Exit) + "\n",

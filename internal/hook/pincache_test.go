@@ -2,11 +2,14 @@ package hook
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // TestCachedPins: the cached store answers as the file does, at every
@@ -100,8 +103,22 @@ func TestBinaryCheckCached(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The pin's times: the change time moves with the link.
-	time.Sleep(10 * time.Millisecond)
+	// The pin's times: the change time moves with the link, once the file
+	// system's clock has moved past the pin's.
+	testenv.Wait(t, "the file system's clock to move past the pin's change time", func() (bool, string) {
+		f, err := os.CreateTemp(dir, "clock")
+		if err != nil {
+			return false, err.Error()
+		}
+		defer os.Remove(f.Name())
+		fi, err := f.Stat()
+		f.Close()
+		if err != nil {
+			return false, err.Error()
+		}
+		_, now := inode(fi)
+		return now > p.Change, fmt.Sprintf("a file made now changed at %d, the pin at %d", now, p.Change)
+	})
 	if err := os.Link(bin, filepath.Join(dir, "link")); err != nil {
 		t.Fatal(err)
 	}
