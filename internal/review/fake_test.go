@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // TestMain lets the test binary play the fake reviewer command: run as
@@ -58,7 +60,7 @@ func fakeCommand(spec string) int {
 	}
 	switch {
 	case rp.Hang:
-		time.Sleep(time.Minute) // killed long before
+		time.Sleep(testenv.Hang) // a hang: the reviewer's timeout kills it long before
 	case rp.Huge:
 		os.Stdout.WriteString(`{"verdict":"allow","reason":"` + strings.Repeat("a", tenMB) + `"}`)
 	case rp.Status != 0:

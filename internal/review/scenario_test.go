@@ -3,9 +3,9 @@ package review
 import (
 	"bytes"
 	"testing"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // These scenarios run the cases at the package level: a session's
@@ -93,7 +93,7 @@ func TestScenarios(t *testing.T) {
 	for _, kind := range kinds {
 		t.Run(kind.String(), func(t *testing.T) {
 			t.Parallel()
-			r, srv := testReviewer(t, kind, reply{Judge: true}, 20*time.Second)
+			r, srv := testReviewer(t, kind, reply{Judge: true}, testenv.Hang)
 			sent := func() [][]byte {
 				if srv == nil {
 					return nil
