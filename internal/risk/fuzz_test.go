@@ -62,7 +62,8 @@ func FuzzClassify(f *testing.F) {
 
 // finishes runs classify and fails the test, naming the input, when it has
 // not finished in a time no real command comes near: a hook that hangs
-// is a hook the client gives up on.
+// is a hook the client gives up on. The time is the budget under test
+// (the hook's own Timeout), not a wait for something else to happen.
 func finishes(t *testing.T, src string, classify func() Assessment) Assessment {
 	t.Helper()
 	done := make(chan Assessment, 1)

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
@@ -129,7 +128,7 @@ func TestWritesAgainstRealTools(t *testing.T) {
 }
 
 func runIn(dir, home, src string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "--norc", "--noprofile", "-c", src)
 	cmd.Dir = dir
