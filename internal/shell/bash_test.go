@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -57,7 +56,7 @@ func bashPath(t testing.TB) string {
 // runBash has bash read src and print it back. ok is false when bash
 // refuses it.
 func runBash(bash, src string) (string, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
 	defer cancel()
 	// Long options first: bash reads none after -O.
 	cmd := exec.CommandContext(ctx, bash, "--norc", "--noprofile", "--pretty-print", "-O", "extglob")
