@@ -349,7 +349,7 @@ func TestBrowserNoLayoutShift(t *testing.T) {
 	b := newBrowser(t)
 	f := newFixture(t, time.Now)
 	f.mem.AddSession(Session{ID: "s1", Agent: "claude", Cwd: "/home/p/shop", Mode: policy.ModeAuto})
-	first := f.mem.AddCard(pushCard("s1", "feature/soon", time.Now().Add(4*time.Second)))
+	first := f.mem.AddCard(pushCard("s1", "feature/soon", time.Now().Add(10*time.Minute)))
 	second := f.mem.AddCard(pushCard("s1", "feature/later", time.Now().Add(10*time.Minute)))
 	b.Open("log in", f.srv.LoginURL())
 	b.WaitFor("the event stream", `document.documentElement.dataset.live === "on"`)
@@ -362,7 +362,10 @@ func TestBrowserNoLayoutShift(t *testing.T) {
 	before := where()
 
 	// The first card expires: the gateway drops it, as it does when its
-	// hook stops waiting.
+	// hook stops waiting. Its time is up once the page is measured, not a
+	// few seconds after it was posted, however long the page took to
+	// draw: the page is told it expires now, as the server would tell it.
+	b.Eval(`(() => { document.querySelector("#card-` + first.ID + ` time.expires").setAttribute("datetime", new Date().toISOString()); return true })()`)
 	b.WaitFor("the first card's countdown to end", `document.querySelector("#card-`+first.ID+` time.expires").classList.contains("gone")`)
 	f.mem.Drop(first.ID)
 	b.WaitFor("the first card marked missed", `document.querySelector("#card-`+first.ID+`.gone") !== null`)
