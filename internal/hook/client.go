@@ -26,7 +26,7 @@ type Client struct {
 // Clients are the clients sayso plugs into, each at the version it is
 // tested with. This is the one place the code holds those versions.
 var Clients = []Client{
-	{"claude", "Claude Code", "@anthropic-ai/claude-code", "claude", "2.1.328"},
+	{"claude", "Claude Code", "@anthropic-ai/claude-code", "claude", "2.1.337"},
 	{"codex", "Codex CLI", "@openai/codex", "codex", "0.169.0"},
 	{"gemini", "Gemini CLI", "@google/gemini-cli", "gemini", "0.61.0"},
 }
