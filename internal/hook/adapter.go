@@ -33,6 +33,10 @@ type Input struct {
 	Event  string
 	Step   *Step
 	Events []Event
+	// Rule is the person's own rule in the client's settings that
+	// matches the step, which sayso applies before it decides; nil when
+	// none does.
+	Rule *ClientRule
 }
 
 // Result is the hook's answer: what to print, the exit status, and what

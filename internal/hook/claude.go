@@ -42,6 +42,7 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 		q.Step, err = c.step("claude", env)
 		if err == nil {
 			q.Step.Dialog = claudeDialog(&c, env)
+			q.Rule = claudeRuleFor(q.Step, env)
 		}
 	case "PermissionRequest":
 		q.Step, err = c.step("claude", env)
@@ -98,6 +99,21 @@ func claudeDialog(c *common, env Env) bool {
 	return env.get("CLAUDE_CODE_SESSION_ATTENDED") == "1" && !strings.HasPrefix(env.get("CLAUDE_CODE_ENTRYPOINT"), "sdk")
 }
 
+// claudeNoDialog says why Claude Code shows the person no dialog for
+// the step: the permission mode answers for them, or nobody attends.
+func claudeNoDialog(s *Step) string {
+	if s == nil {
+		return "no step"
+	}
+	switch s.Mode {
+	case "default", "acceptEdits", "plan":
+		return "nobody attends this run: -p or an SDK host"
+	case "":
+		return "the client names no permission mode"
+	}
+	return "permission mode " + s.Mode + " answers without the person"
+}
+
 // claudeSource says whether a prompt is the person's: only on positive
 // evidence, an attended session and a prompt the client did not make up.
 func claudeSource(c *common, env Env) (Source, string) {
@@ -123,6 +139,14 @@ func (Claude) Answer(in Input, d policy.Decision, reason string) Result {
 	r := Result{Input: in, Decision: d, Reason: reason}
 	switch in.Event {
 	case "PreToolUse":
+		if d == policy.Ask && (in.Step == nil || !in.Step.Dialog) {
+			// Nobody can be asked here: the client turns an ask into a yes
+			// (bypassPermissions, its classifier) or into its own words of
+			// refusal. sayso says no in the client's own words.
+			d = policy.Deny
+			reason = "Claude Code cannot ask here (" + claudeNoDialog(in.Step) + "); " + reason
+			r.Decision, r.Reason = d, reason
+		}
 		out := map[string]any{
 			"hookEventName":            "PreToolUse",
 			"permissionDecision":       d.String(),

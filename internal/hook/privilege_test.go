@@ -97,15 +97,16 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 		}
 		// Where the client answers an ask without the person's dialog —
 		// bypassPermissions, its classifier, a terminal nobody attends —
-		// an asked step that gains root stays walled.
+		// an asked step that gains root is denied: it runs neither
+		// outside the wall nor in it.
 		for _, mode := range []string{"bypassPermissions", "auto", "dontAsk"} {
 			in, _ := json.Marshal(map[string]any{
 				"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": mode,
 				"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command},
 			})
 			res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
-			if out := string(res.Stdout); tt.want == policy.Ask && !strings.Contains(out, launcher) {
-				t.Errorf("%q in %s: an ask without the person's dialog ran outside the wall: %s", tt.command, mode, out)
+			if out := string(res.Stdout); tt.want == policy.Ask && (!strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, launcher)) {
+				t.Errorf("%q in %s: an ask without the person's dialog is not a plain deny: %s", tt.command, mode, out)
 			}
 		}
 	}

@@ -68,6 +68,11 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		q.Step.Command = inner
 		q.Step.Input = withCommand(q.Step.Input, inner)
 	}
+	if q.Rule != nil && q.Rule.Deny {
+		// The person's own deny in their client: as the client would
+		// without sayso, nothing runs, whatever sayso would say.
+		return a.Answer(q, policy.Deny, "sayso: "+q.Rule.words(clientName(a.Name())))
+	}
 	d, diag, err := decideWithin(ctx, decide, *q.Step)
 	if err != nil {
 		why := "could not decide"
@@ -88,7 +93,21 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 			q.Step.Walled = cmd
 		}
 	}
-	return a.Answer(q, d, Reason(d, &diag))
+	reason := Reason(d, &diag)
+	if q.Rule != nil && d == policy.Allow && !diag.Answered {
+		// The person's own ask: only their answer lets the step through,
+		// on the page (Answered) or in the client's dialog.
+		d, reason = policy.Ask, "sayso: "+q.Rule.words(clientName(a.Name()))+"; "+strings.TrimPrefix(reason, "sayso: ")
+	}
+	return a.Answer(q, d, reason)
+}
+
+// clientName is what the agent's client's makers call it.
+func clientName(agent string) string {
+	if c, ok := ClientOf(agent); ok {
+		return c.Name
+	}
+	return agent
 }
 
 // outsideWall reports a step that gains root privilege (sudo, doas, a

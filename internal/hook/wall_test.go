@@ -21,7 +21,9 @@ import (
 // denial is never rewritten.
 func TestWalledAnswers(t *testing.T) {
 	raw := json.RawMessage(`{"command":"ls","description":"list","timeout":5000}`)
-	step := func() *Step { return &Step{Kind: KindShell, Command: "ls", Input: raw, Walled: "WALLED ls"} }
+	step := func() *Step {
+		return &Step{Kind: KindShell, Command: "ls", Input: raw, Walled: "WALLED ls", Dialog: true}
+	}
 	for _, tt := range []struct {
 		a     Adapter
 		event string
@@ -63,6 +65,14 @@ func TestWalledAnswers(t *testing.T) {
 		if containsKey(res.Stdout, "WALLED") {
 			t.Errorf("%s: a denial carries the rewrite: %s", a.Name(), res.Stdout)
 		}
+	}
+	// An ask where Claude Code shows the person no dialog is a deny, and
+	// a deny is never rewritten.
+	headless := step()
+	headless.Dialog = false
+	res := Claude{}.Answer(Input{Event: "PreToolUse", Step: headless}, policy.Ask, "sayso: r")
+	if containsKey(res.Stdout, "WALLED") || !containsKey(res.Stdout, `"permissionDecision":"deny"`) || res.Decision != policy.Deny {
+		t.Errorf("claude: an ask nobody can answer is not a plain deny: %s", res.Stdout)
 	}
 }
 
@@ -351,7 +361,9 @@ func TestLeaseUnlocksNothing(t *testing.T) {
 
 // TestAskWithoutDialogUnlocksNothing: an ask the client answers without
 // showing the person — Claude Code in bypassPermissions or auto, or an
-// unattended terminal — unlocks no read-only path, through the real Run.
+// unattended terminal — is a deny that runs nothing, through the real
+// Run; the person's own dialog runs it walled, with what they saw
+// unlocked.
 func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
 	const launcher = "/opt/sayso/sayso-wall"
 	walls := Walls{Launcher: launcher, Home: "/home/user"}
@@ -370,6 +382,12 @@ func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
 		})
 		res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
 		out := string(res.Stdout)
+		if !tt.unlocked {
+			if !strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, launcher) {
+				t.Errorf("%s: want a deny, not rewritten: %s", tt.mode, out)
+			}
+			continue
+		}
 		if !strings.Contains(out, `"permissionDecision":"ask"`) || !strings.Contains(out, launcher) {
 			t.Fatalf("%s: want a walled ask: %s", tt.mode, out)
 		}
