@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files' expected sections")
@@ -97,6 +98,13 @@ func TestGolden(t *testing.T) {
 			}
 			if res.Input.Step != nil {
 				got["step.json"] = pretty(t, res.Input.Step)
+			}
+			// Read once: the line the step carries (to the card, the
+			// ledger and the wall) is the line risk classifies.
+			if seen.Kind == KindShell {
+				if cmd, _, ok := risk.ToolCommand(seen.Tool, seen.Input); !ok || cmd != seen.Command {
+					t.Errorf("%s: the step carries %q, risk classifies %q (%v)", file, seen.Command, cmd, ok)
+				}
 			}
 			if len(res.Input.Events) > 0 {
 				got["events.json"] = pretty(t, res.Input.Events)

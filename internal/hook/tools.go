@@ -37,11 +37,14 @@ func readTool(s *Step, home string) error {
 	}
 	switch risk.KindOfTool(s.Tool) {
 	case risk.ToolShell:
-		cmd := in.Command
-		if len(cmd) == 0 && in.Cmd != "" {
-			cmd, _ = json.Marshal(in.Cmd) // Codex's exec_command says cmd
+		// The line and folder as risk reads them, so that what is decided
+		// is what the card shows and the wall runs: a string, Codex's
+		// exec_command cmd, or an argv (a shell's -c line, or the program
+		// and its arguments quoted as one line).
+		cmd, dir, ok := risk.ToolCommand(s.Tool, s.Input)
+		if !ok {
+			return errorf("%s without a command string", s.Tool)
 		}
-		_, dir, _ := risk.ToolCommand(s.Tool, s.Input) // the folder field the tool reads
 		return shellStep(s, cmd, dir)
 	case risk.ToolWrite, risk.ToolMultiEdit:
 		return fileStep(s, KindWrite, risk.OpWrite, first(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
@@ -87,17 +90,7 @@ func readTool(s *Step, home string) error {
 	return nil
 }
 
-func shellStep(s *Step, raw json.RawMessage, dir string) error {
-	var cmd string
-	if err := json.Unmarshal(raw, &cmd); err != nil {
-		// Older Codex shells send an argv; sayso reads it as one line only
-		// when it is "bash -lc LINE".
-		var argv []string
-		if json.Unmarshal(raw, &argv) != nil || len(argv) != 3 || argv[1] != "-lc" && argv[1] != "-c" {
-			return errorf("%s without a command string", s.Tool)
-		}
-		cmd = argv[2]
-	}
+func shellStep(s *Step, cmd, dir string) error {
 	if strings.TrimSpace(cmd) == "" {
 		return errorf("%s with an empty command", s.Tool)
 	}
