@@ -104,7 +104,7 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Rules:   lookup(rules),
 		// A host's declared container; nil, the host, for the clients.
 		Container: c,
-		Wall:      d.Walls.State(),
+		Wall:      d.Walls.StateFor(s),
 	}
 	// The repository's other work trees (git worktree list) are the
 	// project as much as this one: the wall lets them be written too.

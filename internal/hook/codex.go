@@ -29,6 +29,9 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 			return q, errorf("a %s without turn_id is not from Codex", c.HookEventName)
 		}
 		q.Step, err = c.step("codex", env)
+		if err == nil && q.Step.Kind == KindShell {
+			q.Step.Sandbox = codexSandbox(c.TranscriptPath, c.SessionID, q.Step.Turn)
+		}
 		if err == nil && c.HookEventName == "PermissionRequest" {
 			e := c.event("codex", EventPermission)
 			e.Text = c.ToolName

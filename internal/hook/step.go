@@ -78,6 +78,9 @@ type Step struct {
 	// Answered reports that the person answered the step's card: a
 	// client's own dialog need not ask again.
 	Answered bool `json:"-"`
+	// Sandbox is the client's own sandbox the step runs in, as the
+	// client's record of the turn says (Codex's sandbox_policy).
+	Sandbox ClientSandbox `json:"client_sandbox,omitempty"`
 
 	project string // the client's cwd, when a shell tool moved Cwd
 }

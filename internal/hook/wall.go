@@ -311,9 +311,13 @@ func (w Walls) wrap(s Step, reach policy.Reach, x access) (string, bool) {
 	if scope == wall.Approved {
 		session = ""
 	}
+	inClient := w.StateFor(s).Partial
 	p := wall.For(wall.Inputs{Home: w.Home, Root: root, Worktrees: paths.Worktrees(root), Hidden: append(slices.Clone(w.Hidden), x.hidden...), Scope: scope, Daemons: x.daemons, GitConfig: x.gitConfig,
 		State: x.state, Unlock: x.unlock, Writes: x.writes, Widen: x.widen, Credentials: x.creds, Secrets: x.secrets,
 		Hosts: x.hosts, HostNetwork: hostNet, Session: session, Ledger: w.Ledger, SessionID: s.Session, PagePort: w.PagePort, Same: x.same})
+	// The decision leaned on no more than Landlock: the launcher may fall
+	// back to it where the client's sandbox forbids the rest.
+	p.InClientSandbox = inClient
 	if s.Agent == "claude" {
 		// Claude Code keeps the working folder a step leaves for the next.
 		return p.Wrap(s.Command, w.Launcher), true

@@ -314,6 +314,10 @@ func (e *evaluation) run() {
 	// wall; where there is none, auto and autopilot let only reading through.
 	unwalled := e.st.shell && !req.Wall.On && !pol.AutoWithoutWall && classes != risk.Of(risk.Read)
 	noWall := "there is no wall to run it in (" + wallWhy(req.Wall) + "): without it auto and autopilot ask about anything but reading"
+	if e.st.shell && req.Wall.On && req.Wall.Partial && !pol.AutoWithoutWall && req.Wall.leans(e.d.Assessment, classes) {
+		unwalled = true
+		noWall = "sayso's wall is only partly there (" + wallWhy(req.Wall) + "): auto and autopilot ask about anything but reading and the writes sayso reads on the command line"
+	}
 	reach := ReachWide
 	switch {
 	case (mode == ModeAutopilot || auto.Found && auto.Value == AutoApprove && !outOfScope || mode == ModeAuto && risk.Safe(classes) && !outOfScope) && unwalled && len(allows) == 0 && !ruleFound && !reviewAllows:
@@ -430,6 +434,8 @@ func (e *evaluation) leaseRest(cat risk.Class, classes risk.Set) string {
 		return "auto asks about " + rest.Without(risk.Read).Without(risk.LocalWrite).String()
 	case mode != ModeAutopilot && e.st.shell && !e.req.Wall.On && !e.pol.AutoWithoutWall && !rest.Without(risk.Read).Empty():
 		return "there is no wall to run its " + rest.Without(risk.Read).String() + " in"
+	case mode != ModeAutopilot && e.st.shell && e.req.Wall.On && !e.pol.AutoWithoutWall && e.req.Wall.leans(e.d.Assessment, rest):
+		return "sayso's wall is only partly there to run its " + rest.Without(risk.Read).String() + " in"
 	}
 	if mode == ModeAutopilot {
 		return ""

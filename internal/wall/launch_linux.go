@@ -38,6 +38,8 @@ func Main(args []string, stderr io.Writer) int {
 			return starterMain(args[1:], stderr)
 		case keeperArg:
 			return keeperMain(stderr)
+		case noopArg:
+			return 0
 		case holdArg:
 			if len(args) != 2 || clean(args[1]) == "" {
 				fmt.Fprintf(stderr, "sayso-wall: error: %s wants the session's socket\n", holdArg)
@@ -73,6 +75,11 @@ func Main(args []string, stderr io.Writer) int {
 	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
 		fmt.Fprintf(stderr, "sayso-wall: error: close inherited descriptors: %v\n", err)
 		return ExitSetup
+	}
+	if a.Profile.InClientSandbox && !a.Check && !canEnter() {
+		// A client's sandbox that forbids namespaces (Codex's): the
+		// decision knew it, and counted on no more than Landlock.
+		return inClientSandbox(a, stderr)
 	}
 	code, err := outside(a, args)
 	if err != nil {

@@ -196,6 +196,12 @@ type Profile struct {
 	// that nothing it writes there is what the person's own runs read.
 	Overlay []string
 	Upper   string
+	// InClientSandbox says the step may be started inside a client's own
+	// sandbox (Codex's read-only and workspace-write), where no namespace
+	// can be made: there the launcher applies what of the wall Landlock
+	// alone holds (ClientSandboxPart) instead of failing. Where it can
+	// make its namespaces, it sets up the whole wall as without it.
+	InClientSandbox bool
 }
 
 // tempDirs are the temp folders every scope may write: place.Temp, the

@@ -32,6 +32,9 @@ func (p Profile) Flags() []string {
 	if p.HostNetwork {
 		out = append(out, "--host-network")
 	}
+	if p.InClientSandbox {
+		out = append(out, "--in-client-sandbox")
+	}
 	for _, h := range p.Hosts {
 		out = append(out, "--host", h)
 	}
@@ -86,6 +89,10 @@ func ParseArgs(args []string) (Args, error) {
 		}
 		if f == "--host-network" {
 			a.Profile.HostNetwork = true
+			continue
+		}
+		if f == "--in-client-sandbox" {
+			a.Profile.InClientSandbox = true
 			continue
 		}
 		if i+1 >= len(args) {
