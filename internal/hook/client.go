@@ -27,7 +27,7 @@ type Client struct {
 // tested with. This is the one place the code holds those versions.
 var Clients = []Client{
 	{"claude", "Claude Code", "@anthropic-ai/claude-code", "claude", "2.1.337"},
-	{"codex", "Codex CLI", "@openai/codex", "codex", "0.169.0"},
+	{"codex", "Codex CLI", "@openai/codex", "codex", "0.171.0"},
 	{"gemini", "Gemini CLI", "@google/gemini-cli", "gemini", "0.61.0"},
 }
 

@@ -132,7 +132,10 @@ func codexWall(t Target) clientSandbox {
 	cfg := filepath.Join(CodexHome(t.Home, t.Getenv), "config.toml")
 	w := clientSandbox{name: "Codex",
 		off: "Codex runs with sandbox_mode = \"danger-full-access\"",
-		fix: "set sandbox_mode = \"workspace-write\" in " + cfg + ", and run codex without --dangerously-bypass-approvals-and-sandbox"}
+		// Not a setting that breaks sayso: in Codex's sandbox its steps
+		// run with the part of the wall Landlock holds (docs/wall.md).
+		fix: "sayso's whole wall holds its shell steps here; to confine what runs outside it too (MCP servers, apply_patch), set sandbox_mode = \"workspace-write\" in " + cfg +
+			" and run codex without --dangerously-bypass-approvals-and-sandbox: sayso's steps then run in Codex's sandbox with only Landlock of the wall, and auto asks about steps that run code sayso does not read"}
 	mode := ""
 	var ws map[string]any
 	for _, f := range []string{cfg, filepath.Join(t.Project, ".codex", "config.toml")} {
