@@ -35,7 +35,9 @@ func (w *world) startCodexTUI(t *testing.T, f *Fake) *tui {
 			argv = append(argv, kv)
 		}
 	}
-	argv = append(argv, "TERM=xterm-256color", "FAKE_API_KEY=sk-fake", bin, "--dangerously-bypass-approvals-and-sandbox")
+	// Codex as installed: a trusted project gets its workspace-write
+	// sandbox and asks before escalating.
+	argv = append(argv, "TERM=xterm-256color", "FAKE_API_KEY=sk-fake", bin)
 	u.start(argv...)
 	u.waitFor("for shortcuts")
 	return u
@@ -124,7 +126,7 @@ func controlEpochCodexTUI(t *testing.T, serve bool) {
 	must(t, err)
 	must(t, os.WriteFile(cfg, []byte(strings.Replace(string(b), f.URL, g.URL, 1)), 0o600))
 	out += w.run(t, client(t, "codex"), []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
-		"--dangerously-bypass-approvals-and-sandbox", "write other.txt please")
+		"write other.txt please")
 	absent(t, other)
 	resultHas(t, g.Results(), "controller")
 	for _, s := range w.sessions(t) {

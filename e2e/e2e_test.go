@@ -244,23 +244,53 @@ func claudeScenario(t *testing.T, bin string, w *world, sc scenario) {
 	}
 }
 
+// codexModes are the ways people run Codex: exec's default (its
+// read-only sandbox), each sandbox mode, and the one with no sandbox of
+// Codex's own, where sayso's whole wall applies. writes says whether a
+// step may write the project there.
+var codexModes = []struct {
+	name   string
+	flags  []string
+	writes bool
+}{
+	{"default", nil, false},
+	{"read-only", []string{"-s", "read-only"}, false},
+	{"workspace-write", []string{"-s", "workspace-write"}, true},
+	{"danger-full-access", []string{"-s", "danger-full-access"}, true},
+}
+
+// TestCodex runs each scenario in each of Codex's sandbox modes, as
+// installed: no flag that bypasses its approvals, sandbox or hook trust.
 func TestCodex(t *testing.T) {
 	bin := client(t, "codex")
-	for _, sc := range scenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			w := newWorld(t)
-			f := NewFake(sc.call(w))
-			defer f.Close()
-			codexConfig(t, w, f)
-			w.install(t, "codex")
-			// No --dangerously-bypass-hook-trust: the trust install wrote must hold.
-			out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
-				"--dangerously-bypass-approvals-and-sandbox", "do the task")
-			sc.check(t, w, f.Results())
-			if t.Failed() {
-				t.Logf("codex output:\n%s", out)
-			}
-		})
+	for _, m := range codexModes {
+		for _, sc := range scenarios {
+			t.Run(m.name+"/"+sc.name, func(t *testing.T) {
+				w := newWorld(t)
+				f := NewFake(sc.call(w))
+				defer f.Close()
+				codexConfig(t, w, f)
+				w.install(t, "codex")
+				// No --dangerously-bypass-hook-trust: the trust install wrote must hold.
+				args := append([]string{"exec", "--json", "--skip-git-repo-check", "-C", w.proj}, m.flags...)
+				out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, append(args, "do the task")...)
+				results := f.Results()
+				if sc.name == "write-in-project-runs" && !m.writes {
+					// sayso let it run; Codex's read-only sandbox refused
+					// the write, and the model was told so.
+					absent(t, filepath.Join(w.proj, "out.txt"))
+					resultHas(t, results, "Read-only file system")
+				} else {
+					sc.check(t, w, results)
+				}
+				if strings.Contains(strings.Join(results, "\n"), "sayso-wall: error") {
+					t.Errorf("the wall failed the step: %q", results)
+				}
+				if t.Failed() {
+					t.Logf("codex output:\n%s\nledger:\n%s", out, w.sayso(t, "log"))
+				}
+			})
+		}
 	}
 }
 

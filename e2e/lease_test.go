@@ -167,8 +167,11 @@ request_max_retries = 0
 stream_max_retries = 0
 `), 0o600))
 		w.install(t, "codex")
+		// Codex as people run it; the steps of these tests write the
+		// project and record a push beside it, so in its workspace-write
+		// sandbox (exec's default, read-only, would refuse every write).
 		return w.run(t, bin, append([]string{"FAKE_API_KEY=sk-fake"}, extra...), "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
-			"--dangerously-bypass-approvals-and-sandbox", prompt)
+			"-s", "workspace-write", prompt)
 	case "gemini":
 		must(t, os.MkdirAll(filepath.Join(w.home, ".gemini"), 0o755))
 		must(t, os.WriteFile(filepath.Join(w.home, ".gemini", "settings.json"), []byte(`{"general":{"disableAutoUpdate":true,"disableUpdateNag":true},

@@ -327,21 +327,38 @@ func TestWallClaudeCode(t *testing.T) {
 	}
 }
 
-// TestWallCodex: the same through Codex, whose hook rewrites the input.
+// TestWallCodex: the same through Codex, whose hook rewrites the input, in
+// each of Codex's sandbox modes. With no sandbox of Codex's own the
+// script runs in sayso's whole wall. Inside Codex's sandbox only Landlock
+// of the wall can be added, so the script — the project's code, which
+// sayso does not read — is not let through by the mode (Codex cannot
+// ask: it is denied), and nothing changes either way.
 func TestWallCodex(t *testing.T) {
 	bin := client(t, "codex")
 	needWall(t)
-	w := newWorld(t)
-	plantAttack(t, w, saysoHook)
-	f := NewFake(Call{Command: "sh tools/x.sh"})
-	defer f.Close()
-	codexConfig(t, w, f)
-	w.install(t, "codex")
-	out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, "exec", "--json", "--skip-git-repo-check", "-C", w.proj,
-		"--dangerously-bypass-approvals-and-sandbox", "do the task")
-	wallHeld(t, w, f.Results())
-	if t.Failed() {
-		t.Logf("codex output:\n%s", out)
+	for _, m := range codexModes {
+		t.Run(m.name, func(t *testing.T) {
+			w := newWorld(t)
+			plantAttack(t, w, saysoHook)
+			f := NewFake(Call{Command: "sh tools/x.sh"})
+			defer f.Close()
+			codexConfig(t, w, f)
+			w.install(t, "codex")
+			args := append([]string{"exec", "--json", "--skip-git-repo-check", "-C", w.proj}, m.flags...)
+			out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, append(args, "do the task")...)
+			if m.name == "danger-full-access" {
+				wallHeld(t, w, f.Results())
+			} else {
+				absent(t, filepath.Join(w.proj, "ran.txt"))
+				resultHas(t, f.Results(), "only partly there")
+				if got := changed(t, w); len(got) > 0 {
+					t.Errorf("the script %s", strings.Join(got, "; "))
+				}
+			}
+			if t.Failed() {
+				t.Logf("codex output:\n%s", out)
+			}
+		})
 	}
 }
 
