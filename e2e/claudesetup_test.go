@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// claudeP installs sayso for Claude Code in the world and runs the real
+// client headless against the fake, as a person runs it, with args.
+func (w *world) claudeP(t *testing.T, f *Fake, args ...string) string {
+	t.Helper()
+	bin := client(t, "claude")
+	w.install(t, "claude")
+	return w.run(t, bin, []string{
+		"ANTHROPIC_BASE_URL=" + f.URL, "ANTHROPIC_API_KEY=sk-ant-e2e",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "DISABLE_AUTOUPDATER=1", "DISABLE_ERROR_REPORTING=1",
+	}, append([]string{"-p", "do the task", "--output-format", "json"}, args...)...)
+}
+
+// writeFile writes body at path, its folders made.
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	must(t, os.WriteFile(path, []byte(body), 0o644))
+}
+
+// TestClaudeCodeOwnRules: the person's own deny or ask rule in Claude
+// Code's settings (their user file or the project's) still stops the
+// step with sayso installed, as it does without it: Claude Code matches
+// its rules against the command a hook hands back, which sayso rewrites
+// to run in its wall. Judged by outcome: ran.txt is not made. The same
+// step with no rule runs (the control).
+func TestClaudeCodeOwnRules(t *testing.T) {
+	const step = "git status && touch ran.txt"
+	for _, tt := range []struct {
+		name, rules string
+		user        bool
+		runs        bool
+	}{
+		{"no-rule", ``, true, true},
+		{"user-deny", `{"permissions":{"deny":["Bash(git status:*)"]}}`, true, false},
+		{"user-ask", `{"permissions":{"ask":["Bash(git status:*)"]}}`, true, false},
+		{"project-deny", `{"permissions":{"deny":["Bash(git status:*)"]}}`, false, false},
+		{"project-ask", `{"permissions":{"ask":["Bash(git status *)"]}}`, false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			if tt.rules != "" {
+				file := filepath.Join(w.proj, ".claude", "settings.json")
+				if tt.user {
+					file = filepath.Join(w.home, ".claude", "settings.json")
+				}
+				writeFile(t, file, tt.rules) // install keeps them beside its hooks
+			}
+			f := NewFake(Call{Command: step})
+			defer f.Close()
+			out := w.claudeP(t, f)
+			ran := filepath.Join(w.proj, "ran.txt")
+			if tt.runs {
+				if _, err := os.Stat(ran); err != nil {
+					t.Errorf("with no rule the step did not run: %v; results %q", err, f.Results())
+				}
+			} else {
+				absent(t, ran)
+				resultHas(t, f.Results(), "git status")
+			}
+			if t.Failed() {
+				t.Logf("claude output:\n%s\nledger:\n%s", out, w.sayso(t, "log"))
+			}
+		})
+	}
+}
+
+// TestClaudeCodeDevMods: Claude Code 2.1.287+ loads "mods" from
+// ~/.claude/dev-mods that answer tool calls ahead of every hook. Neither
+// the Write tool nor a shell step writes one, in any permission mode:
+// where the client cannot ask the person (bypassPermissions, dontAsk,
+// -p) sayso's question is a deny, and a shell step's wall keeps
+// ~/.claude read-only. Judged by outcome: the mod's file is not made.
+func TestClaudeCodeDevMods(t *testing.T) {
+	for _, mode := range []string{"default", "acceptEdits", "bypassPermissions", "dontAsk"} {
+		for _, tool := range []string{"Write", "Bash"} {
+			t.Run(mode+"/"+tool, func(t *testing.T) {
+				w := newWorld(t)
+				mod := filepath.Join(w.home, ".claude", "dev-mods", "m", "index.js")
+				call := Call{Path: mod, Content: "export default {}\n"}
+				if tool == "Bash" {
+					call = Call{Command: "mkdir -p " + filepath.Dir(mod) + " && echo 'export default {}' > " + mod}
+				}
+				f := NewFake(call)
+				defer f.Close()
+				out := w.claudeP(t, f, "--permission-mode", mode)
+				absent(t, mod)
+				if len(f.Results()) == 0 {
+					t.Errorf("the model got no tool result")
+				}
+				if t.Failed() {
+					t.Logf("claude output:\n%s\nledger:\n%s", out, w.sayso(t, "log"))
+				}
+			})
+		}
+	}
+}
+
+// TestClaudeCodeAskIsDenyInBypass: in bypassPermissions nobody is asked,
+// and what sayso asks about is denied in the client's own words: the
+// model reads that Claude Code cannot ask here.
+func TestClaudeCodeAskIsDenyInBypass(t *testing.T) {
+	w := newWorld(t)
+	f := NewFake(Call{Command: "git push origin main"})
+	defer f.Close()
+	out := w.claudeP(t, f, "--permission-mode", "bypassPermissions")
+	absent(t, w.marker)
+	resultHas(t, f.Results(), "Claude Code cannot ask here")
+	if t.Failed() || !strings.Contains(out, "DONE") {
+		t.Logf("claude output:\n%s", out)
+	}
+}
