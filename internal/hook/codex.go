@@ -31,6 +31,7 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 		q.Step, err = c.step("codex", env)
 		if err == nil && q.Step.Kind == KindShell {
 			q.Step.Sandbox = codexSandbox(c.TranscriptPath, c.SessionID, q.Step.Turn)
+			q.Rule = codexRuleFor(q.Step, env)
 		}
 		if err == nil && c.HookEventName == "PermissionRequest" {
 			e := c.event("codex", EventPermission)
