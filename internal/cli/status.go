@@ -46,9 +46,13 @@ type Status struct {
 	Clients     []ClientState  `json:"clients"`
 	Pins        []hook.Problem `json:"pin_problems"`
 	Wall        policy.Wall    `json:"wall"`
-	Policy      []string       `json:"policy_problems"`
-	Missed      int            `json:"missed_24h"`
-	Problems    []string       `json:"problems"` // what kept status from saying something
+	// Codex says what the wall holds in Codex's own sandbox, as its
+	// settings configure it; "" when Codex is not installed or runs with
+	// no sandbox of its own.
+	Codex    string   `json:"wall_in_codex,omitempty"`
+	Policy   []string `json:"policy_problems"`
+	Missed   int      `json:"missed_24h"`
+	Problems []string `json:"problems"` // what kept status from saying something
 }
 
 // ClientState is one client sayso is installed for, at one scope.
@@ -133,6 +137,11 @@ func runStatus(env *Env, args []string) error {
 	cwd, err := env.Getwd()
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
+	}
+	for _, c := range st.Clients {
+		if c.Agent == "codex" && st.Wall.On {
+			st.Codex = hook.CodexSandboxNote(hook.Target{Agent: "codex", Home: home, Project: paths.ProjectRoot(cwd), Getenv: os.Getenv})
+		}
 	}
 	config, err := paths.ConfigDir()
 	if err != nil {
@@ -226,6 +235,9 @@ func printStatus(env *Env, st Status) {
 	}
 	if st.Wall.On {
 		fmt.Fprintln(w, "wall: on: what a mode lets run runs inside sayso's wall")
+		if st.Codex != "" {
+			fmt.Fprintf(w, "wall in Codex: partly: %s\n", st.Codex)
+		}
 	} else {
 		fmt.Fprintf(w, "wall: off: %s; auto and autopilot ask about every step but reading\n", st.Wall.Why)
 	}

@@ -94,7 +94,7 @@ func codexSandbox(transcript, session, turn string) ClientSandbox {
 // says danger-full-access.
 func (w Walls) StateFor(s Step) policy.Wall {
 	st := w.State()
-	if st.On && s.Kind == KindShell && s.Agent == "codex" && s.Sandbox.Confines() {
+	if st.On && s.Kind == KindShell && (s.Agent == "codex" || s.Agent == "claude") && s.Sandbox.Confines() {
 		st.Partial = true
 		st.Why = s.Sandbox.words()
 	}
@@ -108,4 +108,25 @@ func (c ClientSandbox) words() string {
 		what = "the client's " + string(c) + " sandbox"
 	}
 	return "the step runs in " + what + ", where only Landlock of the wall can be added: writes held to the project and the temp folders, but credentials it leaves readable stay readable"
+}
+
+// CodexSandboxNote says what sayso's wall holds for Codex as its settings
+// configure it (the user's config.toml, its selected profile, then the
+// project's .codex/config.toml): "" where Codex runs its steps with no
+// sandbox of its own (danger-full-access), and sayso's whole wall holds
+// them. doctor and status say it; the card says it of each step the
+// partial wall made ask. A flag on Codex's command line (-s,
+// --dangerously-bypass-approvals-and-sandbox) is not seen here: the hook
+// reads the turn's own record.
+func CodexSandboxNote(t Target) string {
+	mode := codexWall(t).mode
+	if mode == "danger-full-access" {
+		return ""
+	}
+	what := "its " + mode + " sandbox"
+	if mode == "" {
+		what = "its own sandbox (no sandbox_mode set: read-only for codex exec, workspace-write in a trusted project)"
+	}
+	return "Codex runs shell steps in " + what + ", where sayso's wall is partly there: Landlock holds the steps' writes to the project and the temp folders, " +
+		"but the credentials Codex's sandbox leaves readable stay readable, so auto and autopilot ask about steps that run code sayso does not read (the project's scripts, builds, tests), and Codex cannot ask: they are denied unless you allow their card"
 }

@@ -44,6 +44,11 @@ func Sandboxes(agents map[string]bool, t Target, dirs []string, wall policy.Wall
 			out = append(out, Problem{agent, w.off + sandboxOff(wall), w.fix})
 			continue
 		}
+		if agent == "codex" && wall.On {
+			// Not a fault: what sayso's wall holds inside Codex's sandbox.
+			out = append(out, Problem{agent, CodexSandboxNote(t),
+				"nothing to fix; for sayso's whole wall instead, set sandbox_mode = \"danger-full-access\" (Codex's sandbox then no longer confines what runs outside sayso's wall: its MCP servers, apply_patch)"})
+		}
 		for _, d := range dirs {
 			for _, r := range w.roots {
 				if r != "" && within(d, r) {
@@ -78,6 +83,7 @@ type clientSandbox struct {
 	off   string   // why it is off, when it is
 	fix   string   // how to turn it on
 	roots []string // the folders it may write, when it is on
+	mode  string   // Codex's sandbox_mode, "" when unset
 }
 
 // claudeWall reads Claude Code's "sandbox" settings: enabled, and the
@@ -154,6 +160,7 @@ func codexWall(t Target) clientSandbox {
 			ws = s
 		}
 	}
+	w.mode = mode
 	switch mode {
 	case "read-only":
 		w.on = true
