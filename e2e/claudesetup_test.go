@@ -118,3 +118,61 @@ func TestClaudeCodeAskIsDenyInBypass(t *testing.T) {
 		t.Logf("claude output:\n%s", out)
 	}
 }
+
+// claudeSandboxes are the ways people set Claude Code's own sandbox:
+// off (its default), on (what sayso doctor once advised), and on with
+// autoAllowBashIfSandboxed off.
+var claudeSandboxes = []struct{ name, settings string }{
+	{"sandbox-off", ``},
+	{"sandbox-on", `{"sandbox":{"enabled":true}}`},
+	{"sandbox-on-no-auto-allow", `{"sandbox":{"enabled":true,"autoAllowBashIfSandboxed":false}}`},
+}
+
+// TestClaudeCodeSandbox runs the shared scenarios, and a shell step that
+// writes the project, in each of Claude Code's sandbox settings, as the
+// normal user: an allowed step runs and its output reaches the model, a
+// step sayso would not let run still does not, and the wall never fails
+// a step (inside Claude Code's sandbox sayso's namespaces cannot nest).
+func TestClaudeCodeSandbox(t *testing.T) {
+	client(t, "claude")
+	shellWrite := scenario{"shell-write-in-project-runs", func(w *world) Call {
+		return Call{Command: "echo from-the-step > out.txt && cat out.txt e2e-readme.txt && grep -E '^(Seccomp|NoNewPrivs):' /proc/self/status"}
+	}, func(t *testing.T, w *world, results []string) {
+		resultHas(t, results, "from-the-step")
+		resultHas(t, results, "hello")
+		if b, err := os.ReadFile(filepath.Join(w.proj, "out.txt")); err != nil || !strings.Contains(string(b), "from-the-step") {
+			t.Errorf("the shell step did not write the project: %v %q", err, b)
+		}
+	}}
+	for _, sb := range claudeSandboxes {
+		for _, sc := range append([]scenario{shellWrite}, scenarios...) {
+			t.Run(sb.name+"/"+sc.name, func(t *testing.T) {
+				w := newWorld(t)
+				if sb.settings != "" {
+					writeFile(t, filepath.Join(w.home, ".claude", "settings.json"), sb.settings)
+				}
+				f := NewFake(sc.call(w))
+				defer f.Close()
+				out := w.claudeP(t, f)
+				results := f.Results()
+				sc.check(t, w, results)
+				if sc.name == shellWrite.name {
+					// Claude Code's sandbox filters system calls (seccomp);
+					// sayso's whole wall does not: the step ran where the
+					// settings say.
+					want := `Seccomp:\t0`
+					if sb.settings != "" {
+						want = `Seccomp:\t2`
+					}
+					resultHas(t, results, want)
+				}
+				if strings.Contains(strings.Join(results, "\n"), "sayso-wall: error") {
+					t.Errorf("the wall failed the step: %q", results)
+				}
+				if t.Failed() {
+					t.Logf("claude output:\n%s\nledger:\n%s", out, w.sayso(t, "log"))
+				}
+			})
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -42,11 +43,13 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 		q.Step, err = c.step("claude", env)
 		if err == nil {
 			q.Step.Dialog = claudeDialog(&c, env)
+			q.Step.Sandbox = claudeSandbox(q.Step, env)
 			q.Rule = claudeRuleFor(q.Step, env)
 		}
 	case "PermissionRequest":
 		q.Step, err = c.step("claude", env)
 		if err == nil {
+			q.Step.Sandbox = claudeSandbox(q.Step, env)
 			e := c.event("claude", EventPermission)
 			e.Text = c.ToolName
 			q.Events = append(q.Events, e)
@@ -97,6 +100,38 @@ func claudeDialog(c *common, env Env) bool {
 		return false
 	}
 	return env.get("CLAUDE_CODE_SESSION_ATTENDED") == "1" && !strings.HasPrefix(env.get("CLAUDE_CODE_ENTRYPOINT"), "sdk")
+}
+
+// ClaudeSandbox is Claude Code's own sandbox (bubblewrap on Linux, with
+// a seccomp filter that refuses unix sockets): sayso's namespaces cannot
+// nest in it.
+const ClaudeSandbox ClientSandbox = "claude-code"
+
+// claudeSandbox says whether Claude Code runs the shell step s in its
+// own sandbox: whenever a settings file the client reads turns it on
+// (user, project, local, managed; later files win). A step the client
+// then runs outside it (dangerouslyDisableSandbox, excludedCommands) is
+// still read as inside: the decision is stricter than it need be, and
+// the launcher, finding it can make its namespaces, sets up the whole
+// wall. The other way round would fail every step (status 126).
+func claudeSandbox(s *Step, env Env) ClientSandbox {
+	if s == nil || s.Kind != KindShell {
+		return SandboxUnknown // only a shell step runs in it
+	}
+	if claudeWall(Target{Home: env.Home, Project: claudeProject(s, env), Getenv: env.Getenv}).on {
+		return ClaudeSandbox
+	}
+	return SandboxNone
+}
+
+// claudeProject is the project Claude Code reads its project settings
+// from: $CLAUDE_PROJECT_DIR, which it gives its hooks, else the step's
+// session folder.
+func claudeProject(s *Step, env Env) string {
+	if p := env.get("CLAUDE_PROJECT_DIR"); p != "" && filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return s.Project()
 }
 
 // claudeNoDialog says why Claude Code shows the person no dialog for

@@ -46,11 +46,7 @@ func claudeRuleFor(s *Step, env Env) *ClientRule {
 	if s == nil || s.Kind != KindShell || s.Command == "" {
 		return nil
 	}
-	project := env.get("CLAUDE_PROJECT_DIR")
-	if project == "" || !filepath.IsAbs(project) {
-		project = s.Project()
-	}
-	t := Target{Agent: "claude", Home: env.Home, Project: project, Getenv: env.Getenv}
+	t := Target{Agent: "claude", Home: env.Home, Project: claudeProject(s, env), Getenv: env.Getenv}
 	files := claudeRuleFiles(t)
 	script := shell.Parse(s.Command)
 	for _, deny := range []bool{true, false} {
