@@ -60,15 +60,15 @@ var rules = map[string]struct {
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
 		"net/http":           "the launcher starts on every step: its egress proxy speaks only what a proxy must, without an HTTP server's weight",
-	}, []string{"internal/place", "internal/gitdir"}},
+	}, []string{"internal/place", "internal/gitdir", "internal/unixsock"}},
 	"cmd/sayso-wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
-	}, []string{"internal/wall", "internal/place", "internal/gitdir"}},
+	}, []string{"internal/wall", "internal/place", "internal/gitdir", "internal/unixsock"}},
 	"cmd/sayso-hook": {map[string]string{
 		"database/sql":       "the forwarder is the hook's fast path: the database driver stays off it",
 		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",
-	}, []string{"internal/paths"}},
+	}, []string{"internal/paths", "internal/unixsock"}},
 }
 
 func TestArchitecture(t *testing.T) {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // request and reply are gateway.Request and gateway.Reply on the wire;
@@ -129,7 +130,13 @@ func ask(agent string, in []byte) (reply, error) {
 	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv); err != nil {
 		return reply{}, err
 	}
-	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: filepath.Join(state, "sayso.sock")}); err != nil {
+	name, done, err := unixsock.Name(filepath.Join(state, "sayso.sock"))
+	if err != nil {
+		return reply{}, err
+	}
+	err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: name})
+	done()
+	if err != nil {
 		return reply{}, err
 	}
 	if _, err := conn.Write(append(msg, '\n')); err != nil {

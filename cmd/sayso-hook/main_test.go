@@ -93,6 +93,33 @@ func TestForward(t *testing.T) {
 	}
 }
 
+// A home with a long path puts sayso serve's socket past the 107 bytes a
+// socket's address holds: the gateway listens there and the forwarder
+// reaches it all the same.
+func TestForwardLongState(t *testing.T) {
+	state := t.TempDir()
+	for len(state) < 150 {
+		state = filepath.Join(state, strings.Repeat("h", min(150-len(state), 60)))
+	}
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := gateway.Listen(filepath.Join(state, "sayso.sock"))
+	if err != nil {
+		t.Fatalf("listen at a %d-byte path: %v", len(filepath.Join(state, "sayso.sock")), err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go gateway.ServeSocket(ctx, ln, func(context.Context, gateway.Request) gateway.Reply {
+		return gateway.Reply{Stdout: []byte("answer\n")}
+	})
+	var stdout, stderr bytes.Buffer
+	dirs := []string{"--state-dir", state, "--config-dir", t.TempDir()}
+	if code := run(append(dirs, "claude"), bytes.NewReader([]byte(`{"hook_event_name":"PreToolUse"}`)), &stdout, &stderr); code != 0 || stdout.String() != "answer\n" {
+		t.Fatalf("run = %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
 // With no gateway and no sayso beside it, the step is blocked, never let
 // through.
 func TestNoGatewayNoSayso(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast|--one-binary]
@@ -129,6 +130,11 @@ func runInstall(env *Env, args []string) error {
 	config, err := paths.ConfigDir()
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
+	}
+	// The hooks reach sayso serve through a socket in the state folder:
+	// where no socket can be made at its path, every step would fail.
+	if err := unixsock.Check(filepath.Join(state, paths.SocketName)); err != nil {
+		return fmt.Errorf("install: %w; set SAYSO_STATE_DIR to a shorter folder and install again", err)
 	}
 	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv,
 		Binary: bin, Fallback: fallback, StateDir: state, ConfigDir: config}, store)

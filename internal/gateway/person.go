@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // The person's socket is the channel of the person's own CLI to sayso
@@ -86,7 +87,7 @@ func AskLogin(socket string) (string, error) { return ask(socket, "login") }
 func AskEnrol(socket string) (string, error) { return ask(socket, "enrol") }
 
 func ask(socket, what string) (string, error) {
-	conn, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	conn, err := unixsock.Dial("unix", socket, 500*time.Millisecond)
 	if err != nil {
 		return "", err
 	}

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // Running is what a running sayso serve says of itself in the state
@@ -77,7 +77,7 @@ func Up() (bool, Running, error) {
 	if err != nil {
 		return false, Running{}, err
 	}
-	conn, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	conn, err := unixsock.Dial("unix", socket, 500*time.Millisecond)
 	if err != nil {
 		return false, Running{}, nil
 	}

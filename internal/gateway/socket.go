@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // ForwardEnv are the variables of the hook's process the adapters read;
@@ -118,7 +119,7 @@ func serveConn(ctx context.Context, conn net.Conn, handle Handle) {
 // Ask sends a hook request to sayso serve and returns its reply. An error
 // means the gateway is not there (or went away): the hook decides alone.
 func Ask(socket string, r Request, wait time.Duration) (Reply, error) {
-	conn, err := net.DialTimeout("unix", socket, 500*time.Millisecond)
+	conn, err := unixsock.Dial("unix", socket, 500*time.Millisecond)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -140,13 +141,13 @@ func Ask(socket string, r Request, wait time.Duration) (Reply, error) {
 
 // Listen makes the socket, 0600, replacing a stale one.
 func Listen(socket string) (net.Listener, error) {
-	if c, err := net.DialTimeout("unix", socket, 200*time.Millisecond); err == nil {
+	if c, err := unixsock.Dial("unix", socket, 200*time.Millisecond); err == nil {
 		c.Close()
 		return nil, fmt.Errorf("another sayso serve answers on %s", socket)
 	}
 	_ = os.Remove(socket)
 	old := umask(0o177)
-	ln, err := net.Listen("unix", socket)
+	ln, err := unixsock.Listen("unix", socket)
 	umask(old)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", socket, err)

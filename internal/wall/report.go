@@ -2,8 +2,9 @@ package wall
 
 import (
 	"encoding/json"
-	"net"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // ReportAgent is the name the wall's reports go to sayso serve under, on
@@ -28,7 +29,7 @@ func Report(socket string, r Refusal) {
 	if err != nil {
 		return
 	}
-	c, err := net.DialTimeout("unix", socket, time.Second)
+	c, err := unixsock.Dial("unix", socket, time.Second)
 	if err != nil {
 		return
 	}

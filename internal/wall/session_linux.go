@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/sayso-dev/sayso/internal/place"
+	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // holdArg marks a session's holder: the process that keeps the session's
@@ -285,12 +286,18 @@ func dialRaw(sock string) (*rawConn, error) {
 	if err != nil {
 		return nil, &net.OpError{Op: "dial", Net: "unixpacket", Err: err}
 	}
+	name, done, err := unixsock.Name(sock)
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
 	for {
-		err = unix.Connect(fd, &unix.SockaddrUnix{Name: sock})
+		err = unix.Connect(fd, &unix.SockaddrUnix{Name: name})
 		if err != unix.EINTR {
 			break
 		}
 	}
+	done()
 	if err != nil {
 		unix.Close(fd)
 		return nil, &net.OpError{Op: "dial", Net: "unixpacket", Addr: &net.UnixAddr{Name: sock, Net: "unixpacket"}, Err: err}
@@ -342,7 +349,7 @@ func hold(sock string, stderr io.Writer) int {
 	}
 	signal.Ignore(syscall.SIGHUP, syscall.SIGPIPE)
 	old := unix.Umask(0o077)
-	ln, err := net.ListenUnix("unixpacket", &net.UnixAddr{Name: sock, Net: "unixpacket"})
+	ln, err := unixsock.Listen("unixpacket", sock)
 	unix.Umask(old)
 	if err != nil {
 		return fail(err)
