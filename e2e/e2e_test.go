@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -244,6 +245,37 @@ func claudeScenario(t *testing.T, bin string, w *world, sc scenario) {
 	}
 }
 
+// pushBareRemote pushes, with git itself (not the world's recording
+// shim), to a bare repository beside the project: it must not move.
+var pushBareRemote = scenario{"push-bare-remote-blocked", func(w *world) Call {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		panic(err)
+	}
+	remote := filepath.Join(w.root, "remote.git")
+	for _, args := range [][]string{
+		{"init", "-q", "--bare", remote},
+		{"-C", w.proj, "-c", "user.name=e2e", "-c", "user.email=e2e@example.com", "commit", "-q", "--allow-empty", "-m", "first"},
+		{"-C", w.proj, "remote", "add", "origin", remote},
+	} {
+		cmd := exec.Command(gitBin, args...)
+		cmd.Env = w.env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			panic(fmt.Sprintf("git %v: %v\n%s", args, err, out))
+		}
+	}
+	return Call{Command: gitBin + " push origin HEAD:refs/heads/main"}
+}, func(t *testing.T, w *world, results []string) {
+	gitBin, _ := exec.LookPath("git")
+	cmd := exec.Command(gitBin, "--git-dir", filepath.Join(w.root, "remote.git"), "for-each-ref")
+	cmd.Env = w.env
+	out, err := cmd.CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(out)) > 0 {
+		t.Errorf("the bare remote moved (%v): %s; results %q", err, out, results)
+	}
+	resultHas(t, results, "sayso")
+}}
+
 // codexModes are the ways people run Codex: exec's default (its
 // read-only sandbox), each sandbox mode, and the one with no sandbox of
 // Codex's own, where sayso's whole wall applies. writes says whether a
@@ -264,7 +296,7 @@ var codexModes = []struct {
 func TestCodex(t *testing.T) {
 	bin := client(t, "codex")
 	for _, m := range codexModes {
-		for _, sc := range scenarios {
+		for _, sc := range append(slices.Clone(scenarios), pushBareRemote) {
 			t.Run(m.name+"/"+sc.name, func(t *testing.T) {
 				w := newWorld(t)
 				f := NewFake(sc.call(w))
