@@ -221,8 +221,9 @@ func TestMissedCardsSayWhatHappened(t *testing.T) {
 	if took := time.Since(start); took > 7*time.Second-time.Second {
 		t.Errorf("sayso answered after %v: the client, waiting 7s, would have timed the hook out", took)
 	}
-	if permission(reply.Stdout) != "ask" || !strings.Contains(string(reply.Stdout), "did not answer within 2s on "+f.base+"/") {
-		t.Errorf("reply = %s, want an ask naming the page %s", reply.Stdout, f.base)
+	// A -p run cannot ask: the question is a deny in the client's words.
+	if permission(reply.Stdout) != "deny" || !strings.Contains(string(reply.Stdout), "Claude Code cannot ask here") || !strings.Contains(string(reply.Stdout), "did not answer within 2s on "+f.base+"/") {
+		t.Errorf("reply = %s, want the question denied, naming the page %s", reply.Stdout, f.base)
 	}
 	conn := f.openHook("s-missed", "git push origin left/x")
 	c := f.waitCard("git push origin left/x")

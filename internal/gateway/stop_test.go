@@ -158,7 +158,7 @@ func hookStep(t *testing.T, f *gw, socket, command string) string {
 		return "hook: exit without answer"
 	case d == "deny" && strings.Contains(string(r.Stdout), "sayso serve is stopping"):
 		return "hook: refused, stopping"
-	case d == "ask" && strings.Contains(string(r.Stdout), "sayso serve stopped while the card waited"):
+	case (d == "ask" || d == "deny") && strings.Contains(string(r.Stdout), "sayso serve stopped while the card waited"):
 		return "hook: ask, card ended by the stop"
 	case d == "ask" || d == "deny":
 		return "hook: " + d
