@@ -49,7 +49,9 @@ type Status struct {
 	// Codex says what the wall holds in Codex's own sandbox, as its
 	// settings configure it; "" when Codex is not installed or runs with
 	// no sandbox of its own.
-	Codex    string   `json:"wall_in_codex,omitempty"`
+	Codex string `json:"wall_in_codex,omitempty"`
+	// Claude says the same of Claude Code's own sandbox.
+	Claude   string   `json:"wall_in_claude,omitempty"`
 	Policy   []string `json:"policy_problems"`
 	Missed   int      `json:"missed_24h"`
 	Problems []string `json:"problems"` // what kept status from saying something
@@ -141,6 +143,9 @@ func runStatus(env *Env, args []string) error {
 	for _, c := range st.Clients {
 		if c.Agent == "codex" && st.Wall.On {
 			st.Codex = hook.CodexSandboxNote(hook.Target{Agent: "codex", Home: home, Project: paths.ProjectRoot(cwd), Getenv: os.Getenv})
+		}
+		if c.Agent == "claude" && st.Wall.On && hook.ClaudeSandboxOn(hook.Target{Agent: "claude", Home: home, Project: paths.ProjectRoot(cwd), Getenv: os.Getenv}) {
+			st.Claude = hook.ClaudeSandboxNote()
 		}
 	}
 	config, err := paths.ConfigDir()
@@ -237,6 +242,9 @@ func printStatus(env *Env, st Status) {
 		fmt.Fprintln(w, "wall: on: what a mode lets run runs inside sayso's wall")
 		if st.Codex != "" {
 			fmt.Fprintf(w, "wall in Codex: partly: %s\n", st.Codex)
+		}
+		if st.Claude != "" {
+			fmt.Fprintf(w, "wall in Claude Code: partly: %s\n", st.Claude)
 		}
 	} else {
 		fmt.Fprintf(w, "wall: off: %s; auto and autopilot ask about every step but reading\n", st.Wall.Why)

@@ -124,6 +124,18 @@ func claudeSandbox(s *Step, env Env) ClientSandbox {
 	return SandboxNone
 }
 
+// ClaudeSandboxNote says what sayso's wall holds where Claude Code runs
+// shell steps in its own sandbox: doctor and status say it; the card says
+// it of each step the partial wall made ask.
+func ClaudeSandboxNote() string {
+	return "Claude Code runs shell steps in its own sandbox, where sayso's wall is partly there: Landlock holds the steps' writes to the project and the temp folders, " +
+		"but what Claude Code's sandbox leaves readable (credentials included) stays readable, so auto and autopilot ask about steps that run code sayso does not read (the project's scripts, builds, tests)"
+}
+
+// ClaudeSandboxOn reports whether Claude Code's settings, as the client
+// reads them for project, turn its sandbox on.
+func ClaudeSandboxOn(t Target) bool { return claudeWall(t).on }
+
 // claudeProject is the project Claude Code reads its project settings
 // from: $CLAUDE_PROJECT_DIR, which it gives its hooks, else the step's
 // session folder.

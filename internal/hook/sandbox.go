@@ -41,8 +41,20 @@ func Sandboxes(agents map[string]bool, t Target, dirs []string, wall policy.Wall
 			w = geminiWall(t)
 		}
 		if !w.on {
-			out = append(out, Problem{agent, w.off + sandboxOff(wall), w.fix})
+			fix := w.fix
+			if agent == "claude" && wall.On {
+				// sayso's whole wall holds the shell steps; Claude Code's
+				// sandbox would hold them instead, with Landlock of the wall
+				// inside it, and holds nothing else of what runs outside.
+				fix = "nothing to fix for the shell steps; " + w.fix + " puts them in Claude Code's own sandbox instead, with only Landlock of sayso's wall inside it (docs/wall.md)"
+			}
+			out = append(out, Problem{agent, w.off + sandboxOff(wall), fix})
 			continue
+		}
+		if agent == "claude" && wall.On {
+			// Not a fault: what sayso's wall holds inside Claude Code's sandbox.
+			out = append(out, Problem{agent, ClaudeSandboxNote(),
+				"nothing to fix; for sayso's whole wall instead, set \"sandbox\": {\"enabled\": false} in Claude Code's settings (its sandbox then no longer confines the shell steps' network to its allowed hosts)"})
 		}
 		if agent == "codex" && wall.On {
 			// Not a fault: what sayso's wall holds inside Codex's sandbox.
