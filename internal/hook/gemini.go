@@ -35,6 +35,9 @@ func (Gemini) Read(in []byte, env Env) (Input, error) {
 			home = env.Home
 		}
 		q.Step, err = c.step("gemini", Env{Getenv: env.Getenv, Home: home})
+		if err == nil {
+			q.Rule = geminiRuleFor(q.Step, home)
+		}
 	case "BeforeAgent":
 		if c.Prompt == nil || c.SessionID == "" {
 			return q, errorf("BeforeAgent without session_id or prompt")
