@@ -43,8 +43,11 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 		scopes[p.Agent][p.Scope] = true
 	}
 	t := Target{Home: home, Project: project, Getenv: getenv}
+	var modWarnings []Problem
 	if s := scopes["claude"]; s != nil {
 		out = append(out, claudeOff(t, s["managed"])...)
+		mods, plugins := claudeMods(t)
+		out, modWarnings = append(out, mods...), plugins
 	}
 	if scopes["codex"] != nil {
 		out = append(out, codexOff(t)...)
@@ -59,6 +62,7 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 		agents[a] = true
 	}
 	warn := append(Sandboxes(agents, t, dirs, wall), clientVersions(agents, getenv)...)
+	warn = append(warn, modWarnings...)
 	return Report{Problems: out, Warnings: warn}
 }
 

@@ -56,6 +56,25 @@ func TestPlacesAgree(t *testing.T) {
 		}
 	}
 
+	// What the clients load code from, in the home: asked about by the
+	// engine, kept by the wall in every scope a mode lets a step run in.
+	for _, scope := range []wall.Scope{wall.Read, wall.Local, wall.Approved} {
+		prof := wall.For(wall.Inputs{Home: home, Root: root, Scope: scope})
+		for _, e := range place.ClientCode {
+			p := filepath.Join(home, e)
+			if scope == wall.Local && !classes("echo x > "+p).Has(risk.InstructionPatch) {
+				t.Errorf("%s: the engine lets a step write what the client loads as local work", e)
+			}
+			held := false
+			for _, r := range prof.ReadOnly {
+				held = held || p == r || strings.HasPrefix(p, r+"/")
+			}
+			if !held {
+				t.Errorf("%s: the wall's %v scope does not keep what the client loads", e, scope)
+			}
+		}
+	}
+
 	for _, c := range place.Credentials {
 		p := filepath.Join(home, c)
 		if !classes("cat " + p).Has(risk.Secret) {
