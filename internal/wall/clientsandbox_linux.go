@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -69,10 +72,13 @@ func ClientSandboxPart(p Profile) Profile {
 }
 
 // inClientSandbox runs a's command under ClientSandboxPart of its
-// profile: Landlock on this thread, then bash. The command runs as
-// bash -c runs it; a report descriptor gets the shell's end as the
-// whole wall reports it, with no folder (the client's shell stays
-// where it was).
+// profile: Landlock on this thread, then bash started from it, as bash -c
+// runs the command. As in the whole wall, the step gets no terminal: its
+// stdin on a terminal is /dev/null and its output on a terminal a pipe
+// the launcher copies there (what an agent types into a running step
+// later reaches no hook), it is a session of its own, and what it leaves
+// running ends with it. A report descriptor gets the shell's end with no
+// folder (the client's shell stays where it was).
 func inClientSandbox(a Args, stderr io.Writer) int {
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "sayso-wall: error: in the client's sandbox: %v\n", err)
@@ -85,19 +91,83 @@ func inClientSandbox(a Args, stderr io.Writer) int {
 	if err != nil {
 		return fail(fmt.Errorf("find bash: %w", err))
 	}
-	runtime.LockOSThread() // never unlocked: this thread is restricted and execs
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return fail(fmt.Errorf("keep what the step leaves running: %w", err))
+	}
+	defer endOrphans()
+	std, relays, err := terminals()
+	if err != nil {
+		return fail(err)
+	}
+	var relayed sync.WaitGroup
+	for _, r := range relays {
+		relayed.Add(1)
+		go func() {
+			defer relayed.Done()
+			r.copy()
+		}()
+	}
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+
+	// Landlock holds the thread that restricts itself and what it starts:
+	// bash is started from this locked thread, which is never unlocked.
+	runtime.LockOSThread()
 	if err := restrict(ClientSandboxPart(a.Profile)); err != nil {
 		return fail(err)
 	}
-	if _, err := unix.Setsid(); err != nil && !errors.Is(err, unix.EPERM) {
-		return fail(fmt.Errorf("new session: %w", err))
+	pid, err := syscall.ForkExec(bash, []string{"bash", "-c", a.Command}, &syscall.ProcAttr{
+		Env:   stepEnv(a.Profile, os.Environ()),
+		Files: []uintptr{std[0], std[1], std[2]},
+		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+	})
+	for fd, f := range std {
+		if f > 2 {
+			syscall.Close(int(f))
+			std[fd] = uintptr(fd)
+		}
 	}
+	if err != nil {
+		return fail(fmt.Errorf("run bash: %w", err))
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case s := <-sigs:
+				switch s {
+				case syscall.SIGINT, syscall.SIGQUIT:
+					syscall.Kill(-pid, s.(syscall.Signal))
+				default:
+					syscall.Kill(pid, s.(syscall.Signal))
+				}
+			}
+		}
+	}()
+	var ws syscall.WaitStatus
+	for {
+		_, err = syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return fail(fmt.Errorf("wait for the step: %w", err))
+	}
+	// What the shell wrote before it ended reaches the terminal; a
+	// process it left running does not keep the client waiting.
+	for _, r := range relays {
+		r.from.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	}
+	relayed.Wait()
+	code := waitCode(ws)
 	if a.ReportFD >= 0 {
 		syscall.Write(a.ReportFD, []byte("e"))
 		syscall.Close(a.ReportFD)
 	}
-	argv := []string{"bash", "-c", a.Command}
-	env := stepEnv(a.Profile, os.Environ())
-	err = syscall.Exec(bash, argv, env)
-	return fail(fmt.Errorf("run bash: %w", err))
+	return code
 }
