@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -98,8 +99,11 @@ func claudeRuleMatches(rule string, script *shell.Script, cwd, home, base string
 		}
 		spec = spec[:len(spec)-1]
 	}
-	switch tool {
-	case "Bash":
+	if tool == "*" {
+		return true
+	}
+	switch risk.KindOfTool(tool) {
+	case risk.ToolShell:
 		if !hasSpec || spec == "" || spec == "*" {
 			return true
 		}
@@ -108,20 +112,19 @@ func claudeRuleMatches(rule string, script *shell.Script, cwd, home, base string
 				return true
 			}
 		}
-	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
+	case risk.ToolRead, risk.ToolWrite, risk.ToolMultiEdit:
+		files := namedFiles(script, cwd, home)
 		if !hasSpec || spec == "" {
-			return tool == "Read" || tool == "Edit" // every file: every line that names one
+			return len(files) > 0 // every file: every line that names one
 		}
 		res := pathSpec(spec, cwd, home, base)
-		for _, p := range namedFiles(script, cwd, home) {
+		for _, p := range files {
 			for _, re := range res {
 				if re.MatchString(p) {
 					return true
 				}
 			}
 		}
-	case "*":
-		return true
 	}
 	return false
 }
