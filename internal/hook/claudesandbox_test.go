@@ -57,6 +57,9 @@ func TestClaudeSandboxKnown(t *testing.T) {
 			if !strings.Contains(out, "sayso-wall") {
 				t.Fatalf("not walled: %s", out)
 			}
+			if tt.want && !strings.Contains(told.Why, "Claude Code's own sandbox") {
+				t.Errorf("the decision is told %q; want it to name Claude Code's own sandbox", told.Why)
+			}
 			if told.Partial != tt.want || strings.Contains(out, "--in-client-sandbox") != tt.want {
 				t.Errorf("partial = %v, line falls back = %v; want %v: %s", told.Partial, strings.Contains(out, "--in-client-sandbox"), tt.want, out)
 			}

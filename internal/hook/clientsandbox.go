@@ -104,7 +104,11 @@ func (w Walls) StateFor(s Step) policy.Wall {
 // words say what a partial wall holds in the client's sandbox.
 func (c ClientSandbox) words() string {
 	what := "an unknown sandbox of the client's"
-	if c != SandboxUnknown {
+	switch c {
+	case SandboxUnknown:
+	case ClaudeSandbox:
+		what = "Claude Code's own sandbox"
+	default:
 		what = "the client's " + string(c) + " sandbox"
 	}
 	return "the step runs in " + what + ", where only Landlock of the wall can be added: writes held to the project and the temp folders, but credentials it leaves readable stay readable"
