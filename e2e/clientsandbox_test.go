@@ -70,6 +70,23 @@ func TestLauncherInCodexSandbox(t *testing.T) {
 			t.Errorf("the step could not write what its profile lets it write: %v\n%s", err, out)
 		}
 	})
+	t.Run("no-terminal", func(t *testing.T) {
+		// On a terminal (script gives the client one), the step sees none:
+		// what is typed into it later was never decided on.
+		needTools(t, "script")
+		line := strings.Join([]string{bin, "sandbox", "-c", `'sandbox_mode="workspace-write"'`, "--", launcher, "--scope", "read", "--write", tmp, "--write", "/dev/null", "--in-client-sandbox", "--", `'tty; cat /dev/tty; echo done'`}, " ")
+		ctx, cancel := context.WithTimeout(context.Background(), testenv.Hang)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "script", "-qec", line, "/dev/null")
+		cmd.Dir, cmd.Env = w.proj, w.env
+		out, _ := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			t.Fatalf("the step waited on the terminal:\n%s", out)
+		}
+		if !strings.Contains(string(out), "not a tty") || !strings.Contains(string(out), "done") {
+			t.Errorf("the step saw the client's terminal:\n%s", out)
+		}
+	})
 	t.Run("no-fallback", func(t *testing.T) {
 		clean()
 		out, code := sandboxed(t, launcher, "--scope", "local", "--write", tmp, "--write", w.proj, "--", step)
