@@ -77,3 +77,39 @@ func TestEgressHostsNoLoopback(t *testing.T) {
 		t.Errorf("egressHosts(%v) = %v, want the registry alone", trusted, got)
 	}
 }
+
+// TestPartialWall: inside a client's sandbox only Landlock of the wall
+// holds, so auto and autopilot let through reading and the writes sayso
+// reads on the command line, and ask about code it does not read; the
+// person's say-so and a lease for one action still count.
+func TestPartialWall(t *testing.T) {
+	partial := Wall{On: true, Partial: true, Why: "the step runs in the client's workspace-write sandbox"}
+	allowEntry := parsed(t, "[[allow]]\ncommand = \"terraform fmt -recursive\"")
+	for _, tt := range []struct {
+		name string
+		req  Request
+		want Decision
+	}{
+		{"reading", Request{Command: "cat go.mod", Mode: ModeAuto, Wall: partial}, Allow},
+		{"a write sayso reads", Request{Command: "echo x > notes.txt", Mode: ModeAuto, Wall: partial}, Allow},
+		{"a removal sayso reads", Request{Command: "rm notes.txt", Mode: ModeAuto, Wall: partial}, Allow},
+		{"folders", Request{Command: "mkdir -p a/b && touch a/b/c", Mode: ModeAuto, Wall: partial}, Allow},
+		{"the project's code", Request{Command: "sh tools/x.sh", Mode: ModeAuto, Wall: partial}, Ask},
+		{"a build", Request{Command: "go test ./...", Mode: ModeAuto, Wall: partial}, Ask},
+		{"git, whose hooks run", Request{Command: "git commit -m x", Mode: ModeAuto, Wall: partial}, Ask},
+		{"a write beside code", Request{Command: "echo x > a.txt && make", Mode: ModeAuto, Wall: partial}, Ask},
+		{"autopilot", Request{Command: "make", Mode: ModeAutopilot, Wall: partial}, Ask},
+		{"the person's allow entry", Request{Command: "terraform fmt -recursive", Mode: ModeAuto, Wall: partial, Policy: allowEntry}, Allow},
+		{"the whole wall", Request{Command: "sh tools/x.sh", Mode: ModeAuto, Wall: Wall{On: true}}, Allow},
+	} {
+		tt.req.Context = testContext
+		tt.req.Now = now
+		got, diag := Evaluate(tt.req)
+		if got != tt.want {
+			t.Errorf("%s: %q = %v, want %v\n%s", tt.name, tt.req.Command, got, tt.want, strings.Join(diag.Reasons, "\n"))
+		}
+		if tt.req.Wall.Partial && got == Ask && tt.req.Mode != ModeAsk && !strings.Contains(strings.Join(diag.Reasons, " "), "only partly there (the step runs in the client's workspace-write sandbox)") {
+			t.Errorf("%s: the reasons do not say the wall is partly there: %q", tt.name, diag.Reasons)
+		}
+	}
+}
