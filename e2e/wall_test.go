@@ -336,14 +336,33 @@ func TestWallClaudeCode(t *testing.T) {
 func TestWallCodex(t *testing.T) {
 	bin := client(t, "codex")
 	needWall(t)
-	for _, m := range codexModes {
-		t.Run(m.name, func(t *testing.T) {
+	type run struct {
+		mode   int
+		served bool
+	}
+	var runs []run
+	for i := range codexModes {
+		runs = append(runs, run{i, false})
+	}
+	// Through sayso serve too, which reads Codex's record of the turn in
+	// its own process: exec's default and no sandbox.
+	runs = append(runs, run{0, true}, run{len(codexModes) - 1, true})
+	for _, r := range runs {
+		m := codexModes[r.mode]
+		name := m.name
+		if r.served {
+			name += "/gateway"
+		}
+		t.Run(name, func(t *testing.T) {
 			w := newWorld(t)
 			plantAttack(t, w, saysoHook)
 			f := NewFake(Call{Command: "sh tools/x.sh"})
 			defer f.Close()
 			codexConfig(t, w, f)
 			w.install(t, "codex")
+			if r.served {
+				w.serve(t)
+			}
 			args := append([]string{"exec", "--json", "--skip-git-repo-check", "-C", w.proj}, m.flags...)
 			out := w.run(t, bin, []string{"FAKE_API_KEY=sk-fake"}, append(args, "do the task")...)
 			if m.name == "danger-full-access" {
