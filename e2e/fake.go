@@ -12,15 +12,28 @@ import (
 )
 
 // Call is one tool call the fake model makes: a shell command, a file
-// write where the client has a file tool, or (Claude Code only) a
-// sub-agent whose prompt is Task and whose own calls are Sub.
+// read, write or edit with the client's file tools, a call of the fake's
+// own MCP tool, or a sub-agent whose prompt is Task and whose own calls
+// are Sub.
 type Call struct {
 	Command string // a shell command line
-	Path    string // a file to write, with Content
+	Path    string // a file to write, with Content; or to edit, Old to New
 	Content string
+	Old     string
+	New     string
+	Read    string // a file to read (Codex, which has no read tool: cat)
+	MCP     string // a tool of the fake's MCP server (MCPServer), with Text
+	Text    string
 	Task    string // a sub-agent's prompt; it must hold SubagentMark
 	Sub     []Call
 }
+
+// MCPServer is the name the clients are told to give the fake's own MCP
+// server, which serves MCPTool at URL/mcp.
+const (
+	MCPServer = "demo"
+	MCPTool   = "say_hello"
+)
 
 // SubagentMark in a conversation's first words tells the fake it talks to
 // a sub-agent.
@@ -87,6 +100,8 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.openai(w, body)
 	case strings.Contains(r.URL.Path, ":streamGenerateContent"):
 		f.gemini(w, body)
+	case r.URL.Path == "/mcp":
+		f.mcp(w, r, raw)
 	case strings.HasSuffix(r.URL.Path, "/count_tokens") || strings.Contains(r.URL.Path, ":countTokens"):
 		writeJSON(w, map[string]any{"input_tokens": 10, "totalTokens": 10})
 	default:
@@ -103,8 +118,21 @@ func writeJSON(w http.ResponseWriter, v any) {
 // next returns the call to make after n results in the main
 // conversation (sub false) or the sub-agent's, and false when the turn is
 // over. It runs Before once per main call.
-func (f *Fake) next(n int, sub bool) (Call, bool) {
-	calls := f.calls
+func (f *Fake) next(n int, sub bool) (Call, bool) { return f.nextOf(n, sub, nil) }
+
+// nextOf is next over the calls skip leaves: those the client cannot
+// make.
+func (f *Fake) nextOf(n int, sub bool, skip func(Call) bool) (Call, bool) {
+	var calls []Call
+	tasks := 0 // the sub-agents the main conversation starts
+	for _, c := range f.calls {
+		if skip == nil || !skip(c) {
+			calls = append(calls, c)
+			if c.Task != "" {
+				tasks++
+			}
+		}
+	}
 	if sub {
 		calls = nil
 		for _, c := range f.calls {
@@ -118,7 +146,7 @@ func (f *Fake) next(n int, sub bool) (Call, bool) {
 		} else {
 			f.mains++
 		}
-		if f.mains > 0 && f.subs >= f.tasks() && !f.closed {
+		if f.mains > 0 && f.subs >= tasks && !f.closed {
 			f.closed = true
 			close(f.done)
 		}
@@ -150,17 +178,6 @@ func (f *Fake) Ends() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.mains
-}
-
-// tasks counts the sub-agents the main conversation starts.
-func (f *Fake) tasks() int {
-	n := 0
-	for _, c := range f.calls {
-		if c.Task != "" {
-			n++
-		}
-	}
-	return n
 }
 
 // OnResult sets a function that sees each tool result as it arrives.
@@ -210,6 +227,12 @@ func (f *Fake) anthropic(w http.ResponseWriter, body map[string]any) {
 		switch {
 		case call.Task != "":
 			name, input = "Agent", map[string]any{"description": "e2e task", "prompt": call.Task, "subagent_type": "general-purpose", "run_in_background": false}
+		case call.Read != "":
+			name, input = "Read", map[string]any{"file_path": call.Read}
+		case call.MCP != "":
+			name, input = offered(body, "mcp__"+MCPServer+"__"+call.MCP, call.MCP), map[string]any{"text": call.Text}
+		case call.Path != "" && call.Old != "":
+			name, input = "Edit", map[string]any{"file_path": call.Path, "old_string": call.Old, "new_string": call.New}
 		case call.Path != "":
 			name, input = "Write", map[string]any{"file_path": call.Path, "content": call.Content}
 		}
@@ -294,12 +317,26 @@ func (f *Fake) openai(w http.ResponseWriter, body map[string]any) {
 		f.got(result)
 	}
 	var item map[string]any
-	if call, more := f.next(n, false); !more {
+	// Codex offers this fake no sub-agent tool, and its MCP tools only
+	// through a search: those calls are not made.
+	codexCannot := func(c Call) bool { return c.Task != "" || c.MCP != "" }
+	if call, more := f.nextOf(n, false, codexCannot); !more {
 		item = map[string]any{"type": "message", "id": "msg_e2e", "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": "DONE", "annotations": []any{}}}}
 	} else {
-		args, _ := json.Marshal(map[string]any{"cmd": call.Command})
-		item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_e2e%d", n+1), "call_id": fmt.Sprintf("call_e2e%d", n+1), "name": "exec_command", "arguments": string(args), "status": "completed"}
+		name, input := "exec_command", map[string]any{"cmd": call.Command}
+		switch {
+		case call.Command != "":
+		case call.Read != "":
+			input = map[string]any{"cmd": "cat " + shellQuote(call.Read)}
+		case call.Path != "":
+			item = map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_e2e%d", n+1), "call_id": fmt.Sprintf("call_e2e%d", n+1),
+				"name": "apply_patch", "input": patch(call), "status": "completed"}
+		}
+		if item == nil {
+			args, _ := json.Marshal(input)
+			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_e2e%d", n+1), "call_id": fmt.Sprintf("call_e2e%d", n+1), "name": name, "arguments": string(args), "status": "completed"}
+		}
 	}
 	sse(w, "response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item})
 	sse(w, "response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_e2e",
@@ -337,6 +374,12 @@ func (f *Fake) gemini(w http.ResponseWriter, body map[string]any) {
 		part = map[string]any{"text": "DONE"}
 	} else if call.Task != "" {
 		part = map[string]any{"functionCall": map[string]any{"name": "invoke_agent", "args": map[string]any{"agent_name": "codebase_investigator", "prompt": call.Task}}}
+	} else if call.Read != "" {
+		part = map[string]any{"functionCall": map[string]any{"name": "read_file", "args": map[string]any{"file_path": call.Read}}}
+	} else if call.MCP != "" {
+		part = map[string]any{"functionCall": map[string]any{"name": offered(body, "mcp_"+MCPServer+"_"+call.MCP, call.MCP), "args": map[string]any{"text": call.Text}}}
+	} else if call.Path != "" && call.Old != "" {
+		part = map[string]any{"functionCall": map[string]any{"name": "replace", "args": map[string]any{"file_path": call.Path, "old_string": call.Old, "new_string": call.New, "instruction": "e2e edit"}}}
 	} else if call.Path != "" {
 		part = map[string]any{"functionCall": map[string]any{"name": "write_file", "args": map[string]any{"file_path": call.Path, "content": call.Content}}}
 	} else {
@@ -344,4 +387,99 @@ func (f *Fake) gemini(w http.ResponseWriter, body map[string]any) {
 	}
 	sse(w, "", map[string]any{"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
 		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
+}
+
+// patch is Codex's apply_patch input for a write (Content) or an edit
+// (Old to New) of call.Path.
+func patch(call Call) string {
+	lines := func(prefix, text string) string {
+		var b strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			b.WriteString(prefix + l + "\n")
+		}
+		return b.String()
+	}
+	if call.Old != "" {
+		return "*** Begin Patch\n*** Update File: " + call.Path + "\n@@\n" + lines("-", call.Old) + lines("+", call.New) + "*** End Patch\n"
+	}
+	return "*** Begin Patch\n*** Add File: " + call.Path + "\n" + lines("+", call.Content) + "*** End Patch\n"
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// offered is the name under which the client offers the fake's MCP tool
+// (each names MCP tools its own way): the first tool name in the request
+// that ends with tool and names the server, else fallback.
+func offered(body map[string]any, fallback, tool string) string {
+	var found string
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if n, ok := v["name"].(string); ok && found == "" && strings.HasSuffix(n, tool) && strings.Contains(n, MCPServer) {
+				found = n
+			}
+			for _, e := range v {
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(body["tools"])
+	if found == "" {
+		return fallback
+	}
+	return found
+}
+
+// mcp serves the fake's MCP server over streamable HTTP: one tool,
+// MCPTool, that says hello with the text it is given.
+func (f *Fake) mcp(w http.ResponseWriter, r *http.Request, raw []byte) {
+	if r.Method != http.MethodPost {
+		w.WriteHeader(http.StatusMethodNotAllowed)
+		return
+	}
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name            string         `json:"name"`
+			Arguments       map[string]any `json:"arguments"`
+			ProtocolVersion string         `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &req) != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	if len(req.ID) == 0 { // a notification
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	var result any
+	switch req.Method {
+	case "initialize":
+		version := req.Params.ProtocolVersion
+		if version == "" {
+			version = "2025-06-18"
+		}
+		result = map[string]any{"protocolVersion": version, "capabilities": map[string]any{"tools": map[string]any{}},
+			"serverInfo": map[string]any{"name": MCPServer, "version": "1.0.0"}}
+	case "tools/list":
+		result = map[string]any{"tools": []any{map[string]any{"name": MCPTool, "description": "Says hello with the given text.",
+			"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}}}}
+	case "tools/call":
+		text, _ := req.Params.Arguments["text"].(string)
+		result = map[string]any{"content": []any{map[string]any{"type": "text", "text": "hello from the fake MCP server: " + text}}}
+	case "ping":
+		result = map[string]any{}
+	default:
+		writeJSON(w, map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32601, "message": "fake: no method " + req.Method}})
+		return
+	}
+	writeJSON(w, map[string]any{"jsonrpc": "2.0", "id": req.ID, "result": result})
 }
