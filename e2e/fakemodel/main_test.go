@@ -98,3 +98,61 @@ func TestServe(t *testing.T) {
 		}
 	}
 }
+
+// The README's quickstart starts this fake with a step of each kind, and
+// shows the beginnings of the lines it prints.
+func TestReadmeQuickstart(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(readme), "\\\n", "")
+	m := regexp.MustCompile(`(?m)^\s*go run \./e2e/fakemodel (.*)$`).FindStringSubmatch(text)
+	if m == nil {
+		t.Fatal("README.md does not start the fake model with go run ./e2e/fakemodel")
+	}
+	args := regexp.MustCompile(`'[^']*'|\S+`).FindAllString(strings.ReplaceAll(m[1], "$HOME", "/home/you"), -1)
+	for i, a := range args {
+		args[i] = strings.ReplaceAll(a, "'", "")
+	}
+	calls, err := steps(args)
+	if err != nil {
+		t.Fatalf("README.md's steps %q: %v", args, err)
+	}
+	kinds := map[string]bool{}
+	for _, c := range calls {
+		switch {
+		case c.Command != "":
+			kinds["shell"] = true
+		case c.Read != "":
+			kinds["read"] = true
+		case c.Old != "":
+			kinds["edit"] = true
+		case c.Path != "":
+			kinds["write"] = true
+		case c.MCP != "":
+			kinds["mcp"] = true
+		case c.Task != "":
+			kinds["task"] = true
+		}
+	}
+	if len(kinds) != 6 {
+		t.Errorf("README.md's quickstart asks for %v, want a shell step, a write, a read, an edit, an MCP call and a sub-agent", kinds)
+	}
+	// What it shows of the printed lines is what serve prints.
+	var out strings.Builder
+	stop := make(chan os.Signal)
+	close(stop)
+	if code := serve(args, &out, io.Discard, stop); code != 0 {
+		t.Fatalf("serve(%q) = %d", args, code)
+	}
+	for _, shown := range regexp.MustCompile(`(?m)^\s*# ((?:ANTHROPIC|FAKE|GOOGLE)\S*|mkdir -p \.gemini)(.*)$`).FindAllStringSubmatch(text, -1) {
+		for _, part := range strings.Split(shown[0][strings.Index(shown[0], "#")+2:], "…") {
+			part = regexp.MustCompile(`127\.0\.0\.1:\d+`).ReplaceAllString(strings.TrimSpace(part), "127.0.0.1:PORT")
+			printed := regexp.MustCompile(`127\.0\.0\.1:\d+`).ReplaceAllString(out.String(), "127.0.0.1:PORT")
+			if part != "" && !strings.Contains(printed, part) {
+				t.Errorf("README.md shows %q; the fake prints:\n%s", part, out.String())
+			}
+		}
+	}
+}
