@@ -35,6 +35,7 @@ type holder struct {
 	// write (Profile.Overlay): the wall's own, gone with it.
 	caches string
 	sendM  sync.Mutex
+	closed sync.Once // close ends the holder once: its pid is not reused for another
 
 	mu    sync.Mutex
 	next  int
@@ -412,7 +413,9 @@ func (h *holder) keepOpen(ln net.Listener, s Scope) {
 }
 
 // close ends the keeper, and with it every process of the wall.
-func (h *holder) close() {
+func (h *holder) close() { h.closed.Do(h.end) }
+
+func (h *holder) end() {
 	h.ctl.Close()
 	syscall.Kill(h.pid, syscall.SIGKILL)
 	var ws syscall.WaitStatus

@@ -390,7 +390,12 @@ func hold(sock string, stderr io.Writer) int {
 			continue
 		}
 		if m.Op == "end" {
+			// Ended before it says so: every process of the wall, and
+			// every port forwarded into it, is gone once EndSession
+			// returns.
 			closeAll(fds)
+			h.close()
+			s.unforward()
 			send(c, msg{Op: "ended"})
 			c.Close()
 			return 0
@@ -534,6 +539,16 @@ func (s *session) ports(ports []int, procs int) {
 			ln.Close()
 			delete(s.fwd, p)
 		}
+	}
+}
+
+// unforward closes every port the session forwards.
+func (s *session) unforward() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for p, ln := range s.fwd {
+		ln.Close()
+		delete(s.fwd, p)
 	}
 }
 
