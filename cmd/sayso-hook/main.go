@@ -41,7 +41,7 @@ type reply struct {
 }
 
 // forwardEnv is gateway.ForwardEnv: the variables the adapters read.
-var forwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "GEMINI_CLI_HOME"}
+var forwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"}
 
 const (
 	maxInput = 16 << 20          // hook.MaxInput
