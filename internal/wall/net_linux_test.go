@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -324,10 +325,12 @@ func TestWallPushByProjectCode(t *testing.T) {
 	gitIn(base, "init", "-q", "--bare", "-b", "main", remote)
 	daemon := exec.Command(git, "daemon", "--export-all", "--enable=receive-pack", "--reuseaddr",
 		"--base-path="+base, "--listen=127.0.0.1", "--port="+strconv.Itoa(port), base)
+	// git runs git-daemon as a child: the whole group ends with the test.
+	daemon.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := daemon.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { daemon.Process.Kill(); daemon.Wait() })
+	t.Cleanup(func() { syscall.Kill(-daemon.Process.Pid, syscall.SIGKILL); daemon.Wait() })
 	url := fmt.Sprintf("git://127.0.0.1:%d/remote.git", port)
 	// The project: a clone with one commit pushed, and a release script.
 	proj := filepath.Join(w.home, "pushproj")
