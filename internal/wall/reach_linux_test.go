@@ -228,8 +228,10 @@ func TestWallOtherAgents(t *testing.T) {
 			t.Errorf("%s: a walled step reached the person's other ssh agent: %+v", name, r)
 		}
 	}
-	// The positive control: the same loop, run plain, reaches it.
-	out, _ := exec.Command("sh", "-c", `for s in /tmp/ssh-*/agent.*; do `+helperEnv+`=1 `+launcher(t)+` dial "$s" 2>/dev/null && echo "reached $s"; done; true`).Output()
+	// The positive control: the same loop, run plain, reaches it. It
+	// dials this test's agent only: another test's at the same time, in
+	// the same /tmp, would count a connection of this loop's too.
+	out, _ := exec.Command("sh", "-c", `for s in `+dir+`/agent.*; do `+helperEnv+`=1 `+launcher(t)+` dial "$s" 2>/dev/null && echo "reached $s"; done; true`).Output()
 	if !strings.Contains(string(out), dir) {
 		t.Fatalf("run plain, the loop did not reach the agent: the check sees nothing (%q)", out)
 	}
