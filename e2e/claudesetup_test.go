@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // claudeP installs sayso for Claude Code in the world and runs the real
@@ -174,5 +176,41 @@ func TestClaudeCodeSandbox(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestClaudeCodeSandboxTerminal: in Claude Code's attended terminal with
+// its sandbox on (and autoAllowBashIfSandboxed, its default), a step
+// sayso allows runs in the client's sandbox and its output reaches the
+// model, and a step sayso asks about is the person's to answer in the
+// client's dialog: the client's auto-allow of sandboxed commands does
+// not answer it for them. The person says no; nothing is pushed.
+func TestClaudeCodeSandboxTerminal(t *testing.T) {
+	client(t, "claude")
+	w := newWorld(t)
+	writeFile(t, filepath.Join(w.home, ".claude", "settings.json"), `{"sandbox":{"enabled":true}}`)
+	f := NewFake(Call{Command: "ls && grep ^Seccomp: /proc/self/status"}, Call{Command: "git push origin main"})
+	defer f.Close()
+	u := w.startTUI(t, f)
+	u.typeLine("list, then push my branch")
+	asked := false
+	testenv.Wait(t, "the client's dialog about the push, or the turn's end", func() (bool, string) {
+		sc := u.screen()
+		asked = strings.Contains(sc, "Do you want to proceed?")
+		return asked || isClosed(f.Done()), "screen:\n" + sc
+	})
+	if !asked {
+		t.Errorf("the push sayso asks about was not put to the person")
+	} else {
+		u.keys("Escape") // the person answers no
+		u.waitFor("Interrupted")
+	}
+	resultHas(t, f.Results(), "e2e-readme.txt")
+	resultHas(t, f.Results(), `Seccomp:\t2`)
+	if p := w.pushes(); len(p) != 0 {
+		t.Errorf("pushed: %q", p)
+	}
+	if t.Failed() {
+		t.Logf("screen:\n%s\nledger:\n%s", u.screen(), w.sayso(t, "log"))
 	}
 }
