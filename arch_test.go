@@ -60,7 +60,12 @@ var rules = map[string]struct {
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
 		"net/http":           "the launcher starts on every step: its egress proxy speaks only what a proxy must, without an HTTP server's weight",
-	}, []string{"internal/place", "internal/gitdir", "internal/unixsock"}},
+	}, []string{"internal/place", "internal/gitdir", "internal/unixsock", "internal/atomicfile"}},
+	"internal/atomicfile": {map[string]string{
+		"os/exec":      "replacing a file starts no process",
+		"net":          "replacing a file reaches no network",
+		"database/sql": "replacing a file needs no database: the launcher imports it",
+	}, nil},
 	"cmd/sayso-wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",

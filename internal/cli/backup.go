@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/atomicfile"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -94,7 +95,7 @@ func runBackup(env *Env, args []string) error {
 	if err := printJSON(&buf, b); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(args[0], buf.Bytes(), 0o600); err != nil {
+	if err := atomicfile.WriteFile(args[0], buf.Bytes(), 0o600); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "backed up the note, %d rules and %s to %s\n", len(b.Rules), policyWord(b.Policy), args[0])
@@ -169,12 +170,12 @@ func runRestore(env *Env, args []string) error {
 			return err
 		}
 		if cur.Policy != nil {
-			if err := writeFileAtomic(p+".sayso-backup", []byte(*cur.Policy), 0o600); err != nil {
+			if err := atomicfile.WriteFile(p+".sayso-backup", []byte(*cur.Policy), 0o600); err != nil {
 				return err
 			}
 			defer fmt.Fprintf(env.Stdout, "the replaced policy file is kept as %s\n", p+".sayso-backup")
 		}
-		if err := writeFileAtomic(p, []byte(*next.Policy), 0o600); err != nil {
+		if err := atomicfile.WriteFile(p, []byte(*next.Policy), 0o600); err != nil {
 			return err
 		}
 	}
@@ -287,31 +288,4 @@ func hasEntry(es []policy.Entry, e policy.Entry) bool {
 		}
 	}
 	return false
-}
-
-// writeFileAtomic replaces path with b: a temporary file in the same
-// folder, synced, then renamed over it.
-func writeFileAtomic(path string, b []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".sayso-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

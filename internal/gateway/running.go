@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/atomicfile"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/unixsock"
@@ -52,20 +53,8 @@ func Announce(r Running) (func(), error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, runningFile)
-	tmp, err := os.CreateTemp(dir, "."+runningFile+"-*")
-	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return nil, fmt.Errorf("write %s: %w", path, err)
+	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+		return nil, err
 	}
 	return func() { _ = os.Remove(path) }, nil
 }
