@@ -70,6 +70,14 @@ var rules = map[string]struct {
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",
 	}, []string{"internal/wall", "internal/place", "internal/gitdir", "internal/unixsock"}},
+	"internal/project": {map[string]string{
+		"os/exec":               "it reads the project's files as the tools read them, without running one",
+		"net":                   "it reads the project's folder and nothing else",
+		"net/http":              "it reads the project's folder and nothing else",
+		"database/sql":          "only package store touches the database",
+		"modernc.org/sqlite":    "only package store touches the database",
+		"mvdan.cc/sh/v3/interp": "sayso reads commands, it never runs them",
+	}, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy", "internal/paths", "internal/gitdir", "internal/wall"}},
 	"cmd/sayso-hook": {map[string]string{
 		"database/sql":       "the forwarder is the hook's fast path: the database driver stays off it",
 		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/sayso-dev/sayso/internal/hook"
@@ -12,9 +11,9 @@ import (
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
-// project writes the files of a temporary project in a home and returns
+// projectAt writes the files of a temporary project in a home and returns
 // its folder.
-func project(t *testing.T, home string, files map[string]string) string {
+func projectAt(t *testing.T, home string, files map[string]string) string {
 	t.Helper()
 	root := filepath.Join(home, "project")
 	for name, body := range files {
@@ -29,34 +28,6 @@ func project(t *testing.T, home string, files map[string]string) string {
 	return root
 }
 
-// TestProjectCommands: package.json's bin, in both its forms, and
-// pyproject.toml's scripts are read as the commands the project declares;
-// a name a shell would not look up on PATH is not taken.
-func TestProjectCommands(t *testing.T) {
-	home := t.TempDir()
-	root := project(t, home, map[string]string{
-		"package.json": `{"name": "acme", "bin": {"acme": "./bin/acme.js", "acme-dev": "./bin/dev.js", "../evil": "./x.js", "a b": "./y.js", "-x": "./z.js"}}`,
-		"pyproject.toml": "[project]\nname = \"acme\"\n[project.scripts]\nacme-py = \"acme.cli:main\"\n" +
-			"[project.gui-scripts]\nacme-gui = \"acme.gui:main\"\n[tool.poetry.scripts]\nacme-poetry = \"acme.cli:poetry\"\n",
-	})
-	_, _, got := projectPackages(root)
-	want := map[string]string{
-		"acme": risk.CommandOfPackageJSON, "acme-dev": risk.CommandOfPackageJSON,
-		"acme-py": risk.CommandOfPyproject, "acme-gui": risk.CommandOfPyproject, "acme-poetry": risk.CommandOfPyproject,
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("commands = %v, want %v", got, want)
-	}
-	// bin as one path: the command is the package's name without its scope.
-	root = project(t, t.TempDir(), map[string]string{"package.json": `{"name": "@acme/tool", "bin": "./cli.js"}`})
-	if _, _, got := projectPackages(root); !reflect.DeepEqual(got, map[string]string{"tool": risk.CommandOfPackageJSON}) {
-		t.Errorf("commands of a string bin = %v, want tool", got)
-	}
-	if _, _, got := projectPackages(t.TempDir()); len(got) != 0 {
-		t.Errorf("commands of an empty folder = %v, want none", got)
-	}
-}
-
 // TestProjectCommandsDecided: a command the project declares, run by its
 // name (npx, npm exec, node_modules/.bin, an npm script, its bare name
 // after an install), and a binary the project builds into its own tree run
@@ -68,14 +39,14 @@ func TestProjectCommandsDecided(t *testing.T) {
 	ctx := context.Background()
 	home := t.TempDir()
 	d := &Decider{DB: openTestStore(t), Home: home, ConfigDir: home, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: home}}
-	node := project(t, filepath.Join(home, "node"), map[string]string{
+	node := projectAt(t, filepath.Join(home, "node"), map[string]string{
 		"package.json": `{"name": "acme", "bin": {"acme": "./bin/acme.js", "curl": "./bin/curl.js", "deploy-site": "./bin/d.js"},
 			"scripts": {"gen": "acme generate --out dist"}}`,
 	})
-	py := project(t, filepath.Join(home, "py"), map[string]string{
+	py := projectAt(t, filepath.Join(home, "py"), map[string]string{
 		"pyproject.toml": "[project]\nname = \"acme\"\n[project.scripts]\nacme-admin = \"acme.cli:main\"\ngit = \"acme.git:main\"\n",
 	})
-	built := project(t, filepath.Join(home, "built"), map[string]string{"Cargo.toml": "[package]\nname = \"acme\"\n"})
+	built := projectAt(t, filepath.Join(home, "built"), map[string]string{"Cargo.toml": "[package]\nname = \"acme\"\n"})
 	const safe = risk.Class(255)
 	for _, tt := range []struct {
 		cwd, cmd string

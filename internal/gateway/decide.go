@@ -10,11 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/sayso-dev/sayso/internal/hook"
-	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/review"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -79,14 +77,15 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 }
 
 // Request builds the request for the step s, on the host or in the
-// container c: the person's and the project's policy files, the kept
+// container c: the project, read once for the step (package project), the
+// person's and the project's policy files, the kept
 // rules, sayso's protected paths, the wall. It is the one place a request
 // is built — for the hook, the gateway and sayso check alike — so what
 // check explains is what the hook decides. The session's own state is
 // added inside the store's transaction.
 func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container) (policy.Request, error) {
-	root := paths.ProjectRoot(s.Project())
-	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: root, ReadFile: os.ReadFile})
+	proj := project.Read(s.Project(), d.Home)
+	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: proj.Root, ReadFile: os.ReadFile})
 	chained, err := d.DB.Chained(ctx)
 	pol.SetTeam(team.Current(d.ConfigDir, now(), chained, err))
 	kept, err := d.DB.Rules(ctx)
@@ -100,155 +99,18 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Input:   s.Input,
 		Command: s.Command,
 		Policy:  pol,
-		Context: risk.Context{Root: root, Cwd: s.Project(), Home: d.Home, Protected: d.Protected, TempDir: s.TempDir},
-		Rules:   lookup(rules),
+		Project: proj,
+		// The repository's other work trees (git worktree list) are the
+		// project as much as this one: the wall lets them be written too.
+		Context: risk.Context{Root: proj.Root, Roots: proj.Worktrees, Cwd: s.Project(), Home: d.Home, Protected: d.Protected, TempDir: s.TempDir,
+			Packages: proj.Packages, Scripts: proj.Scripts, Commands: proj.Commands, Recipes: proj.Recipes},
+		Rules: lookup(rules),
 		// A host's declared container; nil, the host, for the clients.
 		Container: c,
 		Wall:      d.Walls.StateFor(s),
 	}
-	// The repository's other work trees (git worktree list) are the
-	// project as much as this one: the wall lets them be written too.
-	base.Context.Roots = paths.Worktrees(root)
-	base.Context.Packages, base.Context.Scripts, base.Context.Commands = projectPackages(root)
-	base.Context.Recipes = makeRecipes(root)
-	policy.Resolve(&base, Disk(root, d.Protected))
+	policy.Resolve(&base, project.Disk(proj, hook.Resolver(d.Protected)))
 	return base, nil
-}
-
-// projectPackages are the project's own npm packages and the programs
-// they installed — package.json's dependencies of every kind, the names in
-// node_modules/.bin, pyproject.toml's dependencies —, package.json's
-// scripts, and the commands the project declares as its own (package.json's
-// bin, pyproject.toml's scripts). A project without them depends on none.
-func projectPackages(root string) (map[string]bool, map[string]string, map[string]string) {
-	out, scripts, commands := map[string]bool{}, map[string]string{}, map[string]string{}
-	if b, err := os.ReadFile(filepath.Join(root, "package.json")); err == nil && len(b) < 4<<20 {
-		var m map[string]json.RawMessage
-		if json.Unmarshal(b, &m) == nil {
-			_ = json.Unmarshal(m["scripts"], &scripts)
-			npmBins(m, commands)
-			for _, k := range []string{"dependencies", "devDependencies", "optionalDependencies", "peerDependencies"} {
-				var deps map[string]string
-				if json.Unmarshal(m[k], &deps) == nil {
-					for name := range deps {
-						out[name] = true
-					}
-				}
-			}
-		}
-	}
-	if ents, err := os.ReadDir(filepath.Join(root, "node_modules", ".bin")); err == nil {
-		for _, e := range ents {
-			out[e.Name()] = true
-		}
-	}
-	if b, err := os.ReadFile(filepath.Join(root, "pyproject.toml")); err == nil && len(b) < 4<<20 {
-		var doc map[string]any
-		if toml.Unmarshal(b, &doc) == nil {
-			pythonPackages(doc, out)
-			pythonScripts(doc, commands)
-		}
-	}
-	return out, scripts, commands
-}
-
-// commandName reports whether name can be a command the project declares:
-// a plain word, which a shell finds on PATH. A name with a folder in it,
-// or one a shell would read as something else, is not taken.
-func commandName(name string) bool {
-	return name != "" && name[0] != '-' && name != "." && name != ".." && len(name) <= 214 &&
-		!strings.ContainsAny(name, "/\\ \t\n\x00$`'\"*?[]{}()<>|&;=~#!")
-}
-
-// npmBins adds the commands package.json's bin declares: an object of
-// command names, or one path, whose command is the package's name without
-// its scope (npm's normalize-package-bin).
-func npmBins(m map[string]json.RawMessage, out map[string]string) {
-	var bins map[string]string
-	if json.Unmarshal(m["bin"], &bins) != nil {
-		var one, name string
-		if json.Unmarshal(m["bin"], &one) != nil || one == "" || json.Unmarshal(m["name"], &name) != nil {
-			return
-		}
-		bins = map[string]string{name[strings.LastIndexByte(name, '/')+1:]: one}
-	}
-	for name := range bins {
-		if commandName(name) {
-			out[name] = risk.CommandOfPackageJSON
-		}
-	}
-}
-
-// pythonScripts adds the commands pyproject.toml declares: the console and
-// GUI scripts of PEP 621 ([project.scripts], [project.gui-scripts]) and
-// poetry's [tool.poetry.scripts], which an install of the project (pip
-// install -e ., uv sync) puts in its environment's bin folder.
-func pythonScripts(doc map[string]any, out map[string]string) {
-	tables := []any{}
-	if p, ok := doc["project"].(map[string]any); ok {
-		tables = append(tables, p["scripts"], p["gui-scripts"])
-	}
-	if t, ok := doc["tool"].(map[string]any); ok {
-		if p, ok := t["poetry"].(map[string]any); ok {
-			tables = append(tables, p["scripts"])
-		}
-	}
-	for _, t := range tables {
-		if m, ok := t.(map[string]any); ok {
-			for name := range m {
-				if commandName(name) {
-					out[name] = risk.CommandOfPyproject
-				}
-			}
-		}
-	}
-}
-
-// pythonPackages adds the names a pyproject.toml depends on: the project's
-// dependencies and optional ones, its dependency groups, uv's and poetry's
-// development dependencies.
-func pythonPackages(doc map[string]any, out map[string]bool) {
-	add := func(v any) {
-		switch v := v.(type) {
-		case []any: // PEP 621 and PEP 735: "ruff>=0.5"
-			for _, x := range v {
-				s, _ := x.(string)
-				if f := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(" <>=!~;[(@,", r) }); len(f) > 0 {
-					out[strings.ToLower(f[0])] = true
-				}
-			}
-		case map[string]any: // poetry: ruff = "^0.5"
-			for name := range v {
-				out[strings.ToLower(name)] = true
-			}
-		}
-	}
-	get := func(m any, keys ...string) any {
-		for _, k := range keys {
-			mm, ok := m.(map[string]any)
-			if !ok {
-				return nil
-			}
-			m = mm[k]
-		}
-		return m
-	}
-	add(get(doc, "project", "dependencies"))
-	for _, group := range []any{get(doc, "project", "optional-dependencies"), get(doc, "dependency-groups")} {
-		if g, ok := group.(map[string]any); ok {
-			for _, v := range g {
-				add(v)
-			}
-		}
-	}
-	add(get(doc, "tool", "uv", "dev-dependencies"))
-	add(get(doc, "tool", "poetry", "dependencies"))
-	add(get(doc, "tool", "poetry", "dev-dependencies"))
-	if g, ok := get(doc, "tool", "poetry", "group").(map[string]any); ok {
-		for name := range g {
-			add(get(g, name, "dependencies"))
-		}
-	}
 }
 
 // finish decides the step against the store, asks the reviewer where it
@@ -536,71 +398,4 @@ func (d *Decider) warnings() []string {
 		why = "there is no wall here (" + w.Why + "): what auto and autopilot let run can do whatever you can, sayso's own database and policy file included"
 	}
 	return []string{"auto_without_wall = true in your policy file: " + why + ". Take it out to have auto ask instead."}
-}
-
-// makeRecipes reads the project's Makefile into its targets' recipe
-// lines; "" is the first target, make's default. It reads rules as make
-// writes them plainly (target: prerequisites, then tab-led lines) and
-// leaves what it cannot read out: the step then runs what it does not
-// know of, and is judged by its name alone — unless the Makefile has
-// rules sayso cannot read (an included file, another recipe prefix, a
-// pattern or computed rule), marked by the key "%", no target's name.
-func makeRecipes(root string) map[string][]string {
-	var b []byte
-	for _, name := range []string{"GNUmakefile", "makefile", "Makefile"} {
-		var err error
-		if b, err = os.ReadFile(filepath.Join(root, name)); err == nil {
-			break
-		}
-	}
-	if len(b) == 0 || len(b) > 1<<20 {
-		return nil
-	}
-	out := map[string][]string{}
-	var current []string
-	first := true
-	lines := strings.Split(strings.ReplaceAll(string(b), "\\\n", " "), "\n")
-	for _, line := range lines {
-		if strings.HasPrefix(line, "\t") {
-			for _, t := range current {
-				out[t] = append(out[t], strings.TrimPrefix(line, "\t"))
-			}
-			continue
-		}
-		current = nil
-		trim := strings.TrimSpace(line)
-		for _, p := range []string{"include", "-include", "sinclude", ".RECIPEPREFIX", "define", "MAKEFILES"} {
-			if strings.HasPrefix(trim, p+" ") || strings.HasPrefix(trim, p+"\t") || strings.HasPrefix(trim, p+"=") || strings.HasPrefix(trim, p+":") || strings.HasPrefix(trim, p+"+") || strings.HasPrefix(trim, p+"?") {
-				out["%"] = nil
-			}
-		}
-		if strings.Contains(line, "$(eval") || strings.Contains(line, "${eval") {
-			out["%"] = nil
-		}
-		head, rest, ok := strings.Cut(line, ":")
-		if !ok || strings.ContainsAny(head, "=#") || strings.HasPrefix(strings.TrimSpace(rest), "=") {
-			continue
-		}
-		if strings.ContainsAny(head, "$%") {
-			out["%"] = nil // a pattern or a computed rule: a target may run it
-			continue
-		}
-		_, inline, hasInline := strings.Cut(rest, ";")
-		for _, t := range strings.Fields(head) {
-			if strings.HasPrefix(t, ".") {
-				continue
-			}
-			current = append(current, t)
-			if first {
-				current = append(current, "")
-				first = false
-			}
-		}
-		if hasInline {
-			for _, t := range current {
-				out[t] = append(out[t], strings.TrimSpace(inline))
-			}
-		}
-	}
-	return out
 }

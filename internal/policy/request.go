@@ -17,10 +17,14 @@ type Request struct {
 	Command string // the shell command line, when Tool is "" (or a shell tool without Input)
 	Input   []byte // the tool's input JSON
 
-	Mode      Mode         // the session's mode
-	Context   risk.Context // where the step runs on the host: root, cwd, home, protected paths
-	Container *Container   // the container the step runs in; nil is the host
-	Policy    *Policy      // the person's policy file and the project's, loaded; nil is the defaults
+	Mode    Mode         // the session's mode
+	Context risk.Context // where the step runs on the host: root, cwd, home, protected paths
+	// Project is the project the step runs in, read once (package
+	// project): its root, work trees and repository, which the wall's
+	// plan hands the wall. Context carries what risk reads of it.
+	Project   Project
+	Container *Container // the container the step runs in; nil is the host
+	Policy    *Policy    // the person's policy file and the project's, loaded; nil is the defaults
 
 	// Links maps a path the step names to the real path its symlinks lead
 	// to, for the paths that exist. Filled by Resolve, which touches the

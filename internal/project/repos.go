@@ -1,4 +1,4 @@
-package gateway
+package project
 
 import (
 	"bytes"
@@ -9,29 +9,19 @@ import (
 	"unicode"
 
 	"github.com/sayso-dev/sayso/internal/gitdir"
-	"github.com/sayso-dev/sayso/internal/hook"
-	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
 
-// Disk is how a request for a step in the project at root reads the
-// disk: links resolved as the hook resolves them, the compose files of
-// compose steps read, and the repositories git steps use looked at.
-func Disk(root string, protected []string) policy.Disk {
-	return policy.Disk{EvalSymlinks: hook.Resolver(protected), RepoRuns: repoRuns(root), Compose: readCompose, Sum: wall.Sum}
-}
-
 // repoRuns returns the look policy.Resolve makes at the repository a git
 // segment uses: when git, started in folder dir, finds a repository that
-// is not the project's own (the project's git folder, its worktrees and
-// modules, which the wall keeps read-only), it says which of that
+// is not the project's own (own: the project's git folder, its worktrees
+// and modules, which the wall keeps read-only), it says which of that
 // repository's configuration keys and hooks run a program. A step the
 // wall let write in the project can make such a repository below it; a
 // later git step there, run outside the wall on the person's say-so,
 // would run what it planted.
-func repoRuns(root string) func(dir string) string {
-	own := ownGitDirs(root)
+func repoRuns(root string, own []string) func(dir string) string {
 	return func(dir string) string {
 		gd := findGitDir(dir)
 		if gd == "" {

@@ -1,4 +1,4 @@
-package gateway
+package project
 
 import (
 	"os"
@@ -36,7 +36,7 @@ func TestRepoRuns(t *testing.T) {
 	write("c/.git/config", "[alias]\n\tst = !sh -c x\n[diff \"x\"]\n\ttextconv = cat\n", 0o644)
 	write("d/.git/HEAD", "ref: refs/heads/main\n", 0o644)
 	write("d/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote \"origin\"]\n\turl = https://example.com/x\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\n[newfeature]\n\tprogram = ./x\n[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main\n", 0o644)
-	runs := repoRuns(root)
+	runs := repoRuns(root, ownGitDirs(root))
 	for dir, want := range map[string]string{
 		".":      "", // the project's own: the wall keeps it
 		"src/x":  "", // found above: the project's
