@@ -18,9 +18,8 @@ var registry = sync.OnceValue(buildRegistry)
 func buildRegistry() map[string]Program {
 	r := make(builder, registrySize)
 	r.traits()
-	r.add(0, knownEveryday)
-	r.looksAndBuilds()
-	r.add(0, knownSimple)
+	r.looks()
+	r.builds()
 	return r
 }
 
@@ -276,121 +275,6 @@ const knownPlain = `
 	rimraf mkdirp ncp copyfiles npm-run-all run-s run-p perf fuser chattr cron
 	fastapi kafka-topics.sh kafka-console-producer.sh kafka-console-consumer.sh kafka-consumer-groups.sh
 	7zz lzma unlzma unlz4 mogrify objcopy sponge standard
-`
-
-// knownEveryday lists the everyday tools risk classifies as readers or
-// builders (risk's everyday.go).
-const knownEveryday = `
-	uuidgen sw_vers lsb_release system_profiler vm_stat lsmod pbpaste mdfind mdls otool
-	hexyl glow mdcat duf dust procs btm lsd exa eza jo gron xmllint csvcut csvgrep csvstat csvjson in2csv
-	tflint tfsec trivy checkov grype syft kubeconform kubeval conftest actionlint dive ctop
-	pipdeptree pip-audit safety deptry vulture radon pydocstyle pycodestyle commitlint knip depcheck madge
-	govulncheck gosec revive errcheck ineffassign hlint cppcheck cpplint swiftlint detekt oxlint htmlhint
-	diff-so-fancy rofi dmenu nslookup getent tig watchman-diag
-	sass tombi taplo stylua clang-format clang-tidy shfmt sqlfluff ktlint swiftformat standardrb
-	biome dprint stylelint tailwindcss postcss svelte-kit svelte-check vue-tsc nuxi tsup unbuild rspack rsbuild storybook
-	size-limit syncpack ncu npm-check-updates lint-staged plop hygen patch-package
-	gotestsum richgo gofumpt golines dlv tinygo oapi-codegen swag gomplate
-	pip-compile pip-sync virtualenv sphinx-autobuild papermill ptw pytest-watch pyinstaller cython basedpyright
-	pyupgrade autoflake interrogate ty semgrep uvicorn daphne waitress-serve dramatiq rq locust
-	cross tauri dx jar jlink jpackage msbuild ctest cpack xmake premake5 qmake bear
-	pest rector ormolu fourmolu foreman overmind hivemind act terraform-docs kubeseal kompose cue jsonnet ytt
-	brotli pigz pbzip2 unrar lipo install_name_tool codesign xattr pbcopy xclip xsel wl-copy wl-paste notify-send say
-	cursor subl zed hx helix micro kak idea ncdu zoxide watchman mkcert ldd
-`
-
-// looksAndBuilds registers the programs whose class does not depend on
-// their arguments: those that only look, and those that build, check or
-// format the project.
-func (r builder) looksAndBuilds() {
-	r.add(Looks, `
-	git-check-ref-format journalctl envsubst gettext shuf tsort pr look units ncal sha224sum sha384sum md5 base32 basenc
-	zipinfo zipgrep mimetype pv wait-on
-	ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack fd fdfind tree
-	pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat
-	du df free uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath
-	dig nslookup host whois diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq
-	sleep yes basename dirname realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum xxd
-	hexdump od strings jq yq gojq jless fx man info help tldr apropos whatis locale nproc lscpu lsblk lsusb
-	lspci arch getconf tput clear reset stty tty printf echo print wait jobs fg bg disown umask ulimit times
-	shift getopts read mapfile readarray let local readonly return break continue exit logout shopt unset
-	unalias complete compgen caller dirs suspend command builtin bc dc expr factor numfmt iconv tokei cloc scc
-	sloccount ctags gtags cscope w who last lastlog users finger getent timedatectl csvlook xsv mlr miller
-	exiftool identify ffprobe mediainfo pdfinfo golint staticcheck golangci-lint shellcheck hadolint yamllint
-	jsonlint markdownlint lsattr getfacl namei findmnt mountpoint blkid dmesg loginctl systemd-analyze zcat
-	zgrep zless bzcat xzcat zstdcat lz4cat diff3 sdiff icdiff delta difft nvidia-smi sensors vmstat iostat
-	mpstat sar pidstat uuidgen sw_vers lsb_release system_profiler vm_stat lsmod pbpaste mdfind mdls otool hexyl
-	glow mdcat duf dust procs btm lsd exa eza jo gron xmllint csvcut csvgrep csvstat csvjson in2csv tflint tfsec
-	trivy checkov grype syft kubeconform kubeval conftest actionlint dive ctop pipdeptree pip-audit safety
-	deptry vulture radon pydocstyle pycodestyle commitlint knip depcheck madge govulncheck gosec revive errcheck
-	ineffassign hlint cppcheck cpplint swiftlint detekt oxlint htmlhint diff-so-fancy rofi dmenu tig
-	watchman-diag
-`)
-	r.add(Builds, `
-	tox nox sbt gofmt devenv cargo-sort cargo-deny cargo-nextest cargo-insta cargo-udeps cargo-machete cargo-shear
-	cargo-llvm-cov cargo-tarpaulin cargo-audit cargo-outdated cargo-expand cargo-fuzz rst2html gotmplfmt pyodide msgfmt csplit lzip unar stylus sync
-	goimports gopls prettier eslint black ruff isort autopep8 yapf rustfmt rustc clippy-driver tsc esbuild
-	webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress pytest coverage mypy pyright
-	pylint flake8 bandit ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
-	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure mix elixir erl rebar3
-	ghc cabal stack zig nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml protoc buf sqlc
-	wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon hugo jekyll sphinx-build docusaurus
-	gatsby next nuxt astro remix expo gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio convert
-	magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm dos2unix unix2dos direnv asdf
-	mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack jupyter streamlit flask django-admin uvicorn
-	gunicorn hypercorn celery manage.py sqlx drizzle-kit alembic knex sequelize typeorm diesel migrate goose
-	atlas vue-cli ng nx turbo lerna rush changeset ruby-build bundler-audit brakeman rubocop rspec minitest
-	phpunit phpstan psalm php-cs-fixer artisan mdbook zola trunk wasm-pack cargo-watch age rage sass tombi taplo
-	stylua clang-format clang-tidy shfmt sqlfluff ktlint swiftformat standardrb biome dprint stylelint
-	tailwindcss postcss svelte-kit svelte-check vue-tsc nuxi tsup unbuild rspack rsbuild storybook size-limit
-	syncpack ncu npm-check-updates lint-staged plop hygen patch-package gotestsum richgo gofumpt golines dlv
-	tinygo oapi-codegen swag gomplate pip-compile pip-sync virtualenv sphinx-autobuild papermill ptw
-	pytest-watch pyinstaller cython basedpyright pyupgrade autoflake interrogate ty semgrep daphne
-	waitress-serve dramatiq rq locust cross tauri dx jar jlink jpackage msbuild ctest cpack xmake premake5 qmake
-	bear pest rector ormolu fourmolu foreman overmind hivemind act terraform-docs kubeseal kompose cue jsonnet
-	ytt brotli pigz pbzip2 unrar lipo install_name_tool codesign xattr pbcopy xclip xsel wl-copy wl-paste
-	notify-send say cursor subl zed hx helix micro kak idea ncdu zoxide watchman mkcert ldd
-`)
-}
-
-// knownSimple lists the programs whose class does not depend on their
-// arguments (package risk holds which class).
-const knownSimple = `
-	ls ll la dir vdir cat tac head tail less more most bat batcat wc grep egrep fgrep rg ag ack
-	fd fdfind tree pwd true false test [ [[ date cal whoami id groups uname hostname hostnamectl which whereis type file stat du df free
-	uptime ps pstree pgrep top htop btop lsof ss netstat ip ifconfig ping ping6 traceroute tracepath dig nslookup host whois
-	diff colordiff cmp comm cut tr paste join expand unexpand fold fmt nl column rev seq sleep yes basename dirname
-	realpath readlink md5sum sha1sum sha256sum sha512sum shasum b2sum cksum sum xxd hexdump od strings jq yq gojq jless fx
-	man info help tldr apropos whatis locale nproc lscpu lsblk lsusb lspci arch getconf tput clear reset stty tty
-	printf echo print wait jobs fg bg disown umask ulimit times shift getopts read mapfile readarray let local readonly
-	return break continue exit logout shopt unset unalias complete compgen caller dirs suspend command builtin
-	bc dc expr factor numfmt iconv tokei cloc scc sloccount ctags gtags cscope
-	w who last lastlog users finger getent timedatectl
-	csvlook xsv mlr miller exiftool identify ffprobe mediainfo pdfinfo
-	golint staticcheck golangci-lint shellcheck hadolint yamllint jsonlint markdownlint
-	lsattr getfacl namei findmnt mountpoint blkid dmesg loginctl systemd-analyze
-	zcat zgrep zless bzcat xzcat zstdcat lz4cat
-	diff3 sdiff icdiff delta difft
-	nvidia-smi sensors vmstat iostat mpstat sar pidstat
-	goimports gopls prettier eslint black ruff isort autopep8 yapf
-	rustfmt rustc clippy-driver tsc esbuild webpack vite rollup parcel swc babel jest vitest mocha ava tap karma cypress
-	pytest coverage mypy pyright pylint flake8 bandit
-	ld ar ranlib strip objdump nm readelf ninja meson bazel bazelisk buck2 scons autoreconf
-	configure autoconf automake libtool pkg-config javac kotlinc scalac ant lein clojure elixir erl rebar3
-	ghc cabal stack nim crystal dart flutter swift swiftc xcodebuild xcrun dune opam ocaml
-	protoc buf sqlc wire mockgen stringer go-bindata templ air reflex entr watchexec nodemon
-	hugo jekyll sphinx-build docusaurus gatsby next nuxt astro remix expo
-	gzip gunzip bzip2 bunzip2 xz unxz zstd unzstd lz4 7z 7za cpio
-	convert magick ffmpeg pandoc dot plantuml mermaid mmdc wkhtmltopdf pdftotext pdftoppm
-	dos2unix unix2dos
-	direnv asdf mise rtx nvm fnm volta pyenv rbenv goenv sdk rustup corepack
-	streamlit flask django-admin uvicorn gunicorn hypercorn celery manage.py
-	sqlx drizzle-kit alembic knex sequelize typeorm diesel migrate goose atlas
-	vue-cli ng nx turbo lerna rush changeset
-	ruby-build bundler-audit brakeman rubocop rspec minitest
-	phpunit phpstan psalm php-cs-fixer artisan
-	mdbook zola trunk wasm-pack cargo-watch
-	age rage
 `
 
 // Sayso are the programs sayso installs, by name: the CLI and hook, the

@@ -20,20 +20,20 @@ package risk
 // How a program reaches its classifier.
 //
 // A segment's program name (its base name, wrappers peeled by package
-// shell) is looked up by classifier in registry.go, in this order:
-//
-//  1. programs, the table of programs with a classifier of their own. It is
-//     built once, on first use (loadTables, registry.go), from the table
-//     of families (family.go): one entry per family of programs, in the
-//     file of its classifier, giving its names, the registry's traits it
-//     relies on, its classifier and the checks before and after it.
-//     Programs not yet moved into a family come from older tables, applied
-//     first, whose entries are a classifier alone: basePrograms
-//     (programs.go), morePrograms and toolbox (toolbox.go), a classifier
-//     for every wrapper seen alone (wrappersAlone), everydayPrograms
-//     (everyday.go), writers (writes.go) and sayso's own programs.
-//  2. simplePrograms (programs.go): a fixed class, read or local-write.
-//  3. The registry's Looks and Builds traits: read or local-write.
+// shell) is looked up by classifier in registry.go in programs, the table
+// of programs with a classifier of their own. It is built once, on first
+// use (loadTables, registry.go), from the table of families (family.go):
+// one entry per family of programs, in the file of its classifier, giving
+// its names, the registry's traits it relies on, its classifier and the
+// checks before and after it. The looks and builds families (looks.go,
+// builds.go) take their names from package program's looks.go and
+// builds.go: a fixed class, read or local work. Programs not yet moved
+// into a family come from older tables whose entries are a classifier
+// alone: basePrograms (programs.go), morePrograms and toolbox
+// (toolbox.go), a classifier for every wrapper seen alone
+// (wrappersAlone), everydayPrograms (everyday.go), writers (writes.go)
+// and sayso's own programs; TestOlderTablesShrink counts their names,
+// which may only fall.
 //
 // A name found nowhere is unknown. Package program's registry
 // (program/registry.go) holds each program's traits, verbs, program- and

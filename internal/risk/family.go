@@ -59,7 +59,7 @@ func (f family) classifier() func(*cmd) {
 // classifiers.
 func families() []family {
 	return []family{
-		gitFamily(),
+		gitFamily(), looksFamily(), buildsFamily(),
 		interpreterFamily(), denoFamily(), bunFamily(), awkFamily(), shellFamily(),
 		makeFamily(), taskRunnerFamily(),
 		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),

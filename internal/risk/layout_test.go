@@ -46,11 +46,6 @@ func tables() map[string][]string {
 		}
 	}
 	out["sayso's own programs"] = own
-	var simple []string
-	for n := range simplePrograms {
-		simple = append(simple, n)
-	}
-	out["simplePrograms"] = simple
 	return out
 }
 

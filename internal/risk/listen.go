@@ -65,7 +65,7 @@ func (c *cmd) listenAll(n string, opts ...string) {
 // docker run -p 0.0.0.0:80:80, ssh -L 0.0.0.0:5432:db:5432). Programs that
 // only look or print take such words as data.
 func (c *cmd) listens() {
-	if cl, simple := simplePrograms[c.name]; simple && cl == Read || program.Is(c.name, program.Looks) || c.name == "git" {
+	if program.Is(c.name, program.Looks) || c.name == "git" {
 		return
 	}
 	c.listenAll(c.name, listenOpts...)

@@ -16,7 +16,7 @@ import (
 // the proxy and the host read what was expanded into them, whatever the
 // program does with the answer. dig, nslookup and curl judge their own.
 func (c *cmd) builtNames() {
-	if cl, simple := simplePrograms[c.name]; simple && cl == Read || program.Is(c.name, program.Looks) {
+	if program.Is(c.name, program.Looks) {
 		return
 	}
 	for _, w := range c.args {

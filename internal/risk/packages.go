@@ -240,8 +240,6 @@ func npx(c *cmd) {
 		inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: name, args: c.args[i+1:]}
 		if fn, ok := programs()[name]; ok && name != c.name {
 			fn(inner)
-		} else if cl, ok := simplePrograms[name]; ok {
-			inner.simple(cl)
 		}
 		return
 	}

@@ -45,25 +45,8 @@ func gitSubcommand(name string) (func(*cmd), bool) {
 // or nil when sayso does not know it. Every program the registry lists has
 // one, and no other: a test holds the two together.
 func classifier(name string) func(*cmd) {
-	if fn, ok := programs()[name]; ok {
-		return fn
-	}
-	if cl, ok := simplePrograms[name]; ok {
-		return func(c *cmd) { c.simple(cl) }
-	}
-	switch {
-	case program.Is(name, program.Looks):
-		return lookClassifier
-	case program.Is(name, program.Builds):
-		return buildClassifier
-	}
-	return nil
+	return programs()[name]
 }
-
-var (
-	lookClassifier  = func(c *cmd) { c.simple(Read) }
-	buildClassifier = func(c *cmd) { c.simple(LocalWrite) }
-)
 
 // known classifies segment c by its program's classifier, or as a program
 // sayso does not know.
