@@ -34,12 +34,13 @@ var rules = map[string]struct {
 	internal []string
 }{
 	"internal/program": {pure, nil},
+	"internal/enum":    {pure, nil},
 	"internal/place":   {pure, nil},
 	"internal/step":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},
 	"internal/shell":   {pure, []string{"internal/program"}},
 	"internal/risk":    {pure, []string{"internal/program", "internal/place", "internal/shell"}},
-	"internal/rule":    {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk"}},
-	"internal/policy":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule"}},
+	"internal/rule":    {pure, []string{"internal/enum", "internal/program", "internal/place", "internal/shell", "internal/risk"}},
+	"internal/policy":  {pure, []string{"internal/enum", "internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule"}},
 	"internal/bundle":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy"}},
 	"internal/hub": {map[string]string{
 		"database/sql":       "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",

@@ -1,9 +1,9 @@
 package policy
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/enum"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -17,34 +17,18 @@ const (
 	DenyTool
 )
 
-var autonomyNames = [...]string{"require_approval", "auto_approve", "deny"}
+var autonomyNames = enum.New[Autonomy]("autonomy", "unknown autonomy %q (want auto_approve, require_approval or deny)", "require_approval", "auto_approve", "deny")
 
-func (a Autonomy) String() string {
-	if int(a) < len(autonomyNames) {
-		return autonomyNames[a]
-	}
-	return fmt.Sprintf("autonomy(%d)", uint8(a))
-}
+func (a Autonomy) String() string { return autonomyNames.String(a) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (a Autonomy) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+func (a Autonomy) MarshalText() ([]byte, error) { return autonomyNames.Marshal(a) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (a *Autonomy) UnmarshalText(b []byte) error {
-	v, err := ParseAutonomy(string(b))
-	*a = v
-	return err
-}
+func (a *Autonomy) UnmarshalText(b []byte) error { return autonomyNames.Unmarshal(a, b) }
 
 // ParseAutonomy returns the autonomy value named s.
-func ParseAutonomy(s string) (Autonomy, error) {
-	for i, n := range autonomyNames {
-		if n == s {
-			return Autonomy(i), nil
-		}
-	}
-	return RequireApproval, fmt.Errorf("unknown autonomy %q (want auto_approve, require_approval or deny)", s)
-}
+func ParseAutonomy(s string) (Autonomy, error) { return autonomyNames.Parse(s) }
 
 // Wildcard is the tool pattern of the autopilot row: "*" = "auto_approve".
 const Wildcard = "*"

@@ -1,6 +1,6 @@
 package policy
 
-import "fmt"
+import "github.com/sayso-dev/sayso/internal/enum"
 
 // Decision is the answer for a step. The zero value is Deny.
 type Decision uint8
@@ -11,34 +11,18 @@ const (
 	Allow
 )
 
-var decisionNames = [...]string{"deny", "ask", "allow"}
+var decisionNames = enum.New[Decision]("decision", "unknown decision %q", "deny", "ask", "allow")
 
-func (d Decision) String() string {
-	if int(d) < len(decisionNames) {
-		return decisionNames[d]
-	}
-	return fmt.Sprintf("decision(%d)", uint8(d))
-}
+func (d Decision) String() string { return decisionNames.String(d) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+func (d Decision) MarshalText() ([]byte, error) { return decisionNames.Marshal(d) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (d *Decision) UnmarshalText(b []byte) error {
-	v, err := ParseDecision(string(b))
-	*d = v
-	return err
-}
+func (d *Decision) UnmarshalText(b []byte) error { return decisionNames.Unmarshal(d, b) }
 
 // ParseDecision returns the decision named s.
-func ParseDecision(s string) (Decision, error) {
-	for i, n := range decisionNames {
-		if n == s {
-			return Decision(i), nil
-		}
-	}
-	return Deny, fmt.Errorf("unknown decision %q", s)
-}
+func ParseDecision(s string) (Decision, error) { return decisionNames.Parse(s) }
 
 // Mode is how much a session lets through without asking. The zero value
 // is ModeAsk, the most careful.
@@ -50,31 +34,15 @@ const (
 	ModeAutopilot
 )
 
-var modeNames = [...]string{"ask", "auto", "autopilot"}
+var modeNames = enum.New[Mode]("mode", "unknown mode %q (want ask, auto or autopilot)", "ask", "auto", "autopilot")
 
-func (m Mode) String() string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("mode(%d)", uint8(m))
-}
+func (m Mode) String() string { return modeNames.String(m) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+func (m Mode) MarshalText() ([]byte, error) { return modeNames.Marshal(m) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ParseMode(string(b))
-	*m = v
-	return err
-}
+func (m *Mode) UnmarshalText(b []byte) error { return modeNames.Unmarshal(m, b) }
 
 // ParseMode returns the mode named s.
-func ParseMode(s string) (Mode, error) {
-	for i, n := range modeNames {
-		if n == s {
-			return Mode(i), nil
-		}
-	}
-	return ModeAsk, fmt.Errorf("unknown mode %q (want ask, auto or autopilot)", s)
-}
+func ParseMode(s string) (Mode, error) { return modeNames.Parse(s) }

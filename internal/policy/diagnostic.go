@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/enum"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
 )
@@ -26,14 +27,9 @@ const (
 	TierAsk
 )
 
-var tierNames = [...]string{"", "never", "held", "explicit deny", "explicit ask", "lease", "ceiling", "scope", "mode", "ask"}
+var tierNames = enum.New[TierID]("tier", "unknown tier %q", "", "never", "held", "explicit deny", "explicit ask", "lease", "ceiling", "scope", "mode", "ask")
 
-func (t TierID) String() string {
-	if int(t) < len(tierNames) {
-		return tierNames[t]
-	}
-	return fmt.Sprintf("tier(%d)", uint8(t))
-}
+func (t TierID) String() string { return tierNames.String(t) }
 
 // Reason is what a tier found: the kind of its outcome, from which every
 // sentence about it is rendered. The zero value is ReasonNone: nothing in
@@ -69,40 +65,23 @@ const (
 	ReasonNoPerson          // ask: a CI node has no person to ask, so it denies
 )
 
-var reasonNames = [...]string{
+var reasonNames = enum.New[Reason]("reason", "unknown reason %q",
 	"none", "protected", "held", "controller", "breaker", "reads-only",
 	"deny-entry", "deny-row", "ask-entry", "ask-row", "lease", "no-lease",
 	"ceiling", "rule", "allow-entry", "reviewer", "out-of-scope", "unscoped",
 	"unwalled", "autopilot", "wildcard", "approve-row", "mode", "person", "hook",
-	"no-person",
-}
+	"no-person")
 
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("reason(%d)", uint8(r))
-}
+func (r Reason) String() string { return reasonNames.String(r) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+func (r Reason) MarshalText() ([]byte, error) { return reasonNames.Marshal(r) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (r *Reason) UnmarshalText(b []byte) error {
-	v, err := ParseReason(string(b))
-	*r = v
-	return err
-}
+func (r *Reason) UnmarshalText(b []byte) error { return reasonNames.Unmarshal(r, b) }
 
 // ParseReason returns the reason named s.
-func ParseReason(s string) (Reason, error) {
-	for i, n := range reasonNames {
-		if n == s {
-			return Reason(i), nil
-		}
-	}
-	return ReasonNone, fmt.Errorf("unknown reason %q", s)
-}
+func ParseReason(s string) (Reason, error) { return reasonNames.Parse(s) }
 
 // Tier is one tier of the decision as the diagnostic reports it: its ID,
 // what it found, whether it decided, and the sentence rendered for it.
@@ -154,29 +133,15 @@ const (
 	MatchRules
 )
 
-var matchNames = [...]string{"", "class pattern", "autonomy row", "deny entry", "ask entry", "lease", "allow entry", "allow entry (not counted)", "rules"}
+var matchNames = enum.New[MatchKind]("match", "unknown match kind %q", "", "class pattern", "autonomy row", "deny entry", "ask entry", "lease", "allow entry", "allow entry (not counted)", "rules")
 
-func (k MatchKind) String() string {
-	if int(k) < len(matchNames) {
-		return matchNames[k]
-	}
-	return fmt.Sprintf("match(%d)", uint8(k))
-}
+func (k MatchKind) String() string { return matchNames.String(k) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (k MatchKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k MatchKind) MarshalText() ([]byte, error) { return matchNames.Marshal(k) }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
-func (k *MatchKind) UnmarshalText(b []byte) error {
-	for i, n := range matchNames {
-		if i > 0 && n == string(b) {
-			*k = MatchKind(i)
-			return nil
-		}
-	}
-	*k = MatchNone
-	return fmt.Errorf("unknown match kind %q", b)
-}
+func (k *MatchKind) UnmarshalText(b []byte) error { return matchNames.Unmarshal(k, b) }
 
 // Match is one entry, row, rule, lease or class pattern that matched the
 // step, with where it came from.

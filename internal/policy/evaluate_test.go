@@ -430,7 +430,7 @@ func TestDiagnosticIsTyped(t *testing.T) {
 
 // TestReasonText: every reason has a name that parses back.
 func TestReasonText(t *testing.T) {
-	for r := ReasonNone; int(r) < len(reasonNames); r++ {
+	for r := ReasonNone; int(r) < reasonNames.Len(); r++ {
 		b, _ := r.MarshalText()
 		var back Reason
 		if err := back.UnmarshalText(b); err != nil || back != r {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sayso-dev/sayso/internal/enum"
 )
 
 // Answer is what the reviewer said. The zero value is Ask: a reviewer that
@@ -20,34 +22,18 @@ const (
 	Allow
 )
 
-var answerNames = [...]string{"ask", "allow"}
+var answerNames = enum.New[Answer]("answer", "unknown verdict %q (want allow or ask)", "ask", "allow")
 
-func (a Answer) String() string {
-	if int(a) < len(answerNames) {
-		return answerNames[a]
-	}
-	return fmt.Sprintf("answer(%d)", uint8(a))
-}
+func (a Answer) String() string { return answerNames.String(a) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (a Answer) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+func (a Answer) MarshalText() ([]byte, error) { return answerNames.Marshal(a) }
 
 // UnmarshalText implements encoding.TextUnmarshaler; unknown text is an error.
-func (a *Answer) UnmarshalText(b []byte) error {
-	v, err := ParseAnswer(string(b))
-	*a = v
-	return err
-}
+func (a *Answer) UnmarshalText(b []byte) error { return answerNames.Unmarshal(a, b) }
 
 // ParseAnswer returns the answer named s.
-func ParseAnswer(s string) (Answer, error) {
-	for i, n := range answerNames {
-		if n == s {
-			return Answer(i), nil
-		}
-	}
-	return Ask, fmt.Errorf("unknown verdict %q (want allow or ask)", s)
-}
+func ParseAnswer(s string) (Answer, error) { return answerNames.Parse(s) }
 
 // Verdict is the reviewer's judgement of one step. The zero value is Ask.
 type Verdict struct {

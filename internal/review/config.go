@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/enum"
 )
 
 // Kind is the reviewer's backend. The zero value is KindNone: no reviewer,
@@ -19,34 +21,18 @@ const (
 	KindCommand
 )
 
-var kindNames = [...]string{"none", "anthropic", "openai", "command"}
+var kindNames = enum.New[Kind]("kind", "unknown reviewer kind %q (want anthropic, openai or command)", "none", "anthropic", "openai", "command")
 
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("kind(%d)", uint8(k))
-}
+func (k Kind) String() string { return kindNames.String(k) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+func (k Kind) MarshalText() ([]byte, error) { return kindNames.Marshal(k) }
 
 // UnmarshalText implements encoding.TextUnmarshaler; unknown text is an error.
-func (k *Kind) UnmarshalText(b []byte) error {
-	v, err := ParseKind(string(b))
-	*k = v
-	return err
-}
+func (k *Kind) UnmarshalText(b []byte) error { return kindNames.Unmarshal(k, b) }
 
 // ParseKind returns the backend named s.
-func ParseKind(s string) (Kind, error) {
-	for i, n := range kindNames {
-		if n == s {
-			return Kind(i), nil
-		}
-	}
-	return KindNone, fmt.Errorf("unknown reviewer kind %q (want anthropic, openai or command)", s)
-}
+func ParseKind(s string) (Kind, error) { return kindNames.Parse(s) }
 
 // Config is the [reviewer] table of the policy file.
 type Config struct {

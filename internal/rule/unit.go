@@ -1,6 +1,6 @@
 package rule
 
-import "fmt"
+import "github.com/sayso-dev/sayso/internal/enum"
 
 // Unit is how much of a command one press keeps. The zero value is
 // UnitCommand, the narrow one.
@@ -15,31 +15,15 @@ const (
 	UnitVerb
 )
 
-var unitNames = [...]string{"command", "verb"}
+var unitNames = enum.New[Unit]("unit", "unknown unit %q (want command or verb)", "command", "verb")
 
-func (u Unit) String() string {
-	if int(u) < len(unitNames) {
-		return unitNames[u]
-	}
-	return fmt.Sprintf("unit(%d)", uint8(u))
-}
+func (u Unit) String() string { return unitNames.String(u) }
 
 // MarshalText implements encoding.TextMarshaler.
-func (u Unit) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+func (u Unit) MarshalText() ([]byte, error) { return unitNames.Marshal(u) }
 
 // UnmarshalText implements encoding.TextUnmarshaler; unknown text is an error.
-func (u *Unit) UnmarshalText(b []byte) error {
-	v, err := ParseUnit(string(b))
-	*u = v
-	return err
-}
+func (u *Unit) UnmarshalText(b []byte) error { return unitNames.Unmarshal(u, b) }
 
 // ParseUnit returns the unit named s.
-func ParseUnit(s string) (Unit, error) {
-	for i, n := range unitNames {
-		if n == s {
-			return Unit(i), nil
-		}
-	}
-	return UnitCommand, fmt.Errorf("unknown unit %q (want command or verb)", s)
-}
+func ParseUnit(s string) (Unit, error) { return unitNames.Parse(s) }
