@@ -11,10 +11,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/testenv"
@@ -168,7 +168,7 @@ func testStep(ctx context.Context, db *store.DB, session, cwd, turn, mode, comma
 			req.Leases = append(req.Leases, policy.Lease{ID: strconv.FormatInt(l.ID, 10), Category: c, Session: l.Session,
 				Turn: l.Turn, Epoch: l.Epoch, Cwd: l.Cwd, Expires: l.ExpiresAt})
 		}
-		policy.Resolve(&req, gateway.Disk(cwd, paths.Protected()))
+		policy.Resolve(&req, project.Disk(project.Read(cwd, os.Getenv("HOME")), hook.Resolver(paths.Protected())))
 		dec, diag := policy.Evaluate(req)
 		o := store.Outcome{Decision: dec.String()}
 		if trip := diag.Tripped(); trip != nil && !st.Live.Held {
