@@ -18,6 +18,8 @@ var registry = sync.OnceValue(buildRegistry)
 func buildRegistry() map[string]Program {
 	r := make(builder, registrySize)
 	r.traits()
+	r.wrappers()
+	r.sayso()
 	r.looks()
 	r.builds()
 	return r
@@ -86,17 +88,6 @@ func (r builder) repoOpts(name string, opts ...string) {
 // traits registers the programs with traits, and what the wrappers,
 // runners, clouds and forges among them do.
 func (r builder) traits() {
-	// Wrappers run the command that follows their options; package shell
-	// peels each of them.
-	r.add(Wrapper, `nohup setsid nice ionice stdbuf time timeout env xargs parallel busybox toybox
-		watch caffeinate unbuffer chrt flock strace ltrace setarch linux32 linux64 fakeroot faketime
-		numactl xvfb-run valgrind catchsegv firejail taskset chronic dbus-launch dbus-run-session
-		ssh-agent proxychains proxychains4 torsocks sshpass entr dtach`)
-	r.add(Wrapper, `ccache sccache distcc cross-env`)
-	r.add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
-	r.add(Wrapper|Builtin, `builtin exec command`)
-	r.add(StdinArgs, `xargs parallel`)
-
 	// Shells. Bourne shells' -c strings and stdin are read as bash.
 	r.add(Shell|Bourne, `sh bash zsh dash ksh mksh ash yash rbash busybox-sh`)
 	r.add(Shell, `fish csh tcsh nu xonsh elvish pwsh powershell cmd cmd.exe`)
@@ -262,7 +253,7 @@ const knownPlain = `
 	groupadd passwd chpasswd visudo setcap nsenter unshare systemd-run sudoedit newgrp
 	reboot shutdown halt poweroff init
 	op pass security gopass bw lpass keepassxc-cli secret-tool
-	sayso sayso-hook sayso-wall claude codex gemini aider cursor-agent opencode amp qwen crush
+	claude codex gemini aider cursor-agent opencode amp qwen crush
 	tmux screen script vim vi nvim nano emacs code ed ex open xdg-open
 	ngrok cloudflared lt localtunnel bore tailscale zerotier-cli wg wg-quick
 	gdb lldb gcore playwright chromium chromium-browser google-chrome chrome firefox
@@ -276,8 +267,3 @@ const knownPlain = `
 	fastapi kafka-topics.sh kafka-console-producer.sh kafka-console-consumer.sh kafka-consumer-groups.sh
 	7zz lzma unlzma unlz4 mogrify objcopy sponge standard
 `
-
-// Sayso are the programs sayso installs, by name: the CLI and hook, the
-// hook's forwarder, the wall's launcher. This is the one list: risk
-// protects them by name, paths finds them beside the running binary.
-var Sayso = []string{"sayso", "sayso-hook", "sayso-wall"}

@@ -30,10 +30,8 @@ package risk
 // builds.go: a fixed class, read or local work. Programs not yet moved
 // into a family come from older tables whose entries are a classifier
 // alone: basePrograms (programs.go), morePrograms and toolbox
-// (toolbox.go), a classifier for every wrapper seen alone
-// (wrappersAlone), everydayPrograms (everyday.go), writers (writes.go)
-// and sayso's own programs; TestOlderTablesShrink counts their names,
-// which may only fall.
+// (toolbox.go), everydayPrograms (everyday.go) and writers (writes.go);
+// TestOlderTablesShrink counts their names, which may only fall.
 //
 // A name found nowhere is unknown. Package program's registry
 // (program/registry.go) holds each program's traits, verbs, program- and

@@ -29,7 +29,6 @@ func everydayPrograms() map[string]func(*cmd) {
 		"pkg": apt, "choco": apt, "scoop": apt, "winget": apt, "emerge": apt, "xbps-install": apt, "nix-env": apt, "guix": apt,
 		"flox": apt, "eopkg": apt, "pkgin": apt, "pkgman": apt, "flatpak": apt, "softwareupdate": privileged, "installer": privileged,
 		"update-alternatives": privileged, "ldconfig": privileged, "networksetup": privileged, "pmset": privileged, "nmcli": privileged,
-		"ccache": wrapperAlone, "sccache": wrapperAlone, "distcc": wrapperAlone,
 		"fastapi": fastapiCLI, "rimraf": rimraf, "mkdirp": func(c *cmd) { c.name = "mkdir"; writeOperands(c) },
 		"ncp": func(c *cmd) { c.name = "cp"; copyMove(c) }, "copyfiles": func(c *cmd) { c.name = "cp"; copyMove(c) },
 		"npm-run-all": namedTaskRunner, "run-s": namedTaskRunner, "run-p": namedTaskRunner, "perf": perfCmd, "fuser": fuser,

@@ -59,7 +59,7 @@ func (f family) classifier() func(*cmd) {
 // classifiers.
 func families() []family {
 	return []family{
-		gitFamily(), looksFamily(), buildsFamily(),
+		gitFamily(), looksFamily(), buildsFamily(), wrappersFamily(), saysoFamily(),
 		interpreterFamily(), denoFamily(), bunFamily(), awkFamily(), shellFamily(),
 		makeFamily(), taskRunnerFamily(),
 		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),

@@ -32,20 +32,6 @@ func tables() map[string][]string {
 	out["toolbox"] = keys(toolbox())
 	out["everydayPrograms"] = keys(everydayPrograms())
 	out["writers"] = keys(writers())
-	var alone, own []string
-	tb := toolbox()
-	for _, n := range wrappersAlone {
-		if tb[n] == nil {
-			alone = append(alone, n)
-		}
-	}
-	out["wrappersAlone"] = alone
-	for _, n := range program.Sayso {
-		if n != "sayso" {
-			own = append(own, n)
-		}
-	}
-	out["sayso's own programs"] = own
 	return out
 }
 

@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/sayso-dev/sayso/internal/program"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -18,11 +17,6 @@ func buildPrograms() map[string]func(*cmd) {
 	addToolbox(programs)
 	for k, v := range writers() {
 		programs[k] = v
-	}
-	for _, name := range program.Sayso {
-		if name != "sayso" {
-			programs[name] = saysoProgram
-		}
 	}
 	for _, f := range families() {
 		fn := f.classifier()
@@ -75,19 +69,11 @@ func basePrograms() map[string]func(*cmd) {
 		"printenv": printenv, "env": printenv, "set": setCmd, "export": exportCmd, "declare": exportCmd, "typeset": exportCmd,
 		"history": historyCmd, "op": passwordManager, "pass": passwordManager, "security": security, "gopass": passwordManager,
 		"bw": passwordManager, "lpass": passwordManager, "keepassxc-cli": passwordManager, "secret-tool": passwordManager,
-		"sayso":  sayso,
 		"script": scriptCmd,
 		"vim":    editor, "vi": editor, "nvim": editor, "nano": editor, "emacs": editor, "code": editor,
 		"patch": patchCmd, "open": openCmd, "xdg-open": openCmd,
 		"git-lfs": localWrite, "pre-commit": localWrite,
 	}
-}
-
-// saysoProgram is one of the programs sayso installs beside its CLI (the
-// hook's forwarder, the wall's launcher): the client runs them, never an
-// agent's step.
-func saysoProgram(c *cmd) {
-	c.add(Protected, TouchesProtected.By(c.name, "", ""))
 }
 
 // hasPrefixArg reports whether a literal argument starts with p.

@@ -119,20 +119,6 @@ func security(c *cmd) {
 	}
 }
 
-// sayso: an agent may ask sayso to explain; everything that answers,
-// grants, forgets or changes settings is the person's alone.
-func sayso(c *cmd) {
-	ws := c.words(2)
-	switch {
-	case ws[0] == "check" || ws[0] == "version" || ws[0] == "help" || ws[0] == "autopilot" || ws[0] == "--version" || ws[0] == "--help" || ws[0] == "":
-		c.add(Read, ChangesNothing.By("sayso", ws[0], ""))
-	case ws[0] == "rule" && (ws[1] == "match" || ws[1] == "offer"):
-		c.add(Read, ChangesNothing.By("sayso rule", ws[1], ""))
-	default:
-		c.add(Protected, PersonsCommand.By("sayso", strings.TrimSpace(ws[0]+" "+ws[1]), ""))
-	}
-}
-
 func partitioner(c *cmd) {
 	if c.has("-p", "--print", "-v", "--verify", "-i", "--info", "-l", "--list", "--version", "--help") && !c.has("-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-n", "--new", "-d", "--delete") {
 		c.add(Read, OnlyReads.By(c.name, "", ""))

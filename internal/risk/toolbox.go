@@ -38,25 +38,9 @@ func toolbox() map[string]func(*cmd) {
 	}
 }
 
-// wrappersAlone are the wrappers classified by wrapperAlone when package
-// shell did not peel them, unless the toolbox has a classifier of their
-// own.
-var wrappersAlone = []string{"nohup", "setsid", "nice", "ionice", "stdbuf", "time", "timeout", "xargs", "parallel",
-	"busybox", "toybox", "caffeinate", "unbuffer", "chrt", "flock", "setarch", "linux32", "linux64", "fakeroot",
-	"faketime", "numactl", "xvfb-run", "valgrind", "catchsegv", "firejail", "taskset", "chronic", "dbus-launch",
-	"dbus-run-session", "ssh-agent", "proxychains", "proxychains4", "torsocks", "sshpass", "dtach",
-	"chroot", "runuser", "run0", "sg", "cross-env"}
-
-// addToolbox adds the toolbox to programs, and a classifier for each
-// wrapper seen alone.
+// addToolbox adds the toolbox to programs.
 func addToolbox(programs map[string]func(*cmd)) {
-	toolbox := toolbox()
-	for _, n := range wrappersAlone {
-		if _, ok := toolbox[n]; !ok {
-			toolbox[n] = wrapperAlone
-		}
-	}
-	for k, v := range toolbox {
+	for k, v := range toolbox() {
 		programs[k] = v
 	}
 	addEveryday(programs)
@@ -65,32 +49,6 @@ func addToolbox(programs map[string]func(*cmd)) {
 func readOnly(c *cmd) { c.add(Read, OnlyReads.By(c.name, "", "")) }
 
 func opaqueProgram(c *cmd) { c.add(Opaque, RunsUnread.By(c.name, "", "")) }
-
-// wrapperAlone classifies a wrapper shell did not peel: one that acts on
-// a running process or lists (ionice -p, flock FD) reads or tunes; any
-// other hides what it runs.
-func wrapperAlone(c *cmd) {
-	if len(c.args) == 0 {
-		c.add(Read, OnlyReads.By(c.name, "alone", ""))
-		return
-	}
-	switch c.name {
-	case "ionice", "chrt", "taskset":
-		if c.has("-p", "--pid") || c.shortFlag('p') {
-			c.add(LocalWrite, SignalsProcess.By(c.name, "", ""))
-			return
-		}
-	case "flock", "ssh-agent":
-		c.add(LocalWrite, LocalWork.By(c.name, "", ""))
-		return
-	case "dtach":
-		if v := c.args[0].Value; v == "-a" || v == "-p" {
-			c.add(LocalWrite, LocalWork.By("dtach", "", ""))
-			return
-		}
-	}
-	c.add(Opaque, RunsUnread.By(c.name, "", ""))
-}
 
 // word returns the first n operands as plain words (options skipped).
 func (c *cmd) verb() string { return c.words(1)[0] }
