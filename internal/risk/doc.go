@@ -30,7 +30,7 @@ package risk
 // builds.go: a fixed class, read or local work. Programs not yet moved
 // into a family come from older tables whose entries are a classifier
 // alone: basePrograms (programs.go), morePrograms and toolbox
-// (toolbox.go), everydayPrograms (everyday.go) and writers (writes.go);
+// (toolbox.go) and everydayPrograms (everyday.go);
 // TestOlderTablesShrink counts their names, which may only fall.
 //
 // A name found nowhere is unknown. Package program's registry

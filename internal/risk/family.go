@@ -60,6 +60,8 @@ func (f family) classifier() func(*cmd) {
 func families() []family {
 	return []family{
 		gitFamily(), looksFamily(), buildsFamily(), wrappersFamily(), saysoFamily(),
+		compressorFamily(), sevenZipFamily(), cpioFamily(), formatterFamily(), journalctlFamily(), setVerbsFamily(), iconvFamily(),
+		yqFamily(), spongeFamily(), xxdFamily(),
 		interpreterFamily(), denoFamily(), bunFamily(), awkFamily(), shellFamily(),
 		makeFamily(), taskRunnerFamily(),
 		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),

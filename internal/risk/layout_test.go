@@ -31,7 +31,6 @@ func tables() map[string][]string {
 	out["morePrograms"] = keys(morePrograms())
 	out["toolbox"] = keys(toolbox())
 	out["everydayPrograms"] = keys(everydayPrograms())
-	out["writers"] = keys(writers())
 	return out
 }
 

@@ -15,9 +15,6 @@ func buildPrograms() map[string]func(*cmd) {
 		programs[k] = v
 	}
 	addToolbox(programs)
-	for k, v := range writers() {
-		programs[k] = v
-	}
 	for _, f := range families() {
 		fn := f.classifier()
 		for _, n := range f.names {

@@ -180,19 +180,6 @@ func (c *cmd) mayBeFolder(w shell.Word) bool {
 // lit is the literal word v.
 func lit(v string) shell.Word { return shell.Word{Raw: v, Value: v, Literal: true} }
 
-// writers are the programs this file and its siblings classify.
-func writers() map[string]func(*cmd) {
-	return map[string]func(*cmd){
-		"yq": yq, "sponge": sponge, "xxd": xxd, "journalctl": journalctl, "hostnamectl": setVerbs, "timedatectl": setVerbs,
-		"gzip": compressor, "gunzip": compressor, "bzip2": compressor, "bunzip2": compressor, "xz": compressor, "unxz": compressor,
-		"zstd": compressor, "unzstd": compressor, "lz4": compressor, "unlz4": compressor, "lzma": compressor, "unlzma": compressor,
-		"7z": sevenZip, "7za": sevenZip, "7zz": sevenZip, "cpio": cpio,
-		"clang-format": formatter, "shfmt": formatter, "autopep8": formatter, "yapf": formatter, "isort": formatter,
-		"dos2unix": formatter, "unix2dos": formatter, "mogrify": formatter, "objcopy": formatter, "stylelint": formatter,
-		"standard": formatter, "pyinstaller": formatter, "iconv": iconv, "gtar": tar, "bsdtar": tar,
-	}
-}
-
 // makesDir remembers a folder the step makes: a copy into it creates
 // folder/basename whatever the folder's name.
 func (a *assessor) makesDir(w shell.Word) {

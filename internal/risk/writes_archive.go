@@ -13,7 +13,7 @@ func zipFamily() family {
 }
 
 func tarFamily() family {
-	return family{names: []string{"tar"}, classify: tar, after: copiesHome}
+	return family{names: []string{"tar", "gtar", "bsdtar"}, classify: tar, after: copiesHome}
 }
 
 // Archivers write where they unpack (tar -C, unzip -d, or the working

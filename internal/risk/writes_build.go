@@ -140,8 +140,13 @@ func (c *cmd) specWrites(sp writeSpec) {
 	}
 }
 
-// formatter classifies a program of writeSpecs that has no other table:
-// local work in the files it names.
+// formatterFamily: formatters and converters of writeSpecs with no
+// classifier of their own: local work in the files they name.
+func formatterFamily() family {
+	return family{names: []string{"clang-format", "shfmt", "autopep8", "yapf", "isort", "dos2unix", "unix2dos",
+		"mogrify", "objcopy", "stylelint", "standard", "pyinstaller"}, classify: formatter}
+}
+
 func formatter(c *cmd) {
 	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	c.specWrites(writeSpecs[c.name])
@@ -153,6 +158,12 @@ func formatter(c *cmd) {
 var compressSuffixes = map[string]string{
 	"gzip": ".gz", "gunzip": ".gz", "bzip2": ".bz2", "bunzip2": ".bz2", "xz": ".xz", "unxz": ".xz",
 	"zstd": ".zst", "unzstd": ".zst", "lz4": ".lz4", "unlz4": ".lz4", "lzma": ".lzma", "unlzma": ".lzma",
+}
+
+// compressorFamily: gzip and its kin.
+func compressorFamily() family {
+	return family{names: []string{"gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd", "lz4", "unlz4",
+		"lzma", "unlzma"}, classify: compressor}
 }
 
 // compressor: gzip and its kin replace each file with its compressed or
@@ -222,6 +233,10 @@ func compressor(c *cmd) {
 	}
 }
 
+func sevenZipFamily() family {
+	return family{names: []string{"7z", "7za", "7zz"}, classify: sevenZip}
+}
+
 // sevenZip: 7z x and e extract into -oDIR or the working folder (the
 // members it names, or all), a, u, d and rn write the archive (7z --help).
 func sevenZip(c *cmd) {
@@ -278,6 +293,8 @@ func sevenZip(c *cmd) {
 		c.add(Opaque, UnknownVerb.By(c.name, verb, ""))
 	}
 }
+
+func cpioFamily() family { return family{names: []string{"cpio"}, classify: cpio} }
 
 // cpio -i extracts what it reads into -D DIR or the working folder,
 // keeping absolute names unless --no-absolute-filenames; -p copies into

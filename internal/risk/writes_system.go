@@ -11,6 +11,8 @@ import (
 // timedatectl set the machine's name and clock (journalctl(1),
 // hostnamectl(1), timedatectl(1)).
 
+func journalctlFamily() family { return family{names: []string{"journalctl"}, classify: journalctl} }
+
 func journalctl(c *cmd) {
 	for _, w := range c.args {
 		v := w.Value
@@ -25,6 +27,10 @@ func journalctl(c *cmd) {
 	}
 	c.add(Read, OnlyReads.By("journalctl", "", ""))
 	c.readOperands()
+}
+
+func setVerbsFamily() family {
+	return family{names: []string{"hostnamectl", "timedatectl"}, classify: setVerbs}
 }
 
 // setVerbs: hostnamectl and timedatectl change the machine with their
@@ -126,6 +132,8 @@ func mktempWrites(c *cmd) {
 		c.write(*tmpl)
 	}
 }
+
+func iconvFamily() family { return family{names: []string{"iconv"}, classify: iconv} }
 
 // iconv writes the -o file; it reads its operands.
 func iconv(c *cmd) {

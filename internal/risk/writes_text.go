@@ -277,6 +277,8 @@ func (c *cmd) awkRedirect(before string) bool {
 	return false
 }
 
+func yqFamily() family { return family{names: []string{"yq"}, classify: yq} }
+
 // yq -i rewrites the files it is given; -s writes files named by an
 // expression.
 func yq(c *cmd) {
@@ -323,6 +325,8 @@ func yq(c *cmd) {
 	}
 }
 
+func spongeFamily() family { return family{names: []string{"sponge"}, classify: sponge} }
+
 // sponge writes its input to the file it names.
 func sponge(c *cmd) {
 	c.add(LocalWrite, ChangesProject.By("sponge", "", ""))
@@ -353,6 +357,8 @@ func jsonTool(c *cmd, rest []shell.Word) {
 		c.write(ops[1])
 	}
 }
+
+func xxdFamily() family { return family{names: []string{"xxd"}, classify: xxd} }
 
 // xxd [options] [IN [OUT]] writes OUT, dumping or with -r reverting.
 func xxd(c *cmd) {
