@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 
 	"github.com/sayso-dev/sayso/internal/policy"
 )
@@ -22,23 +19,16 @@ func init() {
 }
 
 func runAutopilot(env *Env, args []string) error {
-	fs := flag.NewFlagSet("autopilot", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("autopilot")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(env.Stdout, autopilotUsage)
-			return nil
-		}
-		return usagef("autopilot: %v", err)
+	if done, err := parseFlags(env, fs, autopilotUsage, args); done || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("autopilot: takes no arguments")
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(policy.Autopilot)
+		return printJSON(env.Stdout, policy.Autopilot)
 	}
 	fmt.Fprintln(env.Stdout, "autopilot releases:")
 	for _, it := range policy.Autopilot.Releases {

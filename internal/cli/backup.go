@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -78,17 +79,12 @@ func runBackup(env *Env, args []string) error {
 	if len(args) != 1 {
 		return usagef("backup: want one file")
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
+	var b *store.Backup
+	err := withStore(func(ctx context.Context, db *store.DB) (err error) {
+		b, err = backupNow(ctx, db)
 		return err
-	}
-	defer cancel()
-	defer db.Close()
-	b, err := db.Backup(ctx)
+	})
 	if err != nil {
-		return err
-	}
-	if b.Policy, err = readPolicyText(); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -102,6 +98,17 @@ func runBackup(env *Env, args []string) error {
 	return nil
 }
 
+// backupNow is what a backup holds now: the store's note and rules, and
+// the policy file.
+func backupNow(ctx context.Context, db *store.DB) (*store.Backup, error) {
+	b, err := db.Backup(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.Policy, err = readPolicyText()
+	return b, err
+}
+
 func policyWord(p *string) string {
 	if p == nil {
 		return "no policy file"
@@ -113,9 +120,9 @@ func runRestore(env *Env, args []string) error {
 	fs := verbFlags("restore")
 	preview := fs.Bool("preview", false, "")
 	apply := fs.Bool("apply", false, "")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return usagef("restore: %v", err)
+	rest, done, err := parseArgs(env, fs, restoreUsage, args)
+	if done || err != nil {
+		return err
 	}
 	if *preview == *apply {
 		return usagef("restore: want exactly one of --preview and --apply")
@@ -132,63 +139,56 @@ func runRestore(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	cur, err := db.Backup(ctx)
-	if err != nil {
-		return err
-	}
-	if cur.Policy, err = readPolicyText(); err != nil {
-		return err
-	}
-	changes := append(store.Preview(cur, next, validateRule), policyChanges(cur.Policy, next.Policy)...)
-	if *preview {
-		if len(changes) == 0 {
-			fmt.Fprintln(env.Stdout, "nothing would change")
-			return nil
-		}
-		for _, c := range changes {
-			fmt.Fprintln(env.Stdout, c)
-		}
-		fmt.Fprintf(env.Stderr, "sayso: hint: run 'sayso restore --apply %s' to apply\n", rest[0])
-		return nil
-	}
-	res, err := db.Restore(ctx, next, validateRule)
-	if err != nil {
-		return err
-	}
-	if next.Policy != nil && (cur.Policy == nil || *cur.Policy != *next.Policy) {
-		p, err := policyPath()
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		cur, err := backupNow(ctx, db)
 		if err != nil {
 			return err
 		}
-		if err := paths.Private(filepath.Dir(p)); err != nil {
+		changes := append(store.Preview(cur, next, validateRule), policyChanges(cur.Policy, next.Policy)...)
+		if *preview {
+			if len(changes) == 0 {
+				fmt.Fprintln(env.Stdout, "nothing would change")
+				return nil
+			}
+			for _, c := range changes {
+				fmt.Fprintln(env.Stdout, c)
+			}
+			fmt.Fprintf(env.Stderr, "sayso: hint: run 'sayso restore --apply %s' to apply\n", rest[0])
+			return nil
+		}
+		res, err := db.Restore(ctx, next, validateRule)
+		if err != nil {
 			return err
 		}
-		if cur.Policy != nil {
-			if err := atomicfile.WriteFile(p+".sayso-backup", []byte(*cur.Policy), 0o600); err != nil {
+		if next.Policy != nil && (cur.Policy == nil || *cur.Policy != *next.Policy) {
+			p, err := policyPath()
+			if err != nil {
 				return err
 			}
-			defer fmt.Fprintf(env.Stdout, "the replaced policy file is kept as %s\n", p+".sayso-backup")
+			if err := paths.Private(filepath.Dir(p)); err != nil {
+				return err
+			}
+			if cur.Policy != nil {
+				if err := atomicfile.WriteFile(p+".sayso-backup", []byte(*cur.Policy), 0o600); err != nil {
+					return err
+				}
+				defer fmt.Fprintf(env.Stdout, "the replaced policy file is kept as %s\n", p+".sayso-backup")
+			}
+			if err := atomicfile.WriteFile(p, []byte(*next.Policy), 0o600); err != nil {
+				return err
+			}
 		}
-		if err := atomicfile.WriteFile(p, []byte(*next.Policy), 0o600); err != nil {
-			return err
+		for _, c := range changes {
+			if c.Kind != "refused" {
+				fmt.Fprintln(env.Stdout, c)
+			}
 		}
-	}
-	for _, c := range changes {
-		if c.Kind != "refused" {
-			fmt.Fprintln(env.Stdout, c)
+		for _, r := range res.Refused {
+			fmt.Fprintf(env.Stdout, "refused: run %s (in %s): %s\n", r.Rule.Pattern, r.Rule.Cwd, r.Why)
 		}
-	}
-	for _, r := range res.Refused {
-		fmt.Fprintf(env.Stdout, "refused: run %s (in %s): %s\n", r.Rule.Pattern, r.Rule.Cwd, r.Why)
-	}
-	fmt.Fprintf(env.Stdout, "restored: %d rules kept, %d refused, %d forgotten\n", len(res.Kept), len(res.Refused), len(res.Forgotten))
-	return nil
+		fmt.Fprintf(env.Stdout, "restored: %d rules kept, %d refused, %d forgotten\n", len(res.Kept), len(res.Refused), len(res.Forgotten))
+		return nil
+	})
 }
 
 // validateRule checks a rule read back from a backup as sayso would before

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -82,8 +81,7 @@ type checkPathUse struct {
 }
 
 func runCheck(env *Env, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("check")
 	mode := fs.String("mode", "", "")
 	cwd := fs.String("cwd", "", "")
 	root := fs.String("root", "", "")
@@ -94,12 +92,8 @@ func runCheck(env *Env, args []string) error {
 	hostRoot := fs.String("container-host-root", "", "")
 	asJSON := fs.Bool("json", false, "")
 	exitCode := fs.Bool("exit-code", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(env.Stdout, checkUsage)
-			return nil
-		}
-		return usagef("check: %v", err)
+	if done, err := parseFlags(env, fs, checkUsage, args); done || err != nil {
+		return err
 	}
 	command := strings.Join(fs.Args(), " ")
 	switch {
@@ -173,9 +167,7 @@ func runCheck(env *Env, args []string) error {
 	}
 	res := newCheckResult(dec, &diag, req, ctx)
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(env.Stdout, res); err != nil {
 			return err
 		}
 	} else {

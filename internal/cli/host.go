@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
-	"flag"
+	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/store"
@@ -28,25 +26,16 @@ func init() {
 }
 
 func runHost(env *Env, args []string) error {
-	if len(args) == 0 {
-		return usagef("host: no verb given (add, list or remove)")
+	verb, args, done, err := splitVerb(env, "host", hostUsage, args, "add", "list", "remove")
+	if done || err != nil {
+		return err
 	}
-	verb, args := args[0], args[1:]
-	fs := flag.NewFlagSet("host "+verb, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("host " + verb)
 	person := fs.Bool("person", false, "")
 	asJSON := fs.Bool("json", false, "")
-	switch verb {
-	case "help", "-h", "--help":
-		fmt.Fprint(env.Stdout, hostUsage)
-		return nil
-	case "add", "list", "remove":
-	default:
-		return usagef("host: unknown verb %q (want add, list or remove)", verb)
-	}
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return usagef("host %s: %v", verb, err)
+	rest, done, err := parseArgs(env, fs, hostUsage, args)
+	if done || err != nil {
+		return err
 	}
 	switch {
 	case verb != "add" && *person:
@@ -58,48 +47,39 @@ func runHost(env *Env, args []string) error {
 	case verb != "list" && len(rest) != 1:
 		return usagef("host %s: want one NAME", verb)
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	switch verb {
-	case "add":
-		h, token, err := db.AddHost(ctx, store.NewHost{Name: rest[0], Person: *person})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "%s\n", token)
-		fmt.Fprintf(env.Stderr, "sayso: host %s added; this token is shown only now: the host sends it as Authorization: Bearer TOKEN\n", h.Name)
-		if h.Person {
-			fmt.Fprintf(env.Stderr, "sayso: host %s may label a message as yours: its words can grant leases and waive questions\n", h.Name)
-		}
-	case "list":
-		hs, err := db.Hosts(ctx)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			if hs == nil {
-				hs = []store.Host{}
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		switch verb {
+		case "add":
+			h, token, err := db.AddHost(ctx, store.NewHost{Name: rest[0], Person: *person})
+			if err != nil {
+				return err
 			}
-			enc := json.NewEncoder(env.Stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(hs)
-		}
-		for _, h := range hs {
-			labels := "delegated, system, guest"
+			fmt.Fprintf(env.Stdout, "%s\n", token)
+			fmt.Fprintf(env.Stderr, "sayso: host %s added; this token is shown only now: the host sends it as Authorization: Bearer TOKEN\n", h.Name)
 			if h.Person {
-				labels = "person, " + labels
+				fmt.Fprintf(env.Stderr, "sayso: host %s may label a message as yours: its words can grant leases and waive questions\n", h.Name)
 			}
-			fmt.Fprintf(env.Stdout, "%s\tadded %s\tlabels %s\n", h.Name, h.CreatedAt.Local().Format(time.DateTime), labels)
+		case "list":
+			hs, err := db.Hosts(ctx)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				return printList(env.Stdout, hs)
+			}
+			for _, h := range hs {
+				labels := "delegated, system, guest"
+				if h.Person {
+					labels = "person, " + labels
+				}
+				fmt.Fprintf(env.Stdout, "%s\tadded %s\tlabels %s\n", h.Name, h.CreatedAt.Local().Format(time.DateTime), labels)
+			}
+		case "remove":
+			if err := db.RemoveHost(ctx, rest[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "removed host %s\n", rest[0])
 		}
-	case "remove":
-		if err := db.RemoveHost(ctx, rest[0]); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "removed host %s\n", rest[0])
-	}
-	return nil
+		return nil
+	})
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/url"
@@ -157,8 +155,7 @@ func runHub(env *Env, args []string) error {
 			return runHubMigrate(env, args[1:])
 		}
 	}
-	fs := flag.NewFlagSet("hub", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("hub")
 	db := fs.String("db", "", "")
 	addr := fs.String("addr", DefaultHubAddr, "")
 	dir := fs.String("dir", "", "")
@@ -213,8 +210,7 @@ func runHub(env *Env, args []string) error {
 }
 
 func runHubToken(env *Env, args []string) error {
-	fs := flag.NewFlagSet("hub token", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("hub token")
 	db := fs.String("db", "", "")
 	dir := fs.String("dir", "", "")
 	person := fs.String("person", "", "")
@@ -267,8 +263,7 @@ func runHubToken(env *Env, args []string) error {
 }
 
 func runHubLogin(env *Env, args []string) error {
-	fs := flag.NewFlagSet("hub login", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("hub login")
 	db := fs.String("db", "", "")
 	person := fs.String("person", "", "")
 	ttl := fs.Duration("ttl", hubserver.PageLoginTTL, "")
@@ -298,8 +293,7 @@ func runHubLogin(env *Env, args []string) error {
 }
 
 func runHubPublish(env *Env, args []string) error {
-	fs := flag.NewFlagSet("hub publish", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("hub publish")
 	db := fs.String("db", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() != 1 {
 		return usagef("hub publish: want one BUNDLE file")
@@ -339,8 +333,7 @@ func runHubPublish(env *Env, args []string) error {
 // owner's way in: a hub taken over has only its own login, which cannot
 // lift a trigger or row-level security.
 func runHubMigrate(env *Env, args []string) error {
-	fs := flag.NewFlagSet("hub migrate", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("hub migrate")
 	db := fs.String("db", "", "")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return usagef("hub migrate: want [--db OWNER_DSN]")

@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,8 +61,7 @@ func init() {
 }
 
 func runInstall(env *Env, args []string) error {
-	fs := flag.NewFlagSet("install", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("install")
 	scope := fs.String("scope", "user", "")
 	fast := fs.Bool("fast", false, "")
 	one := fs.Bool("one-binary", false, "")
@@ -73,12 +69,8 @@ func runInstall(env *Env, args []string) error {
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		agent, rest = args[0], args[1:]
 	}
-	if err := fs.Parse(rest); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(env.Stdout, installUsage)
-			return nil
-		}
-		return usagef("install: %v", err)
+	if done, err := parseFlags(env, fs, installUsage, rest); done || err != nil {
+		return err
 	}
 	if agent == "" && fs.NArg() == 1 {
 		agent = fs.Arg(0)
@@ -181,15 +173,10 @@ func runUninstall(env *Env, args []string) error {
 }
 
 func runDoctor(env *Env, args []string) error {
-	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("doctor")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(env.Stdout, doctorUsage)
-			return nil
-		}
-		return usagef("doctor: %v", err)
+	if done, err := parseFlags(env, fs, doctorUsage, args); done || err != nil {
+		return err
 	}
 	cwd, err := env.Getwd()
 	if err != nil {
@@ -219,9 +206,7 @@ func runDoctor(env *Env, args []string) error {
 		if rep.Warnings == nil {
 			rep.Warnings = []hook.Problem{}
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"ok": len(rep.Problems) == 0, "problems": rep.Problems, "warnings": rep.Warnings}); err != nil {
+		if err := printJSON(env.Stdout, map[string]any{"ok": len(rep.Problems) == 0, "problems": rep.Problems, "warnings": rep.Warnings}); err != nil {
 			return err
 		}
 	} else {

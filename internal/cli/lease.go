@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,10 +32,10 @@ func init() {
 }
 
 func runLease(env *Env, args []string) error {
-	if len(args) == 0 {
-		return usagef("lease: no verb given (grant, list or revoke)")
+	verb, args, done, err := splitVerb(env, "lease", leaseUsage, args, "grant", "list", "revoke")
+	if done || err != nil {
+		return err
 	}
-	verb, args := args[0], args[1:]
 	// Each verb defines only its own flags: another verb's is refused.
 	fs := verbFlags("lease " + verb)
 	session, cwd, all, asJSON := new(string), new(string), new(bool), new(bool)
@@ -50,17 +51,9 @@ func runLease(env *Env, args []string) error {
 		fs.BoolVar(all, "all", false, "")
 		fs.BoolVar(asJSON, "json", false, "")
 	}
-	switch verb {
-	case "help", "-h", "--help":
-		fmt.Fprint(env.Stdout, leaseUsage)
-		return nil
-	case "grant", "list", "revoke":
-	default:
-		return usagef("lease: unknown verb %q (want grant, list or revoke)", verb)
-	}
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return usagef("lease %s: %v", verb, err)
+	rest, done, err := parseArgs(env, fs, leaseUsage, args)
+	if done || err != nil {
+		return err
 	}
 	var g store.Grant
 	var id int64
@@ -101,45 +94,38 @@ func runLease(env *Env, args []string) error {
 			return usagef("lease revoke: %q is not a lease id", rest[0])
 		}
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	switch verb {
-	case "grant":
-		l, err := db.GrantLease(ctx, g)
-		if errors.Is(err, store.ErrSessionEnded) {
-			return fmt.Errorf("lease grant: session %s has ended: no step of it could use a lease (run 'sayso session list' for the live ones)", g.Session)
-		}
-		if err != nil {
-			return notFound(err, "session", g.Session)
-		}
-		if *asJSON {
-			return printJSON(env.Stdout, l)
-		}
-		fmt.Fprintf(env.Stdout, "lease %d: %s in session %s, turn %s, in %s, until %s\n",
-			l.ID, l.Category, l.Session, l.Turn, l.Cwd, l.ExpiresAt.Local().Format(time.TimeOnly))
-	case "list":
-		ls, err := db.Leases(ctx, *all)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			if ls == nil {
-				ls = []store.Lease{}
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		switch verb {
+		case "grant":
+			l, err := db.GrantLease(ctx, g)
+			if errors.Is(err, store.ErrSessionEnded) {
+				return fmt.Errorf("lease grant: session %s has ended: no step of it could use a lease (run 'sayso session list' for the live ones)", g.Session)
 			}
-			return printJSON(env.Stdout, ls)
+			if err != nil {
+				return notFound(err, "session", g.Session)
+			}
+			if *asJSON {
+				return printJSON(env.Stdout, l)
+			}
+			fmt.Fprintf(env.Stdout, "lease %d: %s in session %s, turn %s, in %s, until %s\n",
+				l.ID, l.Category, l.Session, l.Turn, l.Cwd, l.ExpiresAt.Local().Format(time.TimeOnly))
+		case "list":
+			ls, err := db.Leases(ctx, *all)
+			if err != nil {
+				return err
+			}
+			if *asJSON {
+				return printList(env.Stdout, ls)
+			}
+			printLeases(env.Stdout, ls, db.Now())
+		case "revoke":
+			if err := db.RevokeLease(ctx, id); err != nil {
+				return notFound(err, "lease", rest[0])
+			}
+			fmt.Fprintf(env.Stdout, "lease %d revoked\n", id)
 		}
-		printLeases(env.Stdout, ls, db.Now())
-	case "revoke":
-		if err := db.RevokeLease(ctx, id); err != nil {
-			return notFound(err, "lease", rest[0])
-		}
-		fmt.Fprintf(env.Stdout, "lease %d revoked\n", id)
-	}
-	return nil
+		return nil
+	})
 }
 
 func printLeases(w io.Writer, ls []store.Lease, now time.Time) {

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -61,13 +59,9 @@ func runLog(env *Env, args []string) error {
 	fs.StringVar(&tq.decision, "decision", "", "")
 	fs.StringVar(&tq.class, "class", "", "")
 	fs.StringVar(&tq.until, "until", "", "")
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, logUsage)
-			return nil
-		}
-		return usagef("log: %v", err)
+	rest, done, err := parseArgs(env, fs, logUsage, args)
+	if done || err != nil {
+		return err
 	}
 	if len(rest) > 0 {
 		return usagef("log: unexpected argument %q", rest[0])
@@ -189,15 +183,11 @@ func runLogText(env *Env, args []string) error {
 	if len(args) != 1 || (args[0] != "on" && args[0] != "off") {
 		return usagef("log text: want on or off")
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	if err := db.SetLogText(ctx, args[0] == "on"); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "text logging %s\n", args[0])
-	return nil
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		if err := db.SetLogText(ctx, args[0] == "on"); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "text logging %s\n", args[0])
+		return nil
+	})
 }

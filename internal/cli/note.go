@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -36,21 +37,17 @@ func runNote(env *Env, args []string) error {
 		if len(args) != 1 {
 			return usagef("note show: takes no arguments")
 		}
-		db, ctx, cancel, err := openStore()
-		if err != nil {
-			return err
-		}
-		defer cancel()
-		defer db.Close()
-		note, err := db.Note(ctx)
-		if err != nil {
-			return err
-		}
-		fmt.Fprint(env.Stdout, note)
-		if note != "" && note[len(note)-1] != '\n' {
-			fmt.Fprintln(env.Stdout)
-		}
-		return nil
+		return withStore(func(ctx context.Context, db *store.DB) error {
+			note, err := db.Note(ctx)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(env.Stdout, note)
+			if note != "" && note[len(note)-1] != '\n' {
+				fmt.Fprintln(env.Stdout)
+			}
+			return nil
+		})
 	case "set":
 		if len(args) > 2 {
 			return usagef("note set: want at most one file")
@@ -71,20 +68,16 @@ func runNote(env *Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("read note: %w", err)
 		}
-		db, ctx, cancel, err := openStore()
-		if err != nil {
-			return err
-		}
-		defer cancel()
-		defer db.Close()
-		if err := db.SetNote(ctx, string(b)); err != nil {
-			if errors.Is(err, store.ErrNoteTooLong) {
-				return fmt.Errorf("%v: shorten it, nothing was changed", err)
+		return withStore(func(ctx context.Context, db *store.DB) error {
+			if err := db.SetNote(ctx, string(b)); err != nil {
+				if errors.Is(err, store.ErrNoteTooLong) {
+					return fmt.Errorf("%v: shorten it, nothing was changed", err)
+				}
+				return err
 			}
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "environment note set (%d characters)\n", len([]rune(string(b))))
-		return nil
+			fmt.Fprintf(env.Stdout, "environment note set (%d characters)\n", len([]rune(string(b))))
+			return nil
+		})
 	}
 	return usagef("note: unknown verb %q (want set or show)", args[0])
 }

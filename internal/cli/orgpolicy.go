@@ -5,9 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,8 +69,7 @@ func orgFile(path string) (string, []byte, error) {
 }
 
 func runOrgCheck(env *Env, args []string) error {
-	fs := flag.NewFlagSet("policy check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("policy check")
 	org := fs.String("org", "", "")
 	if err := fs.Parse(args); err != nil || *org == "" || fs.NArg() > 0 {
 		return usagef("policy check: want --org PATH")
@@ -107,8 +104,7 @@ func runOrgCheck(env *Env, args []string) error {
 }
 
 func runOrgSign(env *Env, args []string) error {
-	fs := flag.NewFlagSet("policy sign", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("policy sign")
 	keyFile := fs.String("key", "", "")
 	org := fs.String("org", "", "")
 	seq := fs.Uint64("seq", 0, "")

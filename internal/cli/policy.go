@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -54,13 +52,12 @@ func runPolicy(env *Env, args []string) error {
 	if len(args) == 0 || args[0] != "check" {
 		return usagef("policy: want 'policy check', 'policy keygen' or 'policy sign'")
 	}
-	fs := flag.NewFlagSet("policy check", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("policy check")
 	cwd := fs.String("cwd", "", "")
 	root := fs.String("root", "", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args[1:]); err != nil {
-		return usagef("policy check: %v", err)
+	if done, err := parseFlags(env, fs, policyUsage, args[1:]); done || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("policy check: unexpected %q", fs.Arg(0))
@@ -83,9 +80,7 @@ func runPolicy(env *Env, args []string) error {
 	}
 	warned := len(res.Problems) > 0
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
+		if err := printJSON(env.Stdout, res); err != nil {
 			return err
 		}
 	} else {

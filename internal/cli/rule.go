@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
-	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -67,16 +64,11 @@ func runRule(env *Env, args []string) error {
 
 // ruleFlags parses the flags the rule verbs share.
 func ruleFlags(env *Env, verb string, args []string) (rule.Unit, bool, []string, bool, error) {
-	fs := flag.NewFlagSet("rule "+verb, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("rule " + verb)
 	unit := fs.String("unit", "command", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fmt.Fprint(env.Stdout, ruleUsage)
-			return 0, false, nil, true, nil
-		}
-		return 0, false, nil, false, usagef("rule %s: %v", verb, err)
+	if done, err := parseFlags(env, fs, ruleUsage, args); done || err != nil {
+		return 0, false, nil, done, err
 	}
 	u, err := rule.ParseUnit(*unit)
 	if err != nil {
@@ -110,7 +102,7 @@ func runRuleMatch(env *Env, args []string) error {
 		res.Match = rule.Match(r, rule.NewStep(command, ctx))
 	}
 	if asJSON {
-		return writeJSON(env.Stdout, res)
+		return printJSON(env.Stdout, res)
 	}
 	switch {
 	case !res.Valid:
@@ -152,7 +144,7 @@ func runRuleOffer(env *Env, args []string) error {
 		res.Why = why
 	}
 	if asJSON {
-		return writeJSON(env.Stdout, res)
+		return printJSON(env.Stdout, res)
 	}
 	if res.Offer == nil {
 		fmt.Fprintf(env.Stdout, "no offer: %s\n", res.Why)
@@ -163,10 +155,4 @@ func runRuleOffer(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "not kept: %s\n", res.Why)
 	}
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

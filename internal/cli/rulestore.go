@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
-	"flag"
+	"context"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/rule"
+	"github.com/sayso-dev/sayso/internal/store"
 )
 
 // keptRule is one line of sayso rule list --json.
@@ -24,53 +23,46 @@ type keptRule struct {
 }
 
 func runRuleList(env *Env, args []string) error {
-	fs := flag.NewFlagSet("rule list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("rule list")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		return usagef("rule list: %v", err)
+	if done, err := parseFlags(env, fs, ruleUsage, args); done || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("rule list: unexpected argument %q", fs.Arg(0))
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	kept, err := db.Rules(ctx)
-	if err != nil {
-		return err
-	}
-	out := make([]keptRule, 0, len(kept))
-	for _, k := range kept {
-		r := keptRule{ID: k.ID, Tool: k.Tool, Unit: k.Unit, Pattern: k.Pattern, Cwd: k.Cwd, CreatedAt: k.CreatedAt, Valid: true}
-		u, err := rule.ParseUnit(k.Unit)
-		if err == nil {
-			err = rule.Validate(rule.Rule{Tool: k.Tool, Unit: u, Pattern: k.Pattern, Cwd: k.Cwd, CreatedAt: k.CreatedAt})
-		}
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		kept, err := db.Rules(ctx)
 		if err != nil {
-			r.Valid, r.Error = false, err.Error()
+			return err
 		}
-		out = append(out, r)
-	}
-	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	if len(out) == 0 {
-		fmt.Fprintln(env.Stdout, "no rule is kept")
+		out := make([]keptRule, 0, len(kept))
+		for _, k := range kept {
+			r := keptRule{ID: k.ID, Tool: k.Tool, Unit: k.Unit, Pattern: k.Pattern, Cwd: k.Cwd, CreatedAt: k.CreatedAt, Valid: true}
+			u, err := rule.ParseUnit(k.Unit)
+			if err == nil {
+				err = rule.Validate(rule.Rule{Tool: k.Tool, Unit: u, Pattern: k.Pattern, Cwd: k.Cwd, CreatedAt: k.CreatedAt})
+			}
+			if err != nil {
+				r.Valid, r.Error = false, err.Error()
+			}
+			out = append(out, r)
+		}
+		if *asJSON {
+			return printJSON(env.Stdout, out)
+		}
+		if len(out) == 0 {
+			fmt.Fprintln(env.Stdout, "no rule is kept")
+			return nil
+		}
+		for _, r := range out {
+			fmt.Fprintf(env.Stdout, "%d  %s  %-7s %s\n    in %s\n", r.ID, r.CreatedAt.Local().Format("2006-01-02 15:04"), r.Unit, r.Pattern, r.Cwd)
+			if !r.Valid {
+				fmt.Fprintf(env.Stdout, "    ignored: %s\n", r.Error)
+			}
+		}
 		return nil
-	}
-	for _, r := range out {
-		fmt.Fprintf(env.Stdout, "%d  %s  %-7s %s\n    in %s\n", r.ID, r.CreatedAt.Local().Format("2006-01-02 15:04"), r.Unit, r.Pattern, r.Cwd)
-		if !r.Valid {
-			fmt.Fprintf(env.Stdout, "    ignored: %s\n", r.Error)
-		}
-	}
-	return nil
+	})
 }
 
 func runRuleForget(env *Env, args []string) error {
@@ -81,15 +73,11 @@ func runRuleForget(env *Env, args []string) error {
 	if err != nil {
 		return usagef("rule forget: %q is not a rule id", args[0])
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	if err := db.ForgetRule(ctx, id); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "forgot rule %d\n", id)
-	return nil
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		if err := db.ForgetRule(ctx, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "forgot rule %d\n", id)
+		return nil
+	})
 }

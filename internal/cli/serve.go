@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -61,13 +60,12 @@ func init() {
 }
 
 func runServe(env *Env, args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("serve")
 	addr := fs.String("addr", DefaultAddr, "")
 	timeout := fs.Duration("card-timeout", 0, "")
 	notify := fs.String("notify", "", "")
-	if err := fs.Parse(args); err != nil {
-		return usagef("serve: %v", err)
+	if done, err := parseFlags(env, fs, serveUsage, args); done || err != nil {
+		return err
 	}
 	// What the person should hear of but that does not stop the gateway
 	// is said after the line that says it is ready, which comes first.

@@ -2,16 +2,13 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -43,71 +40,10 @@ func init() {
 	helpTopics["session"] = sessionUsage
 }
 
-// storeTimeout bounds how long a person's command waits for the database.
-const storeTimeout = 30 * time.Second
-
-// openStore opens the database in the state folder, making the folder
-// private first.
-func openStore() (*store.DB, context.Context, context.CancelFunc, error) {
-	dir, err := paths.StateDir()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if err := paths.Private(dir); err != nil {
-		return nil, nil, nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-	db, err := store.Open(ctx, filepath.Join(dir, store.FileName))
-	if err != nil {
-		cancel()
-		return nil, nil, nil, err
-	}
-	return db, ctx, cancel, nil
-}
-
-// parseInterspersed parses flags wherever they stand among the arguments,
-// and returns the others in order. "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var after []string
-	for i, a := range args {
-		if a == "--" {
-			args, after = args[:i], args[i+1:]
-			break
-		}
-	}
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if args = fs.Args(); len(args) == 0 {
-			return append(rest, after...), nil
-		}
-		rest, args = append(rest, args[0]), args[1:]
-	}
-}
-
-// verbFlags makes the flag set of "sayso NOUN VERB".
-func verbFlags(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
-}
-
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 func runSession(env *Env, args []string) error {
-	if len(args) == 0 {
-		return usagef("session: no verb given (list, show, hold, release, mode or end)")
-	}
-	verb, args := args[0], args[1:]
-	if verb == "help" || verb == "-h" || verb == "--help" {
-		fmt.Fprint(env.Stdout, sessionUsage)
-		return nil
+	verb, args, done, err := splitVerb(env, "session", sessionUsage, args, "list", "show", "hold", "release", "mode", "end")
+	if done || err != nil {
+		return err
 	}
 	// Each verb defines only its own flags: another verb's is refused.
 	fs := verbFlags("session " + verb)
@@ -118,16 +54,12 @@ func runSession(env *Env, args []string) error {
 	case "hold":
 		fs.StringVar(why, "why", "", "")
 	}
-	rest, err := parseInterspersed(fs, args)
-	if err != nil {
-		return usagef("session %s: %v", verb, err)
+	rest, done, err := parseArgs(env, fs, sessionUsage, args)
+	if done || err != nil {
+		return err
 	}
 	want := map[string]int{"list": 0, "show": 1, "hold": 1, "release": 1, "mode": 2, "end": 1}
-	n, ok := want[verb]
-	if !ok {
-		return usagef("session: unknown verb %q (want list, show, hold, release, mode or end)", verb)
-	}
-	if len(rest) != n {
+	if n := want[verb]; len(rest) != n {
 		return usagef("session %s: want %d arguments, got %d", verb, n, len(rest))
 	}
 	if verb == "mode" {
@@ -135,76 +67,72 @@ func runSession(env *Env, args []string) error {
 			return usagef("session mode: %v", err)
 		}
 	}
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	switch verb {
-	case "list":
-		ss, err := db.Sessions(ctx)
-		if err != nil {
-			return err
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		switch verb {
+		case "list":
+			ss, err := db.Sessions(ctx)
+			if err != nil {
+				return err
+			}
+			rows := sessionRows(ctx, db, ss)
+			if *asJSON {
+				return printJSON(env.Stdout, rows)
+			}
+			printSessions(env.Stdout, rows)
+			return nil
+		case "show":
+			s, err := db.Session(ctx, rest[0])
+			if err != nil {
+				return notFound(err, "session", rest[0])
+			}
+			r := sessionRows(ctx, db, []store.Session{s})[0]
+			counts, err := db.MessageCounts(ctx, s.ID)
+			if err != nil {
+				return err
+			}
+			r.Messages = counts
+			if *asJSON {
+				return printJSON(env.Stdout, r)
+			}
+			printSession(env.Stdout, r)
+			return nil
+		case "hold":
+			if err := db.Hold(ctx, rest[0], *why); err != nil {
+				return notFound(err, "session", rest[0])
+			}
+			fmt.Fprintf(env.Stdout, "session %s held\n", rest[0])
+		case "release":
+			if err := db.Release(ctx, rest[0]); err != nil {
+				return notFound(err, "session", rest[0])
+			}
+			fmt.Fprintf(env.Stdout, "session %s released\n", rest[0])
+		case "end":
+			s, err := db.Session(ctx, rest[0])
+			if err != nil {
+				return notFound(err, "session", rest[0])
+			}
+			if err := db.EndSession(ctx, s.ID); err != nil {
+				return err
+			}
+			state, err := paths.StateDir()
+			if err != nil {
+				return err
+			}
+			if err := (hook.Walls{Sessions: filepath.Join(state, "walls")}).EndSession(s.Agent, s.ID); err != nil {
+				return fmt.Errorf("end the session's wall: %w", err)
+			}
+			fmt.Fprintf(env.Stdout, "session %s ended\n", s.ID)
+		case "mode":
+			if err := db.SetMode(ctx, rest[0], rest[1]); err != nil {
+				return notFound(err, "session", rest[0])
+			}
+			fmt.Fprintf(env.Stdout, "session %s mode %s\n", rest[0], rest[1])
+			if l, err := db.Live(ctx, rest[0]); err == nil && l.Mode != rest[1] {
+				fmt.Fprintf(env.Stderr, "sayso: hint: its parent keeps it in %s\n", l.Mode)
+			}
 		}
-		rows := sessionRows(ctx, db, ss)
-		if *asJSON {
-			return printJSON(env.Stdout, rows)
-		}
-		printSessions(env.Stdout, rows)
 		return nil
-	case "show":
-		s, err := db.Session(ctx, rest[0])
-		if err != nil {
-			return notFound(err, "session", rest[0])
-		}
-		r := sessionRows(ctx, db, []store.Session{s})[0]
-		counts, err := db.MessageCounts(ctx, s.ID)
-		if err != nil {
-			return err
-		}
-		r.Messages = counts
-		if *asJSON {
-			return printJSON(env.Stdout, r)
-		}
-		printSession(env.Stdout, r)
-		return nil
-	case "hold":
-		if err := db.Hold(ctx, rest[0], *why); err != nil {
-			return notFound(err, "session", rest[0])
-		}
-		fmt.Fprintf(env.Stdout, "session %s held\n", rest[0])
-	case "release":
-		if err := db.Release(ctx, rest[0]); err != nil {
-			return notFound(err, "session", rest[0])
-		}
-		fmt.Fprintf(env.Stdout, "session %s released\n", rest[0])
-	case "end":
-		s, err := db.Session(ctx, rest[0])
-		if err != nil {
-			return notFound(err, "session", rest[0])
-		}
-		if err := db.EndSession(ctx, s.ID); err != nil {
-			return err
-		}
-		state, err := paths.StateDir()
-		if err != nil {
-			return err
-		}
-		if err := (hook.Walls{Sessions: filepath.Join(state, "walls")}).EndSession(s.Agent, s.ID); err != nil {
-			return fmt.Errorf("end the session's wall: %w", err)
-		}
-		fmt.Fprintf(env.Stdout, "session %s ended\n", s.ID)
-	case "mode":
-		if err := db.SetMode(ctx, rest[0], rest[1]); err != nil {
-			return notFound(err, "session", rest[0])
-		}
-		fmt.Fprintf(env.Stdout, "session %s mode %s\n", rest[0], rest[1])
-		if l, err := db.Live(ctx, rest[0]); err == nil && l.Mode != rest[1] {
-			fmt.Fprintf(env.Stderr, "sayso: hint: its parent keeps it in %s\n", l.Mode)
-		}
-	}
-	return nil
+	})
 }
 
 // sessionRow is the stable JSON of a session in sayso session list and

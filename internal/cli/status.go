@@ -1,11 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,15 +69,10 @@ type ClientState struct {
 }
 
 func runStatus(env *Env, args []string) error {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := verbFlags("status")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(env.Stdout, statusUsage)
-			return nil
-		}
-		return usagef("status: %v", err)
+	if done, err := parseFlags(env, fs, statusUsage, args); done || err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("status: unexpected argument %q", fs.Arg(0))
@@ -180,9 +171,7 @@ func runStatus(env *Env, args []string) error {
 	}
 
 	if *asJSON {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return printJSON(env.Stdout, st)
 	}
 	printStatus(env, st)
 	return nil

@@ -6,9 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
@@ -91,8 +89,7 @@ func runTeam(env *Env, args []string) error {
 	}
 	switch args[0] {
 	case "join":
-		fs := flag.NewFlagSet("team join", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
+		fs := verbFlags("team join")
 		key := fs.String("org-key", "", "")
 		org := fs.String("org", "", "")
 		ci := fs.Bool("ci", false, "")
@@ -216,13 +213,9 @@ func runTeam(env *Env, args []string) error {
 }
 
 func setChain(on bool) error {
-	db, ctx, cancel, err := openStore()
-	if err != nil {
-		return err
-	}
-	defer cancel()
-	defer db.Close()
-	return db.SetChain(ctx, on)
+	return withStore(func(ctx context.Context, db *store.DB) error {
+		return db.SetChain(ctx, on)
+	})
 }
 
 // joinHub registers this machine with its hub: a key of its own, the
