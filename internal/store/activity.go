@@ -22,15 +22,9 @@ type Activity struct {
 
 // Activity reads a session's activity from the ledger.
 func (db *DB) Activity(ctx context.Context, id string) (Activity, error) {
-	var a Activity
-	err := db.view(ctx, func(tx *tx) (err error) {
-		a, err = tx.activity(ctx, id)
-		return err
+	return within(ctx, db.view, "read the activity of session "+id, func(tx *tx) (Activity, error) {
+		return tx.activity(ctx, id)
 	})
-	if err != nil {
-		return Activity{}, fmt.Errorf("read the activity of session %s: %w", id, err)
-	}
-	return a, nil
 }
 
 func (tx *tx) activity(ctx context.Context, id string) (Activity, error) {

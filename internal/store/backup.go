@@ -25,28 +25,28 @@ type Backup struct {
 
 // Backup reads what the person set into a Backup.
 func (db *DB) Backup(ctx context.Context) (*Backup, error) {
-	b := &Backup{Format: BackupFormat, Rules: []Rule{}}
-	err := db.view(ctx, func(tx *tx) error {
-		b.CreatedAt = tx.now
-		var err error
-		if b.Note, err = tx.setting(ctx, settingNote); err != nil {
-			return err
-		}
-		lt, err := tx.setting(ctx, settingLogText)
-		if err != nil {
-			return err
-		}
-		b.LogText = lt == "on"
-		rules, err := tx.rules(ctx)
-		if err != nil {
-			return err
-		}
-		b.Rules = append(b.Rules, rules...)
-		return nil
+	return within(ctx, db.view, "back up", func(tx *tx) (*Backup, error) {
+		return tx.backup(ctx)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("back up: %w", err)
+}
+
+// backup reads what the person set: the note, text logging and the rules.
+func (tx *tx) backup(ctx context.Context) (*Backup, error) {
+	b := &Backup{Format: BackupFormat, CreatedAt: tx.now, Rules: []Rule{}}
+	var err error
+	if b.Note, err = tx.setting(ctx, settingNote); err != nil {
+		return nil, err
 	}
+	lt, err := tx.setting(ctx, settingLogText)
+	if err != nil {
+		return nil, err
+	}
+	b.LogText = lt == "on"
+	rules, err := tx.rules(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.Rules = append(b.Rules, rules...)
 	return b, nil
 }
 
@@ -162,17 +162,8 @@ func (db *DB) Restore(ctx context.Context, b *Backup, validate Validate) (Restor
 	var res Restored
 	err := db.update(ctx, func(tx *tx) error {
 		res = Restored{}
-		cur := &Backup{}
-		var err error
-		if cur.Note, err = tx.setting(ctx, settingNote); err != nil {
-			return err
-		}
-		lt, err := tx.setting(ctx, settingLogText)
+		cur, err := tx.backup(ctx)
 		if err != nil {
-			return err
-		}
-		cur.LogText = lt == "on"
-		if cur.Rules, err = tx.rules(ctx); err != nil {
 			return err
 		}
 		res.Changes = Preview(cur, b, validate)

@@ -45,13 +45,7 @@ func (tx *tx) currentEpoch(ctx context.Context) (Epoch, error) {
 // CurrentEpoch returns the newest epoch, and so the current controller;
 // the zero Epoch when no person message has been seen.
 func (db *DB) CurrentEpoch(ctx context.Context) (Epoch, error) {
-	var e Epoch
-	err := db.view(ctx, func(tx *tx) (err error) {
-		e, err = tx.currentEpoch(ctx)
-		return err
+	return within(ctx, db.view, "read current epoch", func(tx *tx) (Epoch, error) {
+		return tx.currentEpoch(ctx)
 	})
-	if err != nil {
-		return Epoch{}, fmt.Errorf("read current epoch: %w", err)
-	}
-	return e, nil
 }

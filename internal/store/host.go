@@ -115,27 +115,13 @@ func (db *DB) AddHost(ctx context.Context, n NewHost) (Host, string, error) {
 
 // Hosts lists the hosts, oldest first.
 func (db *DB) Hosts(ctx context.Context) ([]Host, error) {
-	var out []Host
-	err := db.view(ctx, func(tx *tx) error {
-		out = out[:0]
+	return within(ctx, db.view, "list hosts", func(tx *tx) ([]Host, error) {
 		rows, err := tx.QueryContext(ctx, "SELECT id, name, person, created_at FROM hosts ORDER BY id")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			h, err := scanHost(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, h)
-		}
-		return rows.Err()
+		return collect(rows, scanHost)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("list hosts: %w", err)
-	}
-	return out, nil
 }
 
 // HostOf returns the host whose token this is. An unknown, removed or

@@ -180,7 +180,7 @@ func LeaseLine(text string) (Category, bool) {
 
 const leaseColumns = "id, category, epoch, session, turn, cwd, created_at, expires_at, COALESCE(consumed_at, 0), COALESCE(consumed_by, 0), COALESCE(revoked_at, 0), revoked_why"
 
-func scanLease(row interface{ Scan(...any) error }) (Lease, error) {
+func scanLease(row scanner) (Lease, error) {
 	var l Lease
 	var created, expires, consumed, revoked int64
 	err := row.Scan(&l.ID, &l.Category, &l.Epoch, &l.Session, &l.Turn, &l.Cwd, &created, &expires, &consumed, &l.ConsumedBy, &revoked, &l.RevokedWhy)
@@ -193,34 +193,18 @@ func (tx *tx) leases(ctx context.Context, where string, args ...any) ([]Lease, e
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Lease
-	for rows.Next() {
-		l, err := scanLease(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return collect(rows, scanLease)
 }
 
 // Leases lists leases, newest last: the live ones, or with all every
 // lease ever granted.
 func (db *DB) Leases(ctx context.Context, all bool) ([]Lease, error) {
-	var out []Lease
-	err := db.view(ctx, func(tx *tx) (err error) {
+	return within(ctx, db.view, "list leases", func(tx *tx) ([]Lease, error) {
 		if all {
-			out, err = tx.leases(ctx, "ORDER BY id")
-		} else {
-			out, err = tx.leases(ctx, "WHERE consumed_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY id", nanos(tx.now))
+			return tx.leases(ctx, "ORDER BY id")
 		}
-		return err
+		return tx.leases(ctx, "WHERE consumed_at IS NULL AND revoked_at IS NULL AND expires_at > ? ORDER BY id", nanos(tx.now))
 	})
-	if err != nil {
-		return nil, fmt.Errorf("list leases: %w", err)
-	}
-	return out, nil
 }
 
 // RevokeLease revokes a lease that has not been consumed.

@@ -140,13 +140,11 @@ func (db *DB) Log(ctx context.Context, f LogFilter) ([]Entry, error) {
 	if f.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", f.Limit)
 	}
-	var out []Entry
-	err := db.view(ctx, func(tx *tx) (err error) {
-		out, err = tx.entries(ctx, q, args...)
-		return err
+	out, err := within(ctx, db.view, "read ledger", func(tx *tx) ([]Entry, error) {
+		return tx.entries(ctx, q, args...)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read ledger: %w", err)
+		return nil, err
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
@@ -161,19 +159,17 @@ func (tx *tx) entries(ctx context.Context, q string, args ...any) ([]Entry, erro
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Entry
-	for rows.Next() {
-		var e Entry
-		var at int64
-		var detail string
-		if err := rows.Scan(&e.ID, &at, &e.Kind, &e.Session, &e.Summary, &detail); err != nil {
-			return nil, err
-		}
-		e.At, e.Detail = instant(at), json.RawMessage(detail)
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return collect(rows, scanEntry)
+}
+
+// scanEntry reads one ledger row: id, at, kind, session, summary, detail.
+func scanEntry(row scanner) (Entry, error) {
+	var e Entry
+	var at int64
+	var detail string
+	err := row.Scan(&e.ID, &at, &e.Kind, &e.Session, &e.Summary, &detail)
+	e.At, e.Detail = instant(at), json.RawMessage(detail)
+	return e, err
 }
 
 // Failure is a step the hook answered without a decision: it could not

@@ -156,15 +156,9 @@ const whyGuestInTask = "the task received guest words"
 // then the task's own. A tainted session's words are still returned; the
 // caller reads Tainted from the session's state.
 func (db *DB) OwnerWords(ctx context.Context, session string) ([]Message, error) {
-	var out []Message
-	err := db.view(ctx, func(tx *tx) (err error) {
-		out, err = tx.ownerWords(ctx, session)
-		return err
+	return within(ctx, db.view, "read owner words of "+session, func(tx *tx) ([]Message, error) {
+		return tx.ownerWords(ctx, session)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("read owner words of %s: %w", session, err)
-	}
-	return out, nil
 }
 
 func (tx *tx) ownerWords(ctx context.Context, session string) ([]Message, error) {
@@ -174,18 +168,13 @@ func (tx *tx) ownerWords(ctx context.Context, session string) ([]Message, error)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Message
-	for rows.Next() {
+	return collect(rows, func(row scanner) (Message, error) {
 		var m Message
 		var at int64
-		if err := rows.Scan(&m.ID, &m.Session, &m.Source, &m.Turn, &m.Text, &m.FromParent, &at); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&m.ID, &m.Session, &m.Source, &m.Turn, &m.Text, &m.FromParent, &at)
 		m.At = instant(at)
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, err
+	})
 }
 
 // MessageCounts counts a session's messages by source, and the copied ones

@@ -81,27 +81,17 @@ func (tx *tx) chain(ctx context.Context, e Entry) error {
 
 // Outbox returns up to limit rows the hub does not hold yet, in order.
 func (db *DB) Outbox(ctx context.Context, limit int) ([]Outbound, error) {
-	var out []Outbound
-	err := db.view(ctx, func(tx *tx) error {
-		out = out[:0]
+	return within(ctx, db.view, "read the outbox", func(tx *tx) ([]Outbound, error) {
 		rows, err := tx.QueryContext(ctx, "SELECT seq, body, prev, hash FROM team_outbox WHERE shipped = 0 ORDER BY seq LIMIT ?", limit)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
+		return collect(rows, func(row scanner) (Outbound, error) {
 			var o Outbound
-			if err := rows.Scan(&o.Seq, &o.Body, &o.Prev, &o.Hash); err != nil {
-				return err
-			}
-			out = append(out, o)
-		}
-		return rows.Err()
+			err := row.Scan(&o.Seq, &o.Body, &o.Prev, &o.Hash)
+			return o, err
+		})
 	})
-	if err != nil {
-		return nil, fmt.Errorf("read the outbox: %w", err)
-	}
-	return out, nil
 }
 
 // Shipped marks the outbox's rows up to seq as held by the hub.

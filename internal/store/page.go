@@ -63,15 +63,9 @@ func (db *DB) Page(ctx context.Context, f PageFilter) ([]Entry, error) {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
 	q += fmt.Sprintf(" ORDER BY id DESC LIMIT %d", limit)
-	var out []Entry
-	err := db.view(ctx, func(tx *tx) (err error) {
-		out, err = tx.entries(ctx, q, args...)
-		return err
+	return within(ctx, db.view, "read a page of the ledger", func(tx *tx) ([]Entry, error) {
+		return tx.entries(ctx, q, args...)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("read a page of the ledger: %w", err)
-	}
-	return out, nil
 }
 
 // outcomeReach bounds how many of its session's later rows are read for

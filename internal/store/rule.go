@@ -25,15 +25,9 @@ func (r Rule) same(o Rule) bool {
 // Rules lists the rules, oldest first. A caller re-validates each before
 // it uses it.
 func (db *DB) Rules(ctx context.Context) ([]Rule, error) {
-	var out []Rule
-	err := db.view(ctx, func(tx *tx) (err error) {
-		out, err = tx.rules(ctx)
-		return err
+	return within(ctx, db.view, "list rules", func(tx *tx) ([]Rule, error) {
+		return tx.rules(ctx)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("list rules: %w", err)
-	}
-	return out, nil
 }
 
 func (tx *tx) rules(ctx context.Context) ([]Rule, error) {
@@ -41,18 +35,13 @@ func (tx *tx) rules(ctx context.Context) ([]Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []Rule
-	for rows.Next() {
+	return collect(rows, func(row scanner) (Rule, error) {
 		var r Rule
 		var at int64
-		if err := rows.Scan(&r.ID, &r.Tool, &r.Unit, &r.Pattern, &r.Cwd, &at); err != nil {
-			return nil, err
-		}
+		err := row.Scan(&r.ID, &r.Tool, &r.Unit, &r.Pattern, &r.Cwd, &at)
 		r.CreatedAt = instant(at)
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, err
+	})
 }
 
 // AddRule keeps a rule the person pressed on a card; the caller has

@@ -60,7 +60,7 @@ type NewSession struct {
 
 const sessionColumns = "id, agent, COALESCE(parent, ''), scoped, mode, held, held_why, released_at, turn, turns, tainted, copy_why, created_at"
 
-func scanSession(row interface{ Scan(...any) error }) (Session, error) {
+func scanSession(row scanner) (Session, error) {
 	var s Session
 	var created int64
 	err := row.Scan(&s.ID, &s.Agent, &s.Parent, &s.Scoped, &s.Mode, &s.Held, &s.HeldWhy,
@@ -100,54 +100,28 @@ func (tx *tx) ensureSession(ctx context.Context, n NewSession) (Session, error) 
 // EnsureSession returns the session, creating it in n.Mode when the store
 // has not seen it before.
 func (db *DB) EnsureSession(ctx context.Context, n NewSession) (Session, error) {
-	var s Session
-	err := db.update(ctx, func(tx *tx) (err error) {
-		s, err = tx.ensureSession(ctx, n)
-		return err
+	return within(ctx, db.update, "open session "+n.ID, func(tx *tx) (Session, error) {
+		return tx.ensureSession(ctx, n)
 	})
-	if err != nil {
-		return Session{}, fmt.Errorf("open session %s: %w", n.ID, err)
-	}
-	return s, nil
 }
 
 // Session returns one session.
 func (db *DB) Session(ctx context.Context, id string) (Session, error) {
-	var s Session
-	err := db.view(ctx, func(tx *tx) (err error) {
-		s, err = tx.session(ctx, id)
-		return err
+	return within(ctx, db.view, "read session "+id, func(tx *tx) (Session, error) {
+		return tx.session(ctx, id)
 	})
-	if err != nil {
-		return Session{}, fmt.Errorf("read session %s: %w", id, err)
-	}
-	return s, nil
 }
 
 // Sessions lists every session and task, oldest first, without the words
 // of any message.
 func (db *DB) Sessions(ctx context.Context) ([]Session, error) {
-	var out []Session
-	err := db.view(ctx, func(tx *tx) error {
-		out = out[:0]
+	return within(ctx, db.view, "list sessions", func(tx *tx) ([]Session, error) {
 		rows, err := tx.QueryContext(ctx, "SELECT "+sessionColumns+" FROM sessions ORDER BY created_at, id")
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			s, err := scanSession(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, s)
-		}
-		return rows.Err()
+		return collect(rows, scanSession)
 	})
-	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
-	}
-	return out, nil
 }
 
 // Live is a session's mode and hold as its steps see them: a task follows

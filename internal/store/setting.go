@@ -43,15 +43,9 @@ func (tx *tx) setSetting(ctx context.Context, key, value, summary string) error 
 
 // Note returns the environment note; "" when the person wrote none.
 func (db *DB) Note(ctx context.Context) (string, error) {
-	var v string
-	err := db.view(ctx, func(tx *tx) (err error) {
-		v, err = tx.setting(ctx, settingNote)
-		return err
+	return within(ctx, db.view, "read environment note", func(tx *tx) (string, error) {
+		return tx.setting(ctx, settingNote)
 	})
-	if err != nil {
-		return "", fmt.Errorf("read environment note: %w", err)
-	}
-	return v, nil
 }
 
 // SetNote sets the environment note as the person typed it. Only the
@@ -81,15 +75,10 @@ func checkNote(note string) error {
 
 // LogText reports whether the ledger keeps the words of messages.
 func (db *DB) LogText(ctx context.Context) (bool, error) {
-	var v string
-	err := db.view(ctx, func(tx *tx) (err error) {
-		v, err = tx.setting(ctx, settingLogText)
-		return err
+	v, err := within(ctx, db.view, "read text logging", func(tx *tx) (string, error) {
+		return tx.setting(ctx, settingLogText)
 	})
-	if err != nil {
-		return false, fmt.Errorf("read text logging: %w", err)
-	}
-	return v == "on", nil
+	return v == "on", err
 }
 
 // SetLogText turns the keeping of messages' words in the ledger on or off.
