@@ -5,8 +5,8 @@ package place
 // call: their settings and hooks, Claude Code's dev mods (2.1.287 and
 // later: they answer tool calls ahead of every hook), plugins, agents,
 // commands and skills, MCP server lists. The engine asks before a step
-// writes one (an instruction-patch) and the wall keeps each read-only;
-// TestPlacesAgree (internal/hook) fails the day either does not.
+// writes one (an instruction-patch) and the wall keeps each read-only:
+// each lies in one of the clients' folders of Table.
 var ClientCode = []string{
 	".claude/settings.json",
 	".claude/dev-mods",

@@ -8,20 +8,66 @@ import (
 )
 
 // secretPath says what secret p holds, or "" when it holds none sayso knows.
+// A place of the table (place.Secret) says what it holds; what lies in one,
+// and the files that hold a secret wherever they are, are named by their
+// shape first.
 func secretPath(p, home string) string {
-	if why := moreSecretPath(p, home); why != "" {
+	pl, inPlace := place.Secret(p, home)
+	if inPlace && (p == pl.In(home, 0) || pl.Base == place.Tree && strings.HasSuffix(strings.ToLower(p), "/"+strings.ToLower(pl.Path))) {
+		return reads(pl)
+	}
+	if why := namedSecret(p, home); why != "" {
 		return why
 	}
+	if inPlace {
+		return reads(pl)
+	}
+	if home != "" && within(p, home) && p != home && holdsCredential(strings.TrimPrefix(p, home+"/")) {
+		return "a folder of keys"
+	}
+	return ""
+}
+
+// reads is what reading place pl reads.
+func reads(pl place.Place) string {
+	if pl.Kind != place.Credential {
+		return pl.Token
+	}
+	return pl.What
+}
+
+// holdsCredential reports whether rel, a folder of the home other than
+// the folders many tools share, holds one of the home's credential places
+// (~/.kube holds .kube/config).
+func holdsCredential(rel string) bool {
+	switch rel {
+	case ".config", ".local", ".local/share", ".cache":
+		return false
+	}
+	for _, c := range secretFolders {
+		if strings.HasPrefix(c, rel+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// namedSecret says what secret p holds by its shape, wherever it lies
+// (an environment file, a key, a history, a process's environment, any
+// user's cloud credentials), or "" when its shape names none.
+func namedSecret(p, home string) string {
 	base := path.Base(p)
 	rel := p
 	if home != "" && within(p, home) {
 		rel = "~" + strings.TrimPrefix(p, home)
 	}
 	switch {
-	case rel == "~/.ssh" || rel == "~/.aws" || rel == "~/.gnupg" || rel == "~/.kube" || rel == "~/.config/gcloud" || rel == "~/.password-store" || rel == "~/.docker":
-		return "a folder of keys"
 	case base == ".env" || strings.HasPrefix(base, ".env.") && !envExample(base) || strings.HasPrefix(base, ".env*") || base == "*.env" || strings.HasPrefix(base, ".env") && strings.ContainsAny(base, "*?["):
 		return "an environment file"
+	case base == ".envrc" || base == ".env.local" || base == ".dev.vars" || base == "secrets.yaml" && !strings.Contains(rel, "/templates/"):
+		return "an environment file"
+	case strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") || p == "/run/secrets" || p == "/var/run/secrets":
+		return "mounted secrets"
 	case strings.Contains(rel, "/.ssh/") && !strings.HasSuffix(base, ".pub") && base != "known_hosts" && base != "config" && base != "authorized_keys":
 		return "an ssh key"
 	case strings.HasSuffix(rel, "/.aws/credentials") || strings.HasSuffix(rel, "/.aws/config"):
@@ -32,8 +78,6 @@ func secretPath(p, home string) string {
 		return "cluster credentials"
 	case base == ".netrc" || base == "_netrc" || base == ".git-credentials" || base == ".pgpass" || base == ".my.cnf" || base == ".vault-token":
 		return "stored passwords"
-	case rel == "~/.npmrc" || rel == "~/.pypirc" || rel == "~/.docker/config.json" || rel == "~/.gem/credentials" || rel == "~/.cargo/credentials.toml" || rel == "~/.cargo/credentials" || rel == "~/.config/gh/hosts.yml":
-		return "registry tokens"
 	case strings.Contains(rel, "/.gnupg/") || strings.Contains(rel, "/.password-store") || strings.Contains(rel, "/Library/Keychains") || strings.Contains(rel, "/.local/share/keyrings"):
 		return "a keyring"
 	case strings.HasSuffix(base, "_history") || base == ".histfile":
@@ -53,8 +97,6 @@ func secretPath(p, home string) string {
 		return "service credentials"
 	case base == "terraform.tfstate" || base == "terraform.tfstate.backup":
 		return "infrastructure state with secrets"
-	case home != "" && within(p, home) && p != home && place.IsCredential(strings.TrimPrefix(p, home+"/")):
-		return "a credential"
 	}
 	return ""
 }
@@ -68,10 +110,16 @@ func envExample(base string) bool {
 	return false
 }
 
-// looksSecret judges a path that cannot be resolved by its text.
+// looksSecret judges a path that cannot be resolved by its text: it names
+// one of the home's credential places, or a secret's shape.
 func looksSecret(raw string) bool {
-	for _, s := range []string{".ssh/", ".aws/", ".env", ".netrc", ".kube/", "gcloud", "_history", "/environ", ".git-credentials", ".gnupg", "id_rsa", "id_ed25519", ".password-store", ".docker/"} {
+	for _, s := range []string{".env", "_history", "/environ", "id_rsa", "id_ed25519", "gcloud", ".kube/", ".docker/"} {
 		if strings.Contains(raw+"/", s) {
+			return true
+		}
+	}
+	for _, c := range secretFolders {
+		if strings.Contains(raw+"/", c+"/") {
 			return true
 		}
 	}
@@ -79,44 +127,22 @@ func looksSecret(raw string) bool {
 }
 
 // instructionPath says which instructions or start-up code writing p
-// changes, or "" when none. Names are matched without regard to case: on a
-// case-insensitive file system .Claude/ is .claude/ and claude.md is
-// CLAUDE.md.
+// changes, or "" when none: a place of the table that acts later
+// (place.Written), or a repository's hooks or configuration. Names are
+// matched without regard to case: on a case-insensitive file system
+// .Vscode/ is .vscode/ and agents.md is AGENTS.md.
 func instructionPath(p, home string) string {
-	p, home = strings.ToLower(p), strings.ToLower(home)
-	base := path.Base(p)
-	rel := p
-	if home != "" && within(p, home) {
-		rel = "~" + strings.TrimPrefix(p, home)
+	if pl, ok := place.Written(p, home); ok {
+		if pl.What == "" {
+			return "what an agent or a tool reads from the project (" + pl.Path + ")"
+		}
+		return pl.What
 	}
-	switch {
-	case base == "claude.md" || base == "claude.local.md" || base == "agents.md" || base == "agents.override.md" || base == "gemini.md" || base == ".cursorrules" || base == ".windsurfrules" || base == "copilot-instructions.md":
-		return "an agent's instructions"
-	case containsDir(p, ".claude") || containsDir(p, ".codex") || containsDir(p, ".gemini") || containsDir(p, ".cursor") || containsDir(p, ".agents") || base == ".claude.json" || base == ".mcp.json" ||
-		strings.HasPrefix(p, "/etc/claude-code/") || strings.HasPrefix(p, "/etc/gemini-cli/") || strings.HasPrefix(p, "/etc/codex/") ||
-		strings.HasPrefix(p, "/library/application support/claudecode/"):
-		return "an agent's settings"
-	case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks") || containsDir(p, ".husky") || base == ".pre-commit-config.yaml" || base == "lefthook.yml":
+	switch p = strings.ToLower(p); {
+	case strings.Contains(p, "/.git/hooks/") || strings.HasSuffix(p, "/.git/hooks"):
 		return "git hooks"
-	case strings.HasSuffix(p, "/.git/config") || base == ".gitconfig" || strings.HasSuffix(rel, "/.config/git/config") || base == ".gitmodules" || base == ".gitattributes":
+	case strings.HasSuffix(p, "/.git/config"):
 		return "git configuration that can run programs"
-	case rel == "~/.bashrc" || rel == "~/.bash_profile" || rel == "~/.bash_login" || rel == "~/.profile" || rel == "~/.bash_logout" ||
-		rel == "~/.zshrc" || rel == "~/.zprofile" || rel == "~/.zshenv" || rel == "~/.zlogin" || rel == "~/.inputrc" ||
-		strings.HasPrefix(rel, "~/.config/fish/") || strings.HasPrefix(p, "/etc/profile") || p == "/etc/bash.bashrc" || p == "/etc/environment" ||
-		base == ".envrc" || strings.HasPrefix(rel, "~/.oh-my-zsh/custom"):
-		return "shell start-up files"
-	case strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron") || strings.HasPrefix(rel, "~/.config/autostart") ||
-		strings.HasPrefix(rel, "~/library/launchagents") || strings.HasPrefix(p, "/library/launch") || strings.HasPrefix(rel, "~/.config/systemd") || strings.HasPrefix(p, "/etc/systemd"):
-		return "scheduled or start-up jobs"
-	case strings.HasSuffix(p, "/.vscode/tasks.json") || strings.HasSuffix(p, "/.vscode/settings.json"):
-		return "editor tasks that run on open"
-	case place.InProject(p) != "":
-		return "what an agent or a tool reads from the project (" + place.InProject(p) + ")"
-	case rel == "~/.npmrc" || rel == "~/.yarnrc" || rel == "~/.yarnrc.yml" || rel == "~/.bunfig.toml" || rel == "~/.config/go/env" ||
-		rel == "~/.cargo/config" || rel == "~/.cargo/config.toml" || rel == "~/.config/pip/pip.conf" || rel == "~/.pip/pip.conf" ||
-		rel == "~/.m2/settings.xml" || rel == "~/.gradle/gradle.properties" || strings.HasPrefix(rel, "~/.gradle/init.") ||
-		p == "/etc/npmrc" || p == "/etc/pip.conf":
-		return "a package tool's settings, which can run programs in every later build or install"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"github.com/sayso-dev/sayso/internal/place"
 	"path"
 	"strings"
 
@@ -92,9 +93,17 @@ func (c *cmd) readSecrets() {
 	c.readsUnder(ops)
 }
 
-// secretFolders are the folders of the home that hold keys, tokens and
-// passwords.
-var secretFolders = []string{".ssh", ".aws", ".gnupg", ".kube", ".config/gcloud", ".password-store", ".docker", ".netrc", ".git-credentials", ".config/gh"}
+// secretFolders are the home's credential places (place.Table), relative
+// to it: the folders and files that hold keys, tokens and passwords.
+var secretFolders = homeCredentials()
+
+func homeCredentials() []string {
+	var out []string
+	for _, pl := range place.Of(place.Home, place.Credential) {
+		out = append(out, pl.Path)
+	}
+	return out
+}
 
 // readsUnder classifies reading every file below each of ws: a folder that
 // holds sayso's own files is protected, one that holds the home's keys is

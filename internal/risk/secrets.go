@@ -7,45 +7,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// moreSecretPath names the secrets agents' own tools and platforms keep:
-// agent credentials, .envrc, git's credential store, mounted secrets and
-// the cluster's service-account token, other tools' tokens; "" when p is
-// none of them.
-func moreSecretPath(p, home string) string {
-	base := path.Base(p)
-	rel := p
-	if home != "" && within(p, home) {
-		rel = "~" + strings.TrimPrefix(p, home)
-	}
-	switch {
-	case rel == "~/.claude/.credentials.json" || rel == "~/.claude.json" || rel == "~/.codex/auth.json" ||
-		rel == "~/.gemini/oauth_creds.json" || rel == "~/.gemini/google_accounts.json" || rel == "~/.config/github-copilot/hosts.json" ||
-		rel == "~/.config/github-copilot/apps.json" || rel == "~/.aider.conf.yml" || strings.HasPrefix(rel, "~/.local/share/opencode/auth"):
-		return "an agent's credentials"
-	case base == ".envrc" || base == ".env.local" || base == ".dev.vars" || base == "secrets.yaml" && !strings.Contains(rel, "/templates/"):
-		return "an environment file"
-	case rel == "~/.config/git/credentials" || strings.HasPrefix(rel, "~/.git-credential-cache"):
-		return "stored passwords"
-	case strings.HasPrefix(p, "/run/secrets/") || strings.HasPrefix(p, "/var/run/secrets/") || p == "/run/secrets" || p == "/var/run/secrets":
-		return "mounted secrets"
-	case rel == "~/.terraform.d/credentials.tfrc.json" || rel == "~/.config/doctl/config.yaml" || rel == "~/.fly/config.yml" ||
-		rel == "~/.kaggle/kaggle.json" || rel == "~/.huggingface/token" || rel == "~/.cache/huggingface/token" ||
-		rel == "~/.config/rclone/rclone.conf" || rel == "~/.s3cfg" || rel == "~/.boto" || strings.HasPrefix(rel, "~/.config/sops/") ||
-		rel == "~/.config/hub" || rel == "~/.config/op" || strings.HasPrefix(rel, "~/.config/op/") || rel == "~/.vercel/auth.json" ||
-		strings.HasSuffix(rel, "/com.vercel.cli/auth.json") || rel == "~/.netlify/config.json" || rel == "~/.config/netlify/config.json" ||
-		rel == "~/.wrangler/config/default.toml" || strings.HasPrefix(rel, "~/.config/.wrangler/") || rel == "~/.railway/config.json" ||
-		rel == "~/.config/stripe/config.toml" || rel == "~/.oci/config" || strings.HasPrefix(rel, "~/.oci/") || rel == "~/.bluemix/config.json" ||
-		rel == "~/.config/glab-cli/config.yml" || rel == "~/.config/tea/config.yml" || rel == "~/.jfrog/jfrog-cli.conf" ||
-		rel == "~/.m2/settings.xml" || rel == "~/.m2/settings-security.xml" || rel == "~/.gradle/gradle.properties" || rel == "~/.nuget/NuGet/NuGet.Config" ||
-		rel == "~/.composer/auth.json" || rel == "~/.config/composer/auth.json" || rel == "~/.yarnrc.yml" || rel == "~/.bunfig.toml" ||
-		rel == "~/.config/pip/pip.conf" || rel == "~/.pip/pip.conf" || rel == "~/.config/pypoetry/auth.toml" || rel == "~/.age/key.txt":
-		return "a tool's stored token"
-	case base == "auth.json" && strings.Contains(rel, "/.codex/") || base == "oauth_creds.json":
-		return "an agent's credentials"
-	}
-	return ""
-}
-
 // envDump: printing every process's environment, or this one's, shows the
 // secrets it holds: ps e, declare -x, jq env, awk ENVIRON.
 func (c *cmd) envDump() {

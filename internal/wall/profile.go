@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/place"
@@ -197,7 +196,7 @@ type Profile struct {
 	Overlay []string
 	Upper   string
 	// InClientSandbox says the step may be started inside a client's own
-	// sandbox (Codex's read-only and workspace-write), where no namespace
+	// sandbox (a read-only or workspace-write one), where no namespace
 	// can be made: there the launcher applies what of the wall Landlock
 	// alone holds (ClientSandboxPart) instead of failing. Where it can
 	// make its namespaces, it sets up the whole wall as without it.
@@ -214,28 +213,6 @@ var devices = []string{
 	"/dev/tty", "/dev/ptmx", "/dev/pts",
 }
 
-// caches are the user's build caches, relative to the home, that Local
-// steps may write. Folders that hold programs a later step would run
-// (~/go/bin, ~/.cargo/bin, ~/.rustup/toolchains, pnpm's global bin) are
-// not caches.
-var caches = []string{
-	".cache",
-	"go/pkg/mod",
-	".npm",
-	".cargo/registry",
-	".cargo/git",
-	".m2/repository",
-	".gradle/caches",
-	".gradle/wrapper/dists",
-	".local/share/pnpm/store",
-	".pnpm-store",
-	".yarn/berry/cache",
-	".bun/install/cache",
-	".nuget/packages",
-	// Not ~/.deno: it holds deno itself and what deno install -g puts on
-	// the person's PATH; deno's cache is ~/.cache/deno.
-}
-
 // runCaches are the folders of the caches whose programs run again
 // without a check, outside the wall, at the person's next command of the
 // same name (npx reuses what it installed in ~/.npm/_npx), by the cache
@@ -244,77 +221,26 @@ var caches = []string{
 // writes them.
 var runCaches = map[string]string{".npm": ".npm/_npx"}
 
-// userReadOnly are the clients' settings, git's configuration, the
-// package tools' settings (a script shell, GOFLAGS=-toolexec, a cargo
-// runner, an index to install from) and the places a program is started
-// from later, relative to the home.
-var userReadOnly = []string{
-	".claude", ".claude.json", ".codex", ".gemini", ".agents",
-	".gitconfig", ".config/git",
-	".npmrc", ".yarnrc", ".yarnrc.yml", ".bunfig.toml", ".config/go/env", ".cargo/config", ".cargo/config.toml",
-	".config/pip", ".pip", ".pydistutils.cfg",
-	".config/systemd", ".config/autostart",
-	".ssh/authorized_keys", ".ssh/config", ".ssh/rc",
-}
-
-// userHidden are the shell rc files, browser profiles and the clients'
-// own credentials and IDE connections (a token there lets a step drive
-// the editor), relative to the home: their secrets stay unread and they
-// stay unchanged.
-var userHidden = []string{
-	".claude/.credentials.json", ".claude/ide", ".codex/auth.json",
-	".gemini/oauth_creds.json", ".gemini/google_accounts.json", ".gemini/mcp-oauth-tokens.json",
-	".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
-	".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout",
-	".config/fish", ".config/nushell", ".config/environment.d",
-	".mozilla", ".config/google-chrome", ".config/chromium",
-	".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi",
-	"snap/firefox", "snap/chromium", ".var/app/org.mozilla.firefox",
-	".var/app/com.google.Chrome", ".var/app/org.chromium.Chromium",
-}
-
-// systemReadOnly are the machine's shell start-up files and crontabs.
-var systemReadOnly = []string{
-	"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/bashrc",
-	"/etc/zsh", "/etc/environment",
-	"/etc/crontab", "/etc/cron.d", "/var/spool/cron",
-}
-
-// daemons are the sockets and folders of the daemons that run what they
-// are asked outside any wall: the container engines, systemd and the
-// buses, terminal multiplexers and X11 (keystrokes into the person's
-// terminal), Codex's app-server daemon (its terminal UI starts it; it runs
-// turns and commands for whoever connects). uid is the user's; the ssh
-// and gpg agents stay reachable.
-func daemons(uid int) []string {
-	run := "/run/user/" + strconv.Itoa(uid)
-	return []string{
-		"/run/docker.sock", "/var/run/docker.sock", "/run/containerd", "/run/podman",
-		"/run/crio", "/run/buildkit", "/run/incus", "/run/lxd", "/var/snap/lxd/common/lxd",
-		"/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket",
-		"/run/systemd/private", "/run/systemd/userdb",
-		run + "/bus", run + "/systemd", run + "/docker.sock", run + "/docker", run + "/podman",
-		run + "/containerd-rootless", run + "/dbus-1", run + "/at-spi", run + "/wayland-0",
-		run + "/wayland-1", run + "/pulse", run + "/pipewire-0",
-		"/tmp/tmux-" + strconv.Itoa(uid), "/tmp/.X11-unix", "/run/screen", "/var/run/screen",
-		"/tmp/codex-daemon-" + strconv.Itoa(uid),
-		// Terminal multiplexers and editors that run what their socket is
-		// sent: zellij (`zellij action write-chars` types into the
-		// person's panes), Emacs's server (`emacsclient --eval`), WezTerm
-		// (`wezterm cli send-text`).
-		"/tmp/zellij-" + strconv.Itoa(uid), run + "/zellij", "/tmp/emacs" + strconv.Itoa(uid), run + "/emacs",
-		run + "/wezterm",
+// treeKept adds to ro the tree places of folder dir that act later, and
+// sayso's own (place.Table): the agents' instructions and settings, what
+// tools run later on their own. A missing file can be created there: a
+// missing file cannot be bound. The folders marked to be made (the
+// clients' folders, sayso's policy folder) are added to mk when made is
+// set, so that a step cannot plant them: an archive unpacked or a branch
+// checked out in the project, local work, must neither rewrite the
+// person's deny entries nor plant entries of its own.
+func treeKept(ro, mk []string, dir string, made bool) ([]string, []string) {
+	for _, pl := range place.Table {
+		if pl.Base != place.Tree || !pl.Kind.Acts() && pl.Kind != place.Own {
+			continue
+		}
+		ro = append(ro, pl.In(dir, 0))
+		if made && pl.Make {
+			mk = append(mk, pl.In(dir, 0))
+		}
 	}
+	return ro, mk
 }
-
-// clientDirs are the project folders the clients read settings, hooks,
-// commands, agents and skills from (Codex's .agents/skills), and sayso's
-// project policy folder; made when missing, so that a step cannot plant
-// them. (The project's sayso policy folder is among them: an archive
-// unpacked or a branch checked out in the project, local work, must
-// neither rewrite the person's deny entries nor plant entries of its
-// own.)
-var clientDirs = []string{".claude", ".codex", ".gemini", ".agents", ".sayso"}
 
 // systemDirs hold the machine's programs, settings and state: a folder
 // in one is never a project a Local step may write.
@@ -381,7 +307,8 @@ func For(in Inputs) Profile {
 		}
 		if home != "" {
 			made := isProject(root, home)
-			for _, c := range caches {
+			for _, pl := range place.Of(place.Home, place.Cache) {
+				c := pl.Path
 				if rc, ok := runCaches[c]; ok {
 					d := filepath.Join(home, rc)
 					if _, err := os.Lstat(d); err != nil && !made {
@@ -424,13 +351,16 @@ func For(in Inputs) Profile {
 		}
 	}
 
-	p.ReadOnly = append(p.ReadOnly, systemReadOnly...)
-	if home != "" {
-		for _, r := range userReadOnly {
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(home, r))
-		}
-		for _, h := range userHidden {
-			p.Hidden = append(p.Hidden, filepath.Join(home, h))
+	// What acts later (place.Kind.Acts: the engine asks before a step
+	// writes one) is kept read-only, or hidden where its content may hold
+	// a secret; the credentials no step may be granted are hidden.
+	for _, pl := range place.Table {
+		switch {
+		case pl.Base == place.Tree || pl.Base == place.Home && home == "":
+		case pl.Kind.Acts() && pl.Hide || pl.Kind == place.Credential && pl.Hide && pl.Base == place.Home:
+			p.Hidden = append(p.Hidden, pl.In(home, os.Getuid()))
+		case pl.Kind.Acts():
+			p.ReadOnly = append(p.ReadOnly, pl.In(home, os.Getuid()))
 		}
 	}
 	trees := []string{root}
@@ -446,18 +376,7 @@ func For(in Inputs) Profile {
 		// Folders are made only in a project: never in a system folder
 		// or a dot-folder of the home a step's cd led the root to.
 		made := isProject(root, home)
-		for _, d := range clientDirs {
-			if made {
-				p.Make = append(p.Make, filepath.Join(root, d))
-			}
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, d))
-		}
-		// The agents' instructions and what tools run later on their own
-		// (place.Project: the engine asks before a step writes one). A
-		// missing one can be created: a missing file cannot be bound.
-		for _, r := range place.Project {
-			p.ReadOnly = append(p.ReadOnly, filepath.Join(root, r))
-		}
+		p.ReadOnly, p.Make = treeKept(p.ReadOnly, p.Make, root, made)
 		if git := filepath.Join(root, ".git"); isDir(git) && !exists(filepath.Join(git, "commondir")) {
 			p.Absent = append(p.Absent, filepath.Join(git, "commondir"))
 		}
@@ -470,11 +389,22 @@ func For(in Inputs) Profile {
 			p.Make = append(p.Make, mk...)
 		}
 	}
+	// The agents read their instructions, and the shell and the tools
+	// their settings, from the folders above the project too, up to the
+	// home and the home's own.
+	if home != "" {
+		for d := filepath.Dir(root); strings.HasPrefix(d, home+"/"); d = filepath.Dir(d) {
+			p.ReadOnly, _ = treeKept(p.ReadOnly, nil, d, false)
+		}
+		p.ReadOnly, _ = treeKept(p.ReadOnly, nil, home, false)
+	}
 	if !in.Daemons {
 		// Each runs what it is asked outside the wall: an approved step
 		// reaches them only as a daemon's client, or it would write
 		// through them where it was not approved to.
-		p.Hidden = append(p.Hidden, daemons(os.Getuid())...)
+		for _, pl := range place.Of(place.Machine, place.Daemon) {
+			p.Hidden = append(p.Hidden, pl.In("", os.Getuid()))
+		}
 	}
 	p.Secrets = in.Secrets || len(in.Credentials) > 0
 	if !in.Secrets && home != "" {
@@ -639,7 +569,7 @@ func unlocked(list, approved []string) []string {
 // approvedOnly is list without the entries that are a path the person
 // approved writing, or lie inside one. A read-only folder that holds an
 // approved path stays read-only: the rest of it (a client's agents and
-// commands beside its CLAUDE.md, other units beside one) is not what the
+// commands beside its instructions, other units beside one) is not what the
 // person approved, and the wall binds no file writable inside a read-only
 // folder, so that write fails.
 func approvedOnly(list, approved []string) []string {
