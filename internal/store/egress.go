@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 )
 
 // Egress is a connection the wall refused a walled step: the host it asked
@@ -19,12 +18,8 @@ type Egress struct {
 // what it says grants nothing.
 func (db *DB) RecordEgressRefused(ctx context.Context, e Egress) error {
 	e.Host, e.Step = Cap(e.Host), Cap(e.Step)
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "record a refused connection", func(tx *tx) error {
 		_, err := tx.appendLedger(ctx, KindEgressRefused, e.Session, "egress refused: "+e.Host+" (step: "+e.Step+")", e)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("record a refused connection: %w", err)
-	}
-	return nil
 }

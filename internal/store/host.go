@@ -146,7 +146,7 @@ func (db *DB) HostOf(ctx context.Context, token string) (Host, error) {
 
 // RemoveHost removes a host: its token stops working at once.
 func (db *DB) RemoveHost(ctx context.Context, name string) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "remove host "+name, func(tx *tx) error {
 		h, err := scanHost(tx.QueryRowContext(ctx, "DELETE FROM hosts WHERE name = ? RETURNING id, name, person, created_at", name))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("host %s: %w", name, ErrNotFound)
@@ -157,10 +157,6 @@ func (db *DB) RemoveHost(ctx context.Context, name string) error {
 		_, err = tx.appendLedger(ctx, KindHostRemoved, "", "host "+name+" removed", h)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("remove host %s: %w", name, err)
-	}
-	return nil
 }
 
 type scanner interface{ Scan(...any) error }

@@ -209,7 +209,7 @@ func (db *DB) Leases(ctx context.Context, all bool) ([]Lease, error) {
 
 // RevokeLease revokes a lease that has not been consumed.
 func (db *DB) RevokeLease(ctx context.Context, id int64) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, fmt.Sprintf("revoke lease %d", id), func(tx *tx) error {
 		l, err := scanLease(tx.QueryRowContext(ctx, "SELECT "+leaseColumns+" FROM leases WHERE id = ?", id))
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("lease %d: %w", id, ErrNotFound)
@@ -222,10 +222,6 @@ func (db *DB) RevokeLease(ctx context.Context, id int64) error {
 		}
 		return tx.revoke(ctx, l, "revoked by the person")
 	})
-	if err != nil {
-		return fmt.Errorf("revoke lease %d: %w", id, err)
-	}
-	return nil
 }
 
 func (tx *tx) revoke(ctx context.Context, l Lease, why string) error {

@@ -194,12 +194,8 @@ func (db *DB) RecordFailure(ctx context.Context, f Failure) error {
 	if what == "" {
 		what = f.Agent + " " + f.Event
 	}
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "record the hook's failure", func(tx *tx) error {
 		_, err := tx.appendLedger(ctx, KindHookFailed, f.Session, "hook failed closed ("+f.Answer+"): "+what+": "+f.Err, f)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("record the hook's failure: %w", err)
-	}
-	return nil
 }

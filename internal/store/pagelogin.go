@@ -58,7 +58,7 @@ func (db *DB) PageLogins(ctx context.Context) ([]PageLogin, error) {
 
 // KeepPageLogin keeps a browser session and one of its tabs.
 func (db *DB) KeepPageLogin(ctx context.Context, session, tab [sha256.Size]byte, until time.Time) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "keep the page's login", func(tx *tx) error {
 		if _, err := tx.ExecContext(ctx, "INSERT INTO page_logins (session, until) VALUES (?, ?) ON CONFLICT (session) DO NOTHING",
 			session[:], nanos(until)); err != nil {
 			return err
@@ -66,21 +66,13 @@ func (db *DB) KeepPageLogin(ctx context.Context, session, tab [sha256.Size]byte,
 		_, err := tx.ExecContext(ctx, "INSERT INTO page_tabs (tab, session) VALUES (?, ?) ON CONFLICT (tab) DO NOTHING", tab[:], session[:])
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("keep the page's login: %w", err)
-	}
-	return nil
 }
 
 // ForgetPageLogin forgets a browser session and its tabs: the person
 // logged out.
 func (db *DB) ForgetPageLogin(ctx context.Context, session [sha256.Size]byte) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "forget the page's login", func(tx *tx) error {
 		_, err := tx.ExecContext(ctx, "DELETE FROM page_logins WHERE session = ?", session[:])
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("forget the page's login: %w", err)
-	}
-	return nil
 }

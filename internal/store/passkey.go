@@ -26,12 +26,8 @@ func (db *DB) RecordPasskey(ctx context.Context, kind string, p PasskeyChange) e
 	if what == "" {
 		return fmt.Errorf("record passkey: unknown kind %q", kind)
 	}
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "record passkey "+p.ID, func(tx *tx) error {
 		_, err := tx.appendLedger(ctx, kind, "", "passkey "+p.ID+" of "+p.Person+" "+what, p)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("record passkey %s: %w", p.ID, err)
-	}
-	return nil
 }

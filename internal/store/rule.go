@@ -76,7 +76,7 @@ func (tx *tx) addRule(ctx context.Context, r Rule, how string) (Rule, error) {
 
 // ForgetRule forgets a rule.
 func (db *DB) ForgetRule(ctx context.Context, id int64) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, fmt.Sprintf("forget rule %d", id), func(tx *tx) error {
 		var r Rule
 		err := tx.QueryRowContext(ctx, "DELETE FROM rules WHERE id = ? RETURNING id, tool, unit, pattern, cwd", id).
 			Scan(&r.ID, &r.Tool, &r.Unit, &r.Pattern, &r.Cwd)
@@ -89,8 +89,4 @@ func (db *DB) ForgetRule(ctx context.Context, id int64) error {
 		_, err = tx.appendLedger(ctx, KindRuleForgotten, "", fmt.Sprintf("rule %d forgotten: %s %q in %s", r.ID, r.Tool, r.Pattern, r.Cwd), r)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("forget rule %d: %w", id, err)
-	}
-	return nil
 }

@@ -62,7 +62,7 @@ func (tx *tx) root(ctx context.Context, s Session) (string, error) {
 // max_parallel. A task sayso never saw, or one already ended, is left as
 // it is.
 func (db *DB) EndTask(ctx context.Context, id string) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "end task "+id, func(tx *tx) error {
 		s, err := tx.session(ctx, id)
 		if err != nil || s.Parent == "" {
 			return err // a session is not a task: SessionEnd ends one
@@ -77,10 +77,6 @@ func (db *DB) EndTask(ctx context.Context, id string) error {
 		_, err = tx.appendLedger(ctx, KindTaskEnded, id, "task "+id+" ended", map[string]any{"parent": s.Parent})
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("end task %s: %w", id, err)
-	}
-	return nil
 }
 
 // EndSpawn records that a sub-agent a spawn of session started has ended,
@@ -88,7 +84,7 @@ func (db *DB) EndTask(ctx context.Context, id string) error {
 // tool's end): the oldest spawn of the session's tree that still holds a
 // place frees it. With none open, nothing changes.
 func (db *DB) EndSpawn(ctx context.Context, session string) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "end a sub-agent of "+session, func(tx *tx) error {
 		s, err := tx.session(ctx, session)
 		if err != nil {
 			return err
@@ -110,17 +106,13 @@ func (db *DB) EndSpawn(ctx context.Context, session string) error {
 		_, err = tx.appendLedger(ctx, KindTaskEnded, session, "a sub-agent of session "+session+" ended", map[string]any{"parent": root})
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("end a sub-agent of %s: %w", session, err)
-	}
-	return nil
 }
 
 // EndSession records that a conversation ended: every task of it ends, and
 // the spawns it holds places for free them. The session itself may be
 // resumed; its own state is kept.
 func (db *DB) EndSession(ctx context.Context, id string) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "end session "+id, func(tx *tx) error {
 		if _, err := tx.session(ctx, id); err != nil {
 			return err
 		}
@@ -140,8 +132,4 @@ func (db *DB) EndSession(ctx context.Context, id string) error {
 		_, err = tx.appendLedger(ctx, KindSessionEnded, id, fmt.Sprintf("session %s ended: %d tasks ended with it", id, ended), map[string]any{"tasks": ended})
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("end session %s: %w", id, err)
-	}
-	return nil
 }

@@ -222,7 +222,7 @@ func (tx *tx) hold(ctx context.Context, id, why string) error {
 
 // Release lets a held session go on, and restarts its breaker's counters.
 func (db *DB) Release(ctx context.Context, id string) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "release session "+id, func(tx *tx) error {
 		res, err := tx.ExecContext(ctx, "UPDATE sessions SET held = 0, held_why = '', released_at = ? WHERE id = ?", nanos(tx.now), id)
 		if err != nil {
 			return err
@@ -233,10 +233,6 @@ func (db *DB) Release(ctx context.Context, id string) error {
 		_, err = tx.appendLedger(ctx, KindSessionRelease, id, "session released by the person", nil)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("release session %s: %w", id, err)
-	}
-	return nil
 }
 
 // SetMode sets a session's own mode.
@@ -244,7 +240,7 @@ func (db *DB) SetMode(ctx context.Context, id, mode string) error {
 	if err := CheckMode(mode); err != nil {
 		return fmt.Errorf("set mode of %s: %w", id, err)
 	}
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "set mode of "+id, func(tx *tx) error {
 		s, err := tx.session(ctx, id)
 		if err != nil {
 			return err
@@ -256,8 +252,4 @@ func (db *DB) SetMode(ctx context.Context, id, mode string) error {
 			map[string]string{"from": s.Mode, "to": mode})
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("set mode of %s: %w", id, err)
-	}
-	return nil
 }

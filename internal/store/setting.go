@@ -54,13 +54,9 @@ func (db *DB) SetNote(ctx context.Context, note string) error {
 	if err := checkNote(note); err != nil {
 		return fmt.Errorf("set environment note: %w", err)
 	}
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "set environment note", func(tx *tx) error {
 		return tx.setSetting(ctx, settingNote, note, fmt.Sprintf("environment note set (%d characters)", utf8.RuneCountInString(note)))
 	})
-	if err != nil {
-		return fmt.Errorf("set environment note: %w", err)
-	}
-	return nil
 }
 
 func checkNote(note string) error {
@@ -87,11 +83,7 @@ func (db *DB) SetLogText(ctx context.Context, on bool) error {
 	if on {
 		v = "on"
 	}
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "set text logging", func(tx *tx) error {
 		return tx.setSetting(ctx, settingLogText, v, "text logging "+v)
 	})
-	if err != nil {
-		return fmt.Errorf("set text logging: %w", err)
-	}
-	return nil
 }

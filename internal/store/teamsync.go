@@ -47,15 +47,11 @@ func (db *DB) SyncedAll(ctx context.Context) (map[string]Synced, error) {
 // Offer records that the node offered the hub a change of subject, at
 // version, setting state: it is not offered again while it waits.
 func (db *DB) Offer(ctx context.Context, subject string, version int64, state []byte) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "record an offered change", func(tx *tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO team_changes (subject, offered, offered_state) VALUES (?, ?, ?)
 			ON CONFLICT (subject) DO UPDATE SET offered = excluded.offered, offered_state = excluded.offered_state`, subject, version, state)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("record an offered change: %w", err)
-	}
-	return nil
 }
 
 // SignedChange is a change the person signed, checked by the caller
@@ -86,7 +82,7 @@ func (db *DB) TakeChange(ctx context.Context, c SignedChange) error {
 			return fmt.Errorf("take a change: %w", err)
 		}
 	}
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "take a change", func(tx *tx) error {
 		var held, offered int64
 		var state []byte
 		err := tx.QueryRowContext(ctx, "SELECT version, state, offered FROM team_changes WHERE subject = ?", c.Subject).Scan(&held, &state, &offered)
@@ -130,21 +126,13 @@ func (db *DB) TakeChange(ctx context.Context, c SignedChange) error {
 			ON CONFLICT (subject) DO UPDATE SET version = excluded.version, state = excluded.state`, c.Subject, c.Version, c.State)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("take a change: %w", err)
-	}
-	return nil
 }
 
 // RecordChangeRefused writes why the node did not take a change the hub
 // relayed.
 func (db *DB) RecordChangeRefused(ctx context.Context, change int64, why string) error {
-	err := db.update(ctx, func(tx *tx) error {
+	return db.change(ctx, "record a refused change", func(tx *tx) error {
 		_, err := tx.appendLedger(ctx, KindChangeRefused, "", fmt.Sprintf("change %d refused: %s", change, why), map[string]any{"change": change, "why": why})
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("record a refused change: %w", err)
-	}
-	return nil
 }

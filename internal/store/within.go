@@ -35,3 +35,12 @@ func collect[T any](rows *sql.Rows, scan func(scanner) (T, error)) ([]T, error) 
 	}
 	return out, rows.Err()
 }
+
+// change runs fn in one update transaction; an error says what was being
+// done.
+func (db *DB) change(ctx context.Context, what string, fn func(*tx) error) error {
+	if err := db.update(ctx, fn); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
