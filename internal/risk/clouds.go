@@ -794,18 +794,10 @@ func vault(c *cmd) {
 }
 
 func rclone(c *cmd) {
-	switch v := c.words(1)[0]; v {
-	case "ls", "lsd", "lsl", "lsf", "lsjson", "size", "check", "cat", "about", "listremotes", "version", "tree", "md5sum", "sha1sum", "hashsum", "":
-		c.add(Read, OnlyReads.By("rclone", v, ""))
-	case "delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup", "dedupe":
-		c.add(Destructive, Destroys.By("rclone", v, ""))
-	case "sync", "bisync":
-		c.add(Destructive, Destroys.By("rclone", v, ""))
-	case "config":
-		c.add(Secret, TouchesCredential.By("rclone", "config", ""))
-	default:
-		c.add(RemoteWrite, ChangesServer.By("rclone", v, ""))
-	}
+	c.byVerb(c.words(1)[0], verbRule{nil, RemoteWrite, ChangesServer},
+		verbRule{[]string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "check", "cat", "about", "listremotes", "version", "tree", "md5sum", "sha1sum", "hashsum", ""}, Read, OnlyReads},
+		verbRule{[]string{"delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup", "dedupe", "sync", "bisync"}, Destructive, Destroys},
+		verbRule{[]string{"config"}, Secret, TouchesCredential})
 }
 
 func stripe(c *cmd) {

@@ -188,3 +188,25 @@ func (c *cmd) hiddenOption() (shell.Word, bool) {
 	}
 	return shell.Word{}, false
 }
+
+// verbRule gives a program's verbs one class and one reason; the program
+// run with no verb is the verb "".
+type verbRule struct {
+	verbs []string
+	class Class
+	kind  ReasonKind
+}
+
+// byVerb classifies c by its verb v: by the first of rules that lists v,
+// or else by other. It returns the class it gave.
+func (c *cmd) byVerb(v string, other verbRule, rules ...verbRule) Class {
+	r := other
+	for _, x := range rules {
+		if slices.Contains(x.verbs, v) {
+			r = x
+			break
+		}
+	}
+	c.add(r.class, r.kind.By(c.name, v, ""))
+	return r.class
+}

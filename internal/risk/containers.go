@@ -455,19 +455,12 @@ func localCluster(c *cmd) {
 }
 
 func buildah(c *cmd) {
-	switch v := c.verb(); v {
-	case "push":
-		c.add(Publish, Publishes.By("buildah", "push", ""))
-	case "rm", "rmi", "prune":
-		c.add(ContainerRemove, RemovesContainers.By("buildah", v, ""))
-	case "images", "containers", "inspect", "info", "version", "ps", "":
-		c.add(Read, OnlyReads.By("buildah", v, ""))
-	case "run", "unshare":
-		c.add(Opaque, RunsUnread.By("buildah", v, ""))
-	case "login":
-		c.add(Secret, TouchesCredential.By("buildah", "login", ""))
-	default:
-		c.add(LocalWrite, LocalWork.By("buildah", v, ""))
+	if c.byVerb(c.verb(), verbRule{nil, LocalWrite, LocalWork},
+		verbRule{[]string{"push"}, Publish, Publishes},
+		verbRule{[]string{"rm", "rmi", "prune"}, ContainerRemove, RemovesContainers},
+		verbRule{[]string{"images", "containers", "inspect", "info", "version", "ps", ""}, Read, OnlyReads},
+		verbRule{[]string{"run", "unshare"}, Opaque, RunsUnread},
+		verbRule{[]string{"login"}, Secret, TouchesCredential}) == LocalWrite {
 		c.cwdWrite()
 	}
 }

@@ -121,14 +121,9 @@ func husky(c *cmd) {
 
 // dbt builds tables in the warehouse its profile names.
 func dbt(c *cmd) {
-	switch v := c.verb(); v {
-	case "run", "build", "seed", "snapshot", "run-operation":
-		c.add(RemoteWrite, ChangesServer.By("dbt", v, ""))
-	case "compile", "parse", "ls", "list", "debug", "deps", "docs", "clean", "init", "test", "show", "source", "--version", "":
-		c.add(LocalWrite, LocalWork.By("dbt", v, ""))
-	default:
-		c.add(Opaque, RunsUnread.By("dbt", v, ""))
-	}
+	c.byVerb(c.verb(), verbRule{nil, Opaque, RunsUnread},
+		verbRule{[]string{"run", "build", "seed", "snapshot", "run-operation"}, RemoteWrite, ChangesServer},
+		verbRule{[]string{"compile", "parse", "ls", "list", "debug", "deps", "docs", "clean", "init", "test", "show", "source", "--version", ""}, LocalWrite, LocalWork})
 }
 
 func sentryCLI(c *cmd) {
@@ -146,14 +141,9 @@ func sentryCLI(c *cmd) {
 }
 
 func adb(c *cmd) {
-	switch v := c.verb(); v {
-	case "devices", "version", "logcat", "get-state", "get-serialno", "help", "":
-		c.add(Read, OnlyReads.By("adb", v, ""))
-	case "shell", "exec-out", "root", "remount", "sideload":
-		c.add(Opaque, RunsUnread.By("adb", v, ""))
-	default:
-		c.add(LocalWrite, LocalWork.By("adb", v, ""))
-	}
+	c.byVerb(c.verb(), verbRule{nil, LocalWrite, LocalWork},
+		verbRule{[]string{"devices", "version", "logcat", "get-state", "get-serialno", "help", ""}, Read, OnlyReads},
+		verbRule{[]string{"shell", "exec-out", "root", "remount", "sideload"}, Opaque, RunsUnread})
 }
 
 func defaults(c *cmd) {
@@ -226,12 +216,8 @@ func rimraf(c *cmd) {
 // perfCmd: perf record, stat and trace run a command; report and list
 // read.
 func perfCmd(c *cmd) {
-	switch v := c.verb(); v {
-	case "report", "list", "annotate", "script", "diff", "version", "--version", "help", "":
-		c.add(Read, OnlyReads.By("perf", v, ""))
-	default:
-		c.add(Opaque, RunsUnread.By("perf", v, ""))
-	}
+	c.byVerb(c.verb(), verbRule{nil, Opaque, RunsUnread},
+		verbRule{[]string{"report", "list", "annotate", "script", "diff", "version", "--version", "help", ""}, Read, OnlyReads})
 }
 
 func fuser(c *cmd) {

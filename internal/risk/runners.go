@@ -676,16 +676,10 @@ func doppler(c *cmd) {
 // credstash: get and getall print the secrets of the store; list prints
 // names and versions (credstash's README).
 func credstash(c *cmd) {
-	switch v := c.verb(); v {
-	case "get", "getall":
-		c.add(Secret, PrintsCredential.By("credstash", v, ""))
-	case "list", "keys", "":
-		c.add(Read, OnlyReads.By("credstash", v, ""))
-	case "delete":
-		c.add(Destructive, Destroys.By("credstash", "delete", ""))
-	default:
-		c.add(RemoteWrite, ChangesServer.By("credstash", v, ""))
-	}
+	c.byVerb(c.verb(), verbRule{nil, RemoteWrite, ChangesServer},
+		verbRule{[]string{"get", "getall"}, Secret, PrintsCredential},
+		verbRule{[]string{"list", "keys", ""}, Read, OnlyReads},
+		verbRule{[]string{"delete"}, Destructive, Destroys})
 }
 
 // envManager: an environment manager's run verb runs the command read
