@@ -41,48 +41,44 @@ func (r builder) add(t Trait, names string) {
 	}
 }
 
+// list appends vs to the list of name's entry that field picks.
+func (r builder) list(name string, field func(*Program) *[]string, vs []string) {
+	p := r[name]
+	l := field(&p)
+	*l = append(*l, vs...)
+	r[name] = p
+}
+
 // verbs records the subcommands of name that run code.
 func (r builder) verbs(name string, vs ...string) {
-	p := r[name]
-	p.Verbs = append(p.Verbs, vs...)
-	r[name] = p
+	r.list(name, func(p *Program) *[]string { return &p.Verbs }, vs)
 }
 
 // progOpts records the options of name whose value is a program or a
 // command line.
 func (r builder) progOpts(name string, opts ...string) {
-	p := r[name]
-	p.ProgOpts = append(p.ProgOpts, opts...)
-	r[name] = p
+	r.list(name, func(p *Program) *[]string { return &p.ProgOpts }, opts)
 }
 
 // workOpts records the options of name whose value is the folder or file
 // it works on instead of its working folder; repoOpts, those naming
 // another repository.
 func (r builder) workOpts(name string, opts ...string) {
-	p := r[name]
-	p.WorkOpts = append(p.WorkOpts, opts...)
-	r[name] = p
+	r.list(name, func(p *Program) *[]string { return &p.WorkOpts }, opts)
+}
+
+func (r builder) repoOpts(name string, opts ...string) {
+	r.list(name, func(p *Program) *[]string { return &p.RepoOpts }, opts)
 }
 
 // state records the folders of the home where name keeps its own state.
 func (r builder) state(name string, dirs ...string) {
-	p := r[name]
-	p.State = append(p.State, dirs...)
-	r[name] = p
+	r.list(name, func(p *Program) *[]string { return &p.State }, dirs)
 }
 
 // creds records the credentials, relative to the home, that name needs.
 func (r builder) creds(name string, paths ...string) {
-	p := r[name]
-	p.Credentials = append(p.Credentials, paths...)
-	r[name] = p
-}
-
-func (r builder) repoOpts(name string, opts ...string) {
-	p := r[name]
-	p.RepoOpts = append(p.RepoOpts, opts...)
-	r[name] = p
+	r.list(name, func(p *Program) *[]string { return &p.Credentials }, paths)
 }
 
 // traits registers the programs with traits, and what the wrappers,

@@ -73,12 +73,16 @@ func (c Class) String() string {
 func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler; unknown text is an error.
-func (c *Class) UnmarshalText(b []byte) error {
-	v, err := ParseClass(string(b))
+func (c *Class) UnmarshalText(b []byte) error { return unmarshalText(c, b, ParseClass) }
+
+// unmarshalText sets *v to the value parse reads in b, or leaves it and
+// returns parse's error.
+func unmarshalText[T any](v *T, b []byte, parse func(string) (T, error)) error {
+	x, err := parse(string(b))
 	if err != nil {
 		return err
 	}
-	*c = v
+	*v = x
 	return nil
 }
 

@@ -245,8 +245,6 @@ func (c *cmd) setFiles() {
 // ko builds Go images and pushes them, then applies manifests.
 func ko(c *cmd) {
 	switch v := c.verb(); v {
-	case "apply", "create", "run":
-		c.add(Deploy, Deploys.By("ko", v, ""))
 	case "build", "publish", "resolve":
 		if c.has("--local", "-L", "--push=false") {
 			c.add(LocalWrite, RunsProject.By("ko", v+" --local", ""))
@@ -256,12 +254,11 @@ func ko(c *cmd) {
 	case "delete":
 		c.add(Deploy, Deploys.By("ko", "delete", ""))
 		c.add(Destructive, Destroys.By("ko", "delete", ""))
-	case "login":
-		c.add(Secret, StoresCredential.By("ko", "login", ""))
-	case "deps", "version", "completion", "help", "":
-		c.add(Read, OnlyReads.By("ko", v, ""))
 	default:
-		c.add(Opaque, UnknownVerb.By("ko", v, ""))
+		c.byVerb(v, verbRule{nil, Opaque, UnknownVerb},
+			verbRule{[]string{"apply", "create", "run"}, Deploy, Deploys},
+			verbRule{[]string{"login"}, Secret, StoresCredential},
+			verbRule{[]string{"deps", "version", "completion", "help", ""}, Read, OnlyReads})
 	}
 }
 

@@ -349,14 +349,7 @@ func (k ReasonKind) MarshalText() ([]byte, error) { return []byte(k.String()), n
 
 // UnmarshalText implements encoding.TextUnmarshaler; unknown text is an
 // error.
-func (k *ReasonKind) UnmarshalText(b []byte) error {
-	v, err := ParseReasonKind(string(b))
-	if err != nil {
-		return err
-	}
-	*k = v
-	return nil
-}
+func (k *ReasonKind) UnmarshalText(b []byte) error { return unmarshalText(k, b, ParseReasonKind) }
 
 // ParseReasonKind returns the kind named s.
 func ParseReasonKind(s string) (ReasonKind, error) {

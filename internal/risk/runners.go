@@ -582,10 +582,8 @@ func direnv(c *cmd) {
 		runsCommand(c)
 	case "allow", "permit", "grant":
 		c.add(Opaque, RunsLater.By("direnv", "allow", ".envrc"))
-	case "status", "version", "help", "dump", "":
-		c.add(Read, OnlyReads.By("direnv", v, ""))
 	default:
-		c.add(LocalWrite, LocalWork.By("direnv", v, ""))
+		c.byVerb(v, verbRule{nil, LocalWrite, LocalWork}, verbRule{[]string{"status", "version", "help", "dump", ""}, Read, OnlyReads})
 	}
 }
 

@@ -78,20 +78,7 @@ func (r Redirect) Input() bool {
 	return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<"
 }
 
-func isFd(s string) bool {
-	if s == "-" {
-		return true
-	}
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
+func isFd(s string) bool { return s == "-" || isNumber(s) }
 
 // Segment is one simple command, wherever it sits.
 type Segment struct {

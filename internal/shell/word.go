@@ -138,31 +138,35 @@ func (p *parser) paramExp(x *syntax.ParamExp) {
 		if x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && x.Exp.Word.Lit() == "P" {
 			p.opaque(x.Pos(), "${…@P} expands a value as a prompt, which can run commands")
 		}
-		if x.Exp.Word != nil {
-			p.word(x.Exp.Word)
-		}
+		p.someWords(x.Exp.Word)
 	}
 	if x.Repl != nil {
-		if x.Repl.Orig != nil {
-			p.word(x.Repl.Orig)
-		}
-		if x.Repl.With != nil {
-			p.word(x.Repl.With)
-		}
+		p.someWords(x.Repl.Orig, x.Repl.With)
 	}
-	if x.Index != nil {
-		p.arithm(x.Index)
-	}
+	p.someArithm(x.Index)
 	if x.Slice != nil {
-		if x.Slice.Offset != nil {
-			p.arithm(x.Slice.Offset)
-		}
-		if x.Slice.Length != nil {
-			p.arithm(x.Slice.Length)
-		}
+		p.someArithm(x.Slice.Offset, x.Slice.Length)
 	}
 	if x.NestedParam != nil {
 		p.opaque(x.Pos(), "a nested parameter expansion")
+	}
+}
+
+// someWords reads each of ws that is there.
+func (p *parser) someWords(ws ...*syntax.Word) {
+	for _, w := range ws {
+		if w != nil {
+			p.word(w)
+		}
+	}
+}
+
+// someArithm reads each of xs that is there.
+func (p *parser) someArithm(xs ...syntax.ArithmExpr) {
+	for _, x := range xs {
+		if x != nil {
+			p.arithm(x)
+		}
 	}
 }
 
