@@ -134,38 +134,31 @@ func (p *parser) wordPart(out *Word, b *strings.Builder, part syntax.WordPart, i
 // paramExp reads a parameter expansion: the words inside it can run
 // commands, and ${x@P} runs whatever $(…) the value holds.
 func (p *parser) paramExp(x *syntax.ParamExp) {
+	word := func(w *syntax.Word) { p.word(w) }
 	if x.Exp != nil {
 		if x.Exp.Op == syntax.OtherParamOps && x.Exp.Word != nil && x.Exp.Word.Lit() == "P" {
 			p.opaque(x.Pos(), "${…@P} expands a value as a prompt, which can run commands")
 		}
-		p.someWords(x.Exp.Word)
+		each(word, x.Exp.Word)
 	}
 	if x.Repl != nil {
-		p.someWords(x.Repl.Orig, x.Repl.With)
+		each(word, x.Repl.Orig, x.Repl.With)
 	}
-	p.someArithm(x.Index)
+	each(p.arithm, x.Index)
 	if x.Slice != nil {
-		p.someArithm(x.Slice.Offset, x.Slice.Length)
+		each(p.arithm, x.Slice.Offset, x.Slice.Length)
 	}
 	if x.NestedParam != nil {
 		p.opaque(x.Pos(), "a nested parameter expansion")
 	}
 }
 
-// someWords reads each of ws that is there.
-func (p *parser) someWords(ws ...*syntax.Word) {
-	for _, w := range ws {
-		if w != nil {
-			p.word(w)
-		}
-	}
-}
-
-// someArithm reads each of xs that is there.
-func (p *parser) someArithm(xs ...syntax.ArithmExpr) {
+// each calls f with each of xs that is set.
+func each[T comparable](f func(T), xs ...T) {
+	var none T
 	for _, x := range xs {
-		if x != nil {
-			p.arithm(x)
+		if x != none {
+			f(x)
 		}
 	}
 }
