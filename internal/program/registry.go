@@ -53,6 +53,15 @@ const (
 	creds                // Credentials: the credentials, relative to the home, it needs
 )
 
+// verbs, progOpts, workOpts, repoOpts, state and creds append to that
+// list of name's entry.
+func (r builder) verbs(name string, vs ...string)    { r.set(verbs, name, vs...) }
+func (r builder) progOpts(name string, vs ...string) { r.set(progOpts, name, vs...) }
+func (r builder) workOpts(name string, vs ...string) { r.set(workOpts, name, vs...) }
+func (r builder) repoOpts(name string, vs ...string) { r.set(repoOpts, name, vs...) }
+func (r builder) state(name string, vs ...string)    { r.set(state, name, vs...) }
+func (r builder) creds(name string, vs ...string)    { r.set(creds, name, vs...) }
+
 // set appends vs to the list l of name's entry.
 func (r builder) set(l list, name string, vs ...string) {
 	p := r[name]
@@ -84,113 +93,113 @@ func (r builder) traits() {
 		bundle nix nix-shell devbox pixi conda script`)
 	r.add(Launcher|RunsArgs, `tmux screen script dtach entr nsenter unshare systemd-run gdb lldb watchexec nodemon
 		hyperfine concurrently dotenv`)
-	r.set(verbs, "npm", "run", "run-script", "exec", "x", "start", "restart", "stop")
-	r.set(verbs, "cargo", "run", "xtask")
-	r.set(verbs, "go", "run", "generate", "tool")
-	r.set(verbs, "uv", "run")
-	r.set(verbs, "poetry", "run")
-	r.set(verbs, "pipenv", "run")
-	r.set(verbs, "pdm", "run")
-	r.set(verbs, "hatch", "run")
-	r.set(verbs, "rye", "run")
-	r.set(verbs, "bundle", "exec")
-	r.set(verbs, "dotnet", "run")
-	r.set(verbs, "swift", "run")
-	r.set(verbs, "mix", "run")
-	r.set(verbs, "deno", "run", "task")
-	r.set(verbs, "bun", "run", "x")
-	r.set(verbs, "stack", "run", "exec")
-	r.set(verbs, "cabal", "run", "exec")
-	r.set(verbs, "dune", "exec")
-	r.set(verbs, "nix", "run", "develop", "shell")
-	r.set(verbs, "docker", "exec", "run")
-	r.set(verbs, "podman", "exec", "run")
-	r.set(verbs, "kubectl", "exec", "run", "debug")
-	r.set(verbs, "git", "bisect run", "submodule foreach", "filter-branch", "difftool", "mergetool")
-	r.set(verbs, "gh", "extension")
-	r.set(verbs, "direnv", "exec")
-	r.set(verbs, "mise", "exec", "x", "run")
-	r.set(verbs, "aws-vault", "exec")
-	r.set(verbs, "sops", "exec-env", "exec-file")
-	r.set(verbs, "cmake", "-E")
-	r.set(verbs, "doppler", "run")
-	r.set(verbs, "devbox", "run")
-	r.set(verbs, "pixi", "run", "exec")
-	r.set(verbs, "conda", "run")
-	r.set(verbs, "tmux", "new", "new-session", "new-window", "split-window", "send-keys", "run-shell", "respawn-pane")
-	r.set(verbs, "screen", "-dm", "-dmS")
+	r.verbs("npm", "run", "run-script", "exec", "x", "start", "restart", "stop")
+	r.verbs("cargo", "run", "xtask")
+	r.verbs("go", "run", "generate", "tool")
+	r.verbs("uv", "run")
+	r.verbs("poetry", "run")
+	r.verbs("pipenv", "run")
+	r.verbs("pdm", "run")
+	r.verbs("hatch", "run")
+	r.verbs("rye", "run")
+	r.verbs("bundle", "exec")
+	r.verbs("dotnet", "run")
+	r.verbs("swift", "run")
+	r.verbs("mix", "run")
+	r.verbs("deno", "run", "task")
+	r.verbs("bun", "run", "x")
+	r.verbs("stack", "run", "exec")
+	r.verbs("cabal", "run", "exec")
+	r.verbs("dune", "exec")
+	r.verbs("nix", "run", "develop", "shell")
+	r.verbs("docker", "exec", "run")
+	r.verbs("podman", "exec", "run")
+	r.verbs("kubectl", "exec", "run", "debug")
+	r.verbs("git", "bisect run", "submodule foreach", "filter-branch", "difftool", "mergetool")
+	r.verbs("gh", "extension")
+	r.verbs("direnv", "exec")
+	r.verbs("mise", "exec", "x", "run")
+	r.verbs("aws-vault", "exec")
+	r.verbs("sops", "exec-env", "exec-file")
+	r.verbs("cmake", "-E")
+	r.verbs("doppler", "run")
+	r.verbs("devbox", "run")
+	r.verbs("pixi", "run", "exec")
+	r.verbs("conda", "run")
+	r.verbs("tmux", "new", "new-session", "new-window", "split-window", "send-keys", "run-shell", "respawn-pane")
+	r.verbs("screen", "-dm", "-dmS")
 
 	// Options whose value is a program or a command line.
-	r.set(progOpts, "rg", "--pre")
-	r.set(progOpts, "bat", "--pager")
-	r.set(progOpts, "batcat", "--pager")
-	r.set(progOpts, "delta", "--pager")
-	r.set(progOpts, "man", "--pager", "-P", "--html", "-H")
-	r.set(progOpts, "mysql", "--pager")
-	r.set(progOpts, "mariadb", "--pager")
-	r.set(progOpts, "fd", "--exec", "-x", "--exec-batch", "-X")
-	r.set(progOpts, "fdfind", "--exec", "-x", "--exec-batch", "-X")
-	r.set(progOpts, "sort", "--compress-program")
+	r.progOpts("rg", "--pre")
+	r.progOpts("bat", "--pager")
+	r.progOpts("batcat", "--pager")
+	r.progOpts("delta", "--pager")
+	r.progOpts("man", "--pager", "-P", "--html", "-H")
+	r.progOpts("mysql", "--pager")
+	r.progOpts("mariadb", "--pager")
+	r.progOpts("fd", "--exec", "-x", "--exec-batch", "-X")
+	r.progOpts("fdfind", "--exec", "-x", "--exec-batch", "-X")
+	r.progOpts("sort", "--compress-program")
 	for _, t := range []string{"tar", "gtar", "bsdtar"} {
-		r.set(progOpts, t, "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
+		r.progOpts(t, "--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command", "--info-script", "-F", "--new-volume-script")
 	}
-	r.set(progOpts, "rsync", "-e", "--rsh", "--rsync-path")
-	r.set(progOpts, "zip", "-TT", "--unzip-command")
-	r.set(progOpts, "nodemon", "--exec", "-x")
-	r.set(progOpts, "watchexec", "--shell")
-	r.set(progOpts, "hyperfine", "--prepare", "-p", "--setup", "-s", "--cleanup", "-c", "--shell", "-S")
-	r.set(progOpts, "fzf", "--preview", "--bind")
-	r.set(progOpts, "npm", "--script-shell")
-	r.set(progOpts, "yarn", "--script-shell")
-	r.set(progOpts, "pnpm", "--script-shell")
-	r.set(progOpts, "go", "-exec", "-toolexec")
-	r.set(progOpts, "git", "--exec-path")
-	r.set(progOpts, "sqlite3", "-cmd", "-init")
-	r.set(progOpts, "duckdb", "-cmd", "-init")
-	r.set(progOpts, "emacs", "--eval", "-l", "--load", "-f", "--funcall", "--script")
-	r.set(progOpts, "make", "--eval", "-E")
-	r.set(progOpts, "gmake", "--eval", "-E")
-	r.set(progOpts, "ssh", "-o")
-	r.set(progOpts, "less", "--lesskey-src", "--lesskey-file")
+	r.progOpts("rsync", "-e", "--rsh", "--rsync-path")
+	r.progOpts("zip", "-TT", "--unzip-command")
+	r.progOpts("nodemon", "--exec", "-x")
+	r.progOpts("watchexec", "--shell")
+	r.progOpts("hyperfine", "--prepare", "-p", "--setup", "-s", "--cleanup", "-c", "--shell", "-S")
+	r.progOpts("fzf", "--preview", "--bind")
+	r.progOpts("npm", "--script-shell")
+	r.progOpts("yarn", "--script-shell")
+	r.progOpts("pnpm", "--script-shell")
+	r.progOpts("go", "-exec", "-toolexec")
+	r.progOpts("git", "--exec-path")
+	r.progOpts("sqlite3", "-cmd", "-init")
+	r.progOpts("duckdb", "-cmd", "-init")
+	r.progOpts("emacs", "--eval", "-l", "--load", "-f", "--funcall", "--script")
+	r.progOpts("make", "--eval", "-E")
+	r.progOpts("gmake", "--eval", "-E")
+	r.progOpts("ssh", "-o")
+	r.progOpts("less", "--lesskey-src", "--lesskey-file")
 
 	// Options that aim a program at another folder, file or repository
 	// than the one it runs in: a lease for a folder does not cover them.
-	r.set(workOpts, "npm", "--prefix", "-C", "--workspace", "-w")
-	r.set(workOpts, "pnpm", "--dir", "-C", "--prefix", "--filter", "-F")
-	r.set(workOpts, "yarn", "--cwd")
-	r.set(workOpts, "cargo", "--manifest-path")
-	r.set(workOpts, "kubectl", "-f", "--filename", "-k", "--kustomize")
-	r.set(workOpts, "helm", "--values", "-f")
-	r.set(repoOpts, "gh", "-R", "--repo")
+	r.workOpts("npm", "--prefix", "-C", "--workspace", "-w")
+	r.workOpts("pnpm", "--dir", "-C", "--prefix", "--filter", "-F")
+	r.workOpts("yarn", "--cwd")
+	r.workOpts("cargo", "--manifest-path")
+	r.workOpts("kubectl", "-f", "--filename", "-k", "--kustomize")
+	r.workOpts("helm", "--values", "-f")
+	r.repoOpts("gh", "-R", "--repo")
 
 	// The clouds' and forges' command lines that keep logs, token caches
 	// and their own settings in the home, and fail without them.
-	r.set(state, "gcloud", ".config/gcloud")
-	r.set(state, "gsutil", ".config/gcloud", ".gsutil")
-	r.set(state, "az", ".azure")
-	r.set(state, "aws", ".aws/cli/cache", ".aws/sso/cache")
-	r.set(state, "kubectl", ".kube/cache", ".kube/http-cache")
-	r.set(state, "gh", ".config/gh", ".local/state/gh")
+	r.state("gcloud", ".config/gcloud")
+	r.state("gsutil", ".config/gcloud", ".gsutil")
+	r.state("az", ".azure")
+	r.state("aws", ".aws/cli/cache", ".aws/sso/cache")
+	r.state("kubectl", ".kube/cache", ".kube/http-cache")
+	r.state("gh", ".config/gh", ".local/state/gh")
 
 	// The credentials the forges', clouds' and clusters' command lines
 	// need to fetch, list and read what the person may: git's keys and
 	// stored passwords (gh's token as its credential helper) and the
 	// keyring it signs commits with, each tool's own token or keys, the
 	// registries' logins docker pulls with.
-	r.set(creds, "git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml",
+	r.creds("git", ".ssh", ".git-credentials", ".config/git/credentials", ".netrc", ".config/gh/hosts.yml",
 		".cache/git/credential", ".git-credential-cache", // credential.helper=cache
 		".gnupg") // commit.gpgsign: gpg signs with its keyring and agent
-	r.set(creds, "docker", ".docker/config.json")
-	r.set(creds, "gh", ".config/gh/hosts.yml", ".ssh")
-	r.set(creds, "glab", ".config/glab-cli/config.yml")
-	r.set(creds, "aws", ".aws")
-	r.set(creds, "az", ".azure")
+	r.creds("docker", ".docker/config.json")
+	r.creds("gh", ".config/gh/hosts.yml", ".ssh")
+	r.creds("glab", ".config/glab-cli/config.yml")
+	r.creds("aws", ".aws")
+	r.creds("az", ".azure")
 	for _, g := range []string{"gcloud", "gsutil"} {
-		r.set(creds, g, ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db", ".config/gcloud/legacy_credentials",
+		r.creds(g, ".config/gcloud/credentials.db", ".config/gcloud/access_tokens.db", ".config/gcloud/legacy_credentials",
 			".config/gcloud/application_default_credentials.json")
 	}
-	r.set(creds, "kubectl", ".kube/config")
-	r.set(creds, "helm", ".kube/config")
+	r.creds("kubectl", ".kube/config")
+	r.creds("helm", ".kube/config")
 
 	// Programs that reach other hosts.
 	r.add(Remote, `curl wget http https xh aria2c ssh scp sftp rsync rclone nc ncat netcat socat telnet
