@@ -58,6 +58,9 @@ type checkResult struct {
 	Matches  []policy.Match   `json:"matches,omitempty"`
 	Problems []policy.Problem `json:"problems,omitempty"`
 	Paths    []checkPathUse   `json:"paths,omitempty"`
+	// Plan is what the step may reach once walled, as the decision
+	// planned it: what the hook's wall would carry out.
+	Plan policy.Plan `json:"plan"`
 }
 
 type checkSegment struct {
@@ -234,6 +237,7 @@ func newCheckResult(dec policy.Decision, d *policy.Diagnostic, req policy.Reques
 		Matches:  d.Matches,
 		Problems: d.Problems,
 		Segments: []checkSegment{},
+		Plan:     d.Plan,
 	}
 	var segments []shell.Segment
 	if a.Script != nil {
@@ -323,6 +327,12 @@ func printCheck(w io.Writer, r checkResult) {
 		fmt.Fprintln(w, "matched:")
 		for _, m := range r.Matches {
 			fmt.Fprintf(w, "   %s %s: %s\n", m.Kind, m.Source, m.Text)
+		}
+	}
+	if len(r.Plan.Why) > 0 {
+		fmt.Fprintln(w, "wall:")
+		for _, why := range r.Plan.Why {
+			fmt.Fprintf(w, "   %s\n", why)
 		}
 	}
 	for _, p := range r.Problems {

@@ -98,13 +98,14 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 		Tool:    s.Tool,
 		Input:   s.Input,
 		Command: s.Command,
+		Dir:     s.Cwd,
+		Dialog:  s.Dialog,
 		Policy:  pol,
 		Project: proj,
 		// The repository's other work trees (git worktree list) are the
 		// project as much as this one: the wall lets them be written too.
-		Context: risk.Context{Root: proj.Root, Roots: proj.Worktrees, Cwd: s.Project(), Home: d.Home, Protected: d.Protected, TempDir: s.TempDir,
-			Packages: proj.Packages, Scripts: proj.Scripts, Commands: proj.Commands, Recipes: proj.Recipes},
-		Rules: lookup(rules),
+		Context: proj.Context(risk.Context{Cwd: s.Project(), Home: d.Home, Protected: d.Protected, TempDir: s.TempDir}),
+		Rules:   lookup(rules),
 		// A host's declared container; nil, the host, for the clients.
 		Container: c,
 		Wall:      d.Walls.StateFor(s),
@@ -130,7 +131,11 @@ func (d *Decider) finish(ctx context.Context, s hook.Step, step store.Step, base
 		}
 	}
 	if dec == policy.Ask && d.Cards != nil {
-		return d.Cards.Wait(ctx, s, step, dec, diag)
+		dec, diag, err = d.Cards.Wait(ctx, s, step, dec, diag)
+		// The person's answer is their say-so for exactly this step: the
+		// core plans again what it may reach.
+		diag.Plan = policy.PlanOf(dec, &diag, &base)
+		return dec, diag, err
 	}
 	return dec, diag, nil
 }

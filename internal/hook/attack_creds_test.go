@@ -42,9 +42,11 @@ func TestAttackCredentialGrant(t *testing.T) {
 		"git --git-dir=evilgit status",
 		"git -C sub diff",
 	} {
-		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
+		// A project where git's credentials would be granted.
+		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
+			Project: policy.Project{Root: "/home/user/project", GitFolder: true, NoHooks: true}}
 		d, diag := policy.Evaluate(req)
-		creds := accessOf(&diag, policy.ReachProject, false).creds
+		creds := planAt(diag, req, policy.ReachProject).Credentials
 		if d == policy.Allow && len(creds) > 0 {
 			t.Errorf("%q: allowed in auto with credentials %q, yet it runs a program the agent wrote", command, creds)
 		}
@@ -72,8 +74,9 @@ func TestAttackNestedGitDir(t *testing.T) {
 
 func checkNested(t *testing.T, walls Walls, home, root, cwd, command string) {
 	t.Helper()
-	_, diag := policy.Evaluate(policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Home: home}})
-	p := wrappedProfileIn(t, walls, root, cwd, command, accessOf(&diag, policy.ReachProject, false))
+	req := requestIn(home, cwd, command)
+	_, diag := policy.Evaluate(req)
+	p := wrappedProfile(t, walls, cwd, command, planAt(diag, req, policy.ReachProject))
 	if !slices.Contains(p.Hidden, filepath.Join(home, ".ssh")) {
 		t.Errorf("%q: ~/.ssh is visible to the step, and core.fsmonitor in the planted evilgit/config runs steal.sh", command)
 	}

@@ -36,7 +36,8 @@ func TestAttackOrgSecretInTheWall(t *testing.T) {
 		}
 	}
 	const command = "go test ./..."
-	d, diag := policy.Evaluate(policy.Request{Command: command, Mode: policy.ModeAuto, Policy: p, Context: ctx, Wall: policy.Wall{On: true}})
+	req := policy.Request{Command: command, Mode: policy.ModeAuto, Policy: p, Context: ctx, Wall: policy.Wall{On: true}}
+	d, diag := policy.Evaluate(req)
 	if d != policy.Allow {
 		t.Fatalf("%q in auto: %v, want it let through in the wall\n%v", command, d, diag.Reasons)
 	}
@@ -48,8 +49,10 @@ func TestAttackOrgSecretInTheWall(t *testing.T) {
 			}
 		}
 	}
-	check("let through by auto", wrappedProfileIn(t, walls, root, root, command, accessOf(&diag, policy.ReachProject, false)))
-	line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: command}, policy.ReachWide, accessOf(&diag, policy.ReachWide, true))
+	check("let through by auto", wrappedProfile(t, walls, root, command, diag.Plan))
+	// The person's yes in the client's own dialog.
+	req.Dialog, diag.Reach = true, policy.ReachWide
+	line, ok := walls.Wrap(Step{Kind: KindShell, Agent: "codex", Cwd: root, Command: command}, policy.PlanOf(policy.Ask, &diag, &req))
 	if !ok {
 		t.Fatal("not wrapped")
 	}

@@ -46,7 +46,7 @@ func TestClaudeSandboxKnown(t *testing.T) {
 			var told policy.Wall
 			decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
 				told = walls.StateFor(s)
-				return policy.Allow, policy.Diagnostic{Reach: policy.ReachProject}, nil
+				return policy.Allow, policy.Diagnostic{Reach: policy.ReachProject, Plan: policy.Plan{Reach: policy.ReachProject, Root: proj}}, nil
 			}
 			in, _ := json.Marshal(map[string]any{
 				"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": proj, "permission_mode": "default",

@@ -89,7 +89,7 @@ func TestClaudeRulesApplied(t *testing.T) {
 		decided := false
 		decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
 			decided = true
-			return policy.Allow, policy.Diagnostic{Reasons: []string{"allow (tier 8, mode)"}, Reach: policy.ReachProject, Answered: answered}, nil
+			return policy.Allow, policy.Diagnostic{Reasons: []string{"allow (tier 8, mode)"}, Reach: policy.ReachProject, Plan: policy.Plan{Reach: policy.ReachProject, Root: proj}, Answered: answered}, nil
 		}
 		in, _ := json.Marshal(map[string]any{
 			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": proj, "permission_mode": mode,

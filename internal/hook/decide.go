@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -16,9 +17,10 @@ func (s Step) Project() string {
 	return s.Cwd
 }
 
-// made is the diagnostic of a decision the hook makes about a tool the
-// policy does not read.
-func made(d policy.Decision, c risk.Class, why string) (policy.Decision, policy.Diagnostic, error) {
+// made is the diagnostic of a decision the hook makes about the step s,
+// without the policy's reading of it. What an ask lets through runs
+// walled, as the core plans for a step it knows nothing of.
+func made(s Step, d policy.Decision, c risk.Class, why string) (policy.Decision, policy.Diagnostic, error) {
 	id := policy.TierMode
 	if d == policy.Ask {
 		id = policy.TierAsk
@@ -28,6 +30,10 @@ func made(d policy.Decision, c risk.Class, why string) (policy.Decision, policy.
 		Tiers:      []policy.Tier{{ID: id, Reason: policy.ReasonHook, Decided: true, Why: why}},
 		Reasons:    []string{d.String() + ": " + why},
 	}
+	if s.Kind == KindShell && d != policy.Deny {
+		proj := project.Read(s.Project(), "")
+		diag.Plan = policy.PlanOf(d, &diag, &policy.Request{Context: proj.Context(risk.Context{Cwd: s.Project()}), Dir: s.Cwd, Dialog: s.Dialog, Project: proj})
+	}
 	return d, diag, nil
 }
 
@@ -36,7 +42,7 @@ func made(d policy.Decision, c risk.Class, why string) (policy.Decision, policy.
 func Guard(store PinStore, agent string, next Decider) Decider {
 	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
 		if probs := CheckPins(store, agent); len(probs) > 0 {
-			return made(policy.Ask, risk.Protected, probs[0].What+"; every step asks until the person runs '"+probs[0].Fix+"'")
+			return made(s, policy.Ask, risk.Protected, probs[0].What+"; every step asks until the person runs '"+probs[0].Fix+"'")
 		}
 		return next(ctx, s)
 	}
@@ -46,6 +52,6 @@ func Guard(store PinStore, agent string, next Decider) Decider {
 // would decide.
 func AskEvery(why string) Decider {
 	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
-		return made(policy.Ask, risk.Protected, why)
+		return made(s, policy.Ask, risk.Protected, why)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/sayso-dev/sayso/internal/policy"
-	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
 
@@ -23,11 +22,11 @@ func TestStepNetwork(t *testing.T) {
 	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home, Sessions: "/state/walls", Ledger: "/state/sayso.sock"}
 	profile := func(command string, reach policy.Reach, answered bool) wall.Profile {
 		t.Helper()
-		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Cwd: root, Home: home},
-			Seen: map[string]string{filepath.Join(root, "release.sh"): "decided-sum"}}
+		req := requestIn(home, root, command)
+		req.Seen = map[string]string{filepath.Join(root, "release.sh"): "decided-sum"}
 		_, diag := policy.Evaluate(req)
 		diag.Answered = answered
-		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Session: "sess-1", Cwd: root, Command: command}, reach, accessOf(&diag, reach, false))
+		line, ok := walls.Wrap(Step{Kind: KindShell, Agent: "codex", Session: "sess-1", Cwd: root, Command: command}, planAt(diag, req, reach))
 		if !ok {
 			t.Fatalf("%q: not wrapped", command)
 		}
@@ -85,12 +84,11 @@ func TestApprovedReach(t *testing.T) {
 	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
 	profile := func(command string, reach policy.Reach, widen ...string) wall.Profile {
 		t.Helper()
-		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Cwd: root, Home: home,
-			Scripts: map[string]string{"release": "node scripts/release.js"}}}
+		req := requestIn(home, root, command)
 		_, diag := policy.Evaluate(req)
 		diag.Answered = true
 		diag.ApprovedWrites = widen
-		line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Session: "s", Cwd: root, Command: command}, reach, accessOf(&diag, reach, false))
+		line, ok := walls.Wrap(Step{Kind: KindShell, Agent: "codex", Session: "s", Cwd: root, Command: command}, planAt(diag, req, reach))
 		if !ok {
 			t.Fatalf("%q: not wrapped", command)
 		}

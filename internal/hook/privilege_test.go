@@ -68,7 +68,7 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 		tt := tt
 		decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
 			req := policy.Request{
-				Command: s.Command, Mode: policy.ModeAuto, Now: now, Wall: walls.State(),
+				Command: s.Command, Mode: policy.ModeAuto, Now: now, Wall: walls.State(), Dialog: s.Dialog,
 				Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
 				Session: policy.Session{ID: "s1", Turn: "t1", Epoch: 1, Current: true},
 			}
@@ -126,14 +126,16 @@ func TestPrivilegeAnsweredOnPage(t *testing.T) {
 	const launcher = "/opt/sayso/sayso-wall"
 	walls := Walls{Launcher: launcher, Home: "/home/user"}
 	decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
-		d, diag := policy.Evaluate(policy.Request{
-			Command: s.Command, Mode: policy.ModeAuto, Wall: walls.State(),
+		req := policy.Request{
+			Command: s.Command, Mode: policy.ModeAuto, Wall: walls.State(), Dialog: s.Dialog,
 			Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
-		})
+		}
+		d, diag := policy.Evaluate(req)
 		if d != policy.Ask {
 			t.Fatalf("%q: %v, want ask", s.Command, d)
 		}
 		diag.Answered = true // the person allowed it once on its card
+		diag.Plan = policy.PlanOf(policy.Allow, &diag, &req)
 		return policy.Allow, diag, nil
 	}
 	in, _ := json.Marshal(map[string]any{

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
-	"github.com/sayso-dev/sayso/internal/risk"
-	"github.com/sayso-dev/sayso/internal/shell"
 )
 
 // MaxInput bounds the hook JSON read from stdin: a Write of a large file
@@ -84,12 +82,9 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 		return r
 	}
 	q.Step.Answered = diag.Answered
-	if d != policy.Deny && !outsideWall(d, &diag, q.Step.Dialog) {
-		reach := diag.Reach
-		if d == policy.Ask && reach == policy.ReachNone {
-			reach = policy.ReachWide // what the person lets through still runs walled
-		}
-		if cmd, ok := walls.wrap(*q.Step, reach, accessOf(&diag, reach, d == policy.Ask && q.Step.Dialog)); ok {
+	if d != policy.Deny {
+		// The wall carries out the plan the decision returned.
+		if cmd, ok := walls.Wrap(*q.Step, diag.Plan); ok {
 			q.Step.Walled = cmd
 		}
 	}
@@ -108,60 +103,6 @@ func clientName(agent string) string {
 		return c.Name
 	}
 	return agent
-}
-
-// outsideWall reports a step that gains root privilege (sudo, doas, a
-// setuid program) on the person's say-so for exactly it: asked where the
-// client's own dialog shows the person this command (dialog: Claude Code's
-// attended terminal in a mode that asks, not bypass or its classifier), or
-// allowed by the person on the page; let through by a lease, it is that
-// one command alone. It runs as approved, outside the wall: inside,
-// no_new_privs and the user namespace make every setuid program fail, so
-// the wall would turn the person's yes into an error. Anything else in a
-// leased step keeps the whole step walled, and so does the reviewer's
-// waiver.
-func outsideWall(d policy.Decision, diag *policy.Diagnostic, dialog bool) bool {
-	a := &diag.Assessment
-	if !a.Classes.Has(risk.Privilege) || a.Script == nil {
-		return false
-	}
-	// The reviewer waiving the ceiling is not the person's say-so: what it
-	// lets through runs walled, where sudo fails.
-	return d == policy.Ask && dialog || d == policy.Allow && (diag.Answered || diag.Lease != "" && leasedAlone(a))
-}
-
-// leasedAlone reports a leased step that is one command run through the
-// system's sudo and nothing of the project's: a script, a build or
-// anything else the engine finds writing (local-write) or cannot see
-// (opaque) is what the mode lets through, and it runs walled.
-func leasedAlone(a *risk.Assessment) bool {
-	return len(a.Script.Segments) == 1 && systemWrappers(&a.Script.Segments[0]) && !a.Classes.Has(risk.LocalWrite) && !a.Classes.Has(risk.Opaque)
-}
-
-// systemWrappers reports whether every wrapper of seg (sudo, doas) is
-// named as the system's: by its bare name or from a system folder. A
-// sudo named by another path (./bin/sudo, ~/bin/sudo) is a program the
-// agent could have written; a lease for privilege does not carry it
-// outside the wall.
-func systemWrappers(seg *shell.Segment) bool {
-	if len(seg.WrapperWords) != len(seg.Wrappers) {
-		return false
-	}
-	for _, w := range seg.WrapperWords {
-		if !strings.Contains(w, "/") {
-			continue
-		}
-		ok := false
-		for _, d := range []string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/usr/local/sbin/", "/run/wrappers/bin/"} {
-			if strings.HasPrefix(w, d) && !strings.Contains(w[len(d):], "/") && !strings.Contains(w, "/../") {
-				ok = true
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // decideWithin runs decide under the hook's timeout, turning a panic into

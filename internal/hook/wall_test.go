@@ -8,11 +8,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/risk"
-	"github.com/sayso-dev/sayso/internal/shell"
 	"github.com/sayso-dev/sayso/internal/wall"
 )
 
@@ -82,7 +81,7 @@ func containsKey(b []byte, s string) bool { return strings.Contains(string(b), s
 // decision is told why.
 func TestNoWallNothingWrapped(t *testing.T) {
 	w := Walls{Off: "no launcher"}
-	if _, ok := w.Wrap(Step{Kind: KindShell, Command: "ls"}, policy.ReachProject); ok {
+	if _, ok := w.Wrap(Step{Kind: KindShell, Command: "ls"}, policy.Plan{Reach: policy.ReachProject, Root: "/home/user/project"}); ok {
 		t.Error("a wall that is off wrapped a step")
 	}
 	if st := w.State(); st.On || st.Why != "no launcher" {
@@ -103,7 +102,7 @@ func TestUnwrap(t *testing.T) {
 	for _, agent := range []string{"claude", "codex", "gemini"} {
 		for _, reach := range []policy.Reach{policy.ReachProject, policy.ReachWide} {
 			s := Step{Agent: agent, Kind: KindShell, Command: cmd, Cwd: home}
-			line, ok := w.Wrap(s, reach)
+			line, ok := w.Wrap(s, policy.Plan{Reach: reach, Root: home})
 			if !ok {
 				t.Fatalf("%s: not wrapped", agent)
 			}
@@ -136,128 +135,6 @@ func TestUnwrap(t *testing.T) {
 	}
 }
 
-// TestDaemons: only a step made wholly of a daemon's client, seen whole,
-// may reach the daemons; the project's code never. A compose step's file
-// was read by the decision (risk.Compose): let through by a mode, what it
-// hands the containers was judged; asked, the person saw it.
-func TestDaemons(t *testing.T) {
-	for _, tt := range []struct {
-		command string
-		want    bool
-	}{
-		{"docker ps", true},
-		{"docker ps && docker logs web", true},
-		{"docker compose up -d", true},
-		{"docker-compose up -d", true},
-		{"docker stack deploy -c s.yml app", true},
-		{"systemctl --user status", true},
-		{"make test", false},
-		{"docker ps && ./run.sh", false},
-		{"tmux new -d 'npm run dev'", false},
-		{"bash -c 'docker ps'", false},
-		{"$X ps", false},
-	} {
-		if got := reachesDaemons(shell.Parse(tt.command)); got != tt.want {
-			t.Errorf("reachesDaemons(%q) = %v, want %v", tt.command, got, tt.want)
-		}
-	}
-}
-
-// TestGitConfigAccess: only a step made wholly of git commands that write
-// their own keys may write the repository's configuration; anything else
-// beside them, an editor, or an assignment keeps it read-only.
-func TestGitConfigAccess(t *testing.T) {
-	for _, tt := range []struct {
-		command string
-		want    bool
-	}{
-		{"git branch -m old new", true},
-		{"git push -u origin feature", true},
-		{"git switch -c feature origin/feature", true},
-		{"git remote add upstream https://example.com/x.git", true},
-		{"git config user.name someone", true},
-		{"git add -A && git commit -m x && git push --set-upstream origin feature", true},
-		{"git status", false},
-		{"git commit -m x", false},
-		{"git config --edit", false},
-		{"git config --file .git/config user.name x", false},
-		{"GIT_EDITOR=ed git config user.name x", false},
-		{"git branch -m old new && python3 tools/x.py", false},
-		{"bash -c 'git branch -m old new'", false},
-	} {
-		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
-		_, diag := policy.Evaluate(req)
-		if got := accessOf(&diag, policy.ReachProject, false).gitConfig; got != tt.want {
-			t.Errorf("%q: gitConfig = %v, want %v", tt.command, got, tt.want)
-		}
-	}
-}
-
-// TestApprovedWrites: a step the person approved that writes a file the
-// wall keeps read-only — an instruction file, ~/.gitconfig, ~/.ssh/config
-// — may write exactly the files it names; one run by a mode unlocks
-// nothing.
-func TestApprovedWrites(t *testing.T) {
-	for _, tt := range []struct {
-		command string
-		reach   policy.Reach
-		want    string
-	}{
-		{"git config --global user.email a@b", policy.ReachWide, "/home/user/.gitconfig"},
-		{`echo "Host x" >> ~/.ssh/config`, policy.ReachWide, "/home/user/.ssh/config"},
-		{"echo hi >> CLAUDE.md", policy.ReachWide, "/home/user/project/CLAUDE.md"},
-		{"echo hi >> CLAUDE.md", policy.ReachProject, ""},
-		{"echo hi > notes.txt", policy.ReachWide, "/home/user/project/notes.txt"},
-		{"echo hi > notes.txt", policy.ReachProject, ""},
-	} {
-		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
-		_, diag := policy.Evaluate(req)
-		got := accessOf(&diag, tt.reach, true).unlock
-		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
-			t.Errorf("%q at %v: unlock = %v, want %q", tt.command, tt.reach, got, tt.want)
-		}
-	}
-	// The reviewer waiving the ceiling is not the person: it unlocks
-	// nothing, though the step runs wide.
-	for _, command := range []string{`echo "Host *" >> ~/.ssh/config`, "echo hi >> CLAUDE.md"} {
-		req := policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"},
-			Review: policy.Review{Asked: true, Allow: true, Why: "the person asked for it"}}
-		d, diag := policy.Evaluate(req)
-		if d != policy.Allow || diag.Reach != policy.ReachWide {
-			t.Fatalf("%q: %v at %v, want allowed wide by the reviewer", command, d, diag.Reach)
-		}
-		if got := accessOf(&diag, diag.Reach, false).unlock; len(got) > 0 {
-			t.Errorf("%q allowed by the reviewer: unlock = %v, want none", command, got)
-		}
-	}
-}
-
-// TestToolState: a step made only of a cloud or forge CLI and programs
-// that only read may write the folders that CLI keeps its own state in;
-// anything that could run other code beside it, or an assignment, keeps
-// them read-only.
-func TestToolState(t *testing.T) {
-	for _, tt := range []struct {
-		command string
-		want    string
-	}{
-		{"gcloud compute instances list", ".config/gcloud"},
-		{"gcloud compute instances list --format=json | jq '.[].name' | head -5", ".config/gcloud"},
-		{"gh pr view 12", ".config/gh"},
-		{"kubectl get pods -A", ".kube/cache"},
-		{"git status", ""},
-		{"gcloud info && python3 tools/x.py", ""},
-		{"CLOUDSDK_PYTHON=./x gcloud info", ""},
-		{"bash -c 'gcloud info'", ""},
-		{"sudo gcloud info", ""},
-	} {
-		got := toolState(shell.Parse(tt.command))
-		if tt.want == "" && len(got) > 0 || tt.want != "" && !slices.Contains(got, tt.want) {
-			t.Errorf("toolState(%q) = %v, want %q", tt.command, got, tt.want)
-		}
-	}
-}
-
 // TestGitConfigHooks: a git step may write the repository's configuration
 // only where no hook can run: a hook (a person's .git/hooks/pre-commit,
 // husky's hooksPath) runs code of the project's, which the agent writes,
@@ -267,7 +144,14 @@ func TestGitConfigHooks(t *testing.T) {
 	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
 	configWritable := func(root string) bool {
 		t.Helper()
-		p := wrappedProfile(t, walls, root, "git commit -m x && git branch -m a b", access{gitConfig: true})
+		const command = "git commit -m x && git branch -m a b"
+		req := requestIn(home, root, command)
+		_, diag := policy.Evaluate(req)
+		plan := planAt(diag, req, policy.ReachProject)
+		if len(diag.Assessment.GitConfig) == 0 {
+			t.Fatalf("%q writes no key of the repository's configuration: the case is not the one meant", command)
+		}
+		p := wrappedProfile(t, walls, root, command, plan)
 		return !slices.Contains(p.ReadOnly, filepath.Join(root, ".git", "config"))
 	}
 	repo := func(files map[string]string) string { return projectWith(t, files) }
@@ -302,63 +186,6 @@ func TestGitConfigHooks(t *testing.T) {
 	}
 }
 
-// TestApprovedToolSettings: the person's yes to a step that changes a
-// package tool's settings or logs in lets it write exactly the file the
-// tool writes, which the wall otherwise keeps read-only.
-func TestApprovedToolSettings(t *testing.T) {
-	for _, tt := range []struct{ command, want string }{
-		{"npm config set registry https://registry.example", "/home/user/.npmrc"},
-		{"npm login", "/home/user/.npmrc"},
-		{"go env -w GOPRIVATE=example.com", "/home/user/.config/go/env"},
-		{"yarn config set npmRegistryServer https://registry.example", "/home/user/.yarnrc.yml"},
-		{"gcloud config set project my-project", "/home/user/.config/gcloud/configurations"},
-	} {
-		_, diag := policy.Evaluate(policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}})
-		if got := accessOf(&diag, policy.ReachWide, true).unlock; !slices.Contains(got, tt.want) {
-			t.Errorf("%q: unlock = %v, want %s", tt.command, got, tt.want)
-		}
-	}
-}
-
-// TestModeUnlocksNothing: a step a mode lets through wide — autopilot, the
-// autonomy wildcard, an allow entry — was seen by no one: it may not write
-// the files the wall keeps read-only, though it names them as written.
-func TestModeUnlocksNothing(t *testing.T) {
-	for _, command := range []string{
-		"echo x > ~/.config/gcloud/configurations/config_default",
-		"echo 'aliases: {co: \"!sh -c id\"}' > ~/.config/gh/config.yml",
-		"gcloud config set core/project x",
-	} {
-		req := policy.Request{Command: command, Mode: policy.ModeAutopilot, Wall: policy.Wall{On: true}, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
-		d, diag := policy.Evaluate(req)
-		if d != policy.Allow || diag.Reach != policy.ReachWide {
-			t.Fatalf("%q: %v at %v, want allowed wide by autopilot", command, d, diag.Reach)
-		}
-		if got := accessOf(&diag, diag.Reach, false).unlock; len(got) > 0 {
-			t.Errorf("%q allowed by autopilot: unlock = %v, want none", command, got)
-		}
-	}
-}
-
-// TestLeaseUnlocksNothing: a lease lifts its one action; in autopilot the
-// step runs wide, but what else it names as written no one saw.
-func TestLeaseUnlocksNothing(t *testing.T) {
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	lease := policy.Lease{ID: "1", Category: risk.Privilege, Session: "s1", Turn: "t1", Epoch: 1, Cwd: "/home/user/project", Expires: now.Add(time.Hour)}
-	command := "sudo apt-get install -y jq; echo x > ~/.config/gh/config.yml"
-	d, diag := policy.Evaluate(policy.Request{
-		Command: command, Mode: policy.ModeAutopilot, Now: now, Wall: policy.Wall{On: true},
-		Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"},
-		Session: policy.Session{ID: "s1", Turn: "t1", Epoch: 1, Current: true}, Leases: []policy.Lease{lease},
-	})
-	if d != policy.Allow || diag.Lease == "" || diag.Reach != policy.ReachWide {
-		t.Fatalf("%q: %v at %v (lease %q), want allowed wide by the lease", command, d, diag.Reach, diag.Lease)
-	}
-	if got := accessOf(&diag, diag.Reach, false).unlock; len(got) > 0 {
-		t.Errorf("%q let through by a lease: unlock = %v, want none", command, got)
-	}
-}
-
 // TestAskWithoutDialogUnlocksNothing: an ask the client answers without
 // showing the person — Claude Code in bypassPermissions or auto, or an
 // unattended terminal — is a deny that runs nothing, through the real
@@ -368,7 +195,7 @@ func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
 	const launcher = "/opt/sayso/sayso-wall"
 	walls := Walls{Launcher: launcher, Home: "/home/user"}
 	decide := func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
-		d, diag := policy.Evaluate(policy.Request{Command: s.Command, Mode: policy.ModeAuto, Wall: walls.State(),
+		d, diag := policy.Evaluate(policy.Request{Command: s.Command, Mode: policy.ModeAuto, Wall: walls.State(), Dialog: s.Dialog,
 			Context: risk.Context{Root: "/home/user/project", Cwd: "/home/user/project", Home: "/home/user"}})
 		return d, diag, nil
 	}
@@ -398,38 +225,6 @@ func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
 	}
 }
 
-// TestCredentialAccess: a step made only of tools sayso knows to need the
-// person's credentials, and of programs that only read, gets exactly
-// those; the project's code beside them, a wrapper, an assignment or a
-// program sayso does not know leaves every credential hidden.
-func TestCredentialAccess(t *testing.T) {
-	for _, tt := range []struct {
-		command string
-		want    []string
-	}{
-		{"git fetch origin", []string{".cache/git/credential", ".config/gh/hosts.yml", ".config/git/credentials", ".git-credential-cache", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
-		{"git pull --ff-only && git log -1", []string{".cache/git/credential", ".config/gh/hosts.yml", ".config/git/credentials", ".git-credential-cache", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
-		{"git commit -m x", []string{".cache/git/credential", ".config/gh/hosts.yml", ".config/git/credentials", ".git-credential-cache", ".git-credentials", ".gnupg", ".netrc", ".ssh"}},
-		{"docker pull registry.example/app:1", []string{".docker/config.json"}},
-		{"gh pr list | head -5", []string{".config/gh/hosts.yml", ".ssh"}},
-		{"aws s3 ls", []string{".aws"}},
-		{"kubectl get pods", []string{".kube/config"}},
-		{"ls -la", nil},
-		{"go test ./...", nil},
-		{"git fetch && python3 tools/x.py", nil},
-		{"GIT_SSH_COMMAND='sh x.sh' git fetch", nil},
-		{"bash -c 'git fetch'", nil},
-		{"xargs git fetch < remotes", nil},
-		{"npm install", nil},
-	} {
-		req := policy.Request{Command: tt.command, Mode: policy.ModeAuto, Context: risk.Context{Root: "/home/user/project", Home: "/home/user"}}
-		_, diag := policy.Evaluate(req)
-		if got := accessOf(&diag, policy.ReachProject, false).creds; !slices.Equal(got, tt.want) {
-			t.Errorf("%q: credentials = %q, want %q", tt.command, got, tt.want)
-		}
-	}
-}
-
 // TestCredentialHooks: a git step gets git's credentials only where no
 // hook can run: a hook runs the project's code, which would read them.
 func TestCredentialHooks(t *testing.T) {
@@ -437,8 +232,9 @@ func TestCredentialHooks(t *testing.T) {
 	walls := Walls{Launcher: "/opt/sayso/sayso-wall", Home: home}
 	granted := func(root, command string) []string {
 		t.Helper()
-		_, diag := policy.Evaluate(policy.Request{Command: command, Mode: policy.ModeAuto, Context: risk.Context{Root: root, Home: home}})
-		p := wrappedProfile(t, walls, root, command, accessOf(&diag, policy.ReachProject, false))
+		req := requestIn(home, root, command)
+		_, diag := policy.Evaluate(req)
+		p := wrappedProfile(t, walls, root, command, planAt(diag, req, policy.ReachProject))
 		var out []string
 		for _, c := range []string{".ssh", ".aws", ".config/gh/hosts.yml"} {
 			if !slices.Contains(p.Hidden, filepath.Join(home, c)) {
@@ -472,16 +268,10 @@ func TestCredentialHooks(t *testing.T) {
 }
 
 // wrappedProfile is the profile the launcher reads from the line walls
-// makes of the step run in root with x.
-func wrappedProfile(t *testing.T, walls Walls, root, command string, x access) wall.Profile {
+// makes of the step run in cwd, as the plan says.
+func wrappedProfile(t *testing.T, walls Walls, cwd, command string, plan policy.Plan) wall.Profile {
 	t.Helper()
-	return wrappedProfileIn(t, walls, root, root, command, x)
-}
-
-// wrappedProfileIn is wrappedProfile for a step run in cwd, in root.
-func wrappedProfileIn(t *testing.T, walls Walls, root, cwd, command string, x access) wall.Profile {
-	t.Helper()
-	line, ok := walls.wrap(Step{Kind: KindShell, Agent: "codex", Cwd: cwd, Command: command}, policy.ReachProject, x)
+	line, ok := walls.Wrap(Step{Kind: KindShell, Agent: "codex", Cwd: cwd, Command: command}, plan)
 	if !ok {
 		t.Fatal("not wrapped")
 	}
@@ -494,6 +284,20 @@ func wrappedProfileIn(t *testing.T, walls Walls, root, cwd, command string, x ac
 		t.Fatal(err)
 	}
 	return a.Profile
+}
+
+// requestIn is the request for command run in auto in folder cwd, with
+// the wall on, built as the gateway builds it: the project read once.
+func requestIn(home, cwd, command string) policy.Request {
+	proj := project.Read(cwd, home)
+	return policy.Request{Command: command, Mode: policy.ModeAuto, Wall: policy.Wall{On: true}, Project: proj, Context: proj.Context(risk.Context{Cwd: cwd, Home: home})}
+}
+
+// planAt is the core's plan for the step decided with diag, let through
+// at reach.
+func planAt(diag policy.Diagnostic, req policy.Request, reach policy.Reach) policy.Plan {
+	diag.Reach = reach
+	return policy.PlanOf(policy.Allow, &diag, &req)
 }
 
 // projectWith makes a project of the files, each executable.

@@ -43,7 +43,7 @@ func TestWallsSeenAgree(t *testing.T) {
 		t.Errorf("go test in auto without a working launcher: %v %q; want ask, naming %q", dec, diag.Reasons, why)
 	}
 	walls := WallsAt(launcher, "/home/user", nil, false)
-	if _, ok := walls.Wrap(Step{Kind: KindShell, Agent: "codex", Cwd: "/home/user/project", Command: "ls"}, policy.ReachProject); ok {
+	if _, ok := walls.Wrap(Step{Kind: KindShell, Agent: "codex", Cwd: "/home/user/project", Command: "ls"}, policy.Plan{Reach: policy.ReachProject, Root: "/home/user/project"}); ok {
 		t.Error("a step was wrapped in a launcher that was seen to fail")
 	}
 }

@@ -185,8 +185,11 @@ type Diagnostic struct {
 	// consumes it in the same transaction as the ledger row.
 	Lease string
 	// Reach is how far the step may write once walled, when it goes
-	// through: the hook wraps a shell step in the launcher accordingly.
+	// through, as the tiers decided it; Plan says all it may reach.
 	Reach Reach
+	// Plan is what the step may reach once walled (PlanOf): the hook
+	// wraps a shell step in the launcher accordingly.
+	Plan Plan
 	// Trip is the breaker's trip when the breaker holds the session on
 	// this step: the gateway holds the session for it.
 	Trip *Trip

@@ -94,6 +94,7 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	if req.Review.Asked && !req.Review.Allow && e.decision != Allow {
 		e.d.Reasons = append(e.d.Reasons, "the reviewer did not find that the person asked for it: "+req.Review.Why)
 	}
+	e.d.Plan = PlanOf(e.decision, &e.d, &req)
 	return e.decision, e.d
 }
 

@@ -1,5 +1,7 @@
 package policy
 
+import "github.com/sayso-dev/sayso/internal/risk"
+
 // Project is the project one step runs in, as package project read it from
 // the disk, once, for that step: the decision reads its packages, scripts,
 // commands and recipes (through risk.Context), the wall's plan its root,
@@ -18,8 +20,16 @@ type Project struct {
 	// GitFolder reports that Root/.git is a folder, not a link or a .git
 	// file naming a folder elsewhere.
 	GitFolder bool
-	// Hooks reports that a git command in the project may run a hook, or
-	// a configuration git reads names a hooks folder or includes another
-	// file; unreadable counts as a hook.
-	Hooks bool
+	// NoHooks reports that no git command in the project runs a hook:
+	// no hook in its git folders, no configuration git reads naming a
+	// hooks folder, a hook or another file to include, all of it read.
+	// The zero value may run one.
+	NoHooks bool
+}
+
+// Context is ctx with what risk reads of the project: its root, work
+// trees, packages, scripts, commands and recipes.
+func (p Project) Context(ctx risk.Context) risk.Context {
+	ctx.Root, ctx.Roots, ctx.Packages, ctx.Scripts, ctx.Commands, ctx.Recipes = p.Root, p.Worktrees, p.Packages, p.Scripts, p.Commands, p.Recipes
+	return ctx
 }

@@ -16,6 +16,13 @@ type Request struct {
 	Tool    string // the tool's name as the agent gives it; "" is the shell
 	Command string // the shell command line, when Tool is "" (or a shell tool without Input)
 	Input   []byte // the tool's input JSON
+	// Dir is the folder a shell step runs in when it is not Context.Cwd:
+	// a shell tool's own working folder.
+	Dir string
+	// Dialog reports that the client answers an ask with its own dialog
+	// in the person's terminal: their yes there is their say-so for
+	// exactly this step (Plan).
+	Dialog bool
 
 	Mode    Mode         // the session's mode
 	Context risk.Context // where the step runs on the host: root, cwd, home, protected paths

@@ -21,7 +21,7 @@ import (
 // person whose home is home (git reads their configuration too).
 func Read(dir, home string) policy.Project {
 	root := paths.ProjectRoot(dir)
-	p := policy.Project{Root: root, Worktrees: paths.Worktrees(root), Recipes: makeRecipes(root), GitDirs: ownGitDirs(root), Hooks: wall.RunsHooks(root, home)}
+	p := policy.Project{Root: root, Worktrees: paths.Worktrees(root), Recipes: makeRecipes(root), GitDirs: ownGitDirs(root), NoHooks: !wall.RunsHooks(root, home)}
 	p.Packages, p.Scripts, p.Commands = packages(root)
 	fi, err := os.Lstat(filepath.Join(root, ".git"))
 	p.GitFolder = err == nil && fi.IsDir()
