@@ -19,15 +19,11 @@ func init() {
 }
 
 func runAutopilot(env *Env, args []string) error {
-	fs := verbFlags("autopilot")
-	asJSON := fs.Bool("json", false, "")
-	if done, err := parseFlags(env, fs, autopilotUsage, args); done || err != nil {
+	asJSON, done, err := jsonOnly(env, "autopilot", autopilotUsage, args)
+	if done || err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("autopilot: takes no arguments")
-	}
-	if *asJSON {
+	if asJSON {
 		return printJSON(env.Stdout, policy.Autopilot)
 	}
 	fmt.Fprintln(env.Stdout, "autopilot releases:")

@@ -46,6 +46,20 @@ func flagError(env *Env, fs *flag.FlagSet, usage string, err error) (done bool, 
 	return false, usagef("%s: %v", fs.Name(), err)
 }
 
+// jsonOnly parses the flags of a command that takes --json and no
+// argument: whether it was given, and done when help was asked for.
+func jsonOnly(env *Env, name, usage string, args []string) (asJSON, done bool, err error) {
+	fs := verbFlags(name)
+	fs.BoolVar(&asJSON, "json", false, "")
+	if done, err := parseFlags(env, fs, usage, args); done || err != nil {
+		return false, done, err
+	}
+	if fs.NArg() > 0 {
+		return false, false, usagef("%s: unexpected argument %q", name, fs.Arg(0))
+	}
+	return asJSON, false, nil
+}
+
 // parseInterspersed parses flags wherever they stand among the arguments,
 // and returns the others in order. "--" ends the flags.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {

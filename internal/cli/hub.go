@@ -119,16 +119,17 @@ func hubDSN(flagged string) (string, error) {
 	return "", usagef("hub: no database: give --db DSN or set SAYSO_HUB_DB")
 }
 
-// openHub opens the hub's database at dsn for one command of at most 30
-// seconds; done closes it.
-func openHub(env *Env, dsn string) (*hub.Hub, context.Context, func(), error) {
+// withHub runs f with the hub's database at dsn open, for one command of
+// at most 30 seconds, and closes it after.
+func withHub(env *Env, dsn string, f func(ctx context.Context, h *hub.Hub) error) error {
 	ctx, cancel := context.WithTimeout(env.context(), 30*time.Second)
+	defer cancel()
 	h, err := hub.Open(ctx, dsn)
 	if err != nil {
-		cancel()
-		return nil, nil, nil, err
+		return err
 	}
-	return h, ctx, func() { h.Close(); cancel() }, nil
+	defer h.Close()
+	return f(ctx, h)
 }
 
 func hubDir(flagged string) (string, error) {
@@ -242,24 +243,21 @@ func runHubToken(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, ctx, done, err := openHub(env, dsn)
-	if err != nil {
-		return err
-	}
-	defer done()
-	token, err := h.MakeToken(ctx, strings.TrimSpace(*person), *ci, *ttl)
-	if err != nil {
-		return err
-	}
-	u := *base
-	if u == "" {
-		u = "https://HUB:7475"
-	} else if p, err := url.Parse(u); err != nil || p.Scheme != "https" || p.Host == "" {
-		return usagef("hub token: --url %q is not an https URL", u)
-	}
-	fmt.Fprintln(env.Stdout, token)
-	fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY --org ORG\n", *ttl, u, token, fingerprint)
-	return nil
+	return withHub(env, dsn, func(ctx context.Context, h *hub.Hub) error {
+		token, err := h.MakeToken(ctx, strings.TrimSpace(*person), *ci, *ttl)
+		if err != nil {
+			return err
+		}
+		u := *base
+		if u == "" {
+			u = "https://HUB:7475"
+		} else if p, err := url.Parse(u); err != nil || p.Scheme != "https" || p.Host == "" {
+			return usagef("hub token: --url %q is not an https URL", u)
+		}
+		fmt.Fprintln(env.Stdout, token)
+		fmt.Fprintf(env.Stderr, "sayso: on the machine, within %s:\n  sayso team join %s --token %s --fingerprint %s --org-key ORG_KEY --org ORG\n", *ttl, u, token, fingerprint)
+		return nil
+	})
 }
 
 func runHubLogin(env *Env, args []string) error {
@@ -279,17 +277,14 @@ func runHubLogin(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	h, ctx, done, err := openHub(env, dsn)
-	if err != nil {
-		return err
-	}
-	defer done()
-	token, err := h.MakeLogin(ctx, strings.TrimSpace(*person), *ttl)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "https://%s/login?token=%s\n", u.Host, token)
-	return nil
+	return withHub(env, dsn, func(ctx context.Context, h *hub.Hub) error {
+		token, err := h.MakeLogin(ctx, strings.TrimSpace(*person), *ttl)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "https://%s/login?token=%s\n", u.Host, token)
+		return nil
+	})
 }
 
 func runHubPublish(env *Env, args []string) error {
@@ -316,16 +311,13 @@ func runHubPublish(env *Env, args []string) error {
 	if err := json.Unmarshal(s.Body, &b); err != nil || b.Seq == 0 {
 		return errors.New("read bundle: no sequence number in its body")
 	}
-	h, ctx, done, err := openHub(env, dsn)
-	if err != nil {
-		return err
-	}
-	defer done()
-	if err := h.PublishBundle(ctx, hub.Bundle{Seq: int64(b.Seq), Body: s.Body, Signature: s.Signature, Expires: b.Expires}); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "published org bundle %s #%d, valid until %s\n", b.Org, b.Seq, b.Expires.UTC().Format(time.RFC3339))
-	return nil
+	return withHub(env, dsn, func(ctx context.Context, h *hub.Hub) error {
+		if err := h.PublishBundle(ctx, hub.Bundle{Seq: int64(b.Seq), Body: s.Body, Signature: s.Signature, Expires: b.Expires}); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "published org bundle %s #%d, valid until %s\n", b.Org, b.Seq, b.Expires.UTC().Format(time.RFC3339))
+		return nil
+	})
 }
 
 // runHubMigrate applies the hub's migrations as the tables' owner. It is

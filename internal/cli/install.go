@@ -106,12 +106,7 @@ func runInstall(env *Env, args []string) error {
 	case hasFwd && !*one:
 		bin, fallback = fwd, bin
 	}
-	cwd, err := env.Getwd()
-	if err != nil {
-		return fmt.Errorf("install: %w", err)
-	}
-	home, _ := os.UserHomeDir()
-	store, err := pinStore()
+	cwd, home, store, err := hookPlaces(env)
 	if err != nil {
 		return fmt.Errorf("install: %w", err)
 	}
@@ -172,18 +167,24 @@ func runUninstall(env *Env, args []string) error {
 	return nil
 }
 
+// hookPlaces are what install and doctor start from: the working folder,
+// the home folder and the pins.
+func hookPlaces(env *Env) (cwd, home string, pins hook.FilePins, err error) {
+	if cwd, err = env.Getwd(); err != nil {
+		return "", "", pins, err
+	}
+	home, _ = os.UserHomeDir()
+	pins, err = pinStore()
+	return cwd, home, pins, err
+}
+
 func runDoctor(env *Env, args []string) error {
 	fs := verbFlags("doctor")
 	asJSON := fs.Bool("json", false, "")
 	if done, err := parseFlags(env, fs, doctorUsage, args); done || err != nil {
 		return err
 	}
-	cwd, err := env.Getwd()
-	if err != nil {
-		return fmt.Errorf("doctor: %w", err)
-	}
-	home, _ := os.UserHomeDir()
-	store, err := pinStore()
+	cwd, home, store, err := hookPlaces(env)
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}

@@ -23,13 +23,9 @@ type keptRule struct {
 }
 
 func runRuleList(env *Env, args []string) error {
-	fs := verbFlags("rule list")
-	asJSON := fs.Bool("json", false, "")
-	if done, err := parseFlags(env, fs, ruleUsage, args); done || err != nil {
+	asJSON, done, err := jsonOnly(env, "rule list", ruleUsage, args)
+	if done || err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("rule list: unexpected argument %q", fs.Arg(0))
 	}
 	return withStore(func(ctx context.Context, db *store.DB) error {
 		kept, err := db.Rules(ctx)
@@ -48,7 +44,7 @@ func runRuleList(env *Env, args []string) error {
 			}
 			out = append(out, r)
 		}
-		if *asJSON {
+		if asJSON {
 			return printJSON(env.Stdout, out)
 		}
 		if len(out) == 0 {

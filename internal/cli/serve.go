@@ -224,19 +224,26 @@ func runLogin(env *Env, args []string) error {
 	if len(args) != 0 {
 		return usagef("login takes no arguments")
 	}
-	socket, err := gateway.PersonSocket()
+	link, err := askGateway(gateway.AskLogin)
 	if err != nil {
-		return err
-	}
-	link, err := gateway.AskLogin(socket)
-	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
-		}
 		return err
 	}
 	fmt.Fprintln(env.Stdout, link)
 	return nil
+}
+
+// askGateway asks the running sayso serve on the person's socket for a
+// one-time link (gateway.AskLogin, gateway.AskEnrol).
+func askGateway(ask func(socket string) (string, error)) (string, error) {
+	socket, err := gateway.PersonSocket()
+	if err != nil {
+		return "", err
+	}
+	link, err := ask(socket)
+	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+		return "", fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
+	}
+	return link, err
 }
 
 // isTerminal reports whether f is a terminal: serve reads its standard

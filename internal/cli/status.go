@@ -69,13 +69,9 @@ type ClientState struct {
 }
 
 func runStatus(env *Env, args []string) error {
-	fs := verbFlags("status")
-	asJSON := fs.Bool("json", false, "")
-	if done, err := parseFlags(env, fs, statusUsage, args); done || err != nil {
+	asJSON, done, err := jsonOnly(env, "status", statusUsage, args)
+	if done || err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef("status: unexpected argument %q", fs.Arg(0))
 	}
 	st := Status{Clients: []ClientState{}, Pins: []hook.Problem{}, Policy: []string{}, Problems: []string{}}
 	fail := func(err error) { st.Problems = append(st.Problems, err.Error()) }
@@ -170,7 +166,7 @@ func runStatus(env *Env, args []string) error {
 		cancel()
 	}
 
-	if *asJSON {
+	if asJSON {
 		return printJSON(env.Stdout, st)
 	}
 	printStatus(env, st)

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -146,15 +145,8 @@ func runTeam(env *Env, args []string) error {
 		if st.Person == "" {
 			return errors.New("this node joined with no hub to register with: it has no person to pin passkeys for")
 		}
-		socket, err := gateway.PersonSocket()
+		link, err := askGateway(gateway.AskEnrol)
 		if err != nil {
-			return err
-		}
-		link, err := gateway.AskEnrol(socket)
-		if err != nil {
-			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-				return fmt.Errorf("no gateway answers on %s: run 'sayso serve' first", socket)
-			}
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "open %s\nto make a passkey of %s and pin it on this node (the link works once, for %s)\n", link, st.Person, web.LoginTTL)
