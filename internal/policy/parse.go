@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
@@ -210,71 +209,12 @@ func (f *fileParser) setting(key string, at unstable.Range, v *unstable.Node) {
 		f.reviewerKey(key, at, v)
 		return
 	}
-	s := &f.settings
-	ok := false
-	switch key {
-	case "default_mode":
-		var str string
-		if str, ok = f.str(at, key, v); ok {
-			m, err := ParseMode(str)
-			if ok = err == nil; !ok {
-				f.problem(at, "default_mode: %v, ignored", err)
-			}
-			s.DefaultMode = m
-		}
-	case "controller":
-		var str string
-		if str, ok = f.str(at, key, v); ok {
-			c, err := ParseController(str)
-			if ok = err == nil; !ok {
-				f.problem(at, "controller: %v, ignored", err)
-			}
-			s.Controller = c
-		}
-	case "owner_words_max":
-		s.OwnerWordsMax, ok = f.count(at, key, v)
-	case "max_parallel":
-		s.MaxParallel, ok = f.count(at, key, v)
-	case "breaker.denials":
-		s.Breaker.Denials, ok = f.count(at, key, v)
-	case "breaker.declined":
-		s.Breaker.Declined, ok = f.count(at, key, v)
-	case "breaker.window":
-		var str string
-		if str, ok = f.str(at, key, v); ok {
-			d, err := time.ParseDuration(str)
-			if ok = err == nil && d > 0; !ok {
-				f.problem(at, "breaker.window: %q is not a duration, ignored", str)
-			}
-			s.Breaker.Window = d
-		}
-	case "protected_paths":
-		s.ProtectedPaths, ok = f.strs(at, key, v)
-	case "trusted_hosts":
-		s.TrustedHosts, ok = f.strs(at, key, v)
-	case "approved_writes":
-		s.ApprovedWrites, ok = f.strs(at, key, v)
-	case "projects_base":
-		s.ProjectsBase, ok = f.str(at, key, v)
-	case "auto_without_wall":
-		s.AutoWithoutWall, ok = f.boolean(at, key, v)
-	case "show_each_time":
-		var names []string
-		if names, ok = f.strs(at, key, v); ok {
-			s.ShowEachTime = 0
-			for _, n := range names {
-				c, err := risk.ParseClass(n)
-				if err != nil {
-					f.problem(at, "show_each_time: %v, ignored", err)
-					continue
-				}
-				s.ShowEachTime = s.ShowEachTime.Add(c)
-			}
-		}
-	default:
+	k, known := settingKeys[key]
+	if !known {
 		f.problem(at, "unknown key %q, ignored", key)
+		return
 	}
-	if !ok {
+	if !k.read(f, &f.settings, at, key, v) {
 		return
 	}
 	f.set[key] = true
@@ -360,45 +300,10 @@ func (f *fileParser) apply() {
 		p.Classes = dropFrom(p.Classes, f.name)
 		return
 	}
-	s := &f.settings
-	if f.set["default_mode"] {
-		p.DefaultMode = s.DefaultMode
-	}
-	if f.set["controller"] {
-		p.Controller = s.Controller
-	}
-	if f.set["owner_words_max"] {
-		p.OwnerWordsMax = s.OwnerWordsMax
-	}
-	if f.set["max_parallel"] {
-		p.MaxParallel = s.MaxParallel
-	}
-	if f.set["breaker.denials"] {
-		p.Breaker.Denials = s.Breaker.Denials
-	}
-	if f.set["breaker.declined"] {
-		p.Breaker.Declined = s.Breaker.Declined
-	}
-	if f.set["breaker.window"] {
-		p.Breaker.Window = s.Breaker.Window
-	}
-	if f.set["protected_paths"] {
-		p.ProtectedPaths = append(p.ProtectedPaths, s.ProtectedPaths...)
-	}
-	if f.set["trusted_hosts"] {
-		p.TrustedHosts = s.TrustedHosts
-	}
-	if f.set["approved_writes"] {
-		p.ApprovedWrites = s.ApprovedWrites
-	}
-	if f.set["projects_base"] {
-		p.ProjectsBase = s.ProjectsBase
-	}
-	if f.set["auto_without_wall"] {
-		p.AutoWithoutWall = s.AutoWithoutWall
-	}
-	if f.set["show_each_time"] {
-		p.ShowEachTime = s.ShowEachTime
+	for key, k := range settingKeys {
+		if f.set[key] {
+			k.keep(p, &f.settings)
+		}
 	}
 }
 

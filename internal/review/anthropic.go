@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -45,13 +44,9 @@ func (a *anthropic) send(ctx context.Context, system, message string, _ *Input) 
 		Model: a.model, MaxTokens: maxTokens, System: system,
 		Messages: []chatMessage{{Role: "user", Content: message}},
 	}
-	data, err := post(ctx, a.client, a.url, h, body)
-	if err != nil {
-		return "", err
-	}
 	var resp anthropicResponse
-	if err := json.Unmarshal(data, &resp); err != nil {
-		return "", fmt.Errorf("post %s: %w: %v", a.url, ErrMalformed, err)
+	if err := post(ctx, a.client, a.url, h, body, &resp); err != nil {
+		return "", err
 	}
 	if resp.StopReason == "refusal" {
 		return "", fmt.Errorf("post %s: %w", a.url, ErrRefused)

@@ -20,9 +20,22 @@ func newClient() *http.Client {
 	}
 }
 
-// post sends body as JSON and returns the response body, at most
+// post sends body as JSON and reads a 200 answer of at most MaxAnswer
+// bytes into answer; an answer that is not such JSON is ErrMalformed.
+func post(ctx context.Context, client *http.Client, url string, header http.Header, body, answer any) error {
+	data, err := postRaw(ctx, client, url, header, body)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, answer); err != nil {
+		return fmt.Errorf("post %s: %w: %v", url, ErrMalformed, err)
+	}
+	return nil
+}
+
+// postRaw sends body as JSON and returns the response body, at most
 // MaxAnswer bytes of it, from a 200 answer.
-func post(ctx context.Context, client *http.Client, url string, header http.Header, body any) ([]byte, error) {
+func postRaw(ctx context.Context, client *http.Client, url string, header http.Header, body any) ([]byte, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return nil, fmt.Errorf("post %s: %w", url, err)

@@ -2,7 +2,6 @@ package review
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 )
@@ -41,13 +40,9 @@ func (o *openAI) send(ctx context.Context, system, message string, _ *Input) (st
 			{Role: "user", Content: message},
 		},
 	}
-	data, err := post(ctx, o.client, o.url, h, body)
-	if err != nil {
-		return "", err
-	}
 	var resp openAIResponse
-	if err := json.Unmarshal(data, &resp); err != nil {
-		return "", fmt.Errorf("post %s: %w: %v", o.url, ErrMalformed, err)
+	if err := post(ctx, o.client, o.url, h, body, &resp); err != nil {
+		return "", err
 	}
 	if len(resp.Choices) == 0 {
 		return "", fmt.Errorf("post %s: %w: no choices", o.url, ErrMalformed)

@@ -19,12 +19,15 @@ func safeByte(c byte) bool {
 }
 
 // safeWord reports whether v is a word a rule may hold as it is.
-func safeWord(v string) bool {
-	if v == "" {
+func safeWord(v string) bool { return madeOf(v, safeByte) }
+
+// madeOf reports whether s has at least one byte and every byte is ok.
+func madeOf(s string, ok func(byte) bool) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(v); i++ {
-		if !safeByte(v[i]) {
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
 			return false
 		}
 	}
@@ -70,13 +73,8 @@ func starByte(c byte) bool {
 // character, only name characters, never '..', and no empty or '.' part
 // between slashes.
 func starCovers(s string) bool {
-	if s == "" {
+	if !madeOf(s, starByte) {
 		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if !starByte(s[i]) {
-			return false
-		}
 	}
 	for part := range strings.SplitSeq(s, "/") {
 		if part == "" || part == "." || strings.Contains(part, "..") {
