@@ -42,10 +42,30 @@ var rules = map[string]struct {
 	"internal/rule":    {pure, []string{"internal/enum", "internal/program", "internal/place", "internal/shell", "internal/risk"}},
 	"internal/policy":  {pure, []string{"internal/enum", "internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule"}},
 	"internal/bundle":  {pure, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy"}},
+	// The card and the rules for answering it are the page's, the
+	// gateway's, the hub's and the store's alike: pure, so all read one copy.
+	"internal/card": {pure, []string{"internal/enum", "internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy", "internal/step"}},
+	// The wire types are the node's and the hub's alike: a node never
+	// carries the hub's PostgreSQL code.
+	"internal/hubapi": {map[string]string{
+		module + "internal/hub":           "the wire types are the node's too: the hub's PostgreSQL package imports them, never the other way",
+		"github.com/jackc/pgx/v5":         "the wire types are the node's too: no PostgreSQL driver",
+		"github.com/jackc/pgx/v5/pgxpool": "the wire types are the node's too: no PostgreSQL driver",
+		"github.com/jackc/pgx/v5/pgconn":  "the wire types are the node's too: no PostgreSQL driver",
+		"database/sql":                    "the wire types touch no database",
+		module + "internal/store":         "the wire types touch no database",
+	}, []string{"internal/bundle"}},
+	// The node's team code speaks to the hub through the wire types and
+	// answers cards through the card's rules: the page is one of its
+	// callers' views, never its own dependency.
+	"internal/team": {map[string]string{
+		module + "internal/web": "the node's team code answers through package card: the page is a view of the cards, not their owner",
+		module + "internal/hub": "a node speaks to its hub through hubapi's wire types: the hub's PostgreSQL package is the hub's alone",
+	}, []string{"internal/atomicfile", "internal/bundle", "internal/card", "internal/hubapi", "internal/passkey", "internal/policy", "internal/rule", "internal/store"}},
 	"internal/hub": {map[string]string{
 		"database/sql":       "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",
 		"modernc.org/sqlite": "the hub speaks to PostgreSQL through pgx alone; the node's SQLite is package store's",
-	}, []string{"internal/migration"}},
+	}, []string{"internal/migration", "internal/hubapi"}},
 	"internal/migration": {map[string]string{
 		"database/sql": "it reads the schema's files; each database applies them its own way",
 		"os":           "the files are embedded in the binary: no disk",

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/testenv"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 type syncBuffer struct {
@@ -35,7 +35,7 @@ func TestNotifierNeverParsesTheStep(t *testing.T) {
 	// once it has ended: by then anything it ran has run.
 	command := `cat > ` + filepath.Join(dir, "stdin") + `; printf '%s' "$SAYSO_CARD" > ` + filepath.Join(dir, "env") + `; printf '%s\n' "$@" > ` + filepath.Join(dir, "args") + `; exit 3`
 	var errb syncBuffer
-	notifier(command, &errb)(web.Card{ID: "c1", Step: step, Classes: []string{"remote-write"}, Agent: "claude"})
+	notifier(command, &errb)(card.Card{ID: "c1", Step: step, Classes: []string{"remote-write"}, Agent: "claude"})
 	testenv.Wait(t, "the notifier to end", func() (bool, string) {
 		errb.mu.Lock()
 		defer errb.mu.Unlock()

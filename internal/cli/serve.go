@@ -18,6 +18,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hubapi"
@@ -26,7 +27,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/review"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 const serveUsage = `usage: sayso serve [--addr 127.0.0.1:PORT] [--card-timeout D] [--notify COMMAND]
@@ -285,8 +285,8 @@ func guardWith(pins hook.PinStore) gateway.Guard {
 // command is the person's own words, run by /bin/sh -c; the card's
 // summary, which an agent's step wrote, never becomes part of a command
 // line: it comes on standard input and in $SAYSO_CARD, one line, capped.
-func notifier(command string, stderr io.Writer) func(web.Card) {
-	return func(c web.Card) {
+func notifier(command string, stderr io.Writer) func(card.Card) {
+	return func(c card.Card) {
 		summary := notice(c.Summary())
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/testenv"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // addHost adds a host and returns its token.
@@ -125,7 +125,7 @@ func TestAPISteps(t *testing.T) {
 	if err != nil || c.Agent != "chat" || c.Session != "chat:c1" {
 		t.Fatalf("the card on the page: %+v, %v", c, err)
 	}
-	if _, err := f.g.Cards.Answer(t.Context(), id, web.AllowOnce); err != nil {
+	if _, err := f.g.Cards.Answer(t.Context(), id, card.AllowOnce); err != nil {
 		t.Fatal(err)
 	}
 	testenv.Wait(t, "the card's state to leave waiting", func() (bool, string) {
@@ -142,11 +142,11 @@ func TestAPISteps(t *testing.T) {
 		_, body := f.api("POST", "/api/v1/steps", token, map[string]any{"session": "c1", "cwd": f.project, "command": "git push origin release", "wait": 15}, nil)
 		got <- body
 	}()
-	card := f.waitCard("git push origin release")
-	if _, err := f.g.Cards.Answer(t.Context(), card.ID, web.Deny); err != nil {
+	c = f.waitCard("git push origin release")
+	if _, err := f.g.Cards.Answer(t.Context(), c.ID, card.Deny); err != nil {
 		t.Fatal(err)
 	}
-	if body := <-got; body["decision"] != "deny" || body["state"] != "answered" || body["card"] != card.ID {
+	if body := <-got; body["decision"] != "deny" || body["state"] != "answered" || body["card"] != c.ID {
 		t.Errorf("push answered while waiting: %v", body)
 	}
 

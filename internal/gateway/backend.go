@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/step"
@@ -28,11 +29,11 @@ type Backend struct {
 
 var _ web.Backend = (*Backend)(nil)
 
-func (b *Backend) Cards(ctx context.Context) ([]web.Card, error) { return b.Waiting.List(), nil }
+func (b *Backend) Cards(ctx context.Context) ([]card.Card, error) { return b.Waiting.List(), nil }
 
-func (b *Backend) Card(ctx context.Context, id string) (web.Card, error) { return b.Waiting.Get(id) }
+func (b *Backend) Card(ctx context.Context, id string) (card.Card, error) { return b.Waiting.Get(id) }
 
-func (b *Backend) Answer(ctx context.Context, id string, a web.Answer, message string) (web.Card, error) {
+func (b *Backend) Answer(ctx context.Context, id string, a card.Answer, message string) (card.Card, error) {
 	return b.Waiting.AnswerSaying(ctx, id, a, message)
 }
 

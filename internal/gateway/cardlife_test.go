@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -51,7 +52,7 @@ func (f *gw) expiries() []string {
 }
 
 // gone waits until the card is off the list.
-func (f *gw) gone(c web.Card) {
+func (f *gw) gone(c card.Card) {
 	f.t.Helper()
 	testenv.Wait(f.t, "card "+c.ID+" off the list once its hook went away", func() (bool, string) {
 		_, err := f.g.Cards.Get(c.ID)
@@ -100,7 +101,7 @@ func TestCardEndsWithTheClientsTimeout(t *testing.T) {
 		t.Fatal("the hook got an answer nobody gave")
 	}
 	f.gone(c)
-	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AlwaysAllow); err == nil {
+	if _, err := f.g.Cards.Answer(context.Background(), c.ID, card.AlwaysAllow); err == nil {
 		t.Error("an answer to the card after its hook's timeout was taken")
 	}
 	if rs := f.rules(); len(rs) != 0 {
@@ -135,7 +136,7 @@ func TestAnswerRacingTheHookLeaving(t *testing.T) {
 		var wg sync.WaitGroup
 		var err error
 		wg.Add(2)
-		go func() { defer wg.Done(); _, err = f.g.Cards.Answer(context.Background(), c.ID, web.AlwaysAllow) }()
+		go func() { defer wg.Done(); _, err = f.g.Cards.Answer(context.Background(), c.ID, card.AlwaysAllow) }()
 		go func() {
 			defer wg.Done()
 			if i%3 == 0 {
@@ -154,7 +155,7 @@ func TestAnswerRacingTheHookLeaving(t *testing.T) {
 			t.Errorf("%s: the answer was taken and no rule kept", step)
 		case err != nil && kept:
 			t.Errorf("%s: the answer was refused (%v) and a rule kept", step, err)
-		case err != nil && !errors.Is(err, web.ErrExpired) && !errors.Is(err, web.ErrNotFound):
+		case err != nil && !errors.Is(err, card.ErrExpired) && !errors.Is(err, web.ErrNotFound):
 			t.Errorf("%s: refused with %v", step, err)
 		}
 		if err == nil {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -44,7 +45,7 @@ type Cards struct {
 	// unanswered.
 	Page   string
 	Now    func() time.Time // nil is the wall clock
-	Notify func(web.Card)   // told of each new card, when set
+	Notify func(card.Card)  // told of each new card, when set
 
 	waiting inflight // the Waits under way, and the cards handed over
 
@@ -56,7 +57,7 @@ type Cards struct {
 }
 
 type pending struct {
-	card  web.Card
+	card  card.Card
 	key   string        // the step, across its client's events
 	reply chan handoff  // unbuffered: the waiting hook takes the answer
 	gone  chan struct{} // closed once the hook stops waiting
@@ -70,13 +71,13 @@ type pending struct {
 // handoff is the person's answer on its way to the waiting hook, and the
 // hook's word on whether it kept it.
 type handoff struct {
-	answer  web.Answer
+	answer  card.Answer
 	message string     // the person's words to the agent with a deny
 	kept    chan error // buffered
 }
 
 // errGone refuses an answer the hook was no longer there to take.
-var errGone = fmt.Errorf("the agent no longer waits for this card: %w", web.ErrExpired)
+var errGone = fmt.Errorf("the agent no longer waits for this card: %w", card.ErrExpired)
 
 // errHookLeft ends a hook's request when its connection closes.
 var errHookLeft = errors.New("the hook's connection closed")
@@ -265,7 +266,7 @@ func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, de
 // post makes the card and tells the watchers.
 func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeout time.Duration) *pending {
 	created := c.now()
-	card := web.Card{
+	card := card.Card{
 		ID:      newID(),
 		Session: step.Session.ID,
 		Agent:   s.Agent,
@@ -372,21 +373,21 @@ func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
 // settle turns the person's answer into the step's decision; Answer has
 // already kept what it keeps. A deny's message comes first in the
 // reasons, so that the agent reads it in its client's own deny reason.
-func settle(card web.Card, a web.Answer, message string, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+func settle(c card.Card, a card.Answer, message string, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
 	says := ""
 	if message != "" {
 		says = ", and says: " + message
 	}
-	switch a {
-	case web.AllowOnce:
+	switch {
+	case a == card.AllowOnce:
 		diag.Reasons = append([]string{"allow: the person allowed this step once"}, diag.Reasons...)
 		diag.Answered = true
 		return policy.Allow, diag, nil
-	case web.AlwaysAllow:
-		diag.Reasons = append([]string{"allow: the person kept the rule " + card.OfferText()}, diag.Reasons...)
+	case a == card.AlwaysAllow:
+		diag.Reasons = append([]string{"allow: the person kept the rule " + c.OfferText()}, diag.Reasons...)
 		diag.Answered = true
 		return policy.Allow, diag, nil
-	case web.DenyAndHold:
+	case a.Holds():
 		diag.Reasons = append([]string{"deny: the person denied this step and held the session" + says}, diag.Reasons...)
 		return policy.Deny, diag, nil
 	}
@@ -398,32 +399,23 @@ func settle(card web.Card, a web.Answer, message string, diag policy.Diagnostic)
 // the hook keeps what it keeps (the rule, the hold, the ledger row) and
 // then replies. When the hook no longer waits, the answer is refused and
 // nothing is kept.
-func (c *Cards) Answer(ctx context.Context, id string, a web.Answer) (web.Card, error) {
+func (c *Cards) Answer(ctx context.Context, id string, a card.Answer) (card.Card, error) {
 	return c.AnswerSaying(ctx, id, a, "")
 }
 
 // AnswerSaying is Answer with the person's message to the agent, which a
 // deny hands on as its first reason; an allow hands on none.
-func (c *Cards) AnswerSaying(ctx context.Context, id string, a web.Answer, message string) (web.Card, error) {
-	if a != web.Deny && a != web.DenyAndHold {
-		message = ""
-	}
+func (c *Cards) AnswerSaying(ctx context.Context, id string, a card.Answer, message string) (card.Card, error) {
+	message = a.Message(message)
 	c.mu.Lock()
 	p, ok := c.byID[id]
 	if !ok {
 		c.mu.Unlock()
-		return web.Card{}, fmt.Errorf("card %s: %w", id, web.ErrNotFound)
+		return card.Card{}, fmt.Errorf("card %s: %w", id, web.ErrNotFound)
 	}
-	switch {
-	case p.card.Answered:
+	if err := p.card.Check(a, c.now()); err != nil {
 		c.mu.Unlock()
-		return p.card, fmt.Errorf("card %s: %w", id, web.ErrAnswered)
-	case !c.now().Before(p.card.Expires):
-		c.mu.Unlock()
-		return p.card, fmt.Errorf("card %s: %w", id, web.ErrExpired)
-	case a == web.AlwaysAllow && len(p.card.Offer) == 0:
-		c.mu.Unlock()
-		return p.card, fmt.Errorf("card %s: %w", id, web.ErrNoOffer)
+		return p.card, fmt.Errorf("card %s: %w", id, err)
 	}
 	p.card.Answered, p.card.Answer = true, a
 	card := p.card
@@ -442,28 +434,16 @@ func (c *Cards) AnswerSaying(ctx context.Context, id string, a web.Answer, messa
 	return card, nil
 }
 
-// keep writes what an answer keeps to the store.
-func (c *Cards) keep(ctx context.Context, card web.Card, a web.Answer) error {
+// keep writes what an answer keeps to the store, in one transaction.
+func (c *Cards) keep(ctx context.Context, k card.Card, a card.Answer) error {
 	if c.DB == nil {
 		return errors.New("no store")
 	}
-	answer := store.AnswerDeny
-	switch a {
-	case web.AllowOnce:
-		answer = store.AnswerAllowOnce
-	case web.AlwaysAllow:
-		answer = store.AnswerAlways
-		for _, r := range card.Offer {
-			if _, err := c.DB.AddRule(ctx, store.Rule{Tool: r.Tool, Unit: r.Unit.String(), Pattern: r.Pattern, Cwd: r.Cwd}); err != nil {
-				return err
-			}
-		}
-	case web.DenyAndHold:
-		if err := c.DB.Hold(ctx, card.Session, "the person denied "+card.Step+" and held the session"); err != nil {
-			return err
-		}
+	kept := store.Answered{Session: k.Session, Step: k.Step, Answer: a}
+	for _, r := range k.Offer {
+		kept.Rules = append(kept.Rules, store.Rule{Tool: r.Tool, Unit: r.Unit.String(), Pattern: r.Pattern, Cwd: r.Cwd})
 	}
-	return c.DB.RecordAnswer(ctx, card.Session, answer, card.Step)
+	return c.DB.Answer(ctx, kept)
 }
 
 // leave removes a card whose hook stops waiting unanswered, refuses any
@@ -569,10 +549,10 @@ func (c *Cards) stop() <-chan struct{} {
 }
 
 // List returns the cards waiting, oldest first.
-func (c *Cards) List() []web.Card {
+func (c *Cards) List() []card.Card {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]web.Card, 0, len(c.order))
+	out := make([]card.Card, 0, len(c.order))
 	for _, id := range c.order {
 		if p := c.byID[id]; !p.card.Answered {
 			out = append(out, p.card)
@@ -582,12 +562,12 @@ func (c *Cards) List() []web.Card {
 }
 
 // Get returns one card.
-func (c *Cards) Get(id string) (web.Card, error) {
+func (c *Cards) Get(id string) (card.Card, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p, ok := c.byID[id]
 	if !ok {
-		return web.Card{}, fmt.Errorf("card %s: %w", id, web.ErrNotFound)
+		return card.Card{}, fmt.Errorf("card %s: %w", id, web.ErrNotFound)
 	}
 	return p.card, nil
 }

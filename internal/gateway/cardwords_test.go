@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -32,7 +33,7 @@ func TestCardCarriesItsContext(t *testing.T) {
 	if d := p.card.Diagnostic; d == nil || len(d.Tiers) == 0 || len(d.Assessment.Findings) == 0 {
 		t.Errorf("the card carries no diagnostic: %+v", d)
 	}
-	if _, err := f.g.Cards.Answer(context.Background(), p.card.ID, web.Deny); err != nil {
+	if _, err := f.g.Cards.Answer(context.Background(), p.card.ID, card.Deny); err != nil {
 		t.Fatal(err)
 	}
 	if got := p.result(t); got != "deny" {

@@ -10,9 +10,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/testenv"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 const denyMessage = "push to a branch instead"
@@ -90,16 +90,16 @@ func TestDenyMessageEachClient(t *testing.T) {
 			cli.Main([]string{"hook", c.agent}, &cli.Env{Stdin: strings.NewReader(c.input), Stdout: &stdout, Stderr: &stderr})
 			out <- stdout.Bytes()
 		}()
-		var card web.Card
+		var waiting card.Card
 		testenv.Wait(t, "the card of "+c.agent, func() (bool, string) {
 			for _, w := range f.g.Cards.List() {
 				if w.Agent == c.agent {
-					card = w
+					waiting = w
 				}
 			}
-			return card.ID != "", fmt.Sprintf("%d cards", len(f.g.Cards.List()))
+			return waiting.ID != "", fmt.Sprintf("%d cards", len(f.g.Cards.List()))
 		})
-		if _, err := f.g.Cards.AnswerSaying(t.Context(), card.ID, web.Deny, denyMessage); err != nil {
+		if _, err := f.g.Cards.AnswerSaying(t.Context(), waiting.ID, card.Deny, denyMessage); err != nil {
 			t.Fatalf("%s: answer: %v", c.agent, err)
 		}
 		var got []byte

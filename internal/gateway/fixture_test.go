@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
@@ -194,9 +195,9 @@ func permission(stdout []byte) string {
 }
 
 // waitCard waits for a card about step to wait on the gateway.
-func (f *gw) waitCard(step string) web.Card {
+func (f *gw) waitCard(step string) card.Card {
 	f.t.Helper()
-	var card web.Card
+	var card card.Card
 	testenv.Wait(f.t, "a card for "+step, func() (bool, string) {
 		cs := f.g.Cards.List()
 		for _, c := range cs {
@@ -341,7 +342,7 @@ func (f *gw) answer(c *http.Client, id string, form url.Values) (int, string) {
 	if form.Get("confirm") == "" {
 		return code, body
 	}
-	time.Sleep(web.ConfirmAfter)
+	time.Sleep(card.ConfirmAfter)
 	return f.post(c, "/cards/"+id+"/answer", form, nil)
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/web"
 )
 
@@ -29,7 +30,7 @@ type Config struct {
 	// timeout sayso install wrote (hook.Waits); nil is hook.HookTimeout.
 	Waits func(agent, event string) time.Duration
 	// Notify is told of each new card, when set.
-	Notify func(web.Card)
+	Notify func(card.Card)
 	// Now is the clock of the page and the cards; nil is the wall clock.
 	Now func() time.Time
 	// Enroller pins the passkeys the person enrols on the page; nil

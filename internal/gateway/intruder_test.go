@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/testenv"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // The tests in this file are attacks on the real gateway by an intruder on
@@ -19,7 +19,7 @@ import (
 
 // pending is a hook blocked on a card, and its answer once it returns.
 type pending struct {
-	card web.Card
+	card card.Card
 	got  chan string
 }
 
@@ -46,7 +46,7 @@ func (p pending) result(t *testing.T) string {
 }
 
 // stillWaiting fails unless the card waits, unanswered.
-func (f *gw) stillWaiting(c web.Card) {
+func (f *gw) stillWaiting(c card.Card) {
 	f.t.Helper()
 	got, err := f.g.Cards.Get(c.ID)
 	if err != nil || got.Answered {

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/testenv"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // TestLoadCards keeps 200 hooks waiting on cards at once and answers them
@@ -79,7 +79,7 @@ func TestLoadCards(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(web.ConfirmAfter)
+	time.Sleep(card.ConfirmAfter)
 	burst := time.Now()
 	close(start)
 	presses.Wait()
@@ -127,7 +127,7 @@ func TestLoadCards(t *testing.T) {
 		// confirming press is the one that answers.
 		form := answerForm(csrf, "allow-once")
 		f.press(person, p.card.ID, form)
-		time.Sleep(web.ConfirmAfter)
+		time.Sleep(card.ConfirmAfter)
 		at := time.Now()
 		if code, _ := f.post(person, "/cards/"+p.card.ID+"/answer", form, nil); code != http.StatusSeeOther {
 			t.Fatalf("answer %s: status %d", step, code)

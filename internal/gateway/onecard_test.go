@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/testenv"
@@ -49,7 +50,7 @@ func (f *gw) sendHook(event, session, command string) net.Conn {
 
 // joined waits until a PermissionRequest took card c on: the one card
 // left lives as long as the PermissionRequest waits.
-func (f *gw) joined(c web.Card) {
+func (f *gw) joined(c card.Card) {
 	f.t.Helper()
 	testenv.Wait(f.t, "the PermissionRequest to take card "+c.ID+" on", func() (bool, string) {
 		cs := f.g.Cards.List()
@@ -91,7 +92,7 @@ func TestOneCardPerStepInTheTerminal(t *testing.T) {
 	defer pr.Close()
 	// The PermissionRequest is decided, and joins the card.
 	f.joined(c)
-	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AllowOnce); err != nil {
+	if _, err := f.g.Cards.Answer(context.Background(), c.ID, card.AllowOnce); err != nil {
 		t.Fatal(err)
 	}
 	if got := readReply(t, pr, 5*time.Second); !strings.Contains(got, `"behavior":"allow"`) || !strings.Contains(got, `"PermissionRequest"`) {
@@ -118,7 +119,7 @@ func TestTerminalAnswerEndsTheCard(t *testing.T) {
 	f.joined(c)
 	pr.Close()
 	f.gone(c)
-	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AlwaysAllow); err == nil {
+	if _, err := f.g.Cards.Answer(context.Background(), c.ID, card.AlwaysAllow); err == nil {
 		t.Error("a card answered in the terminal was answered again on the page")
 	}
 	missed, err := f.db.MissedCards(context.Background(), 0)
@@ -208,7 +209,7 @@ func TestCodexPermissionRequestTakesThePagesAnswer(t *testing.T) {
 	if life := c.Expires.Sub(c.Created); life > 30*time.Second {
 		t.Errorf("a Codex PermissionRequest card lives %v: it holds Codex's own prompt back", life)
 	}
-	if _, err := f.g.Cards.Answer(context.Background(), c.ID, web.AllowOnce); err != nil {
+	if _, err := f.g.Cards.Answer(context.Background(), c.ID, card.AllowOnce); err != nil {
 		t.Fatal(err)
 	}
 	if got := readReply(t, conn, 5*time.Second); !strings.Contains(got, `"behavior":"allow"`) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/web"
 )
@@ -61,7 +62,7 @@ func benchLedger(b *testing.B) *store.DB {
 			}
 			n++
 			if c.decision == "ask" && n < benchRows {
-				if err := db.RecordAnswer(ctx, session, store.AnswerDeny, c.cmd); err != nil {
+				if err := db.Answer(ctx, store.Answered{Session: session, Answer: card.Deny, Step: c.cmd}); err != nil {
 					b.Fatal(err)
 				}
 				n++

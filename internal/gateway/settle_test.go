@@ -3,8 +3,8 @@ package gateway
 import (
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // TestSettleAnswered: only the person's allow of a card marks the step as
@@ -12,16 +12,16 @@ import (
 // they read it.
 func TestSettleAnswered(t *testing.T) {
 	for _, tt := range []struct {
-		a        web.Answer
+		a        card.Answer
 		want     policy.Decision
 		answered bool
 	}{
-		{web.AllowOnce, policy.Allow, true},
-		{web.AlwaysAllow, policy.Allow, true},
-		{web.Deny, policy.Deny, false},
-		{web.DenyAndHold, policy.Deny, false},
+		{card.AllowOnce, policy.Allow, true},
+		{card.AlwaysAllow, policy.Allow, true},
+		{card.Deny, policy.Deny, false},
+		{card.DenyAndHold, policy.Deny, false},
 	} {
-		d, diag, err := settle(web.Card{}, tt.a, "", policy.Diagnostic{})
+		d, diag, err := settle(card.Card{}, tt.a, "", policy.Diagnostic{})
 		if err != nil || d != tt.want || diag.Answered != tt.answered {
 			t.Errorf("settle(%v) = %v, answered %v, %v; want %v, answered %v", tt.a, d, diag.Answered, err, tt.want, tt.answered)
 		}
@@ -30,7 +30,7 @@ func TestSettleAnswered(t *testing.T) {
 
 // A deny's message is the first reason the agent reads.
 func TestSettleMessage(t *testing.T) {
-	_, diag, _ := settle(web.Card{}, web.Deny, "push to a branch instead", policy.Diagnostic{Reasons: []string{"ask: remote-write"}})
+	_, diag, _ := settle(card.Card{}, card.Deny, "push to a branch instead", policy.Diagnostic{Reasons: []string{"ask: remote-write"}})
 	if want := "deny: the person denied this step, and says: push to a branch instead"; len(diag.Reasons) != 2 || diag.Reasons[0] != want {
 		t.Errorf("reasons = %q, want %q first", diag.Reasons, want)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 )
 
 // TestAttackAsTheHubsRole: a hub whose process is taken over works as the
@@ -20,7 +21,7 @@ import (
 func TestAttackAsTheHubsRole(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	rows := chain(0, hub.Genesis, 2, "kept")
+	rows := chain(0, hubapi.Genesis, 2, "kept")
 	if err := f.h.Append(ctx, f.adaNode, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -100,16 +101,16 @@ func TestAttackAsTheHubsRole(t *testing.T) {
 func TestAttackAsTheHubsLogin(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	rows := chain(0, hub.Genesis, 2, "kept")
+	rows := chain(0, hubapi.Genesis, 2, "kept")
 	if err := f.h.Append(ctx, f.adaNode, rows); err != nil {
 		t.Fatal(err)
 	}
 	next := chain(2, rows[1].Hash, 1, "bob's")[0]
-	insert := func(seq int64, person int64, r hub.Row) string {
+	insert := func(seq int64, person int64, r hubapi.Row) string {
 		return fmt.Sprintf(`INSERT INTO public.ledger (node_id, seq, person_id, body, prev, hash) VALUES (%d, %d, %d, '\x%x', '\x%x', '\x%x')`,
 			f.adaNode, seq, person, r.Body, r.Prev, r.Hash)
 	}
-	gap := chain(99, hub.Genesis, 1, "after a gap")[0]
+	gap := chain(99, hubapi.Genesis, 1, "after a gap")[0]
 	attacks := [][]string{
 		{"ALTER TABLE ledger DISABLE TRIGGER ledger_no_update"},
 		{"ALTER TABLE ledger DISABLE TRIGGER USER"},
@@ -132,7 +133,7 @@ func TestAttackAsTheHubsLogin(t *testing.T) {
 			fmt.Sprintf("INSERT INTO nodes VALUES (%d, %d)", f.adaNode, f.bob),
 			insert(3, f.bob, next)},
 		{"CREATE TEMP TABLE ledger (node_id bigint, seq bigint, hash bytea)", "GRANT SELECT ON pg_temp.ledger TO PUBLIC",
-			fmt.Sprintf(`INSERT INTO pg_temp.ledger VALUES (%d, 99, '\x%x')`, f.adaNode, hub.Genesis),
+			fmt.Sprintf(`INSERT INTO pg_temp.ledger VALUES (%d, 99, '\x%x')`, f.adaNode, hubapi.Genesis),
 			insert(100, f.ada, gap)},
 	}
 	owner, err := pgx.Connect(ctx, f.db.Owner)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/sayso-dev/sayso/internal/hubapi"
 )
 
 // Card is a card waiting on a node for its person.
@@ -24,17 +26,6 @@ type Card struct {
 	// severe, ceiling or never step, once it took the person's first
 	// yes; nil until then.
 	Confirm []byte
-}
-
-// Answer is an answer given at the hub to a card: the verdict and the
-// person's passkey assertion over the card and verdict. The hub stores it
-// as it came; only the node decides whether it is the person's.
-type Answer struct {
-	ID        int64
-	Card      string
-	Verdict   string
-	Assertion []byte
-	Created   time.Time
 }
 
 // Channels the hub's triggers ring when a card or an answer is written,
@@ -116,13 +107,13 @@ func (h *Hub) AddAnswer(ctx context.Context, card, verdict string, assertion []b
 }
 
 // Answers returns the answers given to a card, oldest first.
-func (h *Hub) Answers(ctx context.Context, card string) ([]Answer, error) {
+func (h *Hub) Answers(ctx context.Context, card string) ([]hubapi.Answer, error) {
 	rows, err := h.pool.Query(ctx, "SELECT id, card_id, verdict, coalesce(assertion, ''), created_at FROM answers WHERE card_id = $1 ORDER BY id", card)
 	if err != nil {
 		return nil, fmt.Errorf("answers to card %s: %w", card, err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Answer, error) {
-		var a Answer
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (hubapi.Answer, error) {
+		var a hubapi.Answer
 		err := r.Scan(&a.ID, &a.Card, &a.Verdict, &a.Assertion, &a.Created)
 		return a, err
 	})

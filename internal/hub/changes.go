@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sayso-dev/sayso/internal/hubapi"
 )
 
 // Change is a change to a person's rules or environment note, as a node
@@ -100,19 +102,10 @@ func collectChanges(rows pgx.Rows, err error, person int64) ([]Change, error) {
 	return out, nil
 }
 
-// Passkey is a passkey a node pinned for its person, as the node tells
-// the hub: for routing only. The person's page asks the browser for a
-// signature by each, so that each node finds one by a passkey it pinned;
-// no node trusts the hub's copy.
-type Passkey struct {
-	CredentialID []byte
-	PublicKey    []byte
-}
-
 // SetPasskeys records the passkeys node pins, for its person: the whole
 // set, replacing the one it told before. A passkey the hub already holds
 // for the person is kept as it was.
-func (h *Hub) SetPasskeys(ctx context.Context, node int64, keys []Passkey) error {
+func (h *Hub) SetPasskeys(ctx context.Context, node int64, keys []hubapi.Passkey) error {
 	return pgx.BeginFunc(ctx, h.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "DELETE FROM node_passkeys WHERE node_id = $1", node); err != nil {
 			return fmt.Errorf("passkeys of node %d: %w", node, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
@@ -27,12 +28,12 @@ func open(t *testing.T) (*hub.Hub, hubtest.DB) {
 }
 
 // chain makes n rows continuing (seq, prev).
-func chain(seq int64, prev []byte, n int, text string) []hub.Row {
-	var rows []hub.Row
+func chain(seq int64, prev []byte, n int, text string) []hubapi.Row {
+	var rows []hubapi.Row
 	for i := 0; i < n; i++ {
 		seq++
 		body := []byte(fmt.Sprintf(`{"n":%d,"text":%q}`, seq, text))
-		r := hub.Row{Seq: seq, Body: body, Prev: prev, Hash: hub.Chain(prev, body)}
+		r := hubapi.Row{Seq: seq, Body: body, Prev: prev, Hash: hubapi.Chain(prev, body)}
 		rows = append(rows, r)
 		prev = r.Hash
 	}
@@ -84,7 +85,7 @@ func TestMigrateTwice(t *testing.T) {
 func TestLedgerChain(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	rows := chain(0, hub.Genesis, 3, "a")
+	rows := chain(0, hubapi.Genesis, 3, "a")
 	if err := f.h.Append(ctx, f.adaNode, rows); err != nil {
 		t.Fatal(err)
 	}
@@ -95,26 +96,26 @@ func TestLedgerChain(t *testing.T) {
 	next := chain(3, rows[2].Hash, 2, "b")
 	for _, c := range []struct {
 		name string
-		rows []hub.Row
+		rows []hubapi.Row
 	}{
 		{"a gap", next[1:]},
 		{"a row shipped twice", rows[2:]},
-		{"an edited row", func() []hub.Row {
+		{"an edited row", func() []hubapi.Row {
 			r := next[0]
 			r.Body = []byte(`{"n":4,"text":"edited"}`)
-			return []hub.Row{r}
+			return []hubapi.Row{r}
 		}()},
-		{"an edited row with its hash made again", func() []hub.Row {
+		{"an edited row with its hash made again", func() []hubapi.Row {
 			r := next[0]
 			r.Body = []byte(`{"n":4,"text":"edited"}`)
-			r.Prev = hub.Genesis
-			r.Hash = hub.Chain(r.Prev, r.Body)
-			return []hub.Row{r}
+			r.Prev = hubapi.Genesis
+			r.Hash = hubapi.Chain(r.Prev, r.Body)
+			return []hubapi.Row{r}
 		}()},
-		{"a good row then a bad one", []hub.Row{next[0], {Seq: 5, Body: next[1].Body, Prev: next[1].Prev, Hash: hub.Genesis}}},
+		{"a good row then a bad one", []hubapi.Row{next[0], {Seq: 5, Body: next[1].Body, Prev: next[1].Prev, Hash: hubapi.Genesis}}},
 	} {
 		err := f.h.Append(ctx, f.adaNode, c.rows)
-		if !errors.Is(err, hub.ErrChain) {
+		if !errors.Is(err, hubapi.ErrChain) {
 			t.Errorf("%s: Append = %v, want ErrChain", c.name, err)
 		}
 	}
@@ -131,7 +132,7 @@ func TestLedgerChain(t *testing.T) {
 func TestLedgerAppendOnly(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	if err := f.h.Append(ctx, f.adaNode, chain(0, hub.Genesis, 2, "kept")); err != nil {
+	if err := f.h.Append(ctx, f.adaNode, chain(0, hubapi.Genesis, 2, "kept")); err != nil {
 		t.Fatal(err)
 	}
 	conn, err := pgx.Connect(ctx, f.dsn)
@@ -167,7 +168,7 @@ func TestLedgerAppendOnly(t *testing.T) {
 		t.Fatalf("the ledger holds %d rows (%s), want the 2 kept ones unchanged", n, body)
 	}
 	// A hand-made row that does not continue the chain is refused too.
-	_, err = conn.Exec(ctx, "INSERT INTO ledger (node_id, seq, person_id, body, prev, hash) VALUES ($1, 3, $2, 'forged', $3, $3)", f.adaNode, f.ada, hub.Genesis)
+	_, err = conn.Exec(ctx, "INSERT INTO ledger (node_id, seq, person_id, body, prev, hash) VALUES ($1, 3, $2, 'forged', $3, $3)", f.adaNode, f.ada, hubapi.Genesis)
 	if err == nil {
 		t.Error("a forged row was inserted by hand")
 	}
@@ -178,10 +179,10 @@ func TestLedgerAppendOnly(t *testing.T) {
 func TestLedgerPerPerson(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	if err := f.h.Append(ctx, f.adaNode, chain(0, hub.Genesis, 3, "ada")); err != nil {
+	if err := f.h.Append(ctx, f.adaNode, chain(0, hubapi.Genesis, 3, "ada")); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.h.Append(ctx, f.bobNode, chain(0, hub.Genesis, 2, "bob")); err != nil {
+	if err := f.h.Append(ctx, f.bobNode, chain(0, hubapi.Genesis, 2, "bob")); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -234,18 +235,18 @@ func TestPasskeyOfAnotherPerson(t *testing.T) {
 		}
 		return got
 	}
-	adas := hub.Passkey{CredentialID: []byte("ada's credential"), PublicKey: []byte("ada's key")}
-	if err := f.h.SetPasskeys(ctx, f.bobNode, []hub.Passkey{{CredentialID: adas.CredentialID, PublicKey: []byte("bob's key")}}); err != nil {
+	adas := hubapi.Passkey{CredentialID: []byte("ada's credential"), PublicKey: []byte("ada's key")}
+	if err := f.h.SetPasskeys(ctx, f.bobNode, []hubapi.Passkey{{CredentialID: adas.CredentialID, PublicKey: []byte("bob's key")}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.h.SetPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
+	if err := f.h.SetPasskeys(ctx, f.adaNode, []hubapi.Passkey{adas}); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(f.ada); len(got) != 1 || string(got[0]) != string(adas.CredentialID) {
 		t.Fatalf("ada's passkeys at the hub after bob's node named hers first: %q", got)
 	}
 	// Told again, each person's is kept once.
-	if err := f.h.SetPasskeys(ctx, f.adaNode, []hub.Passkey{adas}); err != nil {
+	if err := f.h.SetPasskeys(ctx, f.adaNode, []hubapi.Passkey{adas}); err != nil {
 		t.Fatal(err)
 	}
 	if got := ids(f.ada); len(got) != 1 {
@@ -277,9 +278,9 @@ func TestPasskeysRemoved(t *testing.T) {
 	}
 	set := func(node int64, names ...string) {
 		t.Helper()
-		var ks []hub.Passkey
+		var ks []hubapi.Passkey
 		for _, n := range names {
-			ks = append(ks, hub.Passkey{CredentialID: []byte(n), PublicKey: []byte(n + "-key")})
+			ks = append(ks, hubapi.Passkey{CredentialID: []byte(n), PublicKey: []byte(n + "-key")})
 		}
 		if err := f.h.SetPasskeys(ctx, node, ks); err != nil {
 			t.Fatal(err)

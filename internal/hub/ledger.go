@@ -1,66 +1,24 @@
 package hub
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sayso-dev/sayso/internal/hubapi"
 )
-
-// Genesis is the prev of a node's first ledger row.
-var Genesis = make([]byte, sha256.Size)
-
-// Chain is the hash of a ledger row: sha256(prev || body).
-func Chain(prev, body []byte) []byte {
-	h := sha256.New()
-	h.Write(prev)
-	h.Write(body)
-	return h.Sum(nil)
-}
-
-// Row is one ledger row as a node ships it: its number in the node's
-// chain, the exact bytes of the row, and the chain's hashes.
-type Row struct {
-	Seq  int64
-	Body []byte
-	Prev []byte
-	Hash []byte
-}
 
 // Entry is a ledger row as the hub keeps it.
 type Entry struct {
 	Node     int64
 	NodeName string
-	Row      Row
+	Row      hubapi.Row
 	Received time.Time
-}
-
-// ErrChain is returned when rows do not continue a node's chain: a gap, an
-// edited row, or one shipped twice.
-var ErrChain = errors.New("ledger rows do not continue the node's chain")
-
-// Verify checks that rows continue a chain whose last row is (seq, hash):
-// numbered one after another, each prev the hash before, each hash its own.
-func Verify(seq int64, hash []byte, rows []Row) error {
-	for _, r := range rows {
-		if r.Seq != seq+1 {
-			return fmt.Errorf("%w: row %d after row %d", ErrChain, r.Seq, seq)
-		}
-		if !bytes.Equal(r.Prev, hash) {
-			return fmt.Errorf("%w: row %d does not chain to row %d", ErrChain, r.Seq, seq)
-		}
-		if !bytes.Equal(r.Hash, Chain(r.Prev, r.Body)) {
-			return fmt.Errorf("%w: row %d does not match its hash", ErrChain, r.Seq)
-		}
-		seq, hash = r.Seq, r.Hash
-	}
-	return nil
 }
 
 // AddPerson adds a person and returns their id.
@@ -92,14 +50,14 @@ func (h *Hub) Head(ctx context.Context, node int64) (int64, []byte, error) {
 		return 0, nil, fmt.Errorf("ledger head of node %d: %w", node, err)
 	}
 	if seq == nil {
-		return 0, Genesis, nil
+		return 0, hubapi.Genesis, nil
 	}
 	return *seq, hash, nil
 }
 
 // Append stores a node's rows, in one transaction: all or none. The
 // database itself refuses rows that do not continue the node's chain.
-func (h *Hub) Append(ctx context.Context, node int64, rows []Row) error {
+func (h *Hub) Append(ctx context.Context, node int64, rows []hubapi.Row) error {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -124,7 +82,7 @@ func (h *Hub) Append(ctx context.Context, node int64, rows []Row) error {
 	})
 	if err != nil {
 		if isChainError(err) {
-			return fmt.Errorf("append to the ledger of node %d: %w: %v", node, ErrChain, err)
+			return fmt.Errorf("append to the ledger of node %d: %w: %v", node, hubapi.ErrChain, err)
 		}
 		return fmt.Errorf("append to the ledger of node %d: %w", node, err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 )
 
 // TestOwnerNotSuperuser: a hub whose tables belong to an ordinary role
@@ -19,7 +20,7 @@ import (
 func TestOwnerNotSuperuser(t *testing.T) {
 	f := setup(t)
 	ctx := context.Background()
-	rows := chain(0, hub.Genesis, 2, "a")
+	rows := chain(0, hubapi.Genesis, 2, "a")
 	if err := f.h.Append(ctx, f.adaNode, rows[:1]); err != nil {
 		t.Fatal(err)
 	}

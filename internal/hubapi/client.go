@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
-	"github.com/sayso-dev/sayso/internal/hub"
 )
 
 // Client is a node's way to its hub: TLS to the pinned certificate only,
@@ -108,7 +107,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any, sign 
 		ref := &Refused{Status: resp.StatusCode, Why: p.Error}
 		switch {
 		case resp.StatusCode == http.StatusConflict && path == PathLedger:
-			return fmt.Errorf("%s %s: %w: %w", method, path, hub.ErrChain, ref)
+			return fmt.Errorf("%s %s: %w: %w", method, path, ErrChain, ref)
 		case resp.StatusCode == http.StatusNotFound && path == PathBundle:
 			return fmt.Errorf("%s %s: %w", method, path, ErrNoBundle)
 		}
@@ -143,16 +142,15 @@ func (c *Client) Head(ctx context.Context, node int64) (int64, []byte, error) {
 }
 
 // Append ships rows of the node's chain; a chain the hub refuses is
-// hub.ErrChain.
-func (c *Client) Append(ctx context.Context, node int64, rows []hub.Row) error {
+// ErrChain.
+func (c *Client) Append(ctx context.Context, node int64, rows []Row) error {
 	if err := c.self(node); err != nil {
 		return err
 	}
-	w := make([]Row, len(rows))
-	for i, r := range rows {
-		w[i] = Row{Seq: r.Seq, Body: r.Body, Prev: r.Prev, Hash: r.Hash}
+	if rows == nil {
+		rows = []Row{}
 	}
-	return c.do(ctx, http.MethodPost, PathLedger, w, nil, true)
+	return c.do(ctx, http.MethodPost, PathLedger, rows, nil, true)
 }
 
 // Bundle is the newest bundle the hub holds, unopened: the node opens it
@@ -181,16 +179,12 @@ func (c *Client) AskConfirm(ctx context.Context, id string, challenge []byte) er
 
 // Answers returns the answers given at the hub to one of the node's
 // cards, oldest first.
-func (c *Client) Answers(ctx context.Context, id string) ([]hub.Answer, error) {
+func (c *Client) Answers(ctx context.Context, id string) ([]Answer, error) {
 	var w []Answer
 	if err := c.do(ctx, http.MethodGet, PathCards+"/"+url.PathEscape(id)+"/answers", nil, &w, true); err != nil {
 		return nil, err
 	}
-	out := make([]hub.Answer, len(w))
-	for i, a := range w {
-		out[i] = hub.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
-	}
-	return out, nil
+	return w, nil
 }
 
 // OfferChange offers a change to the person's rules or environment note,
@@ -202,26 +196,21 @@ func (c *Client) OfferChange(ctx context.Context, body []byte) error {
 // SignedChanges returns the changes the node's person signed whose
 // signature's number is after after, in the hub's order. The node checks
 // each against the passkeys it pinned.
-func (c *Client) SignedChanges(ctx context.Context, after int64) ([]hub.Change, error) {
+func (c *Client) SignedChanges(ctx context.Context, after int64) ([]Change, error) {
 	var w []Change
 	if err := c.do(ctx, http.MethodGet, PathChanges+"?after="+strconv.FormatInt(after, 10), nil, &w, true); err != nil {
 		return nil, err
 	}
-	out := make([]hub.Change, len(w))
-	for i, ch := range w {
-		out[i] = hub.Change{ID: ch.ID, Body: ch.Body, Signature: ch.Signature, Assertion: ch.Assertion}
-	}
-	return out, nil
+	return w, nil
 }
 
 // PostPasskeys tells the hub the passkeys the node pins for its person,
 // the whole set (none, when it pins none), for routing only.
-func (c *Client) PostPasskeys(ctx context.Context, keys []hub.Passkey) error {
-	w := make([]Passkey, len(keys))
-	for i, k := range keys {
-		w[i] = Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
+func (c *Client) PostPasskeys(ctx context.Context, keys []Passkey) error {
+	if keys == nil {
+		keys = []Passkey{}
 	}
-	return c.do(ctx, http.MethodPost, PathPasskeys, w, nil, true)
+	return c.do(ctx, http.MethodPost, PathPasskeys, keys, nil, true)
 }
 
 // Leave tells the hub the node leaves: its key signs nothing from then on.

@@ -32,7 +32,8 @@ type JoinReply struct {
 	CI     bool   `json:"ci"`
 }
 
-// Row is one ledger row on the wire.
+// Row is one ledger row as a node ships it: its number in the node's
+// chain, the exact bytes of the row, and the chain's hashes.
 type Row struct {
 	Seq  int64  `json:"seq"`
 	Body []byte `json:"body"`

@@ -58,9 +58,9 @@ func BenchmarkShipHTTP(b *testing.B) {
 		if len(out) == 0 {
 			break
 		}
-		rows := make([]hub.Row, len(out))
+		rows := make([]hubapi.Row, len(out))
 		for i, o := range out {
-			rows[i] = hub.Row{Seq: o.Seq, Body: o.Body, Prev: o.Prev, Hash: o.Hash}
+			rows[i] = hubapi.Row{Seq: o.Seq, Body: o.Body, Prev: o.Prev, Hash: o.Hash}
 		}
 		if err := n.c.Append(ctx, n.reply.Node, rows); err != nil {
 			b.Fatal(err)
@@ -227,9 +227,9 @@ func BenchmarkLogSearch(b *testing.B) {
 	desktop := r.join(b, "ada", "ada-desktop")
 	bob := r.join(b, "bob", "bob-laptop")
 	for _, n := range []joined{laptop, desktop, bob} {
-		prev := hub.Genesis
+		prev := hubapi.Genesis
 		for k := 0; k < 10; k++ {
-			rows := make([]hub.Row, 1000)
+			rows := make([]hubapi.Row, 1000)
 			for i := range rows {
 				seq := int64(k*1000 + i + 1)
 				word := "git status"
@@ -241,8 +241,8 @@ func BenchmarkLogSearch(b *testing.B) {
 				}
 				body, _ := json.Marshal(store.Entry{ID: seq, At: time.Now(), Kind: store.KindDecision, Session: "s1",
 					Summary: fmt.Sprintf("allow %s %d", word, seq), Detail: json.RawMessage(`{"decision":"allow"}`)})
-				h := hub.Chain(prev, body)
-				rows[i] = hub.Row{Seq: seq, Body: body, Prev: prev, Hash: h}
+				h := hubapi.Chain(prev, body)
+				rows[i] = hubapi.Row{Seq: seq, Body: body, Prev: prev, Hash: h}
 				prev = h
 			}
 			if err := n.c.Append(ctx, n.reply.Node, rows); err != nil {

@@ -31,7 +31,7 @@ func shipRows(t *testing.T, n joined, rows []row) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []hub.Row
+	var out []hubapi.Row
 	for i, r := range rows {
 		detail := r.detail
 		if detail == "" {
@@ -44,8 +44,8 @@ func shipRows(t *testing.T, n joined, rows []row) {
 		if r.kind == "" { // not a ledger row at all
 			body = []byte(r.summary)
 		}
-		h := hub.Chain(prev, body)
-		out = append(out, hub.Row{Seq: seq + int64(i) + 1, Body: body, Prev: prev, Hash: h})
+		h := hubapi.Chain(prev, body)
+		out = append(out, hubapi.Row{Seq: seq + int64(i) + 1, Body: body, Prev: prev, Hash: h})
 		prev = h
 	}
 	if err := n.c.Append(ctx, n.reply.Node, out); err != nil {

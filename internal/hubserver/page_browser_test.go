@@ -20,6 +20,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
@@ -291,7 +292,7 @@ func hubNode(t *testing.T, h *hub.Hub, person, name, summary, detail string) hub
 		t.Fatal(err)
 	}
 	body, _ := json.Marshal(store.Entry{ID: 1, At: time.Now(), Kind: store.KindDecision, Session: "s1", Summary: summary, Detail: json.RawMessage(detail)})
-	if err := h.Append(ctx, n.ID, []hub.Row{{Seq: 1, Body: body, Prev: hub.Genesis, Hash: hub.Chain(hub.Genesis, body)}}); err != nil {
+	if err := h.Append(ctx, n.ID, []hubapi.Row{{Seq: 1, Body: body, Prev: hubapi.Genesis, Hash: hubapi.Chain(hubapi.Genesis, body)}}); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -152,7 +152,7 @@ func reply(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.As(err, &st):
 		code = st.code
-	case errors.Is(err, hub.ErrChain):
+	case errors.Is(err, hubapi.ErrChain):
 		code = http.StatusConflict
 	case errors.Is(err, hub.ErrNotFound):
 		code = http.StatusNotFound
@@ -307,11 +307,7 @@ func (s *Server) ledger(ctx context.Context, n hub.Node, body []byte, w http.Res
 	if len(rows) == 0 || len(rows) > 1000 {
 		return refuse(http.StatusBadRequest, "a batch holds 1 to 1000 rows, not %d", len(rows))
 	}
-	hr := make([]hub.Row, len(rows))
-	for i, r := range rows {
-		hr[i] = hub.Row{Seq: r.Seq, Body: r.Body, Prev: r.Prev, Hash: r.Hash}
-	}
-	if err := s.Hub.Append(ctx, n.ID, hr); err != nil {
+	if err := s.Hub.Append(ctx, n.ID, rows); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -391,11 +387,10 @@ func (s *Server) answers(ctx context.Context, n hub.Node, _ []byte, w http.Respo
 	if err != nil {
 		return err
 	}
-	out := make([]hubapi.Answer, len(as))
-	for i, a := range as {
-		out[i] = hubapi.Answer{ID: a.ID, Card: a.Card, Verdict: a.Verdict, Assertion: a.Assertion, Created: a.Created}
+	if as == nil {
+		as = []hubapi.Answer{}
 	}
-	writeJSON(w, out)
+	writeJSON(w, as)
 	return nil
 }
 
@@ -446,14 +441,12 @@ func (s *Server) passkeys(ctx context.Context, n hub.Node, body []byte, w http.R
 	if len(ks) > 100 {
 		return refuse(http.StatusBadRequest, "at most 100 passkeys, not %d", len(ks))
 	}
-	out := make([]hub.Passkey, len(ks))
-	for i, k := range ks {
+	for _, k := range ks {
 		if len(k.CredentialID) == 0 || len(k.CredentialID) > 1024 || len(k.PublicKey) == 0 || len(k.PublicKey) > 1024 {
 			return refuse(http.StatusBadRequest, "a passkey is a credential id and a public key")
 		}
-		out[i] = hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey}
 	}
-	if err := s.Hub.SetPasskeys(ctx, n.ID, out); err != nil {
+	if err := s.Hub.SetPasskeys(ctx, n.ID, ks); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

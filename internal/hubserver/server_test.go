@@ -334,7 +334,7 @@ func TestTwoNodesShip(t *testing.T) {
 		}
 		// Shipped once, the same rows again are not this chain's next.
 		rows, _ := r.h.Ledger(ctx, n.person, 1)
-		if err := n.c.Append(ctx, n.reply.Node, []hub.Row{rows[0].Row}); !errors.Is(err, hub.ErrChain) {
+		if err := n.c.Append(ctx, n.reply.Node, []hubapi.Row{rows[0].Row}); !errors.Is(err, hubapi.ErrChain) {
 			t.Errorf("%s: a row shipped again: %v, want ErrChain", n.reply.Person, err)
 		}
 		db.Close()
@@ -347,14 +347,14 @@ func TestTwoNodesShip(t *testing.T) {
 		if len(held) != want[i] {
 			t.Fatalf("%s reads %d rows at the hub, want %d", n.reply.Person, len(held), want[i])
 		}
-		chain := make([]hub.Row, len(held))
+		chain := make([]hubapi.Row, len(held))
 		for _, e := range held {
 			if e.Node != n.reply.Node || !strings.Contains(string(e.Row.Body), n.reply.Person) {
 				t.Fatalf("%s reads a row of node %d: %s", n.reply.Person, e.Node, e.Row.Body)
 			}
 			chain[e.Row.Seq-1] = e.Row
 		}
-		if err := hub.Verify(0, hub.Genesis, chain); err != nil {
+		if err := hubapi.Verify(0, hubapi.Genesis, chain); err != nil {
 			t.Fatalf("%s's rows at the hub do not chain: %v", n.reply.Person, err)
 		}
 	}

@@ -6,38 +6,69 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/card"
 )
 
-// Answers the person gives a card.
-const (
-	AnswerAllowOnce = "allow-once"
-	AnswerAlways    = "always"
-	AnswerDeny      = "deny"
-)
+// Answered is the person's answer to a card about a step, and what it
+// keeps.
+type Answered struct {
+	Session string
+	Step    string
+	Answer  card.Answer
+	// Rules are the card's offer, kept by AlwaysAllow; any other answer
+	// keeps none.
+	Rules []Rule
+	// HeldWhy is why DenyAndHold holds the session ("" says so plainly);
+	// any other answer holds nothing.
+	HeldWhy string
+}
 
-// RecordAnswer records the person's answer to a card about a step. A deny
-// counts toward the session's breaker.
-func (db *DB) RecordAnswer(ctx context.Context, session, answer, step string) error {
-	switch answer {
-	case AnswerAllowOnce, AnswerAlways, AnswerDeny:
-	default:
-		return fmt.Errorf("record answer in %s: unknown answer %q", session, answer)
-	}
+// answerDetail is an answer's ledger detail.
+type answerDetail struct {
+	Answer card.Answer `json:"answer"`
+	Step   string      `json:"step"`
+}
+
+// Answer keeps the person's answer to a card in one transaction: the
+// rules "always" keeps, the hold of "deny-hold", a deny's count toward
+// the session's breaker, and the answer's ledger row. All of it is kept,
+// or none.
+func (db *DB) Answer(ctx context.Context, a Answered) error {
 	err := db.update(ctx, func(tx *tx) error {
-		if _, err := tx.session(ctx, session); err != nil {
+		if !a.Answer.Known() {
+			return fmt.Errorf("%w %d", card.ErrUnknownAnswer, uint8(a.Answer))
+		}
+		if _, err := tx.session(ctx, a.Session); err != nil {
 			return err
 		}
-		if answer == AnswerDeny {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO breaker (session, kind, created_at) VALUES (?, 'decline', ?)", session, nanos(tx.now)); err != nil {
+		if a.Answer.Keeps() {
+			for _, r := range a.Rules {
+				if _, err := tx.addRule(ctx, r, "kept"); err != nil {
+					return err
+				}
+			}
+		}
+		if a.Answer.Holds() {
+			why := a.HeldWhy
+			if why == "" {
+				why = "the person denied " + a.Step + " and held the session"
+			}
+			if err := tx.hold(ctx, a.Session, why); err != nil {
 				return err
 			}
 		}
-		step := Cap(step)
-		_, err := tx.appendLedger(ctx, KindAnswer, session, answer+": "+step, map[string]string{"answer": answer, "step": step})
+		if !a.Answer.Allows() {
+			if _, err := tx.ExecContext(ctx, "INSERT INTO breaker (session, kind, created_at) VALUES (?, 'decline', ?)", a.Session, nanos(tx.now)); err != nil {
+				return err
+			}
+		}
+		step := Cap(a.Step)
+		_, err := tx.appendLedger(ctx, KindAnswer, a.Session, a.Answer.String()+": "+step, answerDetail{a.Answer, step})
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("record answer in %s: %w", session, err)
+		return fmt.Errorf("record answer in %s: %w", a.Session, err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -254,7 +255,7 @@ func TestDecideRecordsAndHolds(t *testing.T) {
 	if out.Decision != DecisionDeny || !strings.Contains(out.Reason, "unknown decision") {
 		t.Errorf("an unknown decision is recorded as %+v, want deny", out)
 	}
-	if err := db.RecordAnswer(ctx, "s1", AnswerDeny, "git push"); err != nil {
+	if err := db.Answer(ctx, Answered{Session: "s1", Answer: card.Deny, Step: "git push"}); err != nil {
 		t.Fatal(err)
 	}
 	db.Decide(ctx, step("s1", "/w"), func(s *State) Outcome {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/card"
 )
 
 // TestPage: the ledger read a page at a time, newest first, filtered in
@@ -28,7 +30,7 @@ func TestPage(t *testing.T) {
 		dec("a", fmt.Sprintf("ls dir%d", i), "allow", "read")
 	}
 	asked := dec("a", "git push origin main", "ask", "remote-write")
-	if err := db.RecordAnswer(ctx, "a", AnswerDeny, "git push origin main"); err != nil {
+	if err := db.Answer(ctx, Answered{Session: "a", Answer: card.Deny, Step: "git push origin main"}); err != nil {
 		t.Fatal(err)
 	}
 	first := dec("b", "npm publish", "ask", "publish")
@@ -93,7 +95,7 @@ func TestPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id, want := range map[int64]string{asked: AnswerDeny, first: "", second: DecisionMissed, unanswered: ""} {
+	for id, want := range map[int64]string{asked: card.Deny.String(), first: "", second: DecisionMissed, unanswered: ""} {
 		if got := outcomes[id].Answer; got != want {
 			t.Errorf("the ask of row %d came to %q, want %q", id, got, want)
 		}

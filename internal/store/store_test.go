@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/migration"
 )
 
@@ -140,7 +141,7 @@ func TestLedgerCapsStepText(t *testing.T) {
 	if _, err := db.EnsureSession(ctx, NewSession{ID: "s1", Agent: "claude"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RecordAnswer(ctx, "s1", AnswerDeny, long); err != nil {
+	if err := db.Answer(ctx, Answered{Session: "s1", Answer: card.Deny, Step: long}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.RecordCardExpired(ctx, Missed{Session: "s1", Step: long, Cause: MissedLeft, Why: "the hook went away"}); err != nil {

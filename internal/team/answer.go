@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 )
 
@@ -26,7 +26,7 @@ type Say struct {
 
 // Refusal is an answer the node did not take, and why.
 type Refusal struct {
-	Answer hub.Answer
+	Answer hubapi.Answer
 	Why    string
 }
 
@@ -46,7 +46,7 @@ type Taker struct {
 
 // Take reads the hub's answers to w, oldest first, and returns the first
 // the node can take.
-func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
+func (t *Taker) Take(w Waiting, answers []hubapi.Answer) Say {
 	var s Say
 	for _, a := range answers {
 		if a.Card != w.ID {
@@ -76,7 +76,7 @@ func (t *Taker) Take(w Waiting, answers []hub.Answer) Say {
 // Confirm takes a, the person's second confirmation of a yes to w, over
 // the node's challenge for it: signed by a passkey the node pinned for
 // w's person, and taken once.
-func (t *Taker) Confirm(w Waiting, challenge []byte, a hub.Answer) error {
+func (t *Taker) Confirm(w Waiting, challenge []byte, a hubapi.Answer) error {
 	if a.Card != w.ID || a.Verdict != passkey.VerdictConfirm {
 		return fmt.Errorf("answer %d is no confirmation of card %s", a.ID, w.ID)
 	}
@@ -92,7 +92,7 @@ func (t *Taker) Confirm(w Waiting, challenge []byte, a hub.Answer) error {
 
 // spend takes a's signature once, however the hub spells it again, and
 // only when its passkey's counter grew.
-func (t *Taker) spend(a hub.Answer, use passkey.Use) error {
+func (t *Taker) spend(a hubapi.Answer, use passkey.Use) error {
 	sum := passkey.Signed(a.Assertion)
 	t.mu.Lock()
 	seen := t.used[sum]
@@ -114,7 +114,7 @@ func (t *Taker) spend(a hub.Answer, use passkey.Use) error {
 // share one yes, on one node or across the person's nodes. So the bytes
 // must name the card ({"card": ID, ...}), and the ID (random, the node's)
 // makes them the card's own.
-func (w Waiting) verify(pins passkey.Pins, a hub.Answer) (passkey.Use, error) {
+func (w Waiting) verify(pins passkey.Pins, a hubapi.Answer) (passkey.Use, error) {
 	if err := w.named(); err != nil {
 		return passkey.Use{}, err
 	}

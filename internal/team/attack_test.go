@@ -20,7 +20,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
 	"github.com/go-webauthn/webauthn/protocol/webauthncose"
 
-	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/store"
 )
@@ -141,13 +141,13 @@ func TestAttackForgedAssertions(t *testing.T) {
 	} {
 		f := honest()
 		c.edit(&f)
-		s := taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, f, yes)}})
+		s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, f, yes)}})
 		if s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(fmt.Sprint(s.Refused), c.why) {
 			t.Errorf("%s: took %q, refused %v; want nothing taken (%q)", c.name, s.Verdict, s.Refused, c.why)
 		}
 	}
 	// The same, honest, is taken: the refusals above are the edits'.
-	if s := taker.Take(w, []hub.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, honest(), yes)}}); s.Verdict != passkey.VerdictAllow {
+	if s := taker.Take(w, []hubapi.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, honest(), yes)}}); s.Verdict != passkey.VerdictAllow {
 		t.Fatalf("the honest assertion: took %q, refused %v", s.Verdict, s.Refused)
 	}
 }
@@ -161,7 +161,7 @@ func TestAttackVerdictMadeUp(t *testing.T) {
 	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","step":"git push --force"}`)}
 	for _, v := range []string{"Allow", "ALWAYS", "allow ", "yes", "", "Deny"} {
 		a := ada.sign(t, honest(), passkey.Challenge(w.Body, v))
-		if s := taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: v, Assertion: a}}); s.Verdict != "" {
+		if s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: v, Assertion: a}}); s.Verdict != "" {
 			t.Errorf("verdict %q signed by the person: took %q", v, s.Verdict)
 		}
 	}
@@ -228,7 +228,7 @@ func TestAttackReplayReencoded(t *testing.T) {
 		{"the signature's other form", highS(t, yes)},
 	} {
 		taker := &Taker{Pins: pins}
-		if s := taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
+		if s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
 			t.Fatalf("the person's yes: took %q, refused %v", s.Verdict, s.Refused)
 		}
 		// The forms verify on their own: only the replay check stands
@@ -236,7 +236,7 @@ func TestAttackReplayReencoded(t *testing.T) {
 		if _, err := pins.Verify("ada", w.Body, passkey.VerdictAllow, c.again); err != nil {
 			t.Fatalf("%s does not verify: %v", c.name, err)
 		}
-		if s := taker.Take(w, []hub.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: c.again}}); s.Verdict != "" {
+		if s := taker.Take(w, []hubapi.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: c.again}}); s.Verdict != "" {
 			t.Errorf("the yes replayed in %s: taken again (%q)", c.name, s.Verdict)
 		}
 	}
@@ -257,7 +257,7 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 	first := Waiting{ID: "3f2a", Person: "ada", Body: body("3f2a", "ada-laptop")}
 	yes := ada.assert(t, rpID, origin, passkey.Challenge(first.Body, passkey.VerdictAllow))
 	laptop := &Taker{Pins: pins}
-	if s := laptop.Take(first, []hub.Answer{{ID: 1, Card: first.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
+	if s := laptop.Take(first, []hubapi.Answer{{ID: 1, Card: first.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
 		t.Fatalf("the person's yes: took %q, refused %v", s.Verdict, s.Refused)
 	}
 	for _, c := range []struct {
@@ -269,7 +269,7 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 		{"the next card after a restart", &Taker{Pins: pins}, Waiting{ID: "9c01", Person: "ada", Body: body("9c01", "ada-laptop")}},
 		{"a card on the person's other node", &Taker{Pins: pins}, Waiting{ID: "77d0", Person: "ada", Body: body("77d0", "ada-build")}},
 	} {
-		if s := c.taker.Take(c.w, []hub.Answer{{ID: 2, Card: c.w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != "" {
+		if s := c.taker.Take(c.w, []hubapi.Answer{{ID: 2, Card: c.w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != "" {
 			t.Errorf("%s: took %q", c.name, s.Verdict)
 		}
 	}
@@ -279,8 +279,8 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 	same := []byte(`{"step":"git push --force origin main"}`)
 	onLaptop, onBuild := Waiting{ID: "b1", Person: "ada", Body: same}, Waiting{ID: "b2", Person: "ada", Body: same}
 	yesToB1 := ada.assert(t, rpID, origin, passkey.Challenge(same, passkey.VerdictAllow))
-	(&Taker{Pins: pins}).Take(onLaptop, []hub.Answer{{ID: 5, Card: onLaptop.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}})
-	if s := (&Taker{Pins: pins}).Take(onBuild, []hub.Answer{{ID: 6, Card: onBuild.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}}); s.Verdict != "" {
+	(&Taker{Pins: pins}).Take(onLaptop, []hubapi.Answer{{ID: 5, Card: onLaptop.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}})
+	if s := (&Taker{Pins: pins}).Take(onBuild, []hubapi.Answer{{ID: 6, Card: onBuild.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}}); s.Verdict != "" {
 		t.Errorf("the yes to card b1 taken for card b2 of equal bytes on another node: %q", s.Verdict)
 	}
 	for _, w := range []Waiting{
@@ -290,14 +290,14 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 		{ID: "", Person: "ada", Body: []byte(`{"card":"","step":"git push --force origin main"}`)},
 	} {
 		own := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))
-		if s := (&Taker{Pins: pins}).Take(w, []hub.Answer{{ID: 3, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: own}}); s.Verdict != "" ||
+		if s := (&Taker{Pins: pins}).Take(w, []hubapi.Answer{{ID: 3, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: own}}); s.Verdict != "" ||
 			!strings.Contains(fmt.Sprint(s.Refused), "do not name card") {
 			t.Errorf("card %q with bytes %s: took %q, refused %v", w.ID, w.Body, s.Verdict, s.Refused)
 		}
 	}
 	// A deny still needs nothing: the hub may say no to any card.
 	w := Waiting{ID: "a1", Person: "ada", Body: []byte(`git push --force origin main`)}
-	if s := (&Taker{Pins: pins}).Take(w, []hub.Answer{{ID: 4, Card: w.ID, Verdict: passkey.VerdictDeny}}); s.Verdict != passkey.VerdictDeny {
+	if s := (&Taker{Pins: pins}).Take(w, []hubapi.Answer{{ID: 4, Card: w.ID, Verdict: passkey.VerdictDeny}}); s.Verdict != passkey.VerdictDeny {
 		t.Fatalf("a deny: took %q", s.Verdict)
 	}
 }
@@ -307,11 +307,11 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 type liar struct {
 	seq  int64
 	hash []byte
-	sent []hub.Row
+	sent []hubapi.Row
 }
 
 func (l *liar) Head(context.Context, int64) (int64, []byte, error) { return l.seq, l.hash, nil }
-func (l *liar) Append(_ context.Context, _ int64, rows []hub.Row) error {
+func (l *liar) Append(_ context.Context, _ int64, rows []hubapi.Row) error {
 	l.sent = append(l.sent, rows...)
 	return nil
 }
@@ -346,15 +346,15 @@ func TestAttackHubLiesAboutTheChain(t *testing.T) {
 		name string
 		l    *liar
 	}{
-		{"a row made up after the node's last", &liar{seq: last.Seq + 1, hash: hub.Chain(last.Hash, forged)}},
-		{"the node's last row with another hash", &liar{seq: last.Seq, hash: hub.Chain(out[1].Hash, forged)}},
-		{"the node's first row with another hash", &liar{seq: out[0].Seq, hash: hub.Chain(hub.Genesis, forged)}},
-		{"far ahead", &liar{seq: 1 << 40, hash: hub.Genesis}},
-		{"before the start", &liar{seq: -5, hash: hub.Genesis}},
-		{"a gap: the hub lost the node's rows", &liar{seq: out[0].Seq - 2, hash: hub.Genesis}},
+		{"a row made up after the node's last", &liar{seq: last.Seq + 1, hash: hubapi.Chain(last.Hash, forged)}},
+		{"the node's last row with another hash", &liar{seq: last.Seq, hash: hubapi.Chain(out[1].Hash, forged)}},
+		{"the node's first row with another hash", &liar{seq: out[0].Seq, hash: hubapi.Chain(hubapi.Genesis, forged)}},
+		{"far ahead", &liar{seq: 1 << 40, hash: hubapi.Genesis}},
+		{"before the start", &liar{seq: -5, hash: hubapi.Genesis}},
+		{"a gap: the hub lost the node's rows", &liar{seq: out[0].Seq - 2, hash: hubapi.Genesis}},
 	} {
 		n, err := Ship(ctx, db, c.l, 1, 10)
-		if !errors.Is(err, hub.ErrChain) || n != 0 || len(c.l.sent) != 0 {
+		if !errors.Is(err, hubapi.ErrChain) || n != 0 || len(c.l.sent) != 0 {
 			t.Errorf("%s: Ship = %d, %v, sent %d rows; want nothing sent and ErrChain", c.name, n, err, len(c.l.sent))
 		}
 		if still, _ := db.Outbox(ctx, 10); len(still) != 3 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
@@ -86,9 +87,9 @@ func shipBatch(ctx context.Context, db *store.DB, h *hub.Hub, node int64, n int)
 	if err != nil || len(out) == 0 {
 		return 0, err
 	}
-	rows := make([]hub.Row, len(out))
+	rows := make([]hubapi.Row, len(out))
 	for i, o := range out {
-		rows[i] = hub.Row{Seq: o.Seq, Body: o.Body, Prev: o.Prev, Hash: o.Hash}
+		rows[i] = hubapi.Row{Seq: o.Seq, Body: o.Body, Prev: o.Prev, Hash: o.Hash}
 	}
 	if err := h.Append(ctx, node, rows); err != nil {
 		return 0, err

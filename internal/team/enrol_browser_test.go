@@ -18,7 +18,7 @@ import (
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
-	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/web"
@@ -125,7 +125,7 @@ func TestEnrolInChromium(t *testing.T) {
 		return Waiting{ID: id, Person: "ada", Body: []byte(`{"card":"` + id + `","step":"git push origin main"}`)}
 	}
 	take := func(w Waiting, assertion []byte) Say {
-		return taker.Take(w, []hub.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: assertion}})
+		return taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: assertion}})
 	}
 	c1 := card("c1")
 	yes := call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(c1.Body, passkey.VerdictAllow)), b64(key.CredentialID)))

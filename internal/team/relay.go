@@ -15,11 +15,10 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
-	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/store"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 // Hub is what a node asks of its hub (hubapi.Client over the network).
@@ -29,15 +28,15 @@ type Hub interface {
 	PostCard(ctx context.Context, id string, body []byte) error
 	CloseCard(ctx context.Context, id string) error
 	AskConfirm(ctx context.Context, id string, challenge []byte) error
-	Answers(ctx context.Context, id string) ([]hub.Answer, error)
+	Answers(ctx context.Context, id string) ([]hubapi.Answer, error)
 	Syncer
 }
 
 // Cards are the cards waiting on this node: the gateway's.
 type Cards interface {
-	List() []web.Card
+	List() []card.Card
 	Watch(ctx context.Context) <-chan struct{}
-	Answer(ctx context.Context, id string, a web.Answer) (web.Card, error)
+	Answer(ctx context.Context, id string, a card.Answer) (card.Card, error)
 }
 
 // Relay is a node's side of its hub while sayso serve runs: it ships the
@@ -219,7 +218,7 @@ func (r *Relay) cards(ctx context.Context) error {
 		if len(c.Offer) > 0 {
 			b.Offer = c.OfferText()
 		}
-		b.Deliberate = web.Deliberate(c)
+		b.Deliberate = c.Deliberate()
 		for _, k := range r.taker.Pins.Keys {
 			if k.Person == r.State.Person {
 				b.Keys = append(b.Keys, k.CredentialID)
@@ -249,7 +248,7 @@ func (r *Relay) cards(ctx context.Context) error {
 	type answered struct {
 		id    string
 		p     *relayed
-		as    []hub.Answer
+		as    []hubapi.Answer
 		first time.Time
 	}
 	var all []answered
@@ -322,13 +321,13 @@ func (r *Relay) cards(ctx context.Context) error {
 // comes; the person's signed yes only as a first press, after which the
 // node asks the hub's page for a second confirmation with a challenge of
 // its own (random, so that no confirmation is made before it asks), and
-// takes one signed over it only from web.ConfirmAfter to web.ConfirmLapse
+// takes one signed over it only from card.ConfirmAfter to card.ConfirmLapse
 // after the hub took the challenge, by the node's clock. A lapsed first
 // yes is forgotten: the person presses again.
-func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []hub.Answer) Say {
+func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []hubapi.Answer) Say {
 	var s Say
 	now := r.now()
-	if p.yes != "" && !p.asked.IsZero() && now.Sub(p.asked) > web.ConfirmLapse {
+	if p.yes != "" && !p.asked.IsZero() && now.Sub(p.asked) > card.ConfirmLapse {
 		p.yes, p.confirm, p.asked = "", nil, time.Time{}
 	}
 	if p.read == nil {
@@ -342,12 +341,9 @@ func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []h
 		switch a.Verdict {
 		case passkey.VerdictConfirm:
 			var err error
-			switch since := now.Sub(p.asked); {
-			case p.yes == "" || p.asked.IsZero():
+			if p.yes == "" || p.asked.IsZero() {
 				err = errors.New("no first yes of the person's waits for a confirmation (none was taken, or it lapsed)")
-			case since < web.ConfirmAfter:
-				err = fmt.Errorf("it came %s after the node asked for it, sooner than %s", since.Round(time.Millisecond), web.ConfirmAfter)
-			default:
+			} else if err = card.Confirmable(now.Sub(p.asked)); err == nil {
 				err = r.taker.Confirm(p.w, p.confirm, a)
 			}
 			if err != nil {
@@ -357,7 +353,7 @@ func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []h
 			s.Verdict = p.yes
 			return s
 		default:
-			say := r.taker.Take(p.w, []hub.Answer{a})
+			say := r.taker.Take(p.w, []hubapi.Answer{a})
 			s.Refused = append(s.Refused, say.Refused...)
 			switch say.Verdict {
 			case passkey.VerdictDeny:
@@ -385,16 +381,16 @@ func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []h
 }
 
 // answerOf is the local answer a taken verdict gives.
-func answerOf(verdict string) (web.Answer, bool) {
+func answerOf(verdict string) (card.Answer, bool) {
 	switch verdict {
 	case passkey.VerdictAllow:
-		return web.AllowOnce, true
+		return card.AllowOnce, true
 	case passkey.VerdictAlways:
-		return web.AlwaysAllow, true
+		return card.AlwaysAllow, true
 	case passkey.VerdictDeny:
-		return web.Deny, true
+		return card.Deny, true
 	}
-	return web.Deny, false
+	return card.Deny, false
 }
 
 // bundle fetches the hub's newest bundle and takes it when it is not the

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hub"
@@ -26,7 +27,6 @@ import (
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/team"
 	"github.com/sayso-dev/sayso/internal/testenv"
-	"github.com/sayso-dev/sayso/internal/web"
 )
 
 const (
@@ -343,13 +343,13 @@ func TestRelay(t *testing.T) {
 	confirm(id, body, first)
 	waitFor(t, "the early confirmation refused", func() bool { return ledgerSays(store.KindAnswerRefused, "sooner than") })
 	clock.thaw(0)
-	time.Sleep(web.ConfirmAfter) // a window of the node's own clock, not a condition
+	time.Sleep(card.ConfirmAfter) // a window of the node's own clock, not a condition
 	// Over a challenge of the page's own: refused.
 	confirm(id, body, []byte("a challenge the node never made"))
 	waitFor(t, "the confirmation over another challenge refused", func() bool { return ledgerSays(store.KindAnswerRefused, "(confirm): not the person") })
 	// Too late: the node forgets the yes and withdraws its challenge;
 	// a confirmation over it then confirms nothing.
-	clock.thaw(web.ConfirmLapse + time.Second)
+	clock.thaw(card.ConfirmLapse + time.Second)
 	challengeAt(id, false)
 	clock.thaw(0)
 	confirm(id, body, first)
@@ -364,7 +364,7 @@ func TestRelay(t *testing.T) {
 		t.Fatal(err)
 	}
 	second := challengeAt(id, true)
-	time.Sleep(web.ConfirmAfter) // a window of the node's own clock, not a condition
+	time.Sleep(card.ConfirmAfter) // a window of the node's own clock, not a condition
 	confirm(id, body, second)
 	if o := decided(done); o.dec != policy.Allow || !ledgerSays(store.KindAnswer, "allow-once: git push --force origin main") {
 		t.Fatalf("a severe step, allowed and confirmed: %v, %v", o.dec, o.diag.Reasons)
@@ -434,11 +434,11 @@ func TestRelay(t *testing.T) {
 		return len(out) == 0 && len(held) == len(local)
 	})
 	held, _ := h.Ledger(ctx, adaID.Person, 10000)
-	chain := make([]hub.Row, len(held))
+	chain := make([]hubapi.Row, len(held))
 	for _, e := range held {
 		chain[e.Row.Seq-1] = e.Row
 	}
-	if err := hub.Verify(0, hub.Genesis, chain); err != nil {
+	if err := hubapi.Verify(0, hubapi.Genesis, chain); err != nil {
 		t.Fatalf("the node's rows at the hub do not chain: %v", err)
 	}
 }

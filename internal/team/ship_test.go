@@ -15,6 +15,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hub/pgtest"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
@@ -151,7 +152,7 @@ func TestFiftyHooksNoLostRow(t *testing.T) {
 			t.Fatalf("node %d: %d ledger rows on the node, %d at the hub; want every one of at least 25", i, len(local), len(held))
 		}
 		ids := map[int64]bool{}
-		byseq := map[int64]hub.Row{}
+		byseq := map[int64]hubapi.Row{}
 		for _, e := range held {
 			if e.Node != n.id {
 				t.Fatalf("person %d reads a row of node %d", people[i], e.Node)
@@ -168,11 +169,11 @@ func TestFiftyHooksNoLostRow(t *testing.T) {
 				t.Errorf("node %d: ledger row %d (%s) never reached the hub", i, e.ID, e.Summary)
 			}
 		}
-		chain := make([]hub.Row, 0, len(byseq))
+		chain := make([]hubapi.Row, 0, len(byseq))
 		for s := int64(1); s <= int64(len(byseq)); s++ {
 			chain = append(chain, byseq[s])
 		}
-		if err := hub.Verify(0, hub.Genesis, chain); err != nil {
+		if err := hubapi.Verify(0, hubapi.Genesis, chain); err != nil {
 			t.Errorf("node %d: the hub's rows do not chain: %v", i, err)
 		}
 	}
@@ -196,9 +197,9 @@ func TestShipResumes(t *testing.T) {
 	}
 	out, _ := db.Outbox(ctx, 10)
 	// The hub took the first two; the node never marked them.
-	var first []hub.Row
+	var first []hubapi.Row
 	for _, o := range out[:2] {
-		first = append(first, hub.Row{Seq: o.Seq, Body: o.Body, Prev: o.Prev, Hash: o.Hash})
+		first = append(first, hubapi.Row{Seq: o.Seq, Body: o.Body, Prev: o.Prev, Hash: o.Hash})
 	}
 	if err := h.Append(ctx, nodes[0].id, first); err != nil {
 		t.Fatal(err)
@@ -227,7 +228,7 @@ type offline struct{}
 func (offline) Head(context.Context, int64) (int64, []byte, error) {
 	return 0, nil, errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
 }
-func (offline) Append(context.Context, int64, []hub.Row) error {
+func (offline) Append(context.Context, int64, []hubapi.Row) error {
 	return errors.New("dial tcp 127.0.0.1:5432: connect: connection refused")
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/rule"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -85,18 +85,18 @@ func (c ChangeBody) subject() string {
 // Syncer is what a node asks of its hub for the person's changes.
 type Syncer interface {
 	OfferChange(ctx context.Context, body []byte) error
-	SignedChanges(ctx context.Context, after int64) ([]hub.Change, error)
-	PostPasskeys(ctx context.Context, keys []hub.Passkey) error
+	SignedChanges(ctx context.Context, after int64) ([]hubapi.Change, error)
+	PostPasskeys(ctx context.Context, keys []hubapi.Passkey) error
 }
 
 // sync tells the hub the passkeys the node pins (the page asks for a
 // signature by each), offers the changes of this node's rules and note
 // the person has not signed, and takes the changes the person signed.
 func (r *Relay) sync(ctx context.Context) error {
-	var keys []hub.Passkey
+	var keys []hubapi.Passkey
 	for _, k := range r.taker.Pins.Keys {
 		if k.Person == r.State.Person {
-			keys = append(keys, hub.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey})
+			keys = append(keys, hubapi.Passkey{CredentialID: k.CredentialID, PublicKey: k.PublicKey})
 		}
 	}
 	// The whole set, each time it changes, none too: a passkey removed
@@ -247,7 +247,7 @@ var ErrChange = errors.New("not a change this node takes")
 // it is person's, signed by a passkey in pins over exactly its bytes, and
 // newer than the one the node holds of the same rule or note. It returns
 // what it took, in words.
-func TakeChange(ctx context.Context, db *store.DB, person string, pins passkey.Pins, c hub.Change, now time.Time) (string, error) {
+func TakeChange(ctx context.Context, db *store.DB, person string, pins passkey.Pins, c hubapi.Change, now time.Time) (string, error) {
 	if err := pins.VerifyChange(person, c.Body, c.Assertion); err != nil {
 		return "", err
 	}

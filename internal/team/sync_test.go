@@ -566,11 +566,11 @@ func BenchmarkTakeChange(b *testing.B) {
 	defer db.Close()
 	ada := passkeytest.New(b, "ada")
 	pins := passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.Pinned(b)}}
-	changes := make([]hub.Change, b.N)
+	changes := make([]hubapi.Change, b.N)
 	for i := range changes {
 		body, _ := json.Marshal(team.ChangeBody{Person: "ada", Node: 1, Version: int64(i + 1),
 			Rule: &team.RuleBody{Tool: "Bash", Unit: "command", Pattern: fmt.Sprintf("git push origin b%d/*", i), Cwd: "/w"}, Keep: true})
-		changes[i] = hub.Change{ID: int64(i + 1), Body: body, Assertion: ada.Assert(b, rpID, origin, passkey.ChangeChallenge(body))}
+		changes[i] = hubapi.Change{ID: int64(i + 1), Body: body, Assertion: ada.Assert(b, rpID, origin, passkey.ChangeChallenge(body))}
 	}
 	b.ResetTimer()
 	for _, c := range changes {

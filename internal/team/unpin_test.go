@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sayso-dev/sayso/internal/hub"
+	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
 )
@@ -41,7 +41,7 @@ func TestUnpin(t *testing.T) {
 	taker := &Taker{Pins: r.pins()}
 	yes := func(a *passkeytest.Authr, id string) string {
 		w := Waiting{ID: id, Person: "ada", Body: []byte(`{"card":"` + id + `"}`)}
-		return taker.Take(w, []hub.Answer{{ID: 1, Card: id, Verdict: passkey.VerdictAllow,
+		return taker.Take(w, []hubapi.Answer{{ID: 1, Card: id, Verdict: passkey.VerdictAllow,
 			Assertion: a.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))}}).Verdict
 	}
 	if v := yes(lost, "c1"); v != "" {

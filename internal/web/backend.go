@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -17,15 +18,15 @@ import (
 // ErrNoOffer or ErrInvalid are shown as such; any other is a server error.
 type Backend interface {
 	// Cards lists the cards waiting for an answer, oldest first.
-	Cards(ctx context.Context) ([]Card, error)
+	Cards(ctx context.Context) ([]card.Card, error)
 	// Card returns one card, answered or not.
-	Card(ctx context.Context, id string) (Card, error)
+	Card(ctx context.Context, id string) (card.Card, error)
 	// Answer answers a card once. AlwaysAllow keeps exactly the card's
 	// own offer, and fails with ErrNoOffer, keeping nothing, when it has
 	// none. A second answer fails with ErrAnswered and keeps nothing.
 	// message is the person's words to the agent with a deny (already
-	// cleaned by DenyMessage), "" for none; an allow carries none.
-	Answer(ctx context.Context, id string, a Answer, message string) (Card, error)
+	// cleaned by card.Answer.Message), "" for none; an allow carries none.
+	Answer(ctx context.Context, id string, a card.Answer, message string) (card.Card, error)
 	// WatchCards sends on the channel, without blocking, whenever a card
 	// is added, answered or expires, and closes it once ctx is done.
 	WatchCards(ctx context.Context) <-chan struct{}
@@ -66,74 +67,11 @@ type Backend interface {
 // Errors a Backend wraps so that the page can say what happened.
 var (
 	ErrNotFound = errors.New("not found")
-	ErrAnswered = errors.New("the card was already answered")
-	ErrExpired  = errors.New("the card expired")
-	ErrNoOffer  = errors.New("the card offers no rule")
 	ErrInvalid  = errors.New("invalid")
 )
 
 // MaxNote is the most characters the environment note holds.
 const MaxNote = policy.MaxNote
-
-// Card is a pending question to the person about one step.
-type Card struct {
-	ID      string
-	Session string
-	Agent   string
-	Tool    string // the tool's name as the agent gives it
-	Step    string // the command, or the tool call, as the person reads it
-	Cwd     string // the folder the step runs in
-	Mode    policy.Mode
-	Classes []string // the step's classes, most severe first
-	Reason  string   // built from the decision's diagnostic
-	// Diagnostic is the decision's diagnostic: the card's headline, its
-	// badge and its details are rendered from its fields. Nil when the
-	// backend has none; the page then shows Classes and Reason.
-	Diagnostic *policy.Diagnostic
-	// Words are the person's own words that started the step's turn, and
-	// Described the agent's own description of the step; each is shown
-	// labelled as whose it is, and "" when unknown.
-	Words     string
-	Described string
-	// Offer is the one offer the gateway computed: the rules "Always
-	// allow" keeps. When it is empty, NoOffer says why.
-	Offer   []rule.Rule
-	NoOffer string
-	// Shows is what the step does beyond its line: a write's diff, a
-	// tool's arguments, a sub-agent's prompt; bounded, its secrets
-	// masked. Nil when there is nothing more (a shell step).
-	Shows   *step.Shown
-	Created time.Time
-	Expires time.Time // when the agent stops waiting
-
-	Answered bool
-	Answer   Answer
-	Message  string // what the person told the agent with a deny
-}
-
-// OfferText is the offer as the card's button names it.
-func (c Card) OfferText() string {
-	s := ""
-	for i, r := range c.Offer {
-		if i > 0 {
-			s += " · "
-		}
-		s += r.String()
-	}
-	return s
-}
-
-// Summary is the card in one line, for a notifier.
-func (c Card) Summary() string {
-	s := "sayso asks: " + c.Step
-	if len(c.Classes) > 0 {
-		s += " (" + c.Classes[0] + ")"
-	}
-	if c.Agent != "" {
-		s += " — " + c.Agent
-	}
-	return s
-}
 
 // Session is one agent conversation as the page lists it: its own mode,
 // whether it is held, and its tasks. It carries no words.

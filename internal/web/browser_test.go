@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/web/browsertest"
 
 	"github.com/chromedp/chromedp"
@@ -63,7 +64,7 @@ func TestBrowser(t *testing.T) {
 	// A card appears live, without a reload, when a step asks.
 	b.Eval(`window.notReloaded = true`)
 	added := time.Now()
-	push := f.mem.AddCard(Card{
+	push := f.mem.AddCard(card.Card{
 		Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push origin feature/login", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"remote-write"}, Reason: "remote-write is a ceiling: no mode lets it through by itself",
 		Offer:   []rule.Rule{{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj"}},
@@ -80,7 +81,7 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("card does not show %q", want)
 		}
 	}
-	force := f.mem.AddCard(Card{
+	force := f.mem.AddCard(card.Card{
 		Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push --force origin main", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"force-remote"}, Reason: "force-remote is severe: it rewrites what others see",
 		NoOffer: "force-remote is severe: no \"always\" is ever offered for it",
@@ -131,14 +132,14 @@ func TestBrowser(t *testing.T) {
 	if len(rules) != 1 || rules[0].Rule != (rule.Rule{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj", CreatedAt: rules[0].CreatedAt}) {
 		t.Fatalf("rules kept = %+v, want exactly git push origin feature/* in /home/p/proj", rules)
 	}
-	if c, _ := f.mem.Card(context.Background(), push.ID); !c.Answered || c.Answer != AlwaysAllow {
+	if c, _ := f.mem.Card(context.Background(), push.ID); !c.Answered || c.Answer != card.AlwaysAllow {
 		t.Errorf("card %s: answered %v with %v", push.ID, c.Answered, c.Answer)
 	}
 
 	// By keyboard alone: focus Deny on the severe card and press Enter.
 	b.Submit("deny by keyboard", `document.querySelector("`+fsel+`") === null && document.querySelector("#cards") !== null`,
 		chromedp.Focus(chromedp.CSS(fsel+" button[value=deny]")), chromedp.KeyEvent(kb.Enter))
-	if c, _ := f.mem.Card(context.Background(), force.ID); !c.Answered || c.Answer != Deny {
+	if c, _ := f.mem.Card(context.Background(), force.ID); !c.Answered || c.Answer != card.Deny {
 		t.Errorf("severe card: answered %v with %v, want deny", c.Answered, c.Answer)
 	}
 	if rules, _ := f.mem.Rules(context.Background()); len(rules) != 1 {
@@ -216,7 +217,7 @@ func TestBrowser(t *testing.T) {
 
 	// Another tab of the same browser holds the cookie but no key: it
 	// shows no card and says how to get in.
-	f.mem.AddCard(Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push origin feature/other-tab", Cwd: "/home/p/proj",
+	f.mem.AddCard(card.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push origin feature/other-tab", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"remote-write"}, Expires: time.Now().Add(10 * time.Minute)})
 	other, cancel := chromedp.NewContext(b.Ctx())
 	defer cancel()

@@ -3,6 +3,8 @@ package web
 import (
 	"net/http"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/card"
 )
 
 func (s *Server) cardViews(r *http.Request) ([]cardView, error) {
@@ -57,36 +59,25 @@ func (s *Server) cardsFragment(w http.ResponseWriter, r *http.Request, session s
 // a good one it is refused and the refusal gives one.
 func (s *Server) answer(w http.ResponseWriter, r *http.Request, session string) {
 	ctx := r.Context()
-	a, err := ParseAnswer(r.PostForm.Get("answer"))
+	a, err := card.ParseAnswer(r.PostForm.Get("answer"))
 	if err != nil {
 		s.fail(w, r, session, http.StatusBadRequest, "refused: unknown answer; nothing was kept")
 		return
 	}
 	c, err := s.backend.Card(ctx, r.PathValue("id"))
-	switch {
-	case err != nil:
+	if err == nil {
+		err = c.Check(a, s.now())
+	}
+	if err != nil {
 		s.backendFail(w, r, session, err)
 		return
-	case c.Answered:
-		s.backendFail(w, r, session, ErrAnswered)
-		return
-	case !c.Expires.IsZero() && !s.now().Before(c.Expires):
-		s.backendFail(w, r, session, ErrExpired)
-		return
-	case a == AlwaysAllow && len(c.Offer) == 0:
-		s.backendFail(w, r, session, ErrNoOffer)
-		return
 	}
-	if v := newCardView(c, time.Time{}); (a == AllowOnce || a == AlwaysAllow) && v.Deliberate() &&
-		!s.confirmOK(r, session, c.ID, a, r.PostForm.Get(confirmField)) {
+	if c.NeedsConfirm(a) && !s.confirmOK(r, session, c.ID, a, r.PostForm.Get(confirmField)) {
 		w.Header().Set(ConfirmHeader, s.confirmFor(r, session, c.ID, a))
-		s.fail(w, r, session, http.StatusPreconditionRequired, "refused: a "+v.Badge.Label+" step is allowed only once confirmed: press its Allow button again, after a moment, to confirm; nothing was allowed")
+		s.fail(w, r, session, http.StatusPreconditionRequired, "refused: a "+badgeOf(c.Classes).Label+" step is allowed only once confirmed: press its Allow button again, after a moment, to confirm; nothing was allowed")
 		return
 	}
-	message := ""
-	if a == Deny || a == DenyAndHold {
-		message = DenyMessage(r.PostForm.Get("message"))
-	}
+	message := a.Message(r.PostForm.Get("message"))
 	if _, err := s.backend.Answer(ctx, c.ID, a, message); err != nil {
 		s.backendFail(w, r, session, err)
 		return

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
@@ -16,7 +17,7 @@ import (
 // from the card's fields and its diagnostic's, never taken from what the
 // terminal prints.
 type cardView struct {
-	Card
+	card.Card
 	Headline string   // the step's effect, in plain words
 	Effects  []effect // everything the step does that made sayso ask
 	Badge    badge
@@ -58,22 +59,7 @@ type preview struct {
 	NotEver []string
 }
 
-// Deliberate says the step is allowed only deliberately: a severe,
-// ceiling or never step has no allow key, and its allow asks to be
-// confirmed.
-func (v cardView) Deliberate() bool {
-	switch v.Badge.Level {
-	case "severe", "ceiling", "never":
-		return true
-	}
-	return false
-}
-
-// Deliberate says c's step is allowed only deliberately, with the page's
-// second confirmation: a severe, ceiling or never step.
-func Deliberate(c Card) bool { return newCardView(c, time.Time{}).Deliberate() }
-
-func newCardView(c Card, started time.Time) cardView {
+func newCardView(c card.Card, started time.Time) cardView {
 	v := cardView{Card: c}
 	v.Effects = effects(c)
 	v.Badge = badgeOf(c.Classes)
@@ -108,7 +94,7 @@ func newCardView(c Card, started time.Time) cardView {
 
 // effects are the diagnostic's findings of the classes that ask, most
 // severe first, each said once; without a diagnostic, the classes.
-func effects(c Card) []effect {
+func effects(c card.Card) []effect {
 	var out []effect
 	if d := c.Diagnostic; d != nil {
 		fs := slices.Clone(d.Assessment.Findings)
@@ -169,28 +155,15 @@ func verbOf(tool string) string {
 
 // badgeOf names the step's severity from its most severe class.
 func badgeOf(classes []string) badge {
-	b := badge{Level: "risky", Label: "opaque", Class: "opaque"}
-	best := -1
-	for _, name := range classes {
-		c, err := risk.ParseClass(name)
-		if err != nil {
-			c = risk.Opaque
-		}
-		if c.Severity() <= best {
-			continue
-		}
-		best = c.Severity()
-		b.Class = c.String()
-		switch c.Kind() {
-		case risk.KindNever:
-			b.Level, b.Label = "never", "never"
-		case risk.KindSevere:
-			b.Level, b.Label = "severe", "severe"
-		case risk.KindCeiling:
-			b.Level, b.Label = "ceiling", "ceiling"
-		default:
-			b.Level, b.Label = "risky", c.String()
-		}
+	c := card.Gravest(classes)
+	b := badge{Level: "risky", Label: c.String(), Class: c.String()}
+	switch c.Kind() {
+	case risk.KindNever:
+		b.Level, b.Label = "never", "never"
+	case risk.KindSevere:
+		b.Level, b.Label = "severe", "severe"
+	case risk.KindCeiling:
+		b.Level, b.Label = "ceiling", "ceiling"
 	}
 	return b
 }
@@ -223,7 +196,7 @@ func shortFolder(dir string) string {
 	return dir
 }
 
-func previewOf(c Card) *preview {
+func previewOf(c card.Card) *preview {
 	r := c.Offer[0]
 	p := &preview{Rule: c.OfferText(), Folder: r.Cwd}
 	if strings.HasSuffix(r.Pattern, "*") {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -43,7 +44,7 @@ func TestCardReadsFromTheDiagnostic(t *testing.T) {
 		{`eval "$X"`, "Hides what runs: eval of text built at run time", "risky", "opaque"},
 	} {
 		_, diag := policy.Evaluate(policy.Request{Command: tc.cmd, Mode: policy.ModeAuto, Context: ctx, Wall: policy.Wall{On: true}})
-		c := Card{Step: tc.cmd, Tool: "Bash", Agent: "claude", Cwd: "/home/p/proj", Diagnostic: &diag}
+		c := card.Card{Step: tc.cmd, Tool: "Bash", Agent: "claude", Cwd: "/home/p/proj", Diagnostic: &diag}
 		for _, cl := range diag.Assessment.Classes.Classes() {
 			c.Classes = append(c.Classes, cl.String())
 		}
@@ -73,9 +74,9 @@ func TestCardReadsFromTheDiagnostic(t *testing.T) {
 // quotes around "always".
 func TestCardTextIsThePagesOwn(t *testing.T) {
 	f := newFixture(t, nil)
-	f.mem.AddCard(Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "rm -rf ~/work", Cwd: "/home/p/proj",
+	f.mem.AddCard(card.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "rm -rf ~/work", Cwd: "/home/p/proj",
 		Classes: []string{"destructive"}, NoOffer: "`destructive` is a class no words lift"})
-	f.mem.AddCard(Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push -f origin main", Cwd: "/home/p/proj",
+	f.mem.AddCard(card.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push -f origin main", Cwd: "/home/p/proj",
 		Classes: []string{"force-remote"}, NoOffer: "`force-remote` is severe: no \"always\" is offered for it, the person answers each time"})
 	person, _ := f.login()
 	body, _ := f.get(person, "/cards", nil)
@@ -91,7 +92,7 @@ func TestCardTextIsThePagesOwn(t *testing.T) {
 
 // "Always allow" says what else it allows and what it never will.
 func TestAlwaysAllowPreview(t *testing.T) {
-	c := Card{Step: "git push origin feature/login", Cwd: "/home/p/proj", Classes: []string{"remote-write"},
+	c := card.Card{Step: "git push origin feature/login", Cwd: "/home/p/proj", Classes: []string{"remote-write"},
 		Offer: []rule.Rule{{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj"}}}
 	v := newCardView(c, time.Time{})
 	if v.Preview == nil {

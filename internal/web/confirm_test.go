@@ -7,27 +7,29 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/card"
 )
 
 // confirmed presses an allow as the page does for a step that needs a
 // confirm: the first press is refused and gives the confirm; the second,
 // a moment later, sends it. It returns the second press's reply.
-func (f *fixture) confirmed(c *http.Client, csrf string, card Card, answer string) *http.Response {
+func (f *fixture) confirmed(c *http.Client, csrf string, cd card.Card, answer string) *http.Response {
 	f.t.Helper()
-	return f.confirmedForm(c, card, answerForm(csrf, answer))
+	return f.confirmedForm(c, cd, answerForm(csrf, answer))
 }
 
 // confirmedForm is confirmed with the whole form the page sends.
-func (f *fixture) confirmedForm(c *http.Client, card Card, form url.Values) *http.Response {
+func (f *fixture) confirmedForm(c *http.Client, cd card.Card, form url.Values) *http.Response {
 	f.t.Helper()
-	res, _ := f.post(c, "/cards/"+card.ID+"/answer", form, nil)
+	res, _ := f.post(c, "/cards/"+cd.ID+"/answer", form, nil)
 	token := res.Header.Get(ConfirmHeader)
 	if res.StatusCode != http.StatusPreconditionRequired || token == "" {
-		f.t.Fatalf("the first press of %s on %s: status %d, confirm %q; want 428 with a confirm", form.Get("answer"), card.Step, res.StatusCode, token)
+		f.t.Fatalf("the first press of %s on %s: status %d, confirm %q; want 428 with a confirm", form.Get("answer"), cd.Step, res.StatusCode, token)
 	}
-	f.wait(ConfirmAfter)
+	f.wait(card.ConfirmAfter)
 	form.Set("confirm", token)
-	res, _ = f.post(c, "/cards/"+card.ID+"/answer", form, nil)
+	res, _ = f.post(c, "/cards/"+cd.ID+"/answer", form, nil)
 	return res
 }
 
@@ -51,7 +53,7 @@ func TestIntruderSevereWithoutConfirm(t *testing.T) {
 	offering, severe := f.seed()
 	c, csrf := f.login()
 	other, otherCSRF := f.login() // a second tab of the same person
-	try := func(what string, card Card, form url.Values, cl *http.Client) string {
+	try := func(what string, card card.Card, form url.Values, cl *http.Client) string {
 		t.Helper()
 		res, body := f.post(cl, "/cards/"+card.ID+"/answer", form, nil)
 		if res.StatusCode != http.StatusPreconditionRequired || !strings.Contains(body, "allowed only once confirmed") {
@@ -83,11 +85,11 @@ func TestIntruderSevereWithoutConfirm(t *testing.T) {
 		t.Fatal("the refusal gave no confirm")
 	}
 	try("the confirm sent at once", severe, with("allow-once", token), c)
-	f.wait(ConfirmAfter)
+	f.wait(card.ConfirmAfter)
 
 	// A due confirm serves only its card, its answer, its tab.
 	once := try("allow-once on the ceiling card", offering, answerForm(csrf, "allow-once"), c)
-	f.wait(ConfirmAfter)
+	f.wait(card.ConfirmAfter)
 	try("the severe card's confirm on the ceiling card", offering, with("allow-once", token), c)
 	try("the allow-once confirm for always", offering, with("always", once), c)
 	mine := answerForm(otherCSRF, "allow-once")
@@ -98,7 +100,7 @@ func TestIntruderSevereWithoutConfirm(t *testing.T) {
 
 	// A confirm lapses.
 	late := try("another first press", offering, answerForm(csrf, "always"), c)
-	f.wait(ConfirmLapse + time.Second)
+	f.wait(card.ConfirmLapse + time.Second)
 	try("a lapsed confirm", offering, with("always", late), c)
 	f.nothingKept(offering, severe)
 
@@ -106,7 +108,7 @@ func TestIntruderSevereWithoutConfirm(t *testing.T) {
 	if res := f.confirmed(c, csrf, severe, "allow-once"); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the person's confirmed allow: status %d, want 303", res.StatusCode)
 	}
-	if got, _ := f.mem.Card(context.Background(), severe.ID); !got.Answered || got.Answer != AllowOnce {
+	if got, _ := f.mem.Card(context.Background(), severe.ID); !got.Answered || got.Answer != card.AllowOnce {
 		t.Errorf("after the confirmed allow the severe card: answered %v with %v", got.Answered, got.Answer)
 	}
 	if res, _ := f.post(c, "/cards/"+offering.ID+"/answer", answerForm(csrf, "deny"), nil); res.StatusCode != http.StatusSeeOther {

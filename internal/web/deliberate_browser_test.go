@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -26,7 +27,7 @@ func TestBrowserDeliberate(t *testing.T) {
 	if !strings.Contains(strings.Join(force.Classes, " "), "force-remote") {
 		t.Fatalf("the force-push card has classes %v", force.Classes)
 	}
-	unanswered := func(what string, c Card) {
+	unanswered := func(what string, c card.Card) {
 		t.Helper()
 		if got, _ := f.mem.Card(context.Background(), c.ID); got.Answered {
 			t.Errorf("%s: card %q answered with %v", what, c.Step, got.Answer)
@@ -115,7 +116,7 @@ func TestBrowserDeliberate(t *testing.T) {
 	}
 	confirmDue(b, once)
 	b.Submit("confirm", `document.querySelector("`+fsel+`") === null`, chromedp.Click(chromedp.CSS(once)))
-	if got, _ := f.mem.Card(context.Background(), force.ID); !got.Answered || got.Answer != AllowOnce {
+	if got, _ := f.mem.Card(context.Background(), force.ID); !got.Answered || got.Answer != card.AllowOnce {
 		t.Errorf("after the confirm the severe card: answered %v with %v", got.Answered, got.Answer)
 	}
 	b.Clean()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -18,7 +19,7 @@ import (
 
 // nothingKept fails unless no rule is kept, every card still waits, no
 // session is held and no answer reached the ledger.
-func (f *fixture) nothingKept(cards ...Card) {
+func (f *fixture) nothingKept(cards ...card.Card) {
 	f.t.Helper()
 	ctx := context.Background()
 	if rules, _ := f.mem.Rules(ctx); len(rules) != 0 {
@@ -53,7 +54,7 @@ func TestIntruderAnswerWithoutSession(t *testing.T) {
 	f := newFixture(t, nil)
 	offering, severe := f.seed()
 	_, csrf := f.login() // the person is logged in elsewhere
-	for _, c := range []Card{offering, severe} {
+	for _, c := range []card.Card{offering, severe} {
 		for _, a := range []string{"always", "allow-once", "deny-hold"} {
 			res, _ := f.post(client(), "/cards/"+c.ID+"/answer", answerForm(csrf, a), nil)
 			if res.StatusCode != http.StatusUnauthorized {

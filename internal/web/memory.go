@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
 )
@@ -22,7 +23,7 @@ type Memory struct {
 
 	mu       sync.Mutex
 	next     int
-	cards    []Card
+	cards    []card.Card
 	sessions []Session
 	rules    []KeptRule
 	leases   []Lease
@@ -68,7 +69,7 @@ func (m *Memory) changed() {
 
 // AddCard adds a waiting card and returns it with its id, as the gateway
 // would when a step asks.
-func (m *Memory) AddCard(c Card) Card {
+func (m *Memory) AddCard(c card.Card) card.Card {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if c.ID == "" {
@@ -132,10 +133,10 @@ func (m *Memory) SetSettings(s Settings) {
 }
 
 // Cards implements Backend.
-func (m *Memory) Cards(ctx context.Context) ([]Card, error) {
+func (m *Memory) Cards(ctx context.Context) ([]card.Card, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []Card
+	var out []card.Card
 	for _, c := range m.cards {
 		if !c.Answered {
 			out = append(out, c)
@@ -145,52 +146,42 @@ func (m *Memory) Cards(ctx context.Context) ([]Card, error) {
 }
 
 // Card implements Backend.
-func (m *Memory) Card(ctx context.Context, id string) (Card, error) {
+func (m *Memory) Card(ctx context.Context, id string) (card.Card, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i := m.card(id)
 	if i < 0 {
-		return Card{}, fmt.Errorf("card %s: %w", id, ErrNotFound)
+		return card.Card{}, fmt.Errorf("card %s: %w", id, ErrNotFound)
 	}
 	return m.cards[i], nil
 }
 
 func (m *Memory) card(id string) int {
-	return slices.IndexFunc(m.cards, func(c Card) bool { return c.ID == id })
+	return slices.IndexFunc(m.cards, func(c card.Card) bool { return c.ID == id })
 }
 
 // Answer implements Backend: one answer per card, and "Always allow"
 // keeps exactly the card's offer.
-func (m *Memory) Answer(ctx context.Context, id string, a Answer, message string) (Card, error) {
+func (m *Memory) Answer(ctx context.Context, id string, a card.Answer, message string) (card.Card, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	i := m.card(id)
 	if i < 0 {
-		return Card{}, fmt.Errorf("answer card %s: %w", id, ErrNotFound)
+		return card.Card{}, fmt.Errorf("answer card %s: %w", id, ErrNotFound)
 	}
 	c := &m.cards[i]
-	switch {
-	case c.Answered:
-		return Card{}, fmt.Errorf("answer card %s: %w", id, ErrAnswered)
-	case !c.Expires.IsZero() && !m.now().Before(c.Expires):
-		return Card{}, fmt.Errorf("answer card %s: %w", id, ErrExpired)
-	case a > AlwaysAllow:
-		return Card{}, fmt.Errorf("answer card %s: %w answer %d", id, ErrInvalid, a)
-	case a == AlwaysAllow && len(c.Offer) == 0:
-		return Card{}, fmt.Errorf("answer card %s: %w", id, ErrNoOffer)
+	if err := c.Check(a, m.now()); err != nil {
+		return card.Card{}, fmt.Errorf("answer card %s: %w", id, err)
 	}
-	if a == AlwaysAllow {
+	if a.Keeps() {
 		for _, r := range c.Offer {
 			m.keep(r)
 		}
 	}
-	if a == DenyAndHold {
+	if a.Holds() {
 		m.hold(c.Session, "stopped by the person on a card")
 	}
-	c.Answered, c.Answer = true, a
-	if a == Deny || a == DenyAndHold {
-		c.Message = message
-	}
+	c.Answered, c.Answer, c.Message = true, a, a.Message(message)
 	m.log("answer", c.Session, first(c.Classes), "", a.String()+": "+c.Step)
 	m.changed()
 	return *c, nil

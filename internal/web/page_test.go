@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/testenv"
 )
@@ -93,11 +94,11 @@ func TestEventsTellOfNewCards(t *testing.T) {
 func TestWatchNotifiesOncePerCard(t *testing.T) {
 	mem := NewMemory(nil)
 	got := make(chan string, 10)
-	srv, err := New(mem, Options{Addr: "127.0.0.1:7345", Notify: func(c Card) { got <- c.Summary() }})
+	srv, err := New(mem, Options{Addr: "127.0.0.1:7345", Notify: func(c card.Card) { got <- c.Summary() }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := mem.AddCard(Card{Session: "s1", Agent: "claude", Step: "git push origin main", Classes: []string{"remote-write"}})
+	first := mem.AddCard(card.Card{Session: "s1", Agent: "claude", Step: "git push origin main", Classes: []string{"remote-write"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { srv.Watch(ctx); close(done) }()
@@ -115,15 +116,15 @@ func TestWatchNotifiesOncePerCard(t *testing.T) {
 	if s := next(); s != want {
 		t.Errorf("notified %q, want %q", s, want)
 	}
-	mem.AddCard(Card{Session: "s1", Step: "npm publish", Classes: []string{"publish"}})
+	mem.AddCard(card.Card{Session: "s1", Step: "npm publish", Classes: []string{"publish"}})
 	if s := next(); s != "sayso asks: npm publish (publish)" {
 		t.Errorf("notified %q", s)
 	}
-	mem.Answer(ctx, first.ID, Deny, "")
+	mem.Answer(ctx, first.ID, card.Deny, "")
 	// A card added after the answer is notified once the watch has seen
 	// the answer too: a notification the answer made would come first,
 	// or with it.
-	mem.AddCard(Card{Session: "s1", Step: "make deploy", Classes: []string{"deploy"}})
+	mem.AddCard(card.Card{Session: "s1", Step: "make deploy", Classes: []string{"deploy"}})
 	if s := next(); s != "sayso asks: make deploy (deploy)" {
 		t.Errorf("notified %q, want the card added after the answer", s)
 	}
@@ -200,7 +201,7 @@ func TestLeasesModesRelease(t *testing.T) {
 		t.Errorf("mode autopilot: status %d", res.StatusCode)
 	}
 	// Deny and hold, then release.
-	c := f.mem.AddCard(Card{Session: "s2", Step: "sudo rm -rf /", Classes: []string{"privilege"}, NoOffer: "privilege: no words lift it"})
+	c := f.mem.AddCard(card.Card{Session: "s2", Step: "sudo rm -rf /", Classes: []string{"privilege"}, NoOffer: "privilege: no words lift it"})
 	if res, _ := f.post(person, "/cards/"+c.ID+"/answer", answerForm(csrf, "deny-hold"), nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("deny-hold: status %d", res.StatusCode)
 	}

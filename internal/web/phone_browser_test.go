@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -24,7 +25,7 @@ func TestBrowserPhoneWriteCard(t *testing.T) {
 	for i := range 30 {
 		rc = append(rc, fmt.Sprintf("export PATH=$HOME/.local/share/tools/bin%d:$PATH # added by the installer of tool %d", i, i))
 	}
-	write := f.mem.AddCard(Card{Session: "s1", Agent: "claude", Tool: "Write", Step: "Write: write /home/p/.bashrc", Cwd: "/home/p/proj",
+	write := f.mem.AddCard(card.Card{Session: "s1", Agent: "claude", Tool: "Write", Step: "Write: write /home/p/.bashrc", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"instruction"}, Expires: time.Now().Add(10 * time.Minute),
 		Shows: shownOf(t, "Write", map[string]string{"file_path": "/home/p/.bashrc", "content": strings.Join(rc, "\n") + "\n"})})
 	f.mem.AddCard(cmdCard("s1", "npm install left-pad", time.Now().Add(11*time.Minute)))

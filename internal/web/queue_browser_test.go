@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -87,7 +88,7 @@ func TestBrowserQueue(t *testing.T) {
 	// The answer keys act on the open card, which has focus.
 	b.Do("deny it by key", chromedp.KeyEvent("d"))
 	b.WaitFor("the last card answered", `document.querySelector("`+ids[9]+`") === null && document.querySelectorAll("#cards article.card.open").length === 1`)
-	if c, err := f.mem.Card(b.Ctx(), strings.TrimPrefix(ids[9], "#card-")); err != nil || !c.Answered || c.Answer != Deny {
+	if c, err := f.mem.Card(b.Ctx(), strings.TrimPrefix(ids[9], "#card-")); err != nil || !c.Answered || c.Answer != card.Deny {
 		t.Errorf("the key answered %+v (%v); want the open card denied", c, err)
 	}
 	b.Clean()

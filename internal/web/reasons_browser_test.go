@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
@@ -22,7 +23,7 @@ func TestBrowserReasonsFromKinds(t *testing.T) {
 
 	ctx := risk.Context{Root: "/home/p/proj", Cwd: "/home/p/proj", Home: "/home/p"}
 	_, diag := policy.Evaluate(policy.Request{Command: "git push -f origin main", Mode: policy.ModeAuto, Context: ctx, Wall: policy.Wall{On: true}})
-	card := f.mem.AddCard(Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push -f origin main", Cwd: "/home/p/proj",
+	card := f.mem.AddCard(card.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push -f origin main", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"force-remote"}, Expires: time.Now().Add(10 * time.Minute), Diagnostic: &diag})
 	f.mem.AddEntry(Entry{Kind: "decision", Session: "s1", Decision: "ask", Summary: "ask git push -f origin main", Findings: []Finding{
 		{Class: "force-remote", Words: "words an older sayso wrote", Reason: risk.PushesForce.By("git", "push --force", "")},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -74,7 +75,7 @@ func TestBrowserRestartKeepsTab(t *testing.T) {
 	}
 	b.Submit("deny the new card from the same tab", `document.querySelector("`+asel+`") === null`,
 		chromedp.Click(chromedp.CSS(asel+" button[value=deny]")))
-	if c, err := r.mem.Card(b.Ctx(), after.ID); err != nil || !c.Answered || c.Answer != Deny {
+	if c, err := r.mem.Card(b.Ctx(), after.ID); err != nil || !c.Answered || c.Answer != card.Deny {
 		t.Errorf("after the restart the tab's Deny reached %+v (%v); want the card denied", c, err)
 	}
 	b.Clean()

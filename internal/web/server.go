@@ -4,7 +4,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/sayso-dev/sayso/internal/passkey"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -13,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/card"
+	"github.com/sayso-dev/sayso/internal/passkey"
 )
 
 //go:embed templates/*.html
@@ -30,7 +32,7 @@ type Options struct {
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// Notify, when set, is called by Watch once for each new card.
-	Notify func(Card)
+	Notify func(card.Card)
 	// Warnings, when set, are shown at the top of every page, each time
 	// it is drawn: what the person turned off that keeps sayso from
 	// holding (auto_without_wall).
@@ -297,13 +299,13 @@ func status(err error) (int, string) {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return http.StatusNotFound, "not found: it may have been answered, forgotten or removed"
-	case errors.Is(err, ErrAnswered):
+	case errors.Is(err, card.ErrAnswered):
 		return http.StatusConflict, "refused: the card was already answered; nothing more was kept"
-	case errors.Is(err, ErrExpired):
+	case errors.Is(err, card.ErrExpired):
 		return http.StatusGone, "refused: the card expired or its agent stopped waiting; nothing was kept"
-	case errors.Is(err, ErrNoOffer):
+	case errors.Is(err, card.ErrNoOffer):
 		return http.StatusConflict, "refused: this card offers no rule, so none was kept"
-	case errors.Is(err, ErrInvalid):
+	case errors.Is(err, ErrInvalid), errors.Is(err, card.ErrUnknownAnswer):
 		return http.StatusBadRequest, err.Error()
 	}
 	return http.StatusInternalServerError, "sayso could not do this; sayso serve logged why on its standard error, where it runs"

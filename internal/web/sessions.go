@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -37,7 +38,7 @@ func sessionNames(list []Session) map[string]string {
 
 // withFolders fills in the folder of a session the backend knows none
 // for: the folder its waiting card runs in.
-func withFolders(list []Session, cards []Card) {
+func withFolders(list []Session, cards []card.Card) {
 	cwd := map[string]string{}
 	for _, c := range cards {
 		if !c.Answered && c.Cwd != "" {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
 )
@@ -77,17 +78,17 @@ func newFixture(t *testing.T, now func() time.Time) *fixture {
 
 // seed adds two sessions, one waiting card that offers a rule and one
 // severe card that offers none.
-func (f *fixture) seed() (offering, severe Card) {
+func (f *fixture) seed() (offering, severe card.Card) {
 	f.mem.AddSession(Session{ID: "s1", Agent: "claude", Mode: policy.ModeAuto, Tasks: []Task{{ID: "t1", Agent: "claude", Mode: policy.ModeAuto}}})
 	f.mem.AddSession(Session{ID: "s2", Agent: "codex", Mode: policy.ModeAsk})
 	now := f.srv.now()
-	offering = f.mem.AddCard(Card{
+	offering = f.mem.AddCard(card.Card{
 		Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push origin feature/login", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"remote-write"}, Reason: "remote-write is a ceiling: only the person lets it through",
 		Offer:   []rule.Rule{{Tool: "Bash", Unit: rule.UnitCommand, Pattern: "git push origin feature/*", Cwd: "/home/p/proj"}},
 		Expires: now.Add(5 * time.Minute),
 	})
-	severe = f.mem.AddCard(Card{
+	severe = f.mem.AddCard(card.Card{
 		Session: "s1", Agent: "claude", Tool: "Bash", Step: "git push --force origin main", Cwd: "/home/p/proj",
 		Mode: policy.ModeAuto, Classes: []string{"force-remote"}, Reason: "force-remote is severe",
 		NoOffer: "force-remote is severe: no \"always\" is ever offered for it",

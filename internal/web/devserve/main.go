@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/rule"
@@ -33,7 +34,7 @@ func main() {
 	step := func(cmd string) {
 		rc := risk.Context{Root: "/home/you/proj", Cwd: "/home/you/proj", Home: "/home/you"}
 		_, diag := policy.Evaluate(policy.Request{Command: cmd, Mode: policy.ModeAuto, Context: rc, Wall: policy.Wall{On: true}})
-		c := web.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: cmd, Cwd: "/home/you/proj", Mode: policy.ModeAuto,
+		c := card.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: cmd, Cwd: "/home/you/proj", Mode: policy.ModeAuto,
 			Diagnostic: &diag, Words: "ship the login work", Described: "Run " + cmd, Expires: time.Now().Add(2 * time.Minute)}
 		for _, cl := range diag.Assessment.Classes.Classes() {
 			c.Classes = append(c.Classes, cl.String())
