@@ -14,8 +14,7 @@ an agent's [autonomy] table in the policy file.
 `
 
 func init() {
-	register(command{"autopilot", "say what autopilot releases and what it never does", runAutopilot})
-	helpTopics["autopilot"] = autopilotUsage
+	register(command{"autopilot", "say what autopilot releases and what it never does", runAutopilot, autopilotUsage})
 }
 
 func runAutopilot(env *Env, args []string) error {

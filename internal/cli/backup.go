@@ -40,10 +40,8 @@ never restored.
 `
 
 func init() {
-	register(command{"backup", "write what you set to a file", runBackup})
-	register(command{"restore", "preview or apply a backup", runRestore})
-	helpTopics["backup"] = backupUsage
-	helpTopics["restore"] = restoreUsage
+	register(command{"backup", "write what you set to a file", runBackup, backupUsage})
+	register(command{"restore", "preview or apply a backup", runRestore, restoreUsage})
 }
 
 func policyPath() (string, error) {

@@ -37,8 +37,7 @@ do not run it).
 `
 
 func init() {
-	register(command{"check", "explain the decision for a command", runCheck})
-	helpTopics["check"] = checkUsage
+	register(command{"check", "explain the decision for a command", runCheck, checkUsage})
 }
 
 // checkResult is the stable JSON of sayso check.

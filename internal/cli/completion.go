@@ -24,8 +24,7 @@ Run it again after an upgrade: a new command completes from then on.
 var shells = []string{"bash", "zsh", "fish"}
 
 func init() {
-	register(command{"completion", "print a shell completion script", runCompletion}, shells...)
-	helpTopics["completion"] = completionUsage
+	register(command{"completion", "print a shell completion script", runCompletion, completionUsage}, shells...)
 }
 
 func runCompletion(env *Env, args []string) error {

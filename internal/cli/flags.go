@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -82,25 +83,36 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// splitVerb reads "sayso NOUN VERB ARGS": the verb, one of verbs, and the
-// arguments after it. done is true when the verb asks for help: usage is
-// printed and the command has nothing more to do.
-func splitVerb(env *Env, noun, usage string, args []string, verbs ...string) (verb string, rest []string, done bool, err error) {
+// splitVerb reads "sayso NOUN VERB ARGS": the verb, one of those the noun
+// registered, a flag set for "NOUN VERB" (each verb defines only its own
+// flags on it: another verb's is refused) and the arguments after the verb.
+// done is true when the verb asks for help: the noun's usage is printed
+// and the command has nothing more to do.
+func splitVerb(env *Env, noun string, args []string) (verb string, fs *flag.FlagSet, rest []string, done bool, err error) {
+	verbs := verbsOf(noun)
 	if len(args) == 0 {
-		return "", nil, false, usagef("%s: no verb given (%s)", noun, oneOf(verbs))
+		return "", nil, nil, false, usagef("%s: no verb given (%s)", noun, oneOf(verbs))
 	}
 	verb, rest = args[0], args[1:]
 	switch verb {
 	case "help", "-h", "--help":
-		fmt.Fprint(env.Stdout, usage)
-		return verb, rest, true, nil
+		fmt.Fprint(env.Stdout, helpTopics[noun])
+		return verb, nil, rest, true, nil
 	}
-	for _, v := range verbs {
-		if v == verb {
-			return verb, rest, false, nil
+	if !slices.Contains(verbs, verb) {
+		return verb, nil, rest, false, usagef("%s: unknown verb %q (want %s)", noun, verb, oneOf(verbs))
+	}
+	return verb, verbFlags(noun + " " + verb), rest, false, nil
+}
+
+// verbsOf are the verbs the command noun registered.
+func verbsOf(noun string) []string {
+	for _, c := range commands {
+		if c.name == noun {
+			return c.verbs
 		}
 	}
-	return verb, rest, false, usagef("%s: unknown verb %q (want %s)", noun, verb, oneOf(verbs))
+	return nil
 }
 
 // oneOf lists words as a person says them: "a, b or c".

@@ -28,8 +28,7 @@ folders every step asks and no prompt is the person's.
 `
 
 func init() {
-	register(command{"hook", "answer an agent's hook (run by the agent)", runHook}, hook.Agents...)
-	helpTopics["hook"] = hookUsage
+	register(command{"hook", "answer an agent's hook (run by the agent)", runHook, hookUsage}, hook.Agents...)
 }
 
 func runHook(env *Env, args []string) error {

@@ -21,16 +21,14 @@ and person only when added with --person. remove stops its token at once.
 `
 
 func init() {
-	register(command{"host", "add, list or remove an API host", runHost}, "add", "list", "remove")
-	helpTopics["host"] = hostUsage
+	register(command{"host", "add, list or remove an API host", runHost, hostUsage}, "add", "list", "remove")
 }
 
 func runHost(env *Env, args []string) error {
-	verb, args, done, err := splitVerb(env, "host", hostUsage, args, "add", "list", "remove")
+	verb, fs, args, done, err := splitVerb(env, "host", args)
 	if done || err != nil {
 		return err
 	}
-	fs := verbFlags("host " + verb)
 	person := fs.Bool("person", false, "")
 	asJSON := fs.Bool("json", false, "")
 	rest, done, err := parseArgs(env, fs, hostUsage, args)

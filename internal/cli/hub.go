@@ -78,8 +78,7 @@ approves a step on any node.
 `
 
 func init() {
-	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub}, "token", "login", "publish", "migrate")
-	helpTopics["hub"] = hubUsage
+	register(command{"hub", "run the team's hub; make join tokens; publish org bundles", runHub, hubUsage}, "token", "login", "publish", "migrate")
 }
 
 // DefaultHubAddr is where sayso hub listens.
@@ -143,18 +142,17 @@ func hubDir(flagged string) (string, error) {
 	return filepath.Join(state, "hub"), nil
 }
 
+// hubVerbs run the verbs hub registered; without one, hub runs the hub.
+var hubVerbs = map[string]func(*Env, []string) error{
+	"token":   runHubToken,
+	"publish": runHubPublish,
+	"login":   runHubLogin,
+	"migrate": runHubMigrate,
+}
+
 func runHub(env *Env, args []string) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "token":
-			return runHubToken(env, args[1:])
-		case "publish":
-			return runHubPublish(env, args[1:])
-		case "login":
-			return runHubLogin(env, args[1:])
-		case "migrate":
-			return runHubMigrate(env, args[1:])
-		}
+	if len(args) > 0 && hubVerbs[args[0]] != nil {
+		return hubVerbs[args[0]](env, args[1:])
 	}
 	fs := verbFlags("hub")
 	db := fs.String("db", "", "")

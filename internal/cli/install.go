@@ -52,12 +52,9 @@ a program it lets run could rewrite its store.
 `
 
 func init() {
-	register(command{"install", "plug sayso into an agent's hooks", runInstall}, hook.Agents...)
-	register(command{"uninstall", "remove what install added", runUninstall}, hook.Agents...)
-	register(command{"doctor", "check the installed hooks and their pins", runDoctor})
-	helpTopics["install"] = installUsage
-	helpTopics["uninstall"] = uninstallUsage
-	helpTopics["doctor"] = doctorUsage
+	register(command{"install", "plug sayso into an agent's hooks", runInstall, installUsage}, hook.Agents...)
+	register(command{"uninstall", "remove what install added", runUninstall, uninstallUsage}, hook.Agents...)
+	register(command{"doctor", "check the installed hooks and their pins", runDoctor, doctorUsage})
 }
 
 func runInstall(env *Env, args []string) error {

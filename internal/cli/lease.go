@@ -27,17 +27,14 @@ list shows the live leases, or with --all every lease and its state.
 `
 
 func init() {
-	register(command{"lease", "grant, list and revoke one-shot leases", runLease}, "grant", "list", "revoke")
-	helpTopics["lease"] = leaseUsage
+	register(command{"lease", "grant, list and revoke one-shot leases", runLease, leaseUsage}, "grant", "list", "revoke")
 }
 
 func runLease(env *Env, args []string) error {
-	verb, args, done, err := splitVerb(env, "lease", leaseUsage, args, "grant", "list", "revoke")
+	verb, fs, args, done, err := splitVerb(env, "lease", args)
 	if done || err != nil {
 		return err
 	}
-	// Each verb defines only its own flags: another verb's is refused.
-	fs := verbFlags("lease " + verb)
 	session, cwd, all, asJSON := new(string), new(string), new(bool), new(bool)
 	ttl := new(time.Duration)
 	*ttl = store.MaxLeaseTTL

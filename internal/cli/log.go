@@ -36,8 +36,7 @@ prints each matching row once.
 `
 
 func init() {
-	register(command{"log", "print the ledger", runLog})
-	helpTopics["log"] = logUsage
+	register(command{"log", "print the ledger", runLog, logUsage})
 }
 
 func runLog(env *Env, args []string) error {

@@ -54,6 +54,7 @@ type command struct {
 	name    string
 	summary string
 	run     func(env *Env, args []string) error
+	usage   string // its help; "" is its summary alone
 }
 
 // registered is a command in the table and the words it takes first: its
@@ -67,13 +68,22 @@ type registered struct {
 // the completion scripts are made from this table.
 var commands []registered
 
-func register(c command, verbs ...string) { commands = append(commands, registered{c, verbs}) }
+// register adds c to the table; its usage becomes its help topic.
+func register(c command, verbs ...string) {
+	commands = append(commands, registered{c, verbs})
+	if c.usage != "" {
+		helpTopics[c.name] = c.usage
+	}
+}
+
+const (
+	versionUsage = "usage: sayso version\n\nPrints sayso's version: the module version it was built as, or the\ncommit it was built from and whether that tree was modified.\n"
+	helpUsage    = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands and the topics. With one, prints its\nhelp; a text longer than the terminal goes through $PAGER (or less -R),\nand is printed whole to a file or a pipe. Every command also takes\n--help (or -h) and prints the same, changing nothing.\n"
+)
 
 func init() {
-	register(command{"version", "print the version", runVersion})
-	register(command{"help", "show help", runHelp})
-	helpTopics["version"] = "usage: sayso version\n\nPrints sayso's version: the module version it was built as, or the\ncommit it was built from and whether that tree was modified.\n"
-	helpTopics["help"] = "usage: sayso help [COMMAND or TOPIC]\n\nWith no argument, lists the commands and the topics. With one, prints its\nhelp; a text longer than the terminal goes through $PAGER (or less -R),\nand is printed whole to a file or a pipe. Every command also takes\n--help (or -h) and prints the same, changing nothing.\n"
+	register(command{"version", "print the version", runVersion, versionUsage})
+	register(command{"help", "show help", runHelp, helpUsage})
 }
 
 // Version, when set at build time (-ldflags -X), is printed as it is;

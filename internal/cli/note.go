@@ -21,8 +21,7 @@ characters. An empty note clears it.
 `
 
 func init() {
-	register(command{"note", "set or show the environment note", runNote}, "set", "show")
-	helpTopics["note"] = noteUsage
+	register(command{"note", "set or show the environment note", runNote, noteUsage}, "set", "show")
 }
 
 func runNote(env *Env, args []string) error {

@@ -28,10 +28,9 @@ nothing to warn about, 1 when there is, 2 for a usage error.
 `
 
 func init() {
-	register(command{"policy", "check the policy files: what each entry matches", runPolicy}, "check", "keygen", "sign")
 	// The policy page is the help topic "policy" too: the command's usage
 	// comes first.
-	helpTopics["policy"] = policyUsage + orgPolicyUsage + "\n" + docs.Topics["policy"]
+	register(command{"policy", "check the policy files: what each entry matches", runPolicy, policyUsage + orgPolicyUsage + "\n" + docs.Topics["policy"]}, "check", "keygen", "sign")
 }
 
 // policyCheckResult is the stable JSON of sayso policy check.

@@ -22,8 +22,7 @@ rule. Exit status 0 whatever the answer; 2 for a usage error.
 `
 
 func init() {
-	register(command{"rule", "check always-allow rules against a command", runRule}, "match", "list", "forget", "offer")
-	helpTopics["rule"] = ruleUsage
+	register(command{"rule", "check always-allow rules against a command", runRule, ruleUsage}, "match", "list", "forget", "offer")
 }
 
 // ruleMatchResult is the stable JSON of sayso rule match.
@@ -43,23 +42,19 @@ type ruleOfferResult struct {
 }
 
 func runRule(env *Env, args []string) error {
-	if len(args) == 0 {
-		return usagef("rule: no verb given (match or offer)")
+	verb, _, rest, done, err := splitVerb(env, "rule", args)
+	if done || err != nil {
+		return err
 	}
-	switch args[0] {
-	case "match":
-		return runRuleMatch(env, args[1:])
-	case "list":
-		return runRuleList(env, args[1:])
-	case "forget":
-		return runRuleForget(env, args[1:])
-	case "offer":
-		return runRuleOffer(env, args[1:])
-	case "-h", "--help", "help":
-		fmt.Fprint(env.Stdout, ruleUsage)
-		return nil
-	}
-	return usagef("rule: unknown verb %q (want match or offer)", args[0])
+	return ruleVerbs[verb](env, rest)
+}
+
+// ruleVerbs run the verbs rule registered.
+var ruleVerbs = map[string]func(*Env, []string) error{
+	"match":  runRuleMatch,
+	"list":   runRuleList,
+	"forget": runRuleForget,
+	"offer":  runRuleOffer,
 }
 
 // ruleFlags parses the flags the rule verbs share.

@@ -54,9 +54,8 @@ wins.
 const DefaultAddr = "127.0.0.1:7474"
 
 func init() {
-	register(command{"serve", "run the gateway and the person's page", runServe})
-	register(command{"login", "print a one-time link to the person's page", runLogin})
-	helpTopics["serve"] = serveUsage
+	register(command{"serve", "run the gateway and the person's page", runServe, serveUsage})
+	register(command{name: "login", summary: "print a one-time link to the person's page", run: runLogin})
 }
 
 func runServe(env *Env, args []string) error {

@@ -36,17 +36,14 @@ running (a dev server, a watcher) ends with its wall.
 `
 
 func init() {
-	register(command{"session", "list, hold, release or end sessions and set their mode", runSession}, "list", "show", "hold", "release", "mode", "end")
-	helpTopics["session"] = sessionUsage
+	register(command{"session", "list, hold, release or end sessions and set their mode", runSession, sessionUsage}, "list", "show", "hold", "release", "mode", "end")
 }
 
 func runSession(env *Env, args []string) error {
-	verb, args, done, err := splitVerb(env, "session", sessionUsage, args, "list", "show", "hold", "release", "mode", "end")
+	verb, fs, args, done, err := splitVerb(env, "session", args)
 	if done || err != nil {
 		return err
 	}
-	// Each verb defines only its own flags: another verb's is refused.
-	fs := verbFlags("session " + verb)
 	asJSON, why := new(bool), new(string)
 	switch verb {
 	case "list", "show":

@@ -27,8 +27,7 @@ It changes nothing, and exits 0 whatever it finds.
 `
 
 func init() {
-	register(command{"status", "say whether the gateway runs, where the page is, and what is installed", runStatus})
-	helpTopics["status"] = statusUsage
+	register(command{"status", "say whether the gateway runs, where the page is, and what is installed", runStatus, statusUsage})
 }
 
 // Status is what sayso status reports.

@@ -71,8 +71,7 @@ ledger stops chaining; the local rules, ledger and settings are kept.
 `
 
 func init() {
-	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam}, "join", "enrol", "passkeys", "take", "leave")
-	helpTopics["team"] = teamUsage
+	register(command{"team", "join or leave a team's hub; take its org bundle", runTeam, teamUsage}, "join", "enrol", "passkeys", "take", "leave")
 }
 
 func runTeam(env *Env, args []string) error {

@@ -117,6 +117,43 @@ func (e *evaluation) tier(id TierID, r Reason, outcome *Decision, why string) {
 	e.d.Tiers = append(e.d.Tiers, t)
 }
 
+// explicitTier is tier 3 or 4: the policy file's entries of one effect,
+// then an autonomy row of the value that means the same.
+type explicitTier struct {
+	id               TierID
+	effect           Decision
+	kind             MatchKind
+	row              Autonomy
+	byEntry, byRow   Reason
+	entryWhy, rowWhy string // the sentence's start; the source ends it
+	none             string
+}
+
+var explicitTiers = [...]explicitTier{
+	{TierExplicitDeny, Deny, MatchDenyEntry, DenyTool, ReasonDenyEntry, ReasonDenyRow,
+		"the policy file denies it", "the autonomy row denies ", "no deny entry or row matches"},
+	{TierExplicitAsk, Ask, MatchAskEntry, RequireApproval, ReasonAskEntry, ReasonAskRow,
+		"the policy file asks, in every mode", "the autonomy row requires approval for ", "no ask entry or row matches"},
+}
+
+// explicit decides tier t from the policy file's entries and the
+// autonomy row auto, recording every entry that matched.
+func (e *evaluation) explicit(pol *Policy, auto Resolved, t explicitTier) {
+	hits := pol.matchEntries(t.effect, e.st)
+	for _, i := range hits {
+		e.match(t.id, t.kind, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
+	}
+	outcome := t.effect
+	switch {
+	case len(hits) > 0:
+		e.tier(t.id, t.byEntry, &outcome, t.entryWhy+" ("+pol.Entries[hits[0]].Source.String()+")")
+	case auto.Found && auto.Value == t.row:
+		e.tier(t.id, t.byRow, &outcome, t.rowWhy+e.st.tool+" ("+auto.Row.Source.String()+")")
+	default:
+		e.tier(t.id, ReasonNone, nil, t.none)
+	}
+}
+
 func (e *evaluation) match(tier TierID, kind MatchKind, source, text string) {
 	e.d.Matches = append(e.d.Matches, Match{Tier: tier, Kind: kind, Source: source, Text: text})
 }
@@ -210,29 +247,8 @@ func (e *evaluation) run() {
 		}
 		e.match(tierOfAutonomy(auto.Value), MatchAutonomyRow, auto.Row.Source.String(), text)
 	}
-	denies := pol.matchEntries(Deny, e.st)
-	for _, i := range denies {
-		e.match(TierExplicitDeny, MatchDenyEntry, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
-	}
-	switch {
-	case len(denies) > 0:
-		e.tier(TierExplicitDeny, ReasonDenyEntry, &deny, "the policy file denies it ("+pol.Entries[denies[0]].Source.String()+")")
-	case auto.Found && auto.Value == DenyTool:
-		e.tier(TierExplicitDeny, ReasonDenyRow, &deny, "the autonomy row denies "+e.st.tool+" ("+auto.Row.Source.String()+")")
-	default:
-		e.tier(TierExplicitDeny, ReasonNone, nil, "no deny entry or row matches")
-	}
-	asks := pol.matchEntries(Ask, e.st)
-	for _, i := range asks {
-		e.match(TierExplicitAsk, MatchAskEntry, pol.Entries[i].Source.String(), describeEntry(&pol.Entries[i]))
-	}
-	switch {
-	case len(asks) > 0:
-		e.tier(TierExplicitAsk, ReasonAskEntry, &ask, "the policy file asks, in every mode ("+pol.Entries[asks[0]].Source.String()+")")
-	case auto.Found && auto.Value == RequireApproval:
-		e.tier(TierExplicitAsk, ReasonAskRow, &ask, "the autonomy row requires approval for "+e.st.tool+" ("+auto.Row.Source.String()+")")
-	default:
-		e.tier(TierExplicitAsk, ReasonNone, nil, "no ask entry or row matches")
+	for _, t := range explicitTiers {
+		e.explicit(pol, auto, t)
 	}
 
 	// 5. Lease. A lease is for the action it names: a step that also
