@@ -8,9 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"sync"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -99,16 +97,8 @@ func inClientSandbox(a Args, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	var relayed sync.WaitGroup
-	for _, r := range relays {
-		relayed.Add(1)
-		go func() {
-			defer relayed.Done()
-			r.copy()
-		}()
-	}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	drain := relayAll(relays)
+	sigs := catchSignals()
 	defer signal.Stop(sigs)
 
 	// Landlock holds the thread that restricts itself and what it starts:
@@ -122,48 +112,15 @@ func inClientSandbox(a Args, stderr io.Writer) int {
 		Files: []uintptr{std[0], std[1], std[2]},
 		Sys:   &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	})
-	for fd, f := range std {
-		if f > 2 {
-			syscall.Close(int(f))
-			std[fd] = uintptr(fd)
-		}
-	}
+	handOver(&std)
 	if err != nil {
 		return fail(fmt.Errorf("run bash: %w", err))
 	}
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case s := <-sigs:
-				switch s {
-				case syscall.SIGINT, syscall.SIGQUIT:
-					syscall.Kill(-pid, s.(syscall.Signal))
-				default:
-					syscall.Kill(pid, s.(syscall.Signal))
-				}
-			}
-		}
-	}()
-	var ws syscall.WaitStatus
-	for {
-		_, err = syscall.Wait4(pid, &ws, 0, nil)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	ws, err := relayWait(pid, sigs)
 	if err != nil {
 		return fail(fmt.Errorf("wait for the step: %w", err))
 	}
-	// What the shell wrote before it ended reaches the terminal; a
-	// process it left running does not keep the client waiting.
-	for _, r := range relays {
-		r.from.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-	}
-	relayed.Wait()
+	drain()
 	code := waitCode(ws)
 	if a.ReportFD >= 0 {
 		syscall.Write(a.ReportFD, []byte("e"))

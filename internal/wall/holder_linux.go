@@ -65,48 +65,19 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 	if err != nil {
 		return nil, err
 	}
-	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("make the keeper's socket: %w", err)
-	}
 	attr := &syscall.SysProcAttr{
 		Cloneflags: syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID,
 		Pdeathsig:  syscall.SIGKILL,
 		Setsid:     true,
 	}
 	if err := mapIDs(attr, unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_DAC_OVERRIDE); err != nil {
-		unix.Close(pair[0])
-		unix.Close(pair[1])
 		return nil, err
 	}
-	null, err := os.Open(os.DevNull)
+	pid, c, err := startChild([]string{LauncherName, keeperArg}, "/", withoutSecrets(os.Environ()), []int{-1, -1, int(stderr.Fd())}, attr)
 	if err != nil {
-		unix.Close(pair[0])
-		unix.Close(pair[1])
-		return nil, err
+		return nil, fmt.Errorf("start the keeper in the wall's namespaces: %w", err)
 	}
-	defer null.Close()
-	runtime.LockOSThread()
-	pid, err := syscall.ForkExec("/proc/self/exe", []string{LauncherName, keeperArg}, &syscall.ProcAttr{
-		Dir:   "/",
-		Env:   withoutSecrets(os.Environ()),
-		Files: []uintptr{null.Fd(), null.Fd(), stderr.Fd(), uintptr(pair[1])},
-		Sys:   attr,
-	})
-	runtime.UnlockOSThread()
-	unix.Close(pair[1])
-	if err != nil {
-		unix.Close(pair[0])
-		return nil, fmt.Errorf("enter the wall's namespaces: %w", err)
-	}
-	f := os.NewFile(uintptr(pair[0]), "keeper")
-	c, err := net.FileConn(f)
-	f.Close()
-	if err != nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-		return nil, err
-	}
-	h := &holder{ctl: c.(*net.UnixConn), pid: pid, ns: ns, waits: map[int]chan reply{}, onPorts: onPorts, done: make(chan struct{}), spare: make(chan egressListener, 1)}
+	h := &holder{ctl: c, pid: pid, ns: ns, waits: map[int]chan reply{}, onPorts: onPorts, done: make(chan struct{}), spare: make(chan egressListener, 1)}
 	if h.own, err = ownDir(); err != nil {
 		h.close()
 		return nil, err
@@ -119,6 +90,49 @@ func startHolder(stderr *os.File, onPorts func([]int, int)) (*holder, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// startChild starts this program again as argv in folder dir with env
+// and attr, with the descriptors files gives it (-1 for /dev/null) and
+// one end of a new socket pair after them, and returns its process and
+// the pair's other end. The thread that starts it is locked until it
+// has: a parent-death signal follows that thread.
+func startChild(argv []string, dir string, env []string, files []int, attr *syscall.SysProcAttr) (int, *net.UnixConn, error) {
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return 0, nil, fmt.Errorf("make a socket pair: %w", err)
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		unix.Close(pair[0])
+		unix.Close(pair[1])
+		return 0, nil, err
+	}
+	defer null.Close()
+	fds := make([]uintptr, 0, len(files)+1)
+	for _, f := range files {
+		if f < 0 {
+			fds = append(fds, null.Fd())
+		} else {
+			fds = append(fds, uintptr(f))
+		}
+	}
+	runtime.LockOSThread()
+	pid, err := syscall.ForkExec("/proc/self/exe", argv, &syscall.ProcAttr{Dir: dir, Env: env, Files: append(fds, uintptr(pair[1])), Sys: attr})
+	runtime.UnlockOSThread()
+	unix.Close(pair[1])
+	if err != nil {
+		unix.Close(pair[0])
+		return 0, nil, err
+	}
+	f := os.NewFile(uintptr(pair[0]), "control")
+	c, err := net.FileConn(f)
+	f.Close()
+	if err != nil {
+		syscall.Kill(pid, syscall.SIGKILL)
+		return 0, nil, err
+	}
+	return pid, c.(*net.UnixConn), nil
 }
 
 // withoutSecrets is env without the variables whose name says they hold
@@ -375,6 +389,17 @@ func (h *holder) run(s step, files [4]int, hand func(), sigs <-chan os.Signal) (
 		return 0, err
 	}
 	hand()
+	return awaitStatus(w, sigs, func(sig syscall.Signal) {
+		h.sendM.Lock()
+		send(h.ctl, msg{Op: "signal", ID: id, Sig: int(sig)})
+		h.sendM.Unlock()
+	})
+}
+
+// awaitStatus waits for the reply on w that says how a step ended,
+// passing on each signal from sigs meanwhile; sigs closed (the step's
+// launcher is gone) passes on SIGKILL.
+func awaitStatus(w <-chan reply, sigs <-chan os.Signal, pass func(syscall.Signal)) (syscall.WaitStatus, error) {
 	for {
 		select {
 		case r := <-w:
@@ -387,9 +412,7 @@ func (h *holder) run(s step, files [4]int, hand func(), sigs <-chan os.Signal) (
 				sigs = nil
 				sig = syscall.SIGKILL
 			}
-			h.sendM.Lock()
-			send(h.ctl, msg{Op: "signal", ID: id, Sig: int(sig.(syscall.Signal))})
-			h.sendM.Unlock()
+			pass(sig.(syscall.Signal))
 		}
 	}
 }

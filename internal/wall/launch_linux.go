@@ -136,25 +136,11 @@ func outside(a Args, args []string) (int, error) {
 		}
 		handed = true
 		syscall.Close(pipe[1])
-		// The step's ends of the relays are its own now.
-		for fd, f := range std {
-			if f > 2 {
-				syscall.Close(int(f))
-				std[fd] = uintptr(fd)
-			}
-		}
+		handOver(&std)
 	}
 	defer hand()
-	var relayed sync.WaitGroup
-	for _, r := range relays {
-		relayed.Add(1)
-		go func() {
-			defer relayed.Done()
-			r.copy()
-		}()
-	}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	drain := relayAll(relays)
+	sigs := catchSignals()
 	defer signal.Stop(sigs)
 	files := [4]int{int(std[0]), int(std[1]), int(std[2]), pipe[1]}
 	var ws syscall.WaitStatus
@@ -173,12 +159,7 @@ func outside(a Args, args []string) (int, error) {
 		ws, err = alone(a, args, files, hand, sigs)
 	}
 	hand()
-	// What the shell wrote before it ended reaches the terminal; a
-	// process it left running does not keep the client waiting.
-	for _, r := range relays {
-		r.from.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-	}
-	relayed.Wait()
+	drain()
 	if err != nil {
 		return 0, err
 	}
@@ -488,6 +469,77 @@ func terminals() ([3]uintptr, []*relay, error) {
 		relays = append(relays, &relay{from: os.NewFile(uintptr(p[0]), "step output"), to: fd})
 	}
 	return std, relays, nil
+}
+
+// handOver closes this process's copies of the step's ends of its relays
+// (terminals), once the step has them: they are its own now.
+func handOver(std *[3]uintptr) {
+	for fd, f := range std {
+		if f > 2 {
+			syscall.Close(int(f))
+			std[fd] = uintptr(fd)
+		}
+	}
+}
+
+// relayAll copies the output of each relay to its terminal while the step
+// runs. drain returns once each is done: what the shell wrote before it
+// ended reaches the terminal, and a process it left running, which still
+// holds the pipe, does not keep the client waiting.
+func relayAll(relays []*relay) (drain func()) {
+	var relayed sync.WaitGroup
+	for _, r := range relays {
+		relayed.Add(1)
+		go func() {
+			defer relayed.Done()
+			r.copy()
+		}()
+	}
+	return func() {
+		for _, r := range relays {
+			r.from.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		}
+		relayed.Wait()
+	}
+}
+
+// catchSignals catches the signals the launcher passes on to the wall
+// (relayWait) rather than ending on them; signal.Stop ends the catching.
+func catchSignals() chan os.Signal {
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	return sigs
+}
+
+// relayWait waits for process pid, the wall's first process, passing on
+// the signals from sigs meanwhile. The wall is a session of its own, out
+// of the terminal's reach: what the terminal sends the group goes to the
+// wall's group, what is sent to the launcher to the wall.
+func relayWait(pid int, sigs <-chan os.Signal) (syscall.WaitStatus, error) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case s := <-sigs:
+				switch s {
+				case syscall.SIGINT, syscall.SIGQUIT:
+					syscall.Kill(-pid, s.(syscall.Signal))
+				default:
+					syscall.Kill(pid, s.(syscall.Signal))
+				}
+			}
+		}
+	}()
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if err != syscall.EINTR {
+			return ws, err
+		}
+	}
 }
 
 // relay copies the walled step's output from a pipe to the terminal.

@@ -277,20 +277,9 @@ func depth(p string) int { return strings.Count(p, "/") }
 // socket inode: opening it fails for every user, root included (ENXIO),
 // where root would read an empty file of mode 0.
 func makeVoid() (int, error) {
-	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	mfd, err := tmpfs("size", "16k", unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
 	if err != nil {
-		return -1, fmt.Errorf("open tmpfs: %w", err)
-	}
-	defer unix.Close(fs)
-	if err := unix.FsconfigSetString(fs, "size", "16k"); err != nil {
-		return -1, fmt.Errorf("size tmpfs: %w", err)
-	}
-	if err := unix.FsconfigCreate(fs); err != nil {
-		return -1, fmt.Errorf("create tmpfs: %w", err)
-	}
-	mfd, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
-	if err != nil {
-		return -1, fmt.Errorf("mount tmpfs: %w", err)
+		return -1, err
 	}
 	if err := unix.Mkdirat(mfd, "d", 0); err != nil {
 		unix.Close(mfd)

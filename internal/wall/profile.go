@@ -551,11 +551,17 @@ func under(path string, roots []string) bool {
 // unlocked is list without the entries that are, or hold, a path the
 // person approved writing.
 func unlocked(list, approved []string) []string {
+	return without(list, approved, func(x, a string) bool { return a == x || strings.HasPrefix(a, x+"/") })
+}
+
+// without is list without the entries x for which drop(x, a) holds for
+// one of the approved paths a (clean and absolute).
+func without(list, approved []string, drop func(x, a string) bool) []string {
 	var out []string
 	for _, x := range list {
 		keep := true
 		for _, a := range approved {
-			if a = clean(a); a != "" && (a == x || strings.HasPrefix(a, x+"/")) {
+			if a = clean(a); a != "" && drop(x, a) {
 				keep = false
 			}
 		}
@@ -573,19 +579,7 @@ func unlocked(list, approved []string) []string {
 // person approved, and the wall binds no file writable inside a read-only
 // folder, so that write fails.
 func approvedOnly(list, approved []string) []string {
-	var out []string
-	for _, x := range list {
-		keep := true
-		for _, a := range approved {
-			if a = clean(a); a != "" && (a == x || strings.HasPrefix(x, a+"/")) {
-				keep = false
-			}
-		}
-		if keep {
-			out = append(out, x)
-		}
-	}
-	return out
+	return without(list, approved, func(x, a string) bool { return a == x || strings.HasPrefix(x, a+"/") })
 }
 
 // keptState are, in a tool's state folder, what names a program, an

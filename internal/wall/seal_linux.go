@@ -112,18 +112,24 @@ func realFile(path string) (string, error) {
 // sealFS mounts a detached tmpfs for the decided copies; the caller
 // makes it read-only once they are written.
 func sealFS() (int, error) {
+	return tmpfs("mode", "0755", unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+}
+
+// tmpfs mounts a detached tmpfs with its option key set to value and the
+// mount attributes attrs, and returns the mount's descriptor.
+func tmpfs(key, value string, attrs int) (int, error) {
 	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
 	if err != nil {
 		return -1, fmt.Errorf("open tmpfs: %w", err)
 	}
 	defer unix.Close(fs)
-	if err := unix.FsconfigSetString(fs, "mode", "0755"); err != nil {
-		return -1, fmt.Errorf("configure tmpfs: %w", err)
+	if err := unix.FsconfigSetString(fs, key, value); err != nil {
+		return -1, fmt.Errorf("configure tmpfs (%s=%s): %w", key, value, err)
 	}
 	if err := unix.FsconfigCreate(fs); err != nil {
 		return -1, fmt.Errorf("create tmpfs: %w", err)
 	}
-	mfd, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV)
+	mfd, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, attrs)
 	if err != nil {
 		return -1, fmt.Errorf("mount tmpfs: %w", err)
 	}

@@ -79,33 +79,7 @@ func direct(bash string, args []string, files [4]int, hand func(), sigs <-chan o
 	if err != nil {
 		return 0, fmt.Errorf("enter the wall's namespaces: %w", err)
 	}
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case s := <-sigs:
-				// The wall is a session of its own, out of the terminal's
-				// reach: what the terminal sends the group goes to the
-				// wall's group, what is sent to the launcher to the wall.
-				switch s {
-				case syscall.SIGINT, syscall.SIGQUIT:
-					syscall.Kill(-pid, s.(syscall.Signal))
-				default:
-					syscall.Kill(pid, s.(syscall.Signal))
-				}
-			}
-		}
-	}()
-	var ws syscall.WaitStatus
-	for {
-		_, err = syscall.Wait4(pid, &ws, 0, nil)
-		if err != syscall.EINTR {
-			break
-		}
-	}
+	ws, err := relayWait(pid, sigs)
 	if err != nil {
 		return 0, fmt.Errorf("wait for the wall: %w", err)
 	}
@@ -178,16 +152,16 @@ func stepOf(a Args, args []string, cwd string) step {
 // viaSession runs the step in its session's wall, through the session's
 // holder, which it starts when there is none.
 func viaSession(a Args, args []string, files [4]int, hand func(), sigs <-chan os.Signal) (syscall.WaitStatus, error) {
-	c, err := dialSession(a.Profile.Session, true)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
 	cwd, err := os.Getwd()
 	if err != nil {
 		return 0, fmt.Errorf("find working folder: %w", err)
 	}
 	m := msg{Op: "run", Argv: args, Env: os.Environ(), Dir: cwd}
+	c, err := dialSession(a.Profile.Session, true)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
 	if err := send(c, m, files[:]...); err != nil {
 		return 0, fmt.Errorf("hand the step to its session's wall: %w", err)
 	}
@@ -201,17 +175,7 @@ func viaSession(a Args, args []string, files [4]int, hand func(), sigs <-chan os
 		}
 		done <- reply{m: m}
 	}()
-	for {
-		select {
-		case r := <-done:
-			if r.m.Err != "" {
-				return 0, errors.New(r.m.Err)
-			}
-			return syscall.WaitStatus(r.m.Status), nil
-		case s := <-sigs:
-			send(c, msg{Op: "signal", Sig: int(s.(syscall.Signal))})
-		}
-	}
+	return awaitStatus(done, sigs, func(sig syscall.Signal) { send(c, msg{Op: "signal", Sig: int(sig)}) })
 }
 
 // dialSession connects to the session's holder at sock, starting it

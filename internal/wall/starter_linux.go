@@ -148,17 +148,6 @@ func (s *starter) retire() {
 // startStarter starts a starter in a mount namespace of its own with the
 // second stage's arguments args, and waits until its wall is set up.
 func startStarter(m msg, args []string, key, print string) (*starter, error) {
-	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	null, err := os.Open(os.DevNull)
-	if err != nil {
-		unix.Close(pair[0])
-		unix.Close(pair[1])
-		return nil, err
-	}
-	defer null.Close()
 	attr := &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS, Setsid: true}
 	if os.Getuid() != 0 {
 		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_DAC_OVERRIDE}
@@ -169,25 +158,11 @@ func startStarter(m msg, args []string, key, print string) (*starter, error) {
 	if s := envOf(m.Env, "SSH_AUTH_SOCK"); s != "" {
 		env = append(env, "SSH_AUTH_SOCK="+s)
 	}
-	pid, err := syscall.ForkExec("/proc/self/exe", append([]string{LauncherName, starterArg}, args...), &syscall.ProcAttr{
-		Env:   env,
-		Dir:   m.Dir,
-		Files: []uintptr{null.Fd(), null.Fd(), 2, null.Fd(), uintptr(pair[1])},
-		Sys:   attr,
-	})
-	unix.Close(pair[1])
+	pid, c, err := startChild(append([]string{LauncherName, starterArg}, args...), m.Dir, env, []int{-1, -1, 2, -1}, attr)
 	if err != nil {
-		unix.Close(pair[0])
 		return nil, err
 	}
-	f := os.NewFile(uintptr(pair[0]), "starter")
-	c, err := net.FileConn(f)
-	f.Close()
-	if err != nil {
-		syscall.Kill(pid, syscall.SIGKILL)
-		return nil, err
-	}
-	s := &starter{key: key, print: print, pid: pid, ctl: c.(*net.UnixConn), running: map[int]int{}, early: map[int]syscall.Signal{}, used: time.Now()}
+	s := &starter{key: key, print: print, pid: pid, ctl: c, running: map[int]int{}, early: map[int]syscall.Signal{}, used: time.Now()}
 	r, fds, err := receive(s.ctl)
 	closeAll(fds)
 	if err != nil || r.Op != "ready" {

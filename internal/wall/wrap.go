@@ -121,20 +121,6 @@ func ParseArgs(args []string) (Args, error) {
 			}
 			a.Profile.PagePort = n
 			continue
-		case "--session":
-			c := clean(v)
-			if c == "" {
-				return a, fmt.Errorf("--session %q: not an absolute path", v)
-			}
-			a.Profile.Session = c
-			continue
-		case "--ledger":
-			c := clean(v)
-			if c == "" {
-				return a, fmt.Errorf("--ledger %q: not an absolute path", v)
-			}
-			a.Profile.Ledger = c
-			continue
 		case "--session-id":
 			if v == "" || !sessionID(v) {
 				return a, fmt.Errorf("bad --session-id %q", v)
@@ -156,40 +142,34 @@ func ParseArgs(args []string) (Args, error) {
 			a.ReportFD = n
 			continue
 		}
-		var list *[]string
-		switch f {
-		case "--write":
-			list = &a.Profile.Write
-		case "--ro":
-			list = &a.Profile.ReadOnly
-		case "--hide":
-			list = &a.Profile.Hidden
-		case "--make":
-			list = &a.Profile.Make
-		case "--keep":
-			list = &a.Profile.Kept
-		case "--absent":
-			list = &a.Profile.Absent
-		case "--overlay":
-			list = &a.Profile.Overlay
-		case "--upper":
-			if c := clean(v); c != "" {
-				a.Profile.Upper = c
-				continue
-			}
-		default:
+		// The flags that name a path: a list's, or one.
+		list, one := pathFlags(&a.Profile, f)
+		if list == nil && one == nil {
 			return a, fmt.Errorf("unknown flag %q", f)
 		}
 		c := clean(v)
-		if c == "" {
+		switch {
+		case c == "":
 			return a, fmt.Errorf("%s %q: not an absolute path", f, v)
+		case one != nil:
+			*one = c
+		default:
+			*list = append(*list, c)
 		}
-		*list = append(*list, c)
 	}
 	if !haveCommand && !a.Check {
 		return a, errors.New("no command: want -- COMMAND")
 	}
 	return a, nil
+}
+
+// pathFlags is the list of p a launcher flag that names a path adds to,
+// or the path it sets; neither for another flag.
+func pathFlags(p *Profile, flag string) (*[]string, *string) {
+	lists := map[string]*[]string{"--write": &p.Write, "--ro": &p.ReadOnly, "--hide": &p.Hidden, "--make": &p.Make,
+		"--keep": &p.Kept, "--absent": &p.Absent, "--overlay": &p.Overlay}
+	ones := map[string]*string{"--upper": &p.Upper, "--session": &p.Session, "--ledger": &p.Ledger}
+	return lists[flag], ones[flag]
 }
 
 // Wrap is the line the client's shell runs instead of command: the
