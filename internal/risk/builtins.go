@@ -171,4 +171,8 @@ func historyCmd(c *cmd) {
 	c.add(Secret, PrintsCredential.By("history", "", ""))
 }
 
+func colonFamily() family {
+	return family{names: []string{":"}, classify: colon}
+}
+
 func colon(c *cmd) { c.add(Read, ChangesNothing.By(":", "", "")) }

@@ -719,6 +719,10 @@ func heroku(c *cmd) {
 	}
 }
 
+func deployCLIFamily() family {
+	return family{names: []string{"sam"}, classify: deployCLI}
+}
+
 // deployCLI: platforms whose verbs deploy unless they only look.
 func deployCLI(c *cmd) {
 	ws := c.words(1)

@@ -388,6 +388,10 @@ func k9s(c *cmd) {
 	c.add(Opaque, Interactive.By("k9s", "", ""))
 }
 
+func argocdFamily() family {
+	return family{names: []string{"argocd"}, classify: argocd}
+}
+
 func argocd(c *cmd) {
 	ws := c.words(2)
 	switch {
@@ -398,6 +402,10 @@ func argocd(c *cmd) {
 	default:
 		c.add(Deploy, Deploys.By("argocd", ws[0]+" "+ws[1], ""))
 	}
+}
+
+func nomadFamily() family {
+	return family{names: []string{"nomad"}, classify: nomad}
 }
 
 func nomad(c *cmd) {

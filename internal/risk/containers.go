@@ -483,6 +483,10 @@ func earthly(c *cmd) {
 	c.cwdWrite()
 }
 
+func skopeoFamily() family {
+	return family{names: []string{"skopeo"}, classify: skopeo}
+}
+
 func skopeo(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "copy", "sync":

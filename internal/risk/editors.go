@@ -116,9 +116,17 @@ func fzf(c *cmd) {
 	c.add(Read, TransformsText.By("fzf", "", ""))
 }
 
+func textBrowserFamily() family {
+	return family{names: []string{"lynx", "links", "w3m", "elinks"}, classify: textBrowser}
+}
+
 func textBrowser(c *cmd) {
 	c.a.mark(c.i, roleFetch)
 	c.fetch(c.operands())
+}
+
+func manCmdFamily() family {
+	return family{names: []string{"man"}, classify: manCmd}
 }
 
 func manCmd(c *cmd) {
@@ -132,6 +140,10 @@ func manCmd(c *cmd) {
 	c.add(Read, PrintsHelp.By("man", "", ""))
 }
 
+func playwrightFamily() family {
+	return family{names: []string{"playwright"}, classify: playwright}
+}
+
 func playwright(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "open", "codegen", "screenshot", "pdf", "cr", "ff", "wk":
@@ -142,8 +154,16 @@ func playwright(c *cmd) {
 	}
 }
 
+func browserProgramFamily() family {
+	return family{names: []string{"chromium", "chromium-browser", "google-chrome", "chrome", "firefox"}, classify: browserProgram}
+}
+
 func browserProgram(c *cmd) {
 	c.add(Browser, DrivesBrowser.By(c.name, "", ""))
+}
+
+func gofmtFamily() family {
+	return family{names: []string{"gofmt"}, classify: gofmt}
 }
 
 func gofmt(c *cmd) {

@@ -67,5 +67,6 @@ func families() []family {
 		npmFamily(), npxFamily(), cargoFamily(), pipFamily(), uvFamily(), pipxFamily(), poetryFamily(), gemFamily(), composerFamily(),
 		dockerFamily(), curlFamily(), scpFamily(), redisFamily(), awsFamily(), rcloneFamily(), systemctlFamily(), ghFamily(),
 		agentFamily(), tmuxFamily(), jupyterFamily(), mixFamily(), zigFamily(), daemonFamily(), envManagerFamily(), rsyncFamily(), cpFamily(), zipFamily(), tarFamily(), edFamily(), dcFamily(),
+		glabFamily(), goreleaserFamily(), publishVerbFamily(), skopeoFamily(), deployCLIFamily(), argocdFamily(), nomadFamily(), tunnelFamily(), textBrowserFamily(), gpgFamily(), manCmdFamily(), gdbFamily(), playwrightFamily(), browserProgramFamily(), gofmtFamily(), colonFamily(), sshKeygenFamily(), sshAddFamily(), tracerFamily(),
 	}
 }

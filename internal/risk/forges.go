@@ -542,6 +542,10 @@ func otherVCS(c *cmd) {
 	}
 }
 
+func glabFamily() family {
+	return family{names: []string{"glab"}, classify: glab}
+}
+
 // glab is GitLab's CLI, read as gh where its commands are gh's; the
 // commands of its own, as glab mr --help and glab issue --help list them,
 // are read here.
@@ -589,6 +593,10 @@ func glab(c *cmd) {
 	}
 }
 
+func goreleaserFamily() family {
+	return family{names: []string{"goreleaser"}, classify: goreleaser}
+}
+
 func goreleaser(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "release", "":
@@ -602,6 +610,10 @@ func goreleaser(c *cmd) {
 	default:
 		c.add(LocalWrite, LocalWork.By("goreleaser", v, ""))
 	}
+}
+
+func publishVerbFamily() family {
+	return family{names: []string{"vsce", "ovsx"}, classify: publishVerb}
 }
 
 func publishVerb(c *cmd) {

@@ -28,7 +28,6 @@ func tables() map[string][]string {
 		return ns
 	}
 	out["basePrograms"] = keys(basePrograms())
-	out["morePrograms"] = keys(morePrograms())
 	out["toolbox"] = keys(toolbox())
 	out["everydayPrograms"] = keys(everydayPrograms())
 	return out

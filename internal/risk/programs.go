@@ -12,9 +12,6 @@ import (
 // their own: the program's name to the function that classifies it.
 func buildPrograms() map[string]func(*cmd) {
 	programs := basePrograms()
-	for k, v := range morePrograms() {
-		programs[k] = v
-	}
 	addToolbox(programs)
 	for _, f := range families() {
 		fn := f.classifier()

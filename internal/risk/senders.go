@@ -119,6 +119,10 @@ func grpcurl(c *cmd) {
 	c.add(Network, ReachesHost.By("grpcurl", "", ""))
 }
 
+func tunnelFamily() family {
+	return family{names: []string{"ngrok", "cloudflared", "lt", "bore", "localtunnel"}, classify: tunnel}
+}
+
 func tunnel(c *cmd) {
 	c.add(Exfil, ExposesService.By(c.name, "", ""))
 }

@@ -170,6 +170,10 @@ func networkConfig(c *cmd) {
 	c.add(Privilege, ChangesSystem.By(c.name, "", ""))
 }
 
+func tracerFamily() family {
+	return family{names: []string{"strace", "ltrace", "gcore"}, classify: tracer}
+}
+
 // tracer: attached to a running process, a tracer reads its memory — a
 // key, a cookie, sayso's own — whatever it is.
 func tracer(c *cmd) {
@@ -178,6 +182,10 @@ func tracer(c *cmd) {
 		return
 	}
 	c.add(Read, OnlyReads.By(c.name, "", ""))
+}
+
+func gpgFamily() family {
+	return family{names: []string{"gpg", "gpg2"}, classify: gpg}
 }
 
 func gpg(c *cmd) {
@@ -192,6 +200,10 @@ func gpg(c *cmd) {
 	default:
 		c.add(LocalWrite, LocalWork.By(c.name, "", ""))
 	}
+}
+
+func gdbFamily() family {
+	return family{names: []string{"gdb", "lldb"}, classify: gdb}
 }
 
 func gdb(c *cmd) {
@@ -211,6 +223,10 @@ func gdb(c *cmd) {
 	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 }
 
+func sshKeygenFamily() family {
+	return family{names: []string{"ssh-keygen"}, classify: sshKeygen}
+}
+
 func sshKeygen(c *cmd) {
 	if c.has("-l", "-F", "-H", "-R", "-y", "-Y") {
 		c.add(Read, OnlyReads.By("ssh-keygen", "", ""))
@@ -225,6 +241,10 @@ func sshKeygen(c *cmd) {
 			c.path(OpWrite, c.args[i+1])
 		}
 	}
+}
+
+func sshAddFamily() family {
+	return family{names: []string{"ssh-add"}, classify: sshAdd}
 }
 
 func sshAdd(c *cmd) {

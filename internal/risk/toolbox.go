@@ -52,16 +52,3 @@ func opaqueProgram(c *cmd) { c.add(Opaque, RunsUnread.By(c.name, "", "")) }
 
 // word returns the first n operands as plain words (options skipped).
 func (c *cmd) verb() string { return c.words(1)[0] }
-
-// morePrograms extends programs with the tools of this file.
-func morePrograms() map[string]func(*cmd) {
-	return map[string]func(*cmd){
-		"glab": glab, "goreleaser": goreleaser, "vsce": publishVerb, "ovsx": publishVerb, "skopeo": skopeo,
-		"sam": deployCLI, "argocd": argocd, "nomad": nomad, "ngrok": tunnel, "cloudflared": tunnel, "lt": tunnel, "bore": tunnel,
-		"localtunnel": tunnel, "lynx": textBrowser, "links": textBrowser, "w3m": textBrowser, "elinks": textBrowser,
-		"gpg": gpg, "gpg2": gpg, "man": manCmd, "gdb": gdb, "lldb": gdb, "playwright": playwright,
-		"chromium": browserProgram, "chromium-browser": browserProgram, "google-chrome": browserProgram, "chrome": browserProgram,
-		"firefox": browserProgram, "gofmt": gofmt, ":": colon, "ssh-keygen": sshKeygen, "ssh-add": sshAdd,
-		"strace": tracer, "ltrace": tracer, "gcore": tracer,
-	}
-}
