@@ -720,7 +720,7 @@ func heroku(c *cmd) {
 }
 
 func deployCLIFamily() family {
-	return family{names: []string{"sam"}, classify: deployCLI}
+	return family{names: []string{"sam", "kapp", "istioctl", "linkerd", "velero"}, classify: deployCLI}
 }
 
 // deployCLI: platforms whose verbs deploy unless they only look.
@@ -755,6 +755,10 @@ func deployCLI(c *cmd) {
 			c.worksOn(1, "-s", "--service", "--environment") // the folder it deploys
 		}
 	}
+}
+
+func cdkFamily() family {
+	return family{names: []string{"cdktf"}, classify: cdk}
 }
 
 func cdk(c *cmd) {
@@ -863,6 +867,10 @@ func vagrant(c *cmd) {
 	default:
 		c.add(LocalWrite, LocalWork.By("vagrant", v, ""))
 	}
+}
+
+func genericCloudFamily() family {
+	return family{names: []string{"copilot"}, classify: genericCloud}
 }
 
 func genericCloud(c *cmd) {

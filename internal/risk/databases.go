@@ -15,6 +15,10 @@ func redisFamily() family {
 	return family{names: []string{"redis-cli", "valkey-cli"}, before: redisModes, classify: redisCli}
 }
 
+func sqlClientFamily() family {
+	return family{names: []string{"pgcli", "mycli", "litecli", "usql"}, classify: sqlClient}
+}
+
 // sqlClient reads the SQL it is given and classifies the statements.
 func sqlClient(c *cmd) {
 	var sql []string
@@ -405,6 +409,10 @@ func etcdSecrets(c *cmd) Reason {
 	return Reason{}
 }
 
+func kafkaTopicsFamily() family {
+	return family{names: []string{"kafka-topics.sh"}, classify: kafkaTopics}
+}
+
 func kafkaTopics(c *cmd) {
 	switch {
 	case c.has("--delete"):
@@ -416,6 +424,10 @@ func kafkaTopics(c *cmd) {
 	}
 }
 
+func kafkaProducerFamily() family {
+	return family{names: []string{"kafka-console-producer.sh"}, classify: kafkaProducer}
+}
+
 func kafkaProducer(c *cmd) {
 	c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 	for _, r := range c.seg.Redirs {
@@ -423,6 +435,10 @@ func kafkaProducer(c *cmd) {
 			c.add(Exfil, SendsData.By(c.name, "", ""))
 		}
 	}
+}
+
+func kafkaGroupsFamily() family {
+	return family{names: []string{"kafka-consumer-groups.sh"}, classify: kafkaGroups}
 }
 
 func kafkaGroups(c *cmd) {

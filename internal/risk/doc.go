@@ -29,8 +29,7 @@ package risk
 // builds.go) take their names from package program's looks.go and
 // builds.go: a fixed class, read or local work. Programs not yet moved
 // into a family come from older tables whose entries are a classifier
-// alone: basePrograms (programs.go), toolbox (toolbox.go) and
-// everydayPrograms (everyday.go);
+// alone: basePrograms (programs.go) and toolbox (toolbox.go);
 // TestOlderTablesShrink counts their names, which may only fall.
 //
 // A name found nowhere is unknown. Package program's registry

@@ -155,7 +155,7 @@ func playwright(c *cmd) {
 }
 
 func browserProgramFamily() family {
-	return family{names: []string{"chromium", "chromium-browser", "google-chrome", "chrome", "firefox"}, classify: browserProgram}
+	return family{names: []string{"chromium", "chromium-browser", "google-chrome", "chrome", "firefox", "playwright-cli"}, classify: browserProgram}
 }
 
 func browserProgram(c *cmd) {

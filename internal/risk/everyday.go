@@ -6,35 +6,8 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
-// addEveryday adds the classifiers of everyday tools that take more than
-// a class: release tools, task runners, device and system tools.
-func addEveryday(programs map[string]func(*cmd)) {
-	for n, fn := range everydayPrograms() {
-		programs[n] = fn
-	}
-}
-
-// everydayPrograms are the everyday tools addEveryday adds.
-func everydayPrograms() map[string]func(*cmd) {
-	return map[string]func(*cmd){
-		"lerna": releaseTool, "changeset": releaseTool, "semantic-release": releaseTool, "release-it": releaseTool,
-		"np": releaseTool, "chromatic": releaseTool, "flit": releaseTool, "maturin": releaseTool, "wasm-pack": releaseTool,
-		"eas": releaseTool, "nuget": releaseTool, "pod": releaseTool, "cap": namedTaskRunner, "fastlane": namedTaskRunner,
-		"rails": rails, "wp": wpCLI, "husky": husky, "dbt": dbt, "cdktf": cdk, "copilot": genericCloud,
-		"kapp": deployCLI, "istioctl": deployCLI, "linkerd": deployCLI, "velero": deployCLI,
-		"sentry-cli": sentryCLI, "playwright-cli": browserProgram, "pgcli": sqlClient, "mycli": sqlClient, "litecli": sqlClient,
-		"usql": sqlClient, "adb": adb, "defaults": defaults, "nmap": networkTool, "mtr": networkTool, "iperf3": networkTool,
-		"ab": networkTool, "wrk": networkTool, "k6": networkTool, "hurl": opaqueProgram, "tcpdump": sniffer, "tshark": sniffer,
-		"lazygit": opaqueProgram, "lazydocker": opaqueProgram, "ranger": opaqueProgram, "broot": opaqueProgram, "wine": opaqueProgram,
-		"pkg": apt, "choco": apt, "scoop": apt, "winget": apt, "emerge": apt, "xbps-install": apt, "nix-env": apt, "guix": apt,
-		"flox": apt, "eopkg": apt, "pkgin": apt, "pkgman": apt, "flatpak": apt, "softwareupdate": privileged, "installer": privileged,
-		"update-alternatives": privileged, "ldconfig": privileged, "networksetup": privileged, "pmset": privileged, "nmcli": privileged,
-		"fastapi": fastapiCLI, "rimraf": rimraf, "mkdirp": func(c *cmd) { c.name = "mkdir"; writeOperands(c) },
-		"ncp": func(c *cmd) { c.name = "cp"; copyMove(c) }, "copyfiles": func(c *cmd) { c.name = "cp"; copyMove(c) },
-		"npm-run-all": namedTaskRunner, "run-s": namedTaskRunner, "run-p": namedTaskRunner, "perf": perfCmd, "fuser": fuser,
-		"chattr": chattr, "cron": privileged, "envsubst": envsubst, "kafka-topics.sh": kafkaTopics, "kafka-console-producer.sh": kafkaProducer, "kafka-console-consumer.sh": readOnly,
-		"kafka-consumer-groups.sh": kafkaGroups, "corepack": corepack,
-	}
+func corepackFamily() family {
+	return family{names: []string{"corepack"}, classify: corepack}
 }
 
 // corepack: enable and disable put shims of the package managers beside
@@ -50,6 +23,10 @@ func corepack(c *cmd) {
 		c.add(LocalWrite, LocalWork.By("corepack", v, ""))
 		c.cwdWrite()
 	}
+}
+
+func releaseToolFamily() family {
+	return family{names: []string{"lerna", "changeset", "semantic-release", "release-it", "np", "chromatic", "flit", "maturin", "wasm-pack", "eas", "nuget", "pod"}, classify: releaseTool}
 }
 
 // releaseTool: the verbs that publish are publishing; the rest builds.
@@ -74,6 +51,10 @@ func releaseTool(c *cmd) {
 	}
 }
 
+func namedTaskRunnerFamily() family {
+	return family{names: []string{"cap", "fastlane", "npm-run-all", "run-s", "run-p"}, classify: namedTaskRunner}
+}
+
 // namedTaskRunner runs lanes or tasks named by its arguments (cap
 // production deploy, fastlane release).
 func namedTaskRunner(c *cmd) {
@@ -82,6 +63,10 @@ func namedTaskRunner(c *cmd) {
 	}
 	c.add(LocalWrite, RunsProject.By(c.name, "", ""))
 	c.cwdWrite()
+}
+
+func railsFamily() family {
+	return family{names: []string{"rails"}, classify: rails}
 }
 
 func rails(c *cmd) {
@@ -99,6 +84,10 @@ func rails(c *cmd) {
 	}
 }
 
+func wpCLIFamily() family {
+	return family{names: []string{"wp"}, classify: wpCLI}
+}
+
 func wpCLI(c *cmd) {
 	ws := c.words(2)
 	switch {
@@ -111,6 +100,10 @@ func wpCLI(c *cmd) {
 	}
 }
 
+func huskyFamily() family {
+	return family{names: []string{"husky"}, classify: husky}
+}
+
 func husky(c *cmd) {
 	if v := c.verb(); v == "" || v == "install" || v == "init" || v == "add" || v == "set" {
 		c.add(InstructionPatch, RunsLater.By("husky", v, ""))
@@ -119,11 +112,19 @@ func husky(c *cmd) {
 	c.add(LocalWrite, LocalWork.By("husky", "", ""))
 }
 
+func dbtFamily() family {
+	return family{names: []string{"dbt"}, classify: dbt}
+}
+
 // dbt builds tables in the warehouse its profile names.
 func dbt(c *cmd) {
 	c.byVerb(c.verb(), verbRule{nil, Opaque, RunsUnread},
 		verbRule{[]string{"run", "build", "seed", "snapshot", "run-operation"}, RemoteWrite, ChangesServer},
 		verbRule{[]string{"compile", "parse", "ls", "list", "debug", "deps", "docs", "clean", "init", "test", "show", "source", "--version", ""}, LocalWrite, LocalWork})
+}
+
+func sentryCLIFamily() family {
+	return family{names: []string{"sentry-cli"}, classify: sentryCLI}
 }
 
 func sentryCLI(c *cmd) {
@@ -140,10 +141,18 @@ func sentryCLI(c *cmd) {
 	}
 }
 
+func adbFamily() family {
+	return family{names: []string{"adb"}, classify: adb}
+}
+
 func adb(c *cmd) {
 	c.byVerb(c.verb(), verbRule{nil, LocalWrite, LocalWork},
 		verbRule{[]string{"devices", "version", "logcat", "get-state", "get-serialno", "help", ""}, Read, OnlyReads},
 		verbRule{[]string{"shell", "exec-out", "root", "remount", "sideload"}, Opaque, RunsUnread})
+}
+
+func defaultsFamily() family {
+	return family{names: []string{"defaults"}, classify: defaults}
 }
 
 func defaults(c *cmd) {
@@ -155,6 +164,10 @@ func defaults(c *cmd) {
 	}
 }
 
+func networkToolFamily() family {
+	return family{names: []string{"nmap", "mtr", "iperf3", "ab", "wrk", "k6"}, classify: networkTool}
+}
+
 func networkTool(c *cmd) {
 	for _, w := range c.operands() {
 		if !localHost(strings.TrimPrefix(strings.TrimPrefix(strings.SplitN(strings.TrimPrefix(strings.TrimPrefix(w.Value, "http://"), "https://"), "/", 2)[0], "["), "]")) &&
@@ -164,6 +177,10 @@ func networkTool(c *cmd) {
 		}
 	}
 	c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
+}
+
+func snifferFamily() family {
+	return family{names: []string{"tcpdump", "tshark"}, classify: sniffer}
 }
 
 func sniffer(c *cmd) {
@@ -191,6 +208,10 @@ func wordsAfterGlobals(args []shell.Word, takes func(string) bool) []shell.Word 
 	return nil
 }
 
+func fastapiCLIFamily() family {
+	return family{names: []string{"fastapi"}, classify: fastapiCLI}
+}
+
 // fastapiCLI: fastapi dev and run serve the project; deploy ships it.
 func fastapiCLI(c *cmd) {
 	switch v := c.verb(); v {
@@ -206,6 +227,10 @@ func fastapiCLI(c *cmd) {
 	}
 }
 
+func rimrafFamily() family {
+	return family{names: []string{"rimraf"}, classify: rimraf}
+}
+
 // rimraf deletes its operands as rm -rf does.
 func rimraf(c *cmd) {
 	rf := shell.Word{Raw: "-rf", Value: "-rf", Literal: true}
@@ -213,11 +238,19 @@ func rimraf(c *cmd) {
 	rm(inner)
 }
 
+func perfCmdFamily() family {
+	return family{names: []string{"perf"}, classify: perfCmd}
+}
+
 // perfCmd: perf record, stat and trace run a command; report and list
 // read.
 func perfCmd(c *cmd) {
 	c.byVerb(c.verb(), verbRule{nil, Opaque, RunsUnread},
 		verbRule{[]string{"report", "list", "annotate", "script", "diff", "version", "--version", "help", ""}, Read, OnlyReads})
+}
+
+func fuserFamily() family {
+	return family{names: []string{"fuser"}, classify: fuser}
 }
 
 func fuser(c *cmd) {
@@ -228,6 +261,10 @@ func fuser(c *cmd) {
 	c.add(Read, OnlyReads.By("fuser", "", ""))
 }
 
+func chattrFamily() family {
+	return family{names: []string{"chattr"}, classify: chattr}
+}
+
 // chattr changes file attributes: the files are written.
 func chattr(c *cmd) {
 	c.add(LocalWrite, ChangesProject.By("chattr", "", ""))
@@ -236,6 +273,10 @@ func chattr(c *cmd) {
 			c.path(OpWrite, w)
 		}
 	}
+}
+
+func envsubstFamily() family {
+	return family{names: []string{"envsubst"}, classify: envsubst}
 }
 
 // envsubst prints its input with the environment's values put in: without
@@ -259,4 +300,24 @@ func envsubst(c *cmd) {
 		}
 	}
 	c.add(Read, TransformsText.By("envsubst", "", ""))
+}
+
+func mkdirpFamily() family {
+	return family{names: []string{"mkdirp"}, classify: mkdirp}
+}
+
+// mkdirp is mkdir -p: it makes the folders it names.
+func mkdirp(c *cmd) {
+	c.name = "mkdir"
+	writeOperands(c)
+}
+
+func copyLikeFamily() family {
+	return family{names: []string{"ncp", "copyfiles"}, classify: copyLike}
+}
+
+// copyLike: ncp and copyfiles copy as cp does.
+func copyLike(c *cmd) {
+	c.name = "cp"
+	copyMove(c)
 }

@@ -68,5 +68,6 @@ func families() []family {
 		dockerFamily(), curlFamily(), scpFamily(), redisFamily(), awsFamily(), rcloneFamily(), systemctlFamily(), ghFamily(),
 		agentFamily(), tmuxFamily(), jupyterFamily(), mixFamily(), zigFamily(), daemonFamily(), envManagerFamily(), rsyncFamily(), cpFamily(), zipFamily(), tarFamily(), edFamily(), dcFamily(),
 		glabFamily(), goreleaserFamily(), publishVerbFamily(), skopeoFamily(), deployCLIFamily(), argocdFamily(), nomadFamily(), tunnelFamily(), textBrowserFamily(), gpgFamily(), manCmdFamily(), gdbFamily(), playwrightFamily(), browserProgramFamily(), gofmtFamily(), colonFamily(), sshKeygenFamily(), sshAddFamily(), tracerFamily(),
+		releaseToolFamily(), namedTaskRunnerFamily(), railsFamily(), wpCLIFamily(), huskyFamily(), dbtFamily(), cdkFamily(), genericCloudFamily(), sentryCLIFamily(), sqlClientFamily(), adbFamily(), defaultsFamily(), networkToolFamily(), opaqueProgramFamily(), snifferFamily(), aptFamily(), privilegedFamily(), fastapiCLIFamily(), rimrafFamily(), mkdirpFamily(), copyLikeFamily(), perfCmdFamily(), fuserFamily(), chattrFamily(), envsubstFamily(), kafkaTopicsFamily(), kafkaProducerFamily(), readOnlyFamily(), kafkaGroupsFamily(), corepackFamily(),
 	}
 }

@@ -29,7 +29,6 @@ func tables() map[string][]string {
 	}
 	out["basePrograms"] = keys(basePrograms())
 	out["toolbox"] = keys(toolbox())
-	out["everydayPrograms"] = keys(everydayPrograms())
 	return out
 }
 

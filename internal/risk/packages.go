@@ -542,6 +542,10 @@ func dotnet(c *cmd) {
 	}
 }
 
+func aptFamily() family {
+	return family{names: []string{"pkg", "choco", "scoop", "winget", "emerge", "xbps-install", "nix-env", "guix", "flox", "eopkg", "pkgin", "pkgman", "flatpak"}, classify: apt}
+}
+
 func apt(c *cmd) {
 	v := c.words(1)[0]
 	switch v {

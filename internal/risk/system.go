@@ -57,6 +57,10 @@ func launchctl(c *cmd) {
 	}
 }
 
+func privilegedFamily() family {
+	return family{names: []string{"softwareupdate", "installer", "update-alternatives", "ldconfig", "networksetup", "pmset", "nmcli", "cron"}, classify: privileged}
+}
+
 func privileged(c *cmd) {
 	if c.has("--version", "--help", "-V") {
 		c.add(Read, PrintsHelp.By(c.name, "", ""))

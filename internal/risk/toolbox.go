@@ -43,10 +43,17 @@ func addToolbox(programs map[string]func(*cmd)) {
 	for k, v := range toolbox() {
 		programs[k] = v
 	}
-	addEveryday(programs)
+}
+
+func readOnlyFamily() family {
+	return family{names: []string{"kafka-console-consumer.sh"}, classify: readOnly}
 }
 
 func readOnly(c *cmd) { c.add(Read, OnlyReads.By(c.name, "", "")) }
+
+func opaqueProgramFamily() family {
+	return family{names: []string{"hurl", "lazygit", "lazydocker", "ranger", "broot", "wine"}, classify: opaqueProgram}
+}
 
 func opaqueProgram(c *cmd) { c.add(Opaque, RunsUnread.By(c.name, "", "")) }
 
