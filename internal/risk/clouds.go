@@ -820,6 +820,10 @@ func stripe(c *cmd) {
 	}
 }
 
+func mkdocsFamily() family {
+	return family{names: []string{"mkdocs"}, classify: mkdocs}
+}
+
 // mkdocs gh-deploy builds the site and force-pushes it to gh-pages.
 func mkdocs(c *cmd) {
 	switch v := c.verb(); v {
@@ -869,8 +873,12 @@ func vagrant(c *cmd) {
 	}
 }
 
+func vagrantFamily() family {
+	return family{names: []string{"vagrant"}, classify: vagrant}
+}
+
 func genericCloudFamily() family {
-	return family{names: []string{"copilot"}, classify: genericCloud}
+	return family{names: []string{"copilot", "doctl", "linode-cli", "hcloud", "scw", "ibmcloud", "oci", "aliyun", "render"}, classify: genericCloud}
 }
 
 func genericCloud(c *cmd) {
@@ -907,6 +915,10 @@ func s3cmd(c *cmd) {
 	default:
 		c.add(Exfil, SendsData.By("s3cmd", v, ""))
 	}
+}
+
+func s3cmdFamily() family {
+	return family{names: []string{"s3cmd"}, classify: s3cmd}
 }
 
 // inertGcloudProperty reports a gcloud property (section/name, core's

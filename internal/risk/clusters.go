@@ -242,6 +242,10 @@ func (c *cmd) setFiles() {
 	}
 }
 
+func koFamily() family {
+	return family{names: []string{"ko"}, classify: ko}
+}
+
 // ko builds Go images and pushes them, then applies manifests.
 func ko(c *cmd) {
 	switch v := c.verb(); v {
@@ -260,6 +264,10 @@ func ko(c *cmd) {
 			verbRule{[]string{"login"}, Secret, StoresCredential},
 			verbRule{[]string{"deps", "version", "completion", "help", ""}, Read, OnlyReads})
 	}
+}
+
+func helmfileFamily() family {
+	return family{names: []string{"helmfile"}, classify: helmfile}
 }
 
 func helmfile(c *cmd) {
@@ -321,6 +329,14 @@ func eksctl(c *cmd) {
 	default:
 		c.add(Deploy, Deploys.By("eksctl", v+" "+ws[1], ""))
 	}
+}
+
+func eksctlFamily() family {
+	return family{names: []string{"eksctl"}, classify: eksctl}
+}
+
+func fluxFamily() family {
+	return family{names: []string{"flux"}, classify: flux}
 }
 
 func flux(c *cmd) {

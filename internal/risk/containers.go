@@ -438,6 +438,10 @@ func (c *cmd) inner(words []string) []Finding {
 	return Classify(shell.Parse(strings.Join(words, " ")), ctx).Findings
 }
 
+func localClusterFamily() family {
+	return family{names: []string{"kind", "minikube", "k3d", "colima", "lima"}, classify: localCluster}
+}
+
 // localCluster: kind, minikube, k3d make clusters and machines on this
 // machine.
 func localCluster(c *cmd) {
@@ -454,6 +458,10 @@ func localCluster(c *cmd) {
 	}
 }
 
+func buildahFamily() family {
+	return family{names: []string{"buildah"}, classify: buildah}
+}
+
 func buildah(c *cmd) {
 	if c.byVerb(c.verb(), verbRule{nil, LocalWrite, LocalWork},
 		verbRule{[]string{"push"}, Publish, Publishes},
@@ -465,11 +473,19 @@ func buildah(c *cmd) {
 	}
 }
 
+func dockerComposeFamily() family {
+	return family{names: []string{"docker-compose"}, classify: dockerCompose}
+}
+
 // dockerCompose is docker-compose, read as docker compose.
 func dockerCompose(c *cmd) {
 	compose := shell.Word{Raw: "compose", Value: "compose", Literal: true}
 	inner := &cmd{a: c.a, i: c.i, seg: c.seg, name: "docker", args: append([]shell.Word{compose}, c.args...)}
 	docker(inner)
+}
+
+func earthlyFamily() family {
+	return family{names: []string{"earthly"}, classify: earthly}
 }
 
 func earthly(c *cmd) {

@@ -213,6 +213,10 @@ func localHost(h string) bool {
 		strings.Contains(h, "@localhost") || strings.Contains(h, "@127.0.0.1") || strings.Contains(h, "//localhost") || strings.Contains(h, "//127.0.0.1")
 }
 
+func pgAdminFamily() family {
+	return family{names: []string{"createdb", "createuser", "dropdb", "dropuser"}, classify: pgAdmin}
+}
+
 func pgAdmin(c *cmd) {
 	switch c.name {
 	case "dropdb", "dropuser":
@@ -234,6 +238,10 @@ func pgAdmin(c *cmd) {
 	}
 }
 
+func dumpDBFamily() family {
+	return family{names: []string{"pg_dump", "pg_dumpall", "mysqldump", "mongodump", "mongoexport"}, classify: dumpDB}
+}
+
 // dumpDB reads a database and writes the dump where it is told.
 func dumpDB(c *cmd) {
 	c.add(Read, OnlyReads.By(c.name, "", ""))
@@ -247,6 +255,10 @@ func dumpDB(c *cmd) {
 			c.write(shell.Word{Raw: p, Value: p, Literal: true})
 		}
 	}
+}
+
+func restoreDBFamily() family {
+	return family{names: []string{"pg_restore", "mongorestore", "mongoimport"}, classify: restoreDB}
 }
 
 // restoreDB writes a dump into a database: with --drop or --clean it
@@ -298,6 +310,10 @@ func mysqladminCommand(v string) string {
 	return found
 }
 
+func mysqladminFamily() family {
+	return family{names: []string{"mysqladmin"}, classify: mysqladmin}
+}
+
 func mysqladmin(c *cmd) {
 	named := false
 	for _, w := range c.operands() {
@@ -330,6 +346,10 @@ func mysqladmin(c *cmd) {
 	if c.a.segClasses(c.i).Empty() {
 		c.add(Read, OnlyReads.By("mysqladmin", "", ""))
 	}
+}
+
+func etcdctlFamily() family {
+	return family{names: []string{"etcdctl"}, classify: etcdctl}
 }
 
 func etcdctl(c *cmd) {
@@ -410,7 +430,7 @@ func etcdSecrets(c *cmd) Reason {
 }
 
 func kafkaTopicsFamily() family {
-	return family{names: []string{"kafka-topics.sh"}, classify: kafkaTopics}
+	return family{names: []string{"kafka-topics.sh", "kafka-topics"}, classify: kafkaTopics}
 }
 
 func kafkaTopics(c *cmd) {
@@ -438,7 +458,7 @@ func kafkaProducer(c *cmd) {
 }
 
 func kafkaGroupsFamily() family {
-	return family{names: []string{"kafka-consumer-groups.sh"}, classify: kafkaGroups}
+	return family{names: []string{"kafka-consumer-groups.sh", "kafka-consumer-groups"}, classify: kafkaGroups}
 }
 
 func kafkaGroups(c *cmd) {
@@ -465,6 +485,14 @@ func rabbitmq(c *cmd) {
 	default:
 		c.add(RemoteWrite, ChangesServer.By(c.name, v, ""))
 	}
+}
+
+func rabbitmqFamily() family {
+	return family{names: []string{"rabbitmqctl", "rabbitmqadmin"}, classify: rabbitmq}
+}
+
+func natsFamily() family {
+	return family{names: []string{"nats"}, classify: nats}
 }
 
 func nats(c *cmd) {
@@ -494,6 +522,10 @@ func nats(c *cmd) {
 // natsReadCommands are nats's commands that only read, whose next word is
 // an argument: a subject, a server.
 var natsReadCommands = []string{"sub", "subscribe", "rtt", "latency", "events", "errors", "schema", "cheat", "completion", "help", "--version", ""}
+
+func consulFamily() family {
+	return family{names: []string{"consul"}, classify: consul}
+}
 
 // consul reads the command from its first word and, for a group of
 // commands (consul kv get), the next; acl, operator and connect hold
@@ -567,6 +599,14 @@ func flyway(c *cmd) {
 	}
 }
 
+func flywayFamily() family {
+	return family{names: []string{"flyway"}, classify: flyway}
+}
+
+func liquibaseFamily() family {
+	return family{names: []string{"liquibase"}, classify: liquibase}
+}
+
 func liquibase(c *cmd) {
 	for _, w := range c.operands() {
 		v := strings.ToLower(w.Value)
@@ -603,6 +643,10 @@ func liquibase(c *cmd) {
 	}
 }
 
+func prismaFamily() family {
+	return family{names: []string{"prisma"}, classify: prisma}
+}
+
 // prisma: migrate dev and db push change the development database; reset,
 // --force-reset and --accept-data-loss drop data; migrate deploy applies
 // migrations to the database the environment names.
@@ -623,6 +667,10 @@ func prisma(c *cmd) {
 		c.add(LocalWrite, LocalWork.By("prisma", strings.TrimSpace(ws[0]+" "+ws[1]), ""))
 		c.cwdWrite()
 	}
+}
+
+func dbmateFamily() family {
+	return family{names: []string{"dbmate"}, classify: dbmate}
 }
 
 func dbmate(c *cmd) {
@@ -650,6 +698,10 @@ func sqitch(c *cmd) {
 	}
 }
 
+func sqitchFamily() family {
+	return family{names: []string{"sqitch"}, classify: sqitch}
+}
+
 // migrationUndo are, per migration tool and framework, the commands that
 // drop a database, empty it or undo its migrations: each loses data.
 var migrationUndo = map[string][]string{
@@ -667,6 +719,10 @@ var migrationUndo = map[string][]string{
 	"django-admin": {"flush", "reset_db"},
 	"artisan":      {"migrate:fresh", "migrate:reset", "migrate:rollback", "migrate:refresh", "db:wipe"},
 	"rails":        {"db:drop", "db:reset", "db:rollback", "db:purge", "db:truncate_all", "db:schema:load", "db:structure:load", "db:migrate:reset", "db:migrate:redo", "db:migrate:down", "db:seed:replant", "db:drop:all", "db:purge:all"},
+}
+
+func migrationToolFamily() family {
+	return family{names: []string{"goose", "migrate", "atlas", "alembic", "knex", "sequelize", "typeorm", "diesel", "sqlx", "drizzle-kit", "manage.py", "django-admin", "artisan"}, classify: migrationTool}
 }
 
 // migrationTool classifies a migration tool: a command of migrationUndo

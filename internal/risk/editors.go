@@ -19,6 +19,10 @@ func dcFamily() family {
 	return family{names: []string{"dc"}, traits: program.Escapes, classify: calculator}
 }
 
+func editorFamily() family {
+	return family{names: []string{"view"}, classify: editor}
+}
+
 func editor(c *cmd) {
 	for _, w := range c.args {
 		if w.Value == "-c" || w.Value == "--cmd" || w.Value == "-S" || strings.HasPrefix(w.Value, "+") || w.Value == "--eval" || w.Value == "-l" || w.Value == "--batch" || w.Value == "-x" {
@@ -81,6 +85,10 @@ func (c *cmd) devServer() {
 	}
 }
 
+func cmakeFamily() family {
+	return family{names: []string{"cmake"}, classify: cmake}
+}
+
 func cmake(c *cmd) {
 	ws := c.words(2)
 	if c.seg.Inline {
@@ -110,6 +118,10 @@ func cmake(c *cmd) {
 	_ = ws
 	c.add(LocalWrite, RunsProject.By("cmake", "configures", ""))
 	c.cwdWrite()
+}
+
+func fzfFamily() family {
+	return family{names: []string{"fzf"}, classify: fzf}
 }
 
 func fzf(c *cmd) {

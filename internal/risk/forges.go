@@ -357,6 +357,10 @@ func jj(c *cmd) {
 	}
 }
 
+func jjFamily() family {
+	return family{names: []string{"jj"}, classify: jj}
+}
+
 // remoteNamed: a push to a URL rather than a named remote is a new remote.
 func (c *cmd) remoteNamed() {
 	for _, w := range c.args {
@@ -364,6 +368,10 @@ func (c *cmd) remoteNamed() {
 			c.add(NewRemote, PushesToURL.By(c.name, "", w.Raw))
 		}
 	}
+}
+
+func hgFamily() family {
+	return family{names: []string{"hg"}, classify: hg}
 }
 
 func hg(c *cmd) {
@@ -495,11 +503,19 @@ func tea(c *cmd) {
 	}
 }
 
+func teaFamily() family {
+	return family{names: []string{"tea"}, classify: tea}
+}
+
 // teaGroups are tea's groups of commands (tea --help), each of which
 // lists, or shows the one numbered, with no command.
 var teaGroups = []string{"issues", "issue", "i", "pulls", "pull", "pr", "labels", "label", "milestones", "milestone", "ms",
 	"times", "time", "t", "organizations", "organization", "org", "repos", "repo", "branches", "branch", "b",
 	"notifications", "notification", "n", "actions", "webhooks", "hooks"}
+
+func graphiteFamily() family {
+	return family{names: []string{"gt"}, classify: graphite}
+}
 
 // graphite is Graphite's gt: submit pushes a stack with force-with-lease.
 func graphite(c *cmd) {
@@ -521,6 +537,10 @@ func graphite(c *cmd) {
 		c.add(LocalWrite, LocalWork.By("gt", v, ""))
 		c.cwdWrite()
 	}
+}
+
+func otherVCSFamily() family {
+	return family{names: []string{"fossil", "bzr", "darcs"}, classify: otherVCS}
 }
 
 func otherVCS(c *cmd) {

@@ -368,6 +368,10 @@ func wget(c *cmd) {
 	}
 }
 
+func httpieFamily() family {
+	return family{names: []string{"httpie"}, classify: httpie}
+}
+
 func httpie(c *cmd) {
 	ops := c.operands()
 	method := ""
@@ -407,6 +411,10 @@ func hasDataItem(ws []shell.Word) bool {
 		}
 	}
 	return false
+}
+
+func sshFamily() family {
+	return family{names: []string{"mosh", "autossh"}, classify: ssh}
 }
 
 func ssh(c *cmd) {
@@ -521,6 +529,10 @@ func socat(c *cmd) {
 	default:
 		c.add(LocalWrite, ServesLocally.By("socat", "", ""))
 	}
+}
+
+func netcatFamily() family {
+	return family{names: []string{"lftp", "ncftp", "smbclient"}, classify: netcat}
 }
 
 func netcat(c *cmd) {

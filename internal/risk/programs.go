@@ -147,6 +147,10 @@ func (c *cmd) cwdWrite() {
 	}
 }
 
+func localWriteFamily() family {
+	return family{names: []string{"memcached", "ansible-galaxy", "tree-sitter"}, classify: localWrite}
+}
+
 func localWrite(c *cmd) {
 	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 	c.cwdWrite()

@@ -558,6 +558,10 @@ func scriptCmd(c *cmd) {
 	c.add(LocalWrite, LocalWork.By("script", "", ""))
 }
 
+func runsCommandFamily() family {
+	return family{names: []string{"watchexec", "nodemon", "hyperfine", "concurrently", "dotenv"}, classify: runsCommand}
+}
+
 // runsCommand: a program whose command the shell reader split off; it
 // watches, times or starts what is classified on its own.
 func runsCommand(c *cmd) {
@@ -585,6 +589,10 @@ func direnv(c *cmd) {
 	default:
 		c.byVerb(v, verbRule{nil, LocalWrite, LocalWork}, verbRule{[]string{"status", "version", "help", "dump", ""}, Read, OnlyReads})
 	}
+}
+
+func direnvFamily() family {
+	return family{names: []string{"direnv"}, classify: direnv}
 }
 
 func mise(c *cmd) {
@@ -628,6 +636,14 @@ func sops(c *cmd) {
 			c.write(w)
 		}
 	}
+}
+
+func sopsFamily() family {
+	return family{names: []string{"sops"}, classify: sops}
+}
+
+func dopplerFamily() family {
+	return family{names: []string{"doppler"}, classify: doppler}
 }
 
 func doppler(c *cmd) {
@@ -680,6 +696,14 @@ func credstash(c *cmd) {
 		verbRule{[]string{"delete"}, Destructive, Destroys})
 }
 
+func credstashFamily() family {
+	return family{names: []string{"credstash"}, classify: credstash}
+}
+
+func envManagerFamily2() family {
+	return family{names: []string{"hatch", "rye", "pixi", "devbox", "nix-shell"}, classify: envManager}
+}
+
 // envManager: an environment manager's run verb runs the command read
 // after it; other verbs install or select packages.
 func envManager(c *cmd) {
@@ -725,6 +749,10 @@ func nix(c *cmd) {
 		c.add(LocalWrite, LocalWork.By("nix", ws[0], ""))
 		c.cwdWrite()
 	}
+}
+
+func nixFamily() family {
+	return family{names: []string{"nix"}, classify: nix}
 }
 
 // makeStdin: make -f - reads its makefile from stdin, where sayso does

@@ -43,6 +43,10 @@ func openssl(c *cmd) {
 	}
 }
 
+func opensslFamily() family {
+	return family{names: []string{"openssl"}, classify: openssl}
+}
+
 // readIfProtected records w as read only when it is sayso's own.
 func (c *cmd) readIfProtected(w shell.Word) {
 	for _, p := range c.a.resolve(w) {
@@ -61,6 +65,10 @@ func swaks(c *cmd) {
 	c.add(Exfil, SendsData.By("swaks", "", ""))
 }
 
+func websocketFamily() family {
+	return family{names: []string{"websocat", "wscat"}, classify: websocket}
+}
+
 func websocket(c *cmd) {
 	for _, w := range c.operands() {
 		v := w.Value
@@ -74,6 +82,10 @@ func websocket(c *cmd) {
 		return
 	}
 	c.add(LocalWrite, ServesLocally.By(c.name, "", ""))
+}
+
+func tailscaleFamily() family {
+	return family{names: []string{"tailscale"}, classify: tailscale}
 }
 
 func tailscale(c *cmd) {
@@ -111,12 +123,20 @@ func sshCopyID(c *cmd) {
 	c.add(Privilege, RaisesPrivilege.By("ssh-copy-id", "", ""))
 }
 
+func sshCopyIDFamily() family {
+	return family{names: []string{"ssh-copy-id"}, classify: sshCopyID}
+}
+
 func grpcurl(c *cmd) {
 	if c.has("-d") {
 		c.add(Exfil, SendsData.By("grpcurl", "-d", ""))
 		return
 	}
 	c.add(Network, ReachesHost.By("grpcurl", "", ""))
+}
+
+func grpcurlFamily() family {
+	return family{names: []string{"grpcurl"}, classify: grpcurl}
 }
 
 func tunnelFamily() family {

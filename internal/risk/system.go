@@ -58,7 +58,7 @@ func launchctl(c *cmd) {
 }
 
 func privilegedFamily() family {
-	return family{names: []string{"softwareupdate", "installer", "update-alternatives", "ldconfig", "networksetup", "pmset", "nmcli", "cron"}, classify: privileged}
+	return family{names: []string{"softwareupdate", "installer", "update-alternatives", "ldconfig", "networksetup", "pmset", "nmcli", "cron", "newgrp"}, classify: privileged}
 }
 
 func privileged(c *cmd) {
@@ -123,12 +123,20 @@ func security(c *cmd) {
 	}
 }
 
+func partitionerFamily() family {
+	return family{names: []string{"sgdisk", "gdisk", "cgdisk"}, classify: partitioner}
+}
+
 func partitioner(c *cmd) {
 	if c.has("-p", "--print", "-v", "--verify", "-i", "--info", "-l", "--list", "--version", "--help") && !c.has("-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-n", "--new", "-d", "--delete") {
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 		return
 	}
 	c.add(Destructive, Reason{Kind: PathDevice, Program: c.name, Verb: "write", What: "a partition table"})
+}
+
+func diskutilFamily() family {
+	return family{names: []string{"diskutil"}, classify: diskutil}
 }
 
 func diskutil(c *cmd) {
@@ -150,6 +158,10 @@ func diskutil(c *cmd) {
 	}
 }
 
+func hdiutilFamily() family {
+	return family{names: []string{"hdiutil"}, classify: hdiutil}
+}
+
 func hdiutil(c *cmd) {
 	switch v := c.verb(); v {
 	case "info", "imageinfo", "verify", "help", "":
@@ -160,6 +172,10 @@ func hdiutil(c *cmd) {
 			c.path(OpWrite, w)
 		}
 	}
+}
+
+func networkConfigFamily() family {
+	return family{names: []string{"zerotier-cli", "wg", "wg-quick"}, classify: networkConfig}
 }
 
 func networkConfig(c *cmd) {
