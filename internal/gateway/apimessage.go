@@ -60,9 +60,8 @@ func (a *API) submitMessage(w http.ResponseWriter, r *http.Request, host store.H
 	pol := policy.Load(policy.Files{Person: filepath.Join(a.Decider.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
 	sess := store.NewSession{ID: host.Name + ":" + q.Session, Agent: host.Name, Mode: pol.DefaultMode.String()}
 	if q.Task != "" {
-		id, code, msg := a.taskOf(r.Context(), host, q.Session, q.Task)
-		if msg != "" {
-			apiError(w, code, msg)
+		id, ok := a.taskOf(w, r, host, q.Session, q.Task)
+		if !ok {
 			return
 		}
 		sess.ID = id

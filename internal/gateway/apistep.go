@@ -83,9 +83,8 @@ func (a *API) submitStep(w http.ResponseWriter, r *http.Request, host store.Host
 		return
 	}
 	if q.Task != "" {
-		id, code, msg := a.taskOf(r.Context(), host, q.Session, q.Task)
-		if msg != "" {
-			apiError(w, code, msg)
+		id, ok := a.taskOf(w, r, host, q.Session, q.Task)
+		if !ok {
 			return
 		}
 		s.Task = id

@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -81,19 +80,22 @@ func (a *API) submitTask(w http.ResponseWriter, r *http.Request, host store.Host
 // taskOf checks that task names a task the host made of its session, and
 // returns the store's id for it. A task the host never made is refused:
 // the host says a task's scope when it makes it, and a step cannot skip
-// that.
-func (a *API) taskOf(ctx context.Context, host store.Host, session, task string) (string, int, string) {
+// that. When it is refused, taskOf answers w and returns false.
+func (a *API) taskOf(w http.ResponseWriter, r *http.Request, host store.Host, session, task string) (string, bool) {
 	if len(task) > 200 {
-		return "", http.StatusBadRequest, "task is at most 200 characters"
+		apiError(w, http.StatusBadRequest, "task is at most 200 characters")
+		return "", false
 	}
 	id := host.Name + ":" + task
-	s, err := a.Decider.DB.Session(ctx, id)
+	s, err := a.Decider.DB.Session(r.Context(), id)
 	switch {
 	case errors.Is(err, store.ErrNotFound) || err == nil && s.Parent != host.Name+":"+session:
-		return "", http.StatusNotFound, "no task " + task + " of session " + session + ": make it first with POST /api/v1/tasks"
+		apiError(w, http.StatusNotFound, "no task "+task+" of session "+session+": make it first with POST /api/v1/tasks")
+		return "", false
 	case err != nil:
 		slog.Error("api: read the sessions", "err", err)
-		return "", http.StatusInternalServerError, "sayso could not read its sessions; " + seeLog
+		apiError(w, http.StatusInternalServerError, "sayso could not read its sessions; "+seeLog)
+		return "", false
 	}
-	return id, 0, ""
+	return id, true
 }

@@ -25,9 +25,8 @@ func (a *API) endTask(w http.ResponseWriter, r *http.Request, host store.Host) {
 		apiError(w, http.StatusBadRequest, "session and task are required, each at most 200 characters")
 		return
 	}
-	id, code, msg := a.taskOf(r.Context(), host, q.Session, q.Task)
-	if code != 0 {
-		apiError(w, code, msg)
+	id, ok := a.taskOf(w, r, host, q.Session, q.Task)
+	if !ok {
 		return
 	}
 	if err := a.Decider.DB.EndTask(r.Context(), id); err != nil {
