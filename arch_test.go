@@ -102,7 +102,13 @@ var rules = map[string]struct {
 	"cmd/sayso-hook": {map[string]string{
 		"database/sql":       "the forwarder is the hook's fast path: the database driver stays off it",
 		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",
-	}, []string{"internal/paths", "internal/unixsock"}},
+	}, []string{"internal/paths", "internal/unixsock", "internal/client/hookenv"}},
+	"internal/client/hookenv": {pure, nil},
+	"internal/client": {map[string]string{
+		"database/sql":       "a client's adapter, install and doctor read and write the clients' files; the ledger is package store's",
+		"modernc.org/sqlite": "a client's adapter, install and doctor read and write the clients' files; the ledger is package store's",
+		"net/http":           "reading a client's JSON and settings reaches no network",
+	}, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy", "internal/paths"}},
 }
 
 func TestArchitecture(t *testing.T) {

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 )
 
 // TestReadmeNamesTheTestedClients: the client versions the README names
 // are the ones CI installs and tests and the ones sayso doctor compares
-// the installed clients with (hook.Clients), and the README says how to
+// the installed clients with (client.Clients), and the README says how to
 // upgrade and uninstall; a bump of a pin that leaves the README or the
 // code behind fails here.
 func TestReadmeNamesTheTestedClients(t *testing.T) {
@@ -24,20 +24,20 @@ func TestReadmeNamesTheTestedClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	found := regexp.MustCompile(`(?m)^(\w+)=\$\(install \w+ (\S+) (\S+) \w+\)$`).FindAllStringSubmatch(string(pins), -1)
-	if len(found) != len(hook.Clients) {
-		t.Fatalf(".ci/install-clients pins %d clients, sayso knows %d", len(found), len(hook.Clients))
+	if len(found) != len(client.Clients) {
+		t.Fatalf(".ci/install-clients pins %d clients, sayso knows %d", len(found), len(client.Clients))
 	}
 	for _, m := range found {
-		c, ok := hook.ClientOf(m[1])
+		c, ok := client.Of(m[1])
 		if !ok || c.Package != m[2] || c.Tested != m[3] {
-			t.Errorf(".ci/install-clients pins %s %s; internal/hook/client.go (hook.Clients) says %s %s: bump both, and README.md's table", m[2], m[3], c.Package, c.Tested)
+			t.Errorf(".ci/install-clients pins %s %s; internal/client (client.Clients) says %s %s: bump both, and README.md's table", m[2], m[3], c.Package, c.Tested)
 		}
 	}
 	table := regexp.MustCompile("(?m)^\\| ([^|]+) \\| `(@[^`]+)` \\| (\\S+) \\|$").FindAllStringSubmatch(string(readme), -1)
-	if len(table) != len(hook.Clients) {
-		t.Errorf("README.md's table of tested clients has %d rows, sayso knows %d clients", len(table), len(hook.Clients))
+	if len(table) != len(client.Clients) {
+		t.Errorf("README.md's table of tested clients has %d rows, sayso knows %d clients", len(table), len(client.Clients))
 	}
-	for i, c := range hook.Clients {
+	for i, c := range client.Clients {
 		row := "| " + c.Name + " | `" + c.Package + "` | " + c.Tested + " |"
 		if i >= len(table) || table[i][0] != row {
 			t.Errorf("README.md does not name %s %s as tested (want the row %q)", c.Package, c.Tested, row)
@@ -46,7 +46,7 @@ func TestReadmeNamesTheTestedClients(t *testing.T) {
 	// Every npm install the README shows installs a tested version.
 	for _, m := range regexp.MustCompile(`npm install -g (?:--prefix \S+ )?(@[^@\s]+/[^@\s]+)(@\S+)?`).FindAllStringSubmatch(string(readme), -1) {
 		ok := false
-		for _, c := range hook.Clients {
+		for _, c := range client.Clients {
 			ok = ok || (m[1] == c.Package && m[2] == "@"+c.Tested)
 		}
 		if !ok {

@@ -1,4 +1,4 @@
-// Command compare measures sayso's Claude Code hook side by side with a
+// Command compare measures sayso's hook for the first client (client.Clients[0]) side by side with a
 // peer hook, in one run on one machine: detection on the labelled corpus
 // (risky commands let through, safe commands blocked) and the latency of
 // one hook call, with /bin/true and a Go program that only prints "hello"
@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/client"
 	"io"
 	"net"
 	"os"
@@ -26,13 +27,17 @@ import (
 	"time"
 )
 
+// agent is the client whose hook is measured: its PreToolUse JSON is
+// what hookInput writes.
+var agent = client.Clients[0].Agent
+
 func main() {
 	var c config
 	flag.StringVar(&c.sayso, "sayso", "", "the sayso binary")
 	flag.StringVar(&c.forwarder, "sayso-hook", "", "the sayso-hook forwarder, when there is one (beside -sayso)")
 	flag.StringVar(&c.node, "node", "node", "the node binary the peer runs with")
 	flag.StringVar(&c.peer, "peer", "", "the peer's bin script (cc-safety-net.js)")
-	flag.StringVar(&c.peerFlag, "peer-flag", "--coding-cli", "the peer's hook flag for Claude Code")
+	flag.StringVar(&c.peerFlag, "peer-flag", "--coding-cli", "the peer's hook flag for the client")
 	flag.StringVar(&c.hello, "hello", "", "the hello floor binary")
 	flag.StringVar(&c.corpus, "corpus", "internal/risk/testdata/corpus.jsonl", "the labelled corpus")
 	flag.StringVar(&c.work, "work", "", "a scratch folder for the run (made if missing)")
@@ -75,8 +80,8 @@ func (c *config) baseEnv() []string {
 
 func (c *config) programs(gwState string) (saysoHook, saysoGW, peer, truth, hello program) {
 	config := filepath.Join(c.home(), ".config", "sayso")
-	saysoHook = program{"sayso hook (--one-binary)", []string{c.sayso, "--state-dir", filepath.Join(c.home(), ".local", "state", "sayso"), "--config-dir", config, "hook", "claude"}, c.baseEnv()}
-	saysoGW = program{"sayso hook, gateway (--one-binary)", []string{c.sayso, "--state-dir", gwState, "--config-dir", config, "hook", "claude"}, append(c.baseEnv(), "SAYSO_STATE_DIR="+gwState)}
+	saysoHook = program{"sayso hook (--one-binary)", []string{c.sayso, "--state-dir", filepath.Join(c.home(), ".local", "state", "sayso"), "--config-dir", config, "hook", agent}, c.baseEnv()}
+	saysoGW = program{"sayso hook, gateway (--one-binary)", []string{c.sayso, "--state-dir", gwState, "--config-dir", config, "hook", agent}, append(c.baseEnv(), "SAYSO_STATE_DIR="+gwState)}
 	peer = program{"cc-safety-net", []string{c.node, c.peer, "hook", c.peerFlag}, c.baseEnv()}
 	truth = program{"/bin/true", []string{"/bin/true"}, c.baseEnv()}
 	hello = program{"hello", []string{c.hello}, c.baseEnv()}
@@ -118,7 +123,7 @@ func run(c *config) error {
 		progs = append(progs, saysoGW)
 	}
 	if c.forwarder != "" {
-		fwd := program{"sayso-hook (default install)", []string{c.forwarder, "claude"}, c.baseEnv()}
+		fwd := program{"sayso-hook (default install)", []string{c.forwarder, agent}, c.baseEnv()}
 		progs = append(progs, fwd)
 		if c.gateway {
 			fwdGW := program{"sayso-hook, gateway (default install)", fwd.argv, saysoGW.env}
@@ -178,7 +183,7 @@ func loadCorpus(name string) ([]corpusCase, error) {
 	return out, sc.Err()
 }
 
-// hookInput is a Claude Code PreToolUse call of the Bash tool.
+// hookInput is the client's PreToolUse call of its shell tool.
 func hookInput(session, cwd, command string) []byte {
 	b, _ := json.Marshal(map[string]any{
 		"session_id":      session,
@@ -193,7 +198,7 @@ func hookInput(session, cwd, command string) []byte {
 	return b
 }
 
-// verdict is what a Claude Code hook answered: allow, ask, deny, or
+// verdict is what the client's hook answered: allow, ask, deny, or
 // "error" for an answer that is none of them.
 func verdict(stdout []byte, err error) string {
 	var exit *exec.ExitError
@@ -399,7 +404,7 @@ func latency(c *config, progs []program) error {
 	}
 	elapsed := time.Since(start)
 	fmt.Printf("## Hook latency\n\n")
-	fmt.Printf("%d calls per program, alternating %s, each a Claude Code PreToolUse call of a plain command (%d commands in turn), timed from fork to exit. ",
+	fmt.Printf("%d calls per program, alternating %s, each a PreToolUse call of a plain command (%d commands in turn), timed from fork to exit. ",
 		c.n, names(progs), len(latencyCommands))
 	fmt.Printf("Load average: %s before, %s after (%s).\n\n", load, loadavg(), elapsed.Round(time.Second))
 	fmt.Printf("| program | median | p99 | p99 / median | median / true | median / hello | median / peer |\n|---|---|---|---|---|---|---|\n")

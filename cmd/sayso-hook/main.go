@@ -6,7 +6,7 @@
 // decides against the store. Any failure of its own blocks the step: the
 // reason on stderr and exit status 2, which every client reads as a block.
 //
-//	sayso-hook --state-dir DIR --config-dir DIR [hook] claude|codex|gemini
+//	sayso-hook --state-dir DIR --config-dir DIR [hook] AGENT
 package main
 
 import (
@@ -21,6 +21,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client/hookenv"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/unixsock"
 )
@@ -41,11 +42,11 @@ type reply struct {
 }
 
 // forwardEnv is gateway.ForwardEnv: the variables the adapters read.
-var forwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"}
+var forwardEnv = hookenv.Names
 
 const (
 	maxInput = 16 << 20          // hook.MaxInput
-	wait     = 600 * time.Second // hook.DecideTimeout: the longest a client waits; the gateway answers before
+	wait     = 600 * time.Second // client.DecideTimeout: the longest a client waits; the gateway answers before
 )
 
 func main() {
@@ -76,7 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		args = args[1:] // as 'sayso install --fast' writes it: sayso-hook hook AGENT
 	}
 	if len(args) != 1 {
-		return block(stderr, "usage: sayso-hook claude|codex|gemini")
+		return block(stderr, "usage: sayso-hook AGENT")
 	}
 	in, err := io.ReadAll(io.LimitReader(stdin, maxInput+1))
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
-	"github.com/sayso-dev/sayso/internal/hook"
 )
 
 // The forwarder speaks the gateway's wire format without importing it (the
@@ -35,8 +35,8 @@ func TestWire(t *testing.T) {
 	}
 	// The forwarder waits for the gateway as long as the longest wait
 	// sayso install gives a client: the gateway's card ends before it.
-	if wait != hook.DecideTimeout*time.Second {
-		t.Errorf("wait = %v, hook.DecideTimeout = %ds", wait, hook.DecideTimeout)
+	if wait != client.DecideTimeout*time.Second {
+		t.Errorf("wait = %v, client.DecideTimeout = %ds", wait, client.DecideTimeout)
 	}
 	out := gateway.Reply{Stdout: []byte("{}\n"), Stderr: "why", Exit: 2}
 	b, _ = json.Marshal(out)

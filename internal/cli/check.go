@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -143,7 +144,7 @@ func runCheck(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	step := hook.Step{Agent: *agent, Tool: *tool, Command: command, Cwd: ctx.Cwd, TempDir: os.Getenv("TMPDIR")}
+	step := client.Step{Agent: *agent, Tool: *tool, Command: command, Cwd: ctx.Cwd, TempDir: os.Getenv("TMPDIR")}
 	if *input != "" {
 		step.Input = []byte(*input)
 	}
@@ -159,7 +160,7 @@ func runCheck(env *Env, args []string) error {
 	if *mode != "" {
 		req.Mode = m
 	}
-	evaluate := func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
+	evaluate := func(context.Context, client.Step) (policy.Decision, policy.Diagnostic, error) {
 		dec, diag := policy.Evaluate(req)
 		return dec, diag, nil
 	}

@@ -9,26 +9,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
-const hookUsage = `usage: sayso --state-dir DIR --config-dir DIR hook claude|codex|gemini
-
-Run by the agent's client, not by the person: reads one hook JSON on
-stdin and prints the decision in that client's own format. Every failure
-is the client's deny with a short reason: exit status 0 with the deny on
-stdout, or 2 with the reason on stderr when the input cannot be read.
-'sayso install AGENT' writes the hook definitions that run it, naming
-sayso's folders: the hook never finds them through its environment
-(SAYSO_*, XDG_*, HOME), which a client's settings can set. Without the
-folders every step asks and no prompt is the person's.
-`
-
 func init() {
-	register(command{"hook", "answer an agent's hook (run by the agent)", runHook, hookUsage}, hook.Agents...)
+	register(command{"hook", "answer an agent's hook (run by the agent)", runHook, client.HookUsage}, client.Agents()...)
 }
 
 func runHook(env *Env, args []string) error {
@@ -36,12 +25,12 @@ func runHook(env *Env, args []string) error {
 	if len(args) == 1 {
 		name = args[0]
 	}
-	a, err := hook.ForAgent(name)
+	a, err := client.ForAgent(name)
 	if err != nil {
 		// The client is unknown: deny in a form every client reads.
-		a = hook.Claude{}
+		a = client.Fallback
 	}
-	var res hook.Result
+	var res client.Result
 	in, rerr := io.ReadAll(io.LimitReader(env.Stdin, hook.MaxInput+1))
 	switch {
 	case err != nil:
@@ -66,20 +55,20 @@ func runHook(env *Env, args []string) error {
 // through the environment could be ones the agent set up, so every step
 // asks (a deny where the client cannot ask) and no message is the
 // person's, until the person installs again.
-func unfixedHook(a hook.Adapter, in []byte) hook.Result {
+func unfixedHook(a client.Adapter, in []byte) client.Result {
 	home, _ := os.UserHomeDir()
 	why := "this hook line names no folders (--state-dir, --config-dir): every step asks until the person runs 'sayso install " + a.Name() + "'"
-	return hook.Run(context.Background(), a, in, hook.Env{Getenv: os.Getenv, Home: home}, hook.AskEvery(why), hook.Walls{})
+	return hook.Run(context.Background(), a, in, client.Env{Getenv: os.Getenv, Home: home}, hook.AskEvery(why), hook.Walls{})
 }
 
 // hookWait is how long the hook waits for sayso serve, a card's answer
 // included: the longest wait sayso install gives a client. The gateway
 // answers before the client's own wait for the event runs out.
-const hookWait = hook.DecideTimeout * time.Second
+const hookWait = client.DecideTimeout * time.Second
 
 // answerHook hands the input to sayso serve when it runs; otherwise it
 // decides here, against the store.
-func answerHook(agent string, in []byte) hook.Result {
+func answerHook(agent string, in []byte) client.Result {
 	home, _ := os.UserHomeDir()
 	if socket, err := gateway.Socket(); err == nil {
 		fwd := map[string]string{}
@@ -89,14 +78,14 @@ func answerHook(agent string, in []byte) hook.Result {
 			}
 		}
 		if r, err := gateway.Ask(socket, gateway.Request{Agent: agent, Input: in, Env: fwd, Home: home}, hookWait); err == nil {
-			return hook.Result{Stdout: r.Stdout, Stderr: r.Stderr, Exit: r.Exit}
+			return client.Result{Stdout: r.Stdout, Stderr: r.Stderr, Exit: r.Exit}
 		}
 	}
-	a, _ := hook.ForAgent(agent)
-	env := hook.Env{Getenv: os.Getenv, Home: home, Witness: witness(os.Getpid())}
+	a, _ := client.ForAgent(agent)
+	env := client.Env{Getenv: os.Getenv, Home: home, Witness: witness(os.Getpid())}
 	db, ctx, cancel, err := openStore()
 	if err != nil {
-		return hook.Run(context.Background(), a, in, env, hook.Guard(hook.FilePins{}, agent, failing(err)), hook.Walls{})
+		return hook.Run(context.Background(), a, in, env, hook.Guard(client.FilePins{}, agent, failing(err)), hook.Walls{})
 	}
 	defer cancel()
 	// The process exits after this answer: Leave spares it the checkpoint
@@ -111,22 +100,22 @@ func answerHook(agent string, in []byte) hook.Result {
 	return d.Run(ctx, agent, in, env, guardWith(pins))
 }
 
-func failing(err error) hook.Decider {
-	return func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
+func failing(err error) client.Decider {
+	return func(context.Context, client.Step) (policy.Decision, policy.Diagnostic, error) {
 		return policy.Deny, policy.Diagnostic{}, err
 	}
 }
 
 // pinStore is where install, uninstall, doctor and the hook keep pins.
-func pinStore() (hook.FilePins, error) {
+func pinStore() (client.FilePins, error) {
 	state, err := paths.StateDir()
 	if err != nil {
-		return hook.FilePins{}, err
+		return client.FilePins{}, err
 	}
 	if err := paths.Private(state); err != nil {
-		return hook.FilePins{}, err
+		return client.FilePins{}, err
 	}
-	return hook.FilePins{Path: filepath.Join(state, "pins.json")}, nil
+	return client.FilePins{Path: filepath.Join(state, "pins.json")}, nil
 }
 
 func shortHash(h string) string {
@@ -136,16 +125,16 @@ func shortHash(h string) string {
 	return h
 }
 
-func printPins(w io.Writer, verb string, pins []hook.Pin) {
+func printPins(w io.Writer, verb string, pins []client.Pin) {
 	for _, p := range pins {
 		switch p.Kind {
-		case hook.PinBinary:
+		case client.PinBinary:
 			fmt.Fprintf(w, "%s %s binary %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
-		case hook.PinDefinition:
+		case client.PinDefinition:
 			fmt.Fprintf(w, "%s %s %s hook in %s (sha256 %s)\n", verb, p.Agent, p.Event, p.Path, shortHash(p.SHA256))
-		case hook.PinTrust:
+		case client.PinTrust:
 			fmt.Fprintf(w, "%s %s hook trust in %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
-		case hook.PinCommand:
+		case client.PinCommand:
 			fmt.Fprintf(w, "%s %s /sayso command %s (sha256 %s)\n", verb, p.Agent, p.Path, shortHash(p.SHA256))
 		}
 	}
@@ -153,21 +142,21 @@ func printPins(w io.Writer, verb string, pins []hook.Pin) {
 
 // witness is the person-evidence check for the hook process pid: this
 // process, or the peer of sayso serve's socket.
-func witness(pid int) hook.Witness {
+func witness(pid int) client.Witness {
 	state, err := paths.StateDir()
 	if err != nil {
 		return nil
 	}
-	return witnessWith(pid, state, hook.FilePins{Path: filepath.Join(state, "pins.json")})
+	return witnessWith(pid, state, client.FilePins{Path: filepath.Join(state, "pins.json")})
 }
 
 // witnessWith is witness with the state folder and the pins given.
-func witnessWith(pid int, state string, pins hook.PinStore) hook.Witness {
+func witnessWith(pid int, state string, pins client.PinStore) client.Witness {
 	self, _ := os.Executable()
 	if real, err := filepath.EvalSymlinks(self); err == nil {
 		self = real
 	}
-	p := hook.NewProcs(pid, state, self, pins)
+	p := client.NewProcs(pid, state, self, pins)
 	p.Home, _ = os.UserHomeDir() // the home the wall is built from
 	return p
 }

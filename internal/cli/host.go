@@ -12,7 +12,7 @@ const hostUsage = `usage: sayso host add [--person] NAME
        sayso host list [--json]
        sayso host remove NAME
 
-A host is an agent host other than Claude Code, Codex and Gemini (a chat
+A host is an agent host other than the clients 'sayso install' plugs into (a chat
 app, an orchestrator) that uses the gateway's API (docs/api.md). add
 prints the host's token once: sayso keeps only its SHA-256, so keep the
 token where the host reads it. A host may submit steps and messages and

@@ -6,55 +6,17 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
-const installUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast|--one-binary]
-
-Writes sayso's hook definitions into the agent's settings with an
-absolute binary path, an explicit timeout and every fail-closed option
-the client has, keeping the rest of the file (the old file is kept beside
-it as FILE.sayso-backup). Records SHA-256 pins of the binaries and of
-each definition; 'sayso doctor' checks them. Installing again re-pins.
-Codex: --scope user only; install also writes Codex's trust hashes.
-
-When sayso-hook sits beside this binary (go install ./cmd/sayso
-./cmd/sayso-hook puts it there) the hooks run it: it hands each step to
-sayso serve without loading the database driver, and runs this binary's
-'sayso hook' when no gateway answers. Both binaries are pinned. Otherwise
-the hooks run this binary. --fast insists on sayso-hook; --one-binary
-makes the hooks run this binary even when sayso-hook is there.
-`
-
-const uninstallUsage = `usage: sayso uninstall [claude|codex|gemini]
-
-Removes exactly what 'sayso install' added, for one agent or all.
-`
-
-const doctorUsage = `usage: sayso doctor [--json]
-
-Checks the pins of what 'sayso install' wrote and the client settings
-that switch hooks off, and prints each problem with the command that fixes
-it. Exit status 1 when there is a problem. Problems too: an "env" entry in
-any client settings file that sets SAYSO_*, XDG_* or HOME; Claude Code's
-sandbox.allowUnsandboxedCommands; a sayso hook that no pin holds; a file
-of the same name as an installed sayso binary earlier on PATH.
-
-It also reads each installed client's own sandbox (Claude Code's
-"sandbox" settings, Codex's sandbox_mode and writable roots, Gemini CLI's
-GEMINI_SANDBOX or tools.sandbox) and warns when it is off or when sayso's
-state or configuration folder is inside what it lets the agent write.
-Warnings do not change the exit status: sayso still gates every step, but
-a program it lets run could rewrite its store.
-`
-
 func init() {
-	register(command{"install", "plug sayso into an agent's hooks", runInstall, installUsage}, hook.Agents...)
-	register(command{"uninstall", "remove what install added", runUninstall, uninstallUsage}, hook.Agents...)
-	register(command{"doctor", "check the installed hooks and their pins", runDoctor, doctorUsage})
+	register(command{"install", "plug sayso into an agent's hooks", runInstall, client.InstallUsage}, client.Agents()...)
+	register(command{"uninstall", "remove what install added", runUninstall, client.UninstallUsage}, client.Agents()...)
+	register(command{"doctor", "check the installed hooks and their pins", runDoctor, client.DoctorUsage})
 }
 
 func runInstall(env *Env, args []string) error {
@@ -66,7 +28,7 @@ func runInstall(env *Env, args []string) error {
 	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
 		agent, rest = args[0], args[1:]
 	}
-	if done, err := parseFlags(env, fs, installUsage, rest); done || err != nil {
+	if done, err := parseFlags(env, fs, client.InstallUsage, rest); done || err != nil {
 		return err
 	}
 	if agent == "" && fs.NArg() == 1 {
@@ -74,10 +36,10 @@ func runInstall(env *Env, args []string) error {
 	} else if fs.NArg() > 0 {
 		return usagef("install: unexpected %q", fs.Arg(0))
 	}
-	if !slices.Contains(hook.Agents, agent) {
-		return usagef("install: want claude, codex or gemini, not %q", agent)
+	if !slices.Contains(client.Agents(), agent) {
+		return usagef("install: want %s, not %q", client.AgentList(), agent)
 	}
-	if !slices.Contains(hook.Scopes, *scope) {
+	if !slices.Contains(client.Scopes, *scope) {
 		return usagef("install: unknown scope %q (want user, project or managed)", *scope)
 	}
 	bin, err := os.Executable()
@@ -120,7 +82,7 @@ func runInstall(env *Env, args []string) error {
 	if err := unixsock.Check(filepath.Join(state, paths.SocketName)); err != nil {
 		return fmt.Errorf("install: %w; set SAYSO_STATE_DIR to a shorter folder and install again", err)
 	}
-	pins, err := hook.Install(hook.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv,
+	pins, err := client.Install(client.Target{Agent: agent, Scope: *scope, Project: paths.ProjectRoot(cwd), Home: home, Getenv: os.Getenv,
 		Binary: bin, Fallback: fallback, StateDir: state, ConfigDir: config}, store)
 	if err != nil {
 		return err
@@ -141,8 +103,8 @@ func runUninstall(env *Env, args []string) error {
 	case len(args) > 1:
 		return usagef("uninstall: unexpected %q", args[1])
 	case len(args) == 1:
-		if !slices.Contains(hook.Agents, args[0]) {
-			return usagef("uninstall: want claude, codex or gemini, not %q", args[0])
+		if !slices.Contains(client.Agents(), args[0]) {
+			return usagef("uninstall: want %s, not %q", client.AgentList(), args[0])
 		}
 		agent = args[0]
 	}
@@ -150,7 +112,7 @@ func runUninstall(env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("uninstall: %w", err)
 	}
-	removed, missing, err := hook.Uninstall(agent, store)
+	removed, missing, err := client.Uninstall(agent, store)
 	if err != nil {
 		return err
 	}
@@ -166,7 +128,7 @@ func runUninstall(env *Env, args []string) error {
 
 // hookPlaces are what install and doctor start from: the working folder,
 // the home folder and the pins.
-func hookPlaces(env *Env) (cwd, home string, pins hook.FilePins, err error) {
+func hookPlaces(env *Env) (cwd, home string, pins client.FilePins, err error) {
 	if cwd, err = env.Getwd(); err != nil {
 		return "", "", pins, err
 	}
@@ -178,7 +140,7 @@ func hookPlaces(env *Env) (cwd, home string, pins hook.FilePins, err error) {
 func runDoctor(env *Env, args []string) error {
 	fs := verbFlags("doctor")
 	asJSON := fs.Bool("json", false, "")
-	if done, err := parseFlags(env, fs, doctorUsage, args); done || err != nil {
+	if done, err := parseFlags(env, fs, client.DoctorUsage, args); done || err != nil {
 		return err
 	}
 	cwd, home, store, err := hookPlaces(env)
@@ -193,16 +155,16 @@ func runDoctor(env *Env, args []string) error {
 	}
 	// The launcher run for real, and its record replaced: the hooks,
 	// status and the cards read the same verdict from then on.
-	wall := hook.CheckWalls(home, append(paths.Protected(), hook.Installed(store)...)).State()
-	rep := hook.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs, wall)
+	wall := hook.CheckWalls(home, append(paths.Protected(), client.Installed(store)...)).State()
+	rep := client.Doctor(store, home, paths.ProjectRoot(cwd), os.Getenv, dirs, wall)
 	rep.Problems = append(rep.Problems, wallProblems(wall)...)
 	rep.Problems = append(rep.Problems, policyProblems(paths.ProjectRoot(cwd))...)
 	if *asJSON {
 		if rep.Problems == nil {
-			rep.Problems = []hook.Problem{}
+			rep.Problems = []client.Problem{}
 		}
 		if rep.Warnings == nil {
-			rep.Warnings = []hook.Problem{}
+			rep.Warnings = []client.Problem{}
 		}
 		if err := printJSON(env.Stdout, map[string]any{"ok": len(rep.Problems) == 0, "problems": rep.Problems, "warnings": rep.Warnings}); err != nil {
 			return err
@@ -227,14 +189,14 @@ func runDoctor(env *Env, args []string) error {
 // policyProblems reports what the person's policy file and the project's
 // break or ignore: a file sayso cannot read gives none of its settings and
 // allow entries, and an entry it ignores does not do what it says.
-func policyProblems(root string) []hook.Problem {
+func policyProblems(root string) []client.Problem {
 	config, err := paths.ConfigDir()
 	if err != nil {
 		return nil
 	}
-	var out []hook.Problem
+	var out []client.Problem
 	for _, p := range policy.Load(policy.Files{Person: filepath.Join(config, "policy.toml"), Root: root, ReadFile: os.ReadFile}).Problems {
-		out = append(out, hook.Problem{Agent: "sayso", What: "policy: " + p.String(),
+		out = append(out, client.Problem{Agent: "sayso", What: "policy: " + p.String(),
 			Fix: "fix " + p.Source.File + " ('sayso policy check' explains each entry)"})
 	}
 	return out
@@ -243,10 +205,10 @@ func policyProblems(root string) []hook.Problem {
 // wallProblems reports a machine where sayso's wall cannot be applied, and
 // a policy file that lets auto run without it: both are the person's to
 // fix, never "ok". off is the wall as doctor found it.
-func wallProblems(off policy.Wall) []hook.Problem {
-	var out []hook.Problem
+func wallProblems(off policy.Wall) []client.Problem {
+	var out []client.Problem
 	if !off.On {
-		out = append(out, hook.Problem{Agent: "sayso", What: "no wall: " + off.Why + "; auto and autopilot ask about everything but reading",
+		out = append(out, client.Problem{Agent: "sayso", What: "no wall: " + off.Why + "; auto and autopilot ask about everything but reading",
 			Fix: "install sayso-wall beside sayso (go install ./cmd/sayso-wall) on a kernel with Landlock and user namespaces"})
 	}
 	config, err := paths.ConfigDir()
@@ -255,7 +217,7 @@ func wallProblems(off policy.Wall) []hook.Problem {
 	}
 	pol := policy.Load(policy.Files{Person: filepath.Join(config, "policy.toml"), ReadFile: os.ReadFile})
 	if pol.AutoWithoutWall {
-		out = append(out, hook.Problem{Agent: "sayso", What: "auto_without_wall = true in " + filepath.Join(config, "policy.toml") + ": where there is no wall, what auto and autopilot let run can do whatever you can, sayso's own state and settings included",
+		out = append(out, client.Problem{Agent: "sayso", What: "auto_without_wall = true in " + filepath.Join(config, "policy.toml") + ": where there is no wall, what auto and autopilot let run can do whatever you can, sayso's own state and settings included",
 			Fix: "take auto_without_wall out of the policy file"})
 	}
 	return out

@@ -58,7 +58,7 @@ type command struct {
 }
 
 // registered is a command in the table and the words it takes first: its
-// verbs (lease grant), or the agents it acts for (install claude).
+// verbs (lease grant), or the agents it acts for (install AGENT).
 type registered struct {
 	command
 	verbs []string

@@ -19,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/sayso-dev/sayso/internal/card"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hubapi"
@@ -74,7 +75,7 @@ func runServe(env *Env, args []string) error {
 	// after the timeout install gave them, and the hook stops waiting for
 	// the gateway a little before. A longer card would show the person a
 	// question nobody waits on.
-	if longest := hookWait - hook.CardMargin; *timeout > longest {
+	if longest := hookWait - client.CardMargin; *timeout > longest {
 		warn("sayso: warning: --card-timeout %v is longer than a hook waits; cards wait %v", *timeout, longest)
 		*timeout = longest
 	}
@@ -142,7 +143,7 @@ func runServe(env *Env, args []string) error {
 	}
 	d.Forwarders = &gateway.Forwarders{Pins: pins}
 	c := gateway.Config{Decider: d, Guard: guardWith(pins), Addr: *addr, CardTimeout: *timeout,
-		Waits:    func(agent, event string) time.Duration { return hook.Waits(pins, agent, event) },
+		Waits:    func(agent, event string) time.Duration { return client.Waits(pins, agent, event) },
 		Enroller: &team.Enroller{Config: d.ConfigDir, DB: db}}
 	if *notify != "" {
 		c.Notify = notifier(*notify, env.Stderr)
@@ -255,7 +256,7 @@ func isTerminal(f *os.File) bool {
 
 // newDecider is the store-backed decider with sayso's protected paths and
 // the hook definitions sayso installed.
-func newDecider(db *store.DB) (*gateway.Decider, hook.PinStore, error) {
+func newDecider(db *store.DB) (*gateway.Decider, client.PinStore, error) {
 	config, err := paths.ConfigDir()
 	if err != nil {
 		return nil, nil, err
@@ -268,16 +269,16 @@ func newDecider(db *store.DB) (*gateway.Decider, hook.PinStore, error) {
 	// sayso serve reads the pins three times a step (the forwarder's
 	// binary, the person's evidence, the pin check): parsed once, and
 	// again when the file changes.
-	pins := &hook.CachedPins{FilePins: hook.FilePins{Path: filepath.Join(state, "pins.json")}}
-	protected := append(paths.Protected(), hook.Installed(pins)...)
+	pins := &client.CachedPins{FilePins: client.FilePins{Path: filepath.Join(state, "pins.json")}}
+	protected := append(paths.Protected(), client.Installed(pins)...)
 	d := &gateway.Decider{DB: db, Home: home, ConfigDir: config, Protected: protected, Verdicts: review.NewCache(1024), Walls: hook.FindWalls(home, protected)}
 	d.Reviewer, _ = personReviewer(config) // one that cannot be built is none: auto asks; serve warns
-	d.Witness = func(pid int) hook.Witness { return witnessWith(pid, state, pins) }
+	d.Witness = func(pid int) client.Witness { return witnessWith(pid, state, pins) }
 	return d, pins, nil
 }
 
-func guardWith(pins hook.PinStore) gateway.Guard {
-	return func(agent string, next hook.Decider) hook.Decider { return hook.Guard(pins, agent, next) }
+func guardWith(pins client.PinStore) gateway.Guard {
+	return func(agent string, next client.Decider) client.Decider { return hook.Guard(pins, agent, next) }
 }
 
 // notifier runs the person's notifier command when a card waits. The

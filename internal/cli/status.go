@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -37,16 +38,11 @@ type Status struct {
 	PID     int    `json:"pid,omitempty"`
 	// CardTimeout is the running gateway's --card-timeout in seconds,
 	// 0 for none.
-	CardTimeout float64        `json:"card_timeout_seconds,omitempty"`
-	Clients     []ClientState  `json:"clients"`
-	Pins        []hook.Problem `json:"pin_problems"`
-	Wall        policy.Wall    `json:"wall"`
-	// Codex says what the wall holds in Codex's own sandbox, as its
-	// settings configure it; "" when Codex is not installed or runs with
-	// no sandbox of its own.
-	Codex string `json:"wall_in_codex,omitempty"`
-	// Claude says the same of Claude Code's own sandbox.
-	Claude   string   `json:"wall_in_claude,omitempty"`
+	CardTimeout float64          `json:"card_timeout_seconds,omitempty"`
+	Clients     []ClientState    `json:"clients"`
+	Pins        []client.Problem `json:"pin_problems"`
+	Wall        policy.Wall      `json:"wall"`
+	client.PartialWalls
 	Policy   []string `json:"policy_problems"`
 	Missed   int      `json:"missed_24h"`
 	Problems []string `json:"problems"` // what kept status from saying something
@@ -72,7 +68,7 @@ func runStatus(env *Env, args []string) error {
 	if done || err != nil {
 		return err
 	}
-	st := Status{Clients: []ClientState{}, Pins: []hook.Problem{}, Policy: []string{}, Problems: []string{}}
+	st := Status{Clients: []ClientState{}, Pins: []client.Problem{}, Policy: []string{}, Problems: []string{}}
 	fail := func(err error) { st.Problems = append(st.Problems, err.Error()) }
 
 	up, run, err := gateway.Up()
@@ -94,7 +90,7 @@ func runStatus(env *Env, args []string) error {
 	}
 	byPlace := map[string]*ClientState{}
 	for _, p := range all {
-		if p.Kind != hook.PinDefinition {
+		if p.Kind != client.PinDefinition {
 			continue
 		}
 		k := p.Agent + "\x00" + p.Scope + "\x00" + p.Path
@@ -106,7 +102,7 @@ func runStatus(env *Env, args []string) error {
 		c.Hooks++
 	}
 	for _, c := range byPlace {
-		wait := hook.Waits(pins, c.Agent, deciding[c.Agent])
+		wait := client.Waits(pins, c.Agent, client.Deciding(c.Agent))
 		c.Wait = int(wait / time.Second)
 		if announced {
 			c.CardWait = run.CardWait(wait).Seconds()
@@ -117,22 +113,21 @@ func runStatus(env *Env, args []string) error {
 		return strings.Compare(a.Agent+a.Scope+a.Path, b.Agent+b.Scope+b.Path)
 	})
 	if len(all) > 0 {
-		st.Pins = append(st.Pins, hook.CheckPins(pins, "")...)
+		st.Pins = append(st.Pins, client.CheckPins(pins, "")...)
 	}
 
-	st.Wall = hook.FindWalls(home, append(paths.Protected(), hook.Installed(pins)...)).State()
+	st.Wall = hook.FindWalls(home, append(paths.Protected(), client.Installed(pins)...)).State()
 
 	cwd, err := env.Getwd()
 	if err != nil {
 		return fmt.Errorf("status: %w", err)
 	}
-	for _, c := range st.Clients {
-		if c.Agent == "codex" && st.Wall.On {
-			st.Codex = hook.CodexSandboxNote(hook.Target{Agent: "codex", Home: home, Project: paths.ProjectRoot(cwd), Getenv: os.Getenv})
+	if st.Wall.On {
+		var agents []string
+		for _, c := range st.Clients {
+			agents = append(agents, c.Agent)
 		}
-		if c.Agent == "claude" && st.Wall.On && hook.ClaudeSandboxOn(hook.Target{Agent: "claude", Home: home, Project: paths.ProjectRoot(cwd), Getenv: os.Getenv}) {
-			st.Claude = hook.ClaudeSandboxNote()
-		}
+		st.PartialWalls = client.PartialWallsFor(agents, client.Target{Home: home, Project: paths.ProjectRoot(cwd), Getenv: os.Getenv})
 	}
 	config, err := paths.ConfigDir()
 	if err != nil {
@@ -177,9 +172,6 @@ func seconds(s float64) time.Duration {
 	return (time.Duration(s*float64(time.Second)) + time.Millisecond/2).Truncate(time.Millisecond)
 }
 
-// deciding is the event of each client whose hook decides a step first.
-var deciding = map[string]string{"claude": "PreToolUse", "codex": "PreToolUse", "gemini": "BeforeTool"}
-
 func printStatus(env *Env, st Status) {
 	w := env.Stdout
 	switch {
@@ -195,14 +187,14 @@ func printStatus(env *Env, st Status) {
 		fmt.Fprintln(w, "gateway: not running: questions go to each client's own ask, or are denied where it has none; start it with 'sayso serve'")
 	}
 	if len(st.Clients) == 0 {
-		fmt.Fprintln(w, "clients: none installed ('sayso install claude', codex or gemini)")
+		fmt.Fprintln(w, "clients: none installed ('sayso install "+strings.Replace(client.AgentList(), ",", "',", 1)+")")
 	}
 	for _, c := range st.Clients {
 		fmt.Fprintf(w, "client: %s (%s) %d hooks in %s; ", c.Agent, c.Scope, c.Hooks, c.Path)
-		most := time.Duration(c.Wait)*time.Second - hook.CardMargin
+		most := time.Duration(c.Wait)*time.Second - client.CardMargin
 		switch {
 		case c.CardWait > 0:
-			why := fmt.Sprintf("as long as %s waits for its hook, less %v", c.Agent, hook.CardMargin)
+			why := fmt.Sprintf("as long as %s waits for its hook, less %v", c.Agent, client.CardMargin)
 			if c.CardWait < most.Seconds() {
 				why = "the --card-timeout of sayso serve"
 			}
@@ -224,11 +216,8 @@ func printStatus(env *Env, st Status) {
 	}
 	if st.Wall.On {
 		fmt.Fprintln(w, "wall: on: what a mode lets run runs inside sayso's wall")
-		if st.Codex != "" {
-			fmt.Fprintf(w, "wall in Codex: partly: %s\n", st.Codex)
-		}
-		if st.Claude != "" {
-			fmt.Fprintf(w, "wall in Claude Code: partly: %s\n", st.Claude)
+		for _, l := range st.PartialWalls.Lines() {
+			fmt.Fprintln(w, l)
 		}
 	} else {
 		fmt.Fprintf(w, "wall: off: %s; auto and autopilot ask about every step but reading\n", st.Wall.Why)

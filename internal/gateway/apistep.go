@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -156,8 +156,8 @@ func (a *API) stopped(hs *hostStep) bool {
 
 // hostStepOf is the hook's step for a host's request, in a session of the
 // host's own: a host never reaches a client's session.
-func hostStepOf(host store.Host, q StepRequest) (hook.Step, string) {
-	s := hook.Step{Agent: host.Name, Event: "api", Turn: q.Turn, Tool: q.Tool, Command: q.Command, Cwd: q.Cwd, Input: q.Input}
+func hostStepOf(host store.Host, q StepRequest) (client.Step, string) {
+	s := client.Step{Agent: host.Name, Event: "api", Turn: q.Turn, Tool: q.Tool, Command: q.Command, Cwd: q.Cwd, Input: q.Input}
 	switch {
 	case q.Session == "" || len(q.Session) > 200:
 		return s, "session is required (at most 200 characters)"
@@ -178,7 +178,7 @@ func hostStepOf(host store.Host, q StepRequest) (hook.Step, string) {
 		if !risk.ShellTool(s.Tool) {
 			return s, "command is for a shell tool; send input for " + s.Tool
 		}
-		s.Kind = hook.KindShell
+		s.Kind = client.KindShell
 	case s.Tool == "":
 		return s, "tool or command is required"
 	case risk.ShellTool(s.Tool):

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
@@ -33,14 +34,14 @@ func TestBreakerWindowHonoured(t *testing.T) {
 		}
 		// sayso's own policy file is protected: reading it is denied.
 		d := &Decider{DB: db, Home: dir, ConfigDir: dir, Protected: []string{filepath.Join(dir, "policy.toml")}, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: dir}}
-		denied := hook.Step{Agent: "claude", Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: "cat " + filepath.Join(dir, "policy.toml"), Cwd: dir}
+		denied := client.Step{Agent: "claude", Session: "s1", Tool: "Bash", Kind: client.KindShell, Command: "cat " + filepath.Join(dir, "policy.toml"), Cwd: dir}
 		for i := 0; i < 3; i++ {
 			if dec, diag, err := d.Decide(ctx, denied); err != nil || dec != policy.Deny {
 				t.Fatalf("%q: step %d = %v, %v: %v", tt.file, i, dec, err, diag.Reasons)
 			}
 			now = now.Add(15 * time.Minute)
 		}
-		work := hook.Step{Agent: "claude", Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: "touch x", Cwd: dir}
+		work := client.Step{Agent: "claude", Session: "s1", Tool: "Bash", Kind: client.KindShell, Command: "touch x", Cwd: dir}
 		dec, diag, err := d.Decide(ctx, work)
 		if err != nil {
 			t.Fatal(err)

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/card"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
-	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/testenv"
 	"github.com/sayso-dev/sayso/internal/web"
@@ -171,12 +171,12 @@ func TestAnswerRacingTheHookLeaving(t *testing.T) {
 func (f *gw) pinWait(agent, event string, timeout int) {
 	f.t.Helper()
 	entry := fmt.Sprintf(`{"hooks":[{"command":"sayso hook %s","timeout":%d,"type":"command"}],"matcher":"*"}`, agent, timeout)
-	pins := hook.FilePins{Path: filepath.Join(f.state, "pins.json")}
+	pins := client.FilePins{Path: filepath.Join(f.state, "pins.json")}
 	all, err := pins.Load()
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	all = append(all, hook.Pin{Agent: agent, Scope: "user", Kind: hook.PinDefinition, Path: "/settings.json", Event: event, SHA256: "x", Entry: json.RawMessage(entry)})
+	all = append(all, client.Pin{Agent: agent, Scope: "user", Kind: client.PinDefinition, Path: "/settings.json", Event: event, SHA256: "x", Entry: json.RawMessage(entry)})
 	if err := pins.Save(all); err != nil {
 		f.t.Fatal(err)
 	}
@@ -193,18 +193,18 @@ func TestCardLivesAsLongAsItsClientWaits(t *testing.T) {
 		c := f.waitCard(step)
 		return c.Expires.Sub(c.Created)
 	}
-	if got := life("s-unpinned", "git push origin a/x"); got > time.Duration(hook.HookTimeout)*time.Second-hook.CardMargin || got < 20*time.Second {
-		t.Errorf("with no pin a card lives %v, want just under %ds", got, hook.HookTimeout)
+	if got := life("s-unpinned", "git push origin a/x"); got > time.Duration(client.HookTimeout)*time.Second-client.CardMargin || got < 20*time.Second {
+		t.Errorf("with no pin a card lives %v, want just under %ds", got, client.HookTimeout)
 	}
-	f.pinWait("claude", "PreToolUse", hook.DecideTimeout)
+	f.pinWait("claude", "PreToolUse", client.DecideTimeout)
 	f.pinWait("gemini", "BeforeTool", 7000)
-	if got := life("s-pinned", "git push origin b/x"); got < 590*time.Second || got > time.Duration(hook.DecideTimeout)*time.Second-hook.CardMargin {
-		t.Errorf("with a %ds pin a card lives %v", hook.DecideTimeout, got)
+	if got := life("s-pinned", "git push origin b/x"); got < 590*time.Second || got > time.Duration(client.DecideTimeout)*time.Second-client.CardMargin {
+		t.Errorf("with a %ds pin a card lives %v", client.DecideTimeout, got)
 	}
 	// Two scopes pinned: the shorter wait wins.
 	f.pinWait("claude", "PreToolUse", 12)
 	if got := life("s-two", "git push origin c/x"); got > 7*time.Second || got < 5*time.Second {
-		t.Errorf("with a 12s pin beside a %ds one a card lives %v, want about 7s", hook.DecideTimeout, got)
+		t.Errorf("with a 12s pin beside a %ds one a card lives %v, want about 7s", client.DecideTimeout, got)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/card"
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/rule"
 	"github.com/sayso-dev/sayso/internal/step"
@@ -39,7 +39,7 @@ type Cards struct {
 	// waits for the hook (DefaultCardTimeout for a host's step).
 	Timeout time.Duration
 	// Waits is how long agent's client waits for its hook on event (the
-	// timeout sayso install wrote); nil is hook.HookTimeout.
+	// timeout sayso install wrote); nil is client.HookTimeout.
 	Waits func(agent, event string) time.Duration
 	// Page is the person's page, named to the agent when a card goes
 	// unanswered.
@@ -97,14 +97,14 @@ func (c *Cards) now() time.Time {
 // client gives up on the hook (its wait counted from the request's
 // arrival), no longer than the person's Timeout nor the context's
 // deadline.
-func (c *Cards) life(ctx context.Context, s hook.Step) time.Duration {
+func (c *Cards) life(ctx context.Context, s client.Step) time.Duration {
 	life := c.Timeout
 	if at, ok := ctx.Value(arrivedKey{}).(time.Time); ok {
-		wait := time.Duration(hook.HookTimeout) * time.Second
+		wait := time.Duration(client.HookTimeout) * time.Second
 		if c.Waits != nil {
 			wait = c.Waits(s.Agent, s.Event)
 		}
-		if client := time.Until(at.Add(wait - hook.CardMargin)); life <= 0 || client < life {
+		if client := time.Until(at.Add(wait - client.CardMargin)); life <= 0 || client < life {
 			life = client
 		}
 	} else if life <= 0 {
@@ -126,12 +126,12 @@ var errNotTaken = errors.New("no PermissionRequest took the card on")
 
 // Wait posts a card for the step and waits for the person's answer. One
 // step has one card: a PermissionRequest joins the card its PreToolUse
-// handed over. A step whose client shows its own dialog (Claude Code's
+// handed over. A step whose client shows its own dialog (an attended
 // attended terminal) does not wait in its PreToolUse, which would hold
 // that dialog back: it answers at once, the card waits for the
 // PermissionRequest the client fires while its dialog shows, and the
 // person answers in either place.
-func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
+func (c *Cards) Wait(ctx context.Context, s client.Step, step store.Step, dec policy.Decision, diag policy.Diagnostic) (policy.Decision, policy.Diagnostic, error) {
 	timeout := c.life(ctx, s)
 	if timeout <= 0 {
 		return dec, diag, nil
@@ -168,7 +168,7 @@ func (c *Cards) Wait(ctx context.Context, s hook.Step, step store.Step, dec poli
 const ReasonStopping = "deny: sayso serve is stopping, so this step could not be put to the person; run it again once sayso serve runs"
 
 // stepKey names a step across its client's events.
-func stepKey(s hook.Step, step store.Step) string {
+func stepKey(s client.Step, step store.Step) string {
 	return s.Agent + "\x00" + step.Session.ID + "\x00" + step.Cwd + "\x00" + s.Tool + "\x00" + step.Summary
 }
 
@@ -264,7 +264,7 @@ func (c *Cards) await(ctx context.Context, p *pending, timeout time.Duration, de
 }
 
 // post makes the card and tells the watchers.
-func (c *Cards) post(s hook.Step, step store.Step, diag policy.Diagnostic, timeout time.Duration) *pending {
+func (c *Cards) post(s client.Step, step store.Step, diag policy.Diagnostic, timeout time.Duration) *pending {
 	created := c.now()
 	card := card.Card{
 		ID:      newID(),
@@ -343,7 +343,7 @@ func (c *Cards) turnWords(step store.Step) string {
 }
 
 // described is the agent's own description of a step, when its tool
-// input carries one (Claude Code's Bash "description"); the page shows it
+// input carries one (a shell tool's "description"); the page shows it
 // labelled as the agent's.
 func described(input json.RawMessage) string {
 	var v struct {
@@ -356,8 +356,8 @@ func described(input json.RawMessage) string {
 }
 
 // offer is the one rule a card may keep, or none and why.
-func offer(s hook.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
-	if s.Kind != hook.KindShell {
+func offer(s client.Step, diag policy.Diagnostic) ([]rule.Rule, string) {
+	if s.Kind != client.KindShell {
 		return nil, "rules are kept only for shell steps"
 	}
 	if diag.NoRule != "" {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -74,7 +75,7 @@ func TestProjectCommandsDecided(t *testing.T) {
 		{built, "./build/acme", safe},
 		{built, "acme", risk.Opaque}, // not declared: run by name it is whatever PATH finds
 	} {
-		req, err := d.Request(ctx, hook.Step{Agent: "claude", Tool: "Bash", Command: tt.cmd, Cwd: tt.cwd}, nil)
+		req, err := d.Request(ctx, client.Step{Agent: "claude", Tool: "Bash", Command: tt.cmd, Cwd: tt.cwd}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/project"
@@ -34,22 +35,22 @@ type Decider struct {
 	// set.
 	Forwarders *Forwarders
 	// Witness checks the process at the other end of the socket for
-	// person evidence (hook.Procs); nil: no message is the person's.
-	Witness func(peer int) hook.Witness
+	// person evidence (client.Procs); nil: no message is the person's.
+	Witness func(peer int) client.Witness
 	// Walls runs the shell steps let through inside sayso's wall; the
 	// zero value has none, and auto then lets only reading through.
 	Walls hook.Walls
 }
 
-// Decide implements hook.Decider: the step runs on the host.
-func (d *Decider) Decide(ctx context.Context, s hook.Step) (policy.Decision, policy.Diagnostic, error) {
+// Decide implements client.Decider: the step runs on the host.
+func (d *Decider) Decide(ctx context.Context, s client.Step) (policy.Decision, policy.Diagnostic, error) {
 	return d.DecideIn(ctx, s, nil)
 }
 
 // DecideIn decides a step that runs in the container c, as a host declared
 // it; nil is the host. The policy validates c and holds the step against
 // the host when it refuses it.
-func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container) (policy.Decision, policy.Diagnostic, error) {
+func (d *Decider) DecideIn(ctx context.Context, s client.Step, c *policy.Container) (policy.Decision, policy.Diagnostic, error) {
 	base, err := d.Request(ctx, s, c)
 	if err != nil {
 		return policy.Deny, policy.Diagnostic{}, err
@@ -83,7 +84,7 @@ func (d *Decider) DecideIn(ctx context.Context, s hook.Step, c *policy.Container
 // is built — for the hook, the gateway and sayso check alike — so what
 // check explains is what the hook decides. The session's own state is
 // added inside the store's transaction.
-func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container) (policy.Request, error) {
+func (d *Decider) Request(ctx context.Context, s client.Step, c *policy.Container) (policy.Request, error) {
 	proj := project.Read(s.Project(), d.Home)
 	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), Root: proj.Root, ReadFile: os.ReadFile})
 	chained, err := d.DB.Chained(ctx)
@@ -117,7 +118,7 @@ func (d *Decider) Request(ctx context.Context, s hook.Step, c *policy.Container)
 // finish decides the step against the store, asks the reviewer where it
 // may waive the question, and waits for the person when a card can be
 // answered.
-func (d *Decider) finish(ctx context.Context, s hook.Step, step store.Step, base policy.Request) (policy.Decision, policy.Diagnostic, error) {
+func (d *Decider) finish(ctx context.Context, s client.Step, step store.Step, base policy.Request) (policy.Decision, policy.Diagnostic, error) {
 	dec, diag, st, err := d.decide(ctx, step, base, policy.Review{})
 	if err != nil {
 		return policy.Deny, diag, err
@@ -173,7 +174,7 @@ func (d *Decider) decide(ctx context.Context, step store.Step, base policy.Reque
 
 // review asks the reviewer whether the person's own words asked for the
 // step, through the cache of verdicts per step and epoch.
-func (d *Decider) review(ctx context.Context, s hook.Step, base policy.Request, diag *policy.Diagnostic, st store.State) policy.Review {
+func (d *Decider) review(ctx context.Context, s client.Step, base policy.Request, diag *policy.Diagnostic, st store.State) policy.Review {
 	in := review.Input{
 		Agent:      s.Agent,
 		Cwd:        s.Project(),
@@ -219,7 +220,7 @@ func explicitAsk(diag *policy.Diagnostic) bool {
 
 // SessionOf is the store's session of a step: the task it runs in, or its
 // conversation.
-func SessionOf(s hook.Step) string {
+func SessionOf(s client.Step) string {
 	if s.Task != "" {
 		return s.Task
 	}
@@ -227,7 +228,7 @@ func SessionOf(s hook.Step) string {
 }
 
 // Summary is a step in one line, for the ledger and the card.
-func Summary(s hook.Step) string {
+func Summary(s client.Step) string {
 	switch {
 	case s.Command != "":
 		return s.Command

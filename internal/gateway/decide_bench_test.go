@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 )
 
@@ -27,7 +28,7 @@ func BenchmarkDecide(b *testing.B) {
 	db := openTestStore(b)
 	db.KeepStatements() // as New has the gateway's store do
 	d := &Decider{DB: db, Home: dir, ConfigDir: dir, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: dir}}
-	step := hook.Step{Agent: "claude", Session: "s1", Turn: "t1", Cwd: proj, Kind: hook.KindShell, Tool: "Bash", Command: "git status && npm test"}
+	step := client.Step{Agent: "claude", Session: "s1", Turn: "t1", Cwd: proj, Kind: client.KindShell, Tool: "Bash", Command: "git status && npm test"}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, _, err := d.Decide(ctx, step); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -20,8 +21,8 @@ func TestFailureLeavesATrace(t *testing.T) {
 	db := openTestStore(t)
 	d := &Decider{DB: db, Home: dir, ConfigDir: dir, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: dir}}
 	broken := errors.New("disk I/O error: the ledger's page 7 is unreadable")
-	failing := func(agent string, next hook.Decider) hook.Decider {
-		return func(context.Context, hook.Step) (policy.Decision, policy.Diagnostic, error) {
+	failing := func(agent string, next client.Decider) client.Decider {
+		return func(context.Context, client.Step) (policy.Decision, policy.Diagnostic, error) {
 			return policy.Deny, policy.Diagnostic{}, broken
 		}
 	}
@@ -34,7 +35,7 @@ func TestFailureLeavesATrace(t *testing.T) {
 		{"decide failed", `{"hook_event_name":"PreToolUse","session_id":"s1","turn_id":"t1","cwd":"` + dir + `","tool_name":"shell_command","tool_input":{"command":"go build"}}`, failing, "s1", broken.Error()},
 		{"input unreadable", `{"hook_event_name":"PreToolUse","session_id":"s2","turn_id":"t1","cwd":"` + dir + `","tool_name":"shell_command","tool_input":{"command":7}}`, nil, "", "shell_command without a command string"},
 	} {
-		res := d.Run(ctx, "codex", []byte(tt.in), hook.Env{}, tt.guard)
+		res := d.Run(ctx, "codex", []byte(tt.in), client.Env{}, tt.guard)
 		if res.Err == nil || !strings.Contains(string(res.Stdout), "deny") {
 			t.Fatalf("%s: answer %s, err %v: want a deny behind an error", tt.name, res.Stdout, res.Err)
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/cli"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/paths"
@@ -34,7 +35,7 @@ import (
 
 func TestMain(m *testing.M) {
 	// Cards wait as long as clients wait, as in sayso serve.
-	hook.Timeout = hook.DecideTimeout * time.Second
+	hook.Timeout = client.DecideTimeout * time.Second
 	os.Exit(m.Run())
 }
 
@@ -107,12 +108,12 @@ func (f *gw) start() {
 	}
 	// The decisions are under test here, not the launcher: its path is
 	// never run.
-	pins := hook.FilePins{Path: filepath.Join(f.state, "pins.json")}
+	pins := client.FilePins{Path: filepath.Join(f.state, "pins.json")}
 	d := &gateway.Decider{DB: db, Home: filepath.Dir(f.project), ConfigDir: f.config, Protected: paths.Protected(),
 		Forwarders: &gateway.Forwarders{Pins: pins},
 		Walls:      hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: filepath.Dir(f.project)}}
 	g, err := gateway.New(gateway.Config{Decider: d, Addr: tcp.Addr().String(), CardTimeout: f.timeout,
-		Waits: func(agent, event string) time.Duration { return hook.Waits(pins, agent, event) }})
+		Waits: func(agent, event string) time.Duration { return client.Waits(pins, agent, event) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,8 +253,8 @@ func (f *gw) nothingKept() {
 	}
 }
 
-// client is an HTTP client with cookies that follows no redirect.
-func client() *http.Client {
+// webClient is an HTTP client with cookies that follows no redirect.
+func webClient() *http.Client {
 	jar, _ := cookiejar.New(nil)
 	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
@@ -261,7 +262,7 @@ func client() *http.Client {
 // login is the person's client and the session's anti-CSRF token.
 func (f *gw) login() (*http.Client, string) {
 	f.t.Helper()
-	c := client()
+	c := webClient()
 	res, err := c.Get(f.g.Page.LoginURL())
 	if err != nil {
 		f.t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 )
 
 // Forwarders checks, on each connection to the hooks' socket, that the
@@ -30,7 +30,7 @@ import (
 // step off the socket is the wall, which hides the state folder; this
 // check keeps out every other program that reaches it.
 type Forwarders struct {
-	Pins hook.PinStore // nil: only the gateway's own binary
+	Pins client.PinStore // nil: only the gateway's own binary
 
 	once sync.Once
 	self string // the SHA-256 of the gateway's own binary
@@ -83,7 +83,7 @@ func (f *Forwarders) check(pid int) error {
 			return fmt.Errorf("cannot read the pins: %w", err)
 		}
 		for _, p := range pins {
-			if p.Kind == hook.PinBinary && p.SHA256 == got {
+			if p.Kind == client.PinBinary && p.SHA256 == got {
 				return nil
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
@@ -41,8 +41,8 @@ func (f *gw) pin(bin string) {
 		f.t.Fatal(err)
 	}
 	sum := sha256.Sum256(b)
-	pins := hook.FilePins{Path: filepath.Join(f.state, "pins.json")}
-	if err := pins.Save([]hook.Pin{{Agent: "claude", Scope: "user", Kind: hook.PinBinary, Path: bin, SHA256: hex.EncodeToString(sum[:])}}); err != nil {
+	pins := client.FilePins{Path: filepath.Join(f.state, "pins.json")}
+	if err := pins.Save([]client.Pin{{Agent: "claude", Scope: "user", Kind: client.PinBinary, Path: bin, SHA256: hex.EncodeToString(sum[:])}}); err != nil {
 		f.t.Fatal(err)
 	}
 }

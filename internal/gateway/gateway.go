@@ -27,7 +27,7 @@ type Config struct {
 	// as its client waits for the hook.
 	CardTimeout time.Duration
 	// Waits is how long agent's client waits for its hook on event: the
-	// timeout sayso install wrote (hook.Waits); nil is hook.HookTimeout.
+	// timeout sayso install wrote (client.Waits); nil is client.HookTimeout.
 	Waits func(agent, event string) time.Duration
 	// Notify is told of each new card, when set.
 	Notify func(card.Card)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/wall"
@@ -26,7 +27,7 @@ func (d *Decider) egressRefused(ctx context.Context, r Request) Reply {
 }
 
 // Guard wraps a decider for one agent: the pin check of sayso install.
-type Guard func(agent string, next hook.Decider) hook.Decider
+type Guard func(agent string, next client.Decider) client.Decider
 
 // Handle answers hook requests with d: the client's adapter reads the
 // input, d decides the step, and the events the adapter read are kept.
@@ -35,7 +36,7 @@ func (d *Decider) Handle(guard Guard) Handle {
 		if r.Agent == wall.ReportAgent {
 			return d.egressRefused(ctx, r)
 		}
-		env := hook.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}
+		env := client.Env{Getenv: func(k string) string { return r.Env[k] }, Home: r.Home}
 		if d.Forwarders != nil {
 			if err := d.Forwarders.Check(r.Peer, r.PeerFD); err != nil {
 				return d.refuse(ctx, r, env, err)
@@ -52,12 +53,12 @@ func (d *Decider) Handle(guard Guard) Handle {
 // Run answers one hook input: the adapter of agent reads it, the decider
 // decides, the events are recorded. An unknown agent is denied in a form
 // every client reads.
-func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env, guard Guard) hook.Result {
-	a, err := hook.ForAgent(agent)
+func (d *Decider) Run(ctx context.Context, agent string, in []byte, env client.Env, guard Guard) client.Result {
+	a, err := client.ForAgent(agent)
 	if err != nil {
-		return hook.Claude{}.Fail("", "sayso: "+err.Error()+"; the step is denied")
+		return client.Fallback.Fail("", "sayso: "+err.Error()+"; the step is denied")
 	}
-	decide := hook.Decider(d.Decide)
+	decide := client.Decider(d.Decide)
 	if guard != nil {
 		decide = guard(a.Name(), decide)
 	}
@@ -73,7 +74,7 @@ func (d *Decider) Run(ctx context.Context, agent string, in []byte, env hook.Env
 
 // RecordFailure keeps the real error behind the hook's fail-closed answer
 // res in the ledger, and in sayso serve's log when even that fails.
-func RecordFailure(ctx context.Context, db *store.DB, agent string, res hook.Result) {
+func RecordFailure(ctx context.Context, db *store.DB, agent string, res client.Result) {
 	f := store.Failure{Agent: agent, Event: res.Input.Event, Answer: res.Decision.String(), Reason: res.Reason, Err: res.Err.Error()}
 	if s := res.Input.Step; s != nil {
 		f.Session, f.Tool, f.Step = SessionOf(*s), s.Tool, Summary(*s)
@@ -89,11 +90,11 @@ func RecordFailure(ctx context.Context, db *store.DB, agent string, res hook.Res
 // refuse answers a request from a process that runs none of sayso's
 // binaries: every step asks (a deny where the client cannot ask), no card
 // is made and nothing it read is recorded — no message, no session.
-func (d *Decider) refuse(ctx context.Context, r Request, env hook.Env, why error) Reply {
+func (d *Decider) refuse(ctx context.Context, r Request, env client.Env, why error) Reply {
 	slog.Warn("hooks' socket: not sayso's binary", "pid", r.Peer, "why", why)
-	a, err := hook.ForAgent(r.Agent)
+	a, err := client.ForAgent(r.Agent)
 	if err != nil {
-		a = hook.Claude{}
+		a = client.Fallback
 	}
 	res := hook.Run(ctx, a, r.Input, env, hook.AskEvery("the hook that sent this step is not a binary sayso installed ("+why.Error()+"); every step asks"), d.Walls)
 	return Reply{Stdout: res.Stdout, Stderr: res.Stderr, Exit: res.Exit}

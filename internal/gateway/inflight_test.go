@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/store"
 	"github.com/sayso-dev/sayso/internal/testenv"
@@ -66,7 +66,7 @@ func TestCardsRefuseWhileStopping(t *testing.T) {
 	if !wait(c.stop(), time.Second) {
 		t.Fatal("no card waits, yet stop did not end")
 	}
-	s := hook.Step{Agent: "claude", Event: "PreToolUse", Tool: "Bash", Command: "git push origin main"}
+	s := client.Step{Agent: "claude", Event: "PreToolUse", Tool: "Bash", Command: "git push origin main"}
 	dec, diag, err := c.Wait(context.Background(), s, store.Step{Summary: s.Command}, policy.Ask, policy.Diagnostic{})
 	if err != nil || dec != policy.Deny || len(diag.Reasons) == 0 || diag.Reasons[0] != ReasonStopping {
 		t.Fatalf("Wait after stop = %v, %q, %v; want deny with %q", dec, diag.Reasons, err, ReasonStopping)

@@ -59,7 +59,7 @@ func TestIntruderAnswerWithoutSession(t *testing.T) {
 	p := f.block("s-nosession", "git push origin feature/login")
 	_, csrf := f.login() // the person is logged in elsewhere
 	for _, a := range []string{"always", "allow-once", "deny-hold", "deny"} {
-		if code, _ := f.post(client(), "/cards/"+p.card.ID+"/answer", answerForm(csrf, a), nil); code != http.StatusUnauthorized {
+		if code, _ := f.post(webClient(), "/cards/"+p.card.ID+"/answer", answerForm(csrf, a), nil); code != http.StatusUnauthorized {
 			t.Errorf("answer %s without a session: status %d, want 401", a, code)
 		}
 	}
@@ -106,7 +106,7 @@ func TestIntruderHookIdentity(t *testing.T) {
 func TestIntruderStolenCardID(t *testing.T) {
 	f := startGateway(t, 30*time.Second)
 	p := f.block("s-stolen", "git push origin feature/login")
-	intruder := client()
+	intruder := webClient()
 	u, _ := url.Parse(f.base)
 	intruder.Jar.SetCookies(u, []*http.Cookie{{Name: "sayso_person", Value: "c2Vzc2lvbg"}})
 	if code, _ := f.post(intruder, "/cards/"+p.card.ID+"/answer", answerForm("dG9rZW4", "always"), nil); code != http.StatusUnauthorized {
@@ -274,7 +274,7 @@ func TestIntruderCookieWithoutTab(t *testing.T) {
 	p := f.block("s-cookie", "git push origin feature/login")
 	person, csrf := f.login()
 	base, _ := url.Parse(f.base)
-	intruder := client()
+	intruder := webClient()
 	intruder.Jar.SetCookies(base, person.Jar.Cookies(base))
 	for _, path := range []string{"/", "/cards", "/events", "/ledger", "/sessions", "/search.json?q=feature"} {
 		body, _ := f.get(intruder, path, nil)

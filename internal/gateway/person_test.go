@@ -61,7 +61,7 @@ func TestPersonSocketLogin(t *testing.T) {
 	if err != nil || again == link {
 		t.Fatalf("a second link: %q, %v (the first %q)", again, err, link)
 	}
-	c := client()
+	c := webClient()
 	res, err := c.Get(link)
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestPersonSocketLogin(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Errorf("the link from sayso login: status %d, want 303", res.StatusCode)
 	}
-	res, err = client().Get(link)
+	res, err = webClient().Get(link)
 	if err != nil {
 		t.Fatal(err)
 	}

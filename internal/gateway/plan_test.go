@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/wall"
@@ -52,17 +53,17 @@ func TestWallCarriesOutThePlan(t *testing.T) {
 					}
 				}
 			}
-			a, err := hook.ForAgent(filepath.Base(filepath.Dir(file)))
+			a, err := client.ForAgent(filepath.Base(filepath.Dir(file)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var planned policy.Plan
-			decide := func(ctx context.Context, s hook.Step) (policy.Decision, policy.Diagnostic, error) {
+			decide := func(ctx context.Context, s client.Step) (policy.Decision, policy.Diagnostic, error) {
 				dec, diag, err := d.Decide(ctx, s)
 				planned = diag.Plan
 				return dec, diag, err
 			}
-			res := hook.Run(context.Background(), a, input, hook.Env{Getenv: func(k string) string { return env[k] }, Home: home}, decide, d.Walls)
+			res := hook.Run(context.Background(), a, input, client.Env{Getenv: func(k string) string { return env[k] }, Home: home}, decide, d.Walls)
 			step := res.Input.Step
 			if step == nil || step.Walled == "" {
 				continue

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -15,7 +15,7 @@ import (
 // Record keeps what a hook read that is not a step: sessions, messages with
 // their source, tasks. A message is the person's only when the adapter
 // found positive evidence.
-func (d *Decider) Record(ctx context.Context, events []hook.Event) error {
+func (d *Decider) Record(ctx context.Context, events []client.Event) error {
 	for _, e := range events {
 		if err := d.record(ctx, e); err != nil {
 			return err
@@ -24,28 +24,28 @@ func (d *Decider) Record(ctx context.Context, events []hook.Event) error {
 	return nil
 }
 
-func (d *Decider) record(ctx context.Context, e hook.Event) error {
+func (d *Decider) record(ctx context.Context, e client.Event) error {
 	pol := policy.Load(policy.Files{Person: filepath.Join(d.ConfigDir, "policy.toml"), ReadFile: os.ReadFile})
 	sess := store.NewSession{ID: e.Session, Agent: e.Agent, Mode: pol.DefaultMode.String()}
 	if e.Session == "" {
 		return nil
 	}
 	switch e.Kind {
-	case hook.EventSession:
+	case client.EventSession:
 		_, err := d.DB.EnsureSession(ctx, sess)
 		return err
-	case hook.EventMessage:
+	case client.EventMessage:
 		if e.Task != "" {
 			sess.ID = e.Task
 		}
 		_, err := d.DB.AddMessage(ctx, sess, store.NewMessage{Source: sourceOf(e.Source), Turn: e.Turn, Text: e.Text, Cwd: e.Cwd})
 		return err
-	case hook.EventTask:
+	case client.EventTask:
 		if e.Task == "" {
 			return nil
 		}
 		return d.ensureTask(ctx, e.Agent, e.Session, e.Task, e.Text, pol)
-	case hook.EventTaskEnd:
+	case client.EventTaskEnd:
 		if e.Task == "" {
 			return nil
 		}
@@ -54,13 +54,13 @@ func (d *Decider) record(ctx context.Context, e hook.Event) error {
 			return nil // a sub-agent sayso never saw start holds no place
 		}
 		return err
-	case hook.EventSpawnEnd:
+	case client.EventSpawnEnd:
 		err := d.DB.EndSpawn(ctx, e.Session)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil // a session sayso never saw holds no place
 		}
 		return err
-	case hook.EventSessionEnd:
+	case client.EventSessionEnd:
 		err := d.DB.EndSession(ctx, e.Session)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil
@@ -88,11 +88,11 @@ func (d *Decider) ensureTask(ctx context.Context, agent, parent, task, prompt st
 	return err
 }
 
-func sourceOf(s hook.Source) store.Source {
+func sourceOf(s client.Source) store.Source {
 	switch s {
-	case hook.SourcePerson:
+	case client.SourcePerson:
 		return store.SourcePerson
-	case hook.SourceDelegated:
+	case client.SourceDelegated:
 		return store.SourceDelegated
 	}
 	return store.SourceSystem

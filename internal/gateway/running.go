@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/atomicfile"
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/paths"
 	"github.com/sayso-dev/sayso/internal/unixsock"
 )
@@ -31,7 +31,7 @@ type Running struct {
 // gives up, no longer than CardTimeout. It is what Cards gives a card
 // that arrives at once.
 func (r Running) CardWait(wait time.Duration) time.Duration {
-	life := wait - hook.CardMargin
+	life := wait - client.CardMargin
 	if r.CardTimeout > 0 && r.CardTimeout < life {
 		life = r.CardTimeout
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 )
 
 // TestCardWait: what a running gateway tells 'sayso status' of its cards'
@@ -27,7 +27,7 @@ func TestCardWait(t *testing.T) {
 		}
 		cards := &Cards{Timeout: c.timeout, Waits: func(string, string) time.Duration { return c.wait }}
 		ctx := context.WithValue(context.Background(), arrivedKey{}, time.Now())
-		life := cards.life(ctx, hook.Step{Agent: "claude", Event: "PreToolUse"})
+		life := cards.life(ctx, client.Step{Agent: "claude", Event: "PreToolUse"})
 		if d := got - life; d < 0 || d > time.Second {
 			t.Errorf("timeout %v, client waits %v: a card lives %v, status would say %v", c.timeout, c.wait, life, got)
 		}

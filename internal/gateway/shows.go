@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/sayso-dev/sayso/internal/hook"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/risk"
 	"github.com/sayso-dev/sayso/internal/step"
@@ -23,7 +23,7 @@ const maxOnDisk = 1 << 20
 // file on disk when sayso can read it, an edit's old and new text, a
 // tool's arguments, a sub-agent's prompt. It is nil for a shell step,
 // whose command the card shows whole.
-func (d *Decider) shows(s hook.Step) json.RawMessage {
+func (d *Decider) shows(s client.Step) json.RawMessage {
 	old, known := "", false
 	if k := risk.KindOfTool(s.Tool); (k == risk.ToolWrite || k == risk.ToolMultiEdit) && len(s.Files) == 1 {
 		old, known = d.onDisk(s.Files[0].Path)

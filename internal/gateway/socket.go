@@ -14,13 +14,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client/hookenv"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/unixsock"
 )
 
 // ForwardEnv are the variables of the hook's process the adapters read;
 // the hook hands them over with its input.
-var ForwardEnv = []string{"CLAUDE_CODE_SESSION_ATTENDED", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"}
+var ForwardEnv = hookenv.Names
 
 // Request is what a hook sends over the socket: its client, the hook JSON
 // exactly as read, and the variables the adapters read.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -34,7 +35,7 @@ func TestTaskFollowsHeldParent(t *testing.T) {
 	if err := db.Hold(ctx, "parent", "the person stopped it"); err != nil {
 		t.Fatal(err)
 	}
-	step := hook.Step{Agent: "claude", Session: "parent", Task: "sub-1", Tool: "Bash", Kind: hook.KindShell, Command: "touch x", Cwd: dir}
+	step := client.Step{Agent: "claude", Session: "parent", Task: "sub-1", Tool: "Bash", Kind: client.KindShell, Command: "touch x", Cwd: dir}
 	dec, diag, err := d.Decide(ctx, step)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestTaskFollowsHeldParent(t *testing.T) {
 		t.Errorf("task = %+v, %v; want a task of parent", s, err)
 	}
 	// A later SubagentStart for the same task changes nothing.
-	if err := d.Record(ctx, []hook.Event{{Kind: hook.EventTask, Agent: "claude", Session: "parent", Task: "sub-1", Text: "do it"}}); err != nil {
+	if err := d.Record(ctx, []client.Event{{Kind: client.EventTask, Agent: "claude", Session: "parent", Task: "sub-1", Text: "do it"}}); err != nil {
 		t.Errorf("Record of a known task: %v", err)
 	}
 }
@@ -64,7 +65,7 @@ func TestLeaseConsumedOnce(t *testing.T) {
 	if _, err := db.GrantLease(ctx, store.Grant{Category: store.RemoteWrite, Session: "s", Cwd: dir}); err != nil {
 		t.Fatal(err)
 	}
-	step := hook.Step{Agent: "claude", Session: "s", Turn: "t1", Tool: "Bash", Kind: hook.KindShell, Command: "git push origin feature/x", Cwd: dir}
+	step := client.Step{Agent: "claude", Session: "s", Turn: "t1", Tool: "Bash", Kind: client.KindShell, Command: "git push origin feature/x", Cwd: dir}
 	first, diag, err := d.Decide(ctx, step)
 	if err != nil || first != policy.Allow {
 		t.Fatalf("first push = %v, %v: %v; want allow by the lease", first, err, diag.Reasons)

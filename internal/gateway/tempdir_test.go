@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -27,13 +28,13 @@ func TestTempDirReachesTheEngine(t *testing.T) {
 		{"", risk.Destructive},
 		{"/srv/scratch", risk.Destructive}, // not a temporary folder
 	} {
-		env := hook.Env{Home: dir, Getenv: func(k string) string {
+		env := client.Env{Home: dir, Getenv: func(k string) string {
 			if k == "TMPDIR" {
 				return tt.tmpdir
 			}
 			return ""
 		}}
-		got, err := hook.Claude{}.Read(in, env)
+		got, err := client.Claude{}.Read(in, env)
 		if err != nil || got.Step == nil {
 			t.Fatalf("Read: %v", err)
 		}

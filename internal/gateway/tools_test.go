@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
@@ -23,11 +24,11 @@ func TestToolNamesAgree(t *testing.T) {
 		{"claude", `{"hook_event_name":"PreToolUse","session_id":"s1","cwd":"` + dir + `","tool_name":"AskUserQuestion","tool_input":{"questions":[{"question":"which?"}]}}`, policy.Allow},
 		{"gemini", `{"hook_event_name":"BeforeTool","session_id":"s1","cwd":"` + dir + `","tool_name":"ask_user","tool_input":{"question":"which?"}}`, policy.Allow},
 	} {
-		a, err := hook.ForAgent(tt.agent)
+		a, err := client.ForAgent(tt.agent)
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := a.Read([]byte(tt.json), hook.Env{})
+		in, err := a.Read([]byte(tt.json), client.Env{})
 		if err != nil || in.Step == nil {
 			t.Fatalf("%s: read %s: %v", tt.agent, tt.json, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
@@ -54,7 +55,7 @@ func TestWorktreeInScope(t *testing.T) {
 		{main, "rm -rf " + other + "/build", false},
 		{main, "rm -rf " + wt, false}, // a whole work tree
 	} {
-		req, err := d.Request(ctx, hook.Step{Agent: "claude", Tool: "Bash", Command: tt.cmd, Cwd: tt.cwd}, nil)
+		req, err := d.Request(ctx, client.Step{Agent: "claude", Tool: "Bash", Command: tt.cmd, Cwd: tt.cwd}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,13 +53,13 @@ func TestClaudeSandboxKnown(t *testing.T) {
 				"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": proj, "permission_mode": "default",
 				"tool_name": "Bash", "tool_input": map[string]string{"command": "ls"},
 			})
-			res := Run(context.Background(), Claude{}, in, Env{Getenv: func(string) string { return "" }, Home: home}, decide, walls)
+			res := Run(context.Background(), client.Claude{}, in, client.Env{Getenv: func(string) string { return "" }, Home: home}, decide, walls)
 			out := string(res.Stdout)
 			if !strings.Contains(out, "sayso-wall") {
 				t.Fatalf("not walled: %s", out)
 			}
 			if tt.want && !strings.Contains(told.Why, "Claude Code's own sandbox") {
-				t.Errorf("the decision is told %q; want it to name Claude Code's own sandbox", told.Why)
+				t.Errorf("the decision is told %q; want it to name client.Claude Code's own sandbox", told.Why)
 			}
 			if told.Partial != tt.want || strings.Contains(out, "--in-client-sandbox") != tt.want {
 				t.Errorf("partial = %v, line falls back = %v; want %v: %s", told.Partial, strings.Contains(out, "--in-client-sandbox"), tt.want, out)

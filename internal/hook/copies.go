@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"sync"
@@ -41,9 +42,9 @@ func Resolver(protected []string) func(string) (string, error) {
 			if fi.Size() != g.fi.Size() {
 				continue
 			}
-			g.once.Do(func() { g.sum, _ = fileSum(g.path) })
+			g.once.Do(func() { g.sum, _ = client.FileSum(g.path) })
 			if mine == "" {
-				if mine, err = fileSum(real); err != nil {
+				if mine, err = client.FileSum(real); err != nil {
 					// unreadable and the size of sayso: take it for sayso
 					return g.path, nil
 				}

@@ -2,20 +2,12 @@ package hook
 
 import (
 	"context"
+	"github.com/sayso-dev/sayso/internal/client"
 
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
-
-// Project is the session's folder: the client's cwd, before a shell tool's
-// own working folder moves the step.
-func (s Step) Project() string {
-	if s.project != "" {
-		return s.project
-	}
-	return s.Cwd
-}
 
 // made is the diagnostic of a decision the hook makes about the step s,
 // without the policy's reading of it. What an ask lets through runs
@@ -39,9 +31,9 @@ func made(s Step, d policy.Decision, c risk.Class, why string) (policy.Decision,
 
 // Guard makes every step of agent ask while one of its pins is broken:
 // the binary or a definition changed since install.
-func Guard(store PinStore, agent string, next Decider) Decider {
-	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
-		if probs := CheckPins(store, agent); len(probs) > 0 {
+func Guard(store client.PinStore, agent string, next client.Decider) client.Decider {
+	return func(ctx context.Context, s client.Step) (policy.Decision, policy.Diagnostic, error) {
+		if probs := client.CheckPins(store, agent); len(probs) > 0 {
 			return made(s, policy.Ask, risk.Protected, probs[0].What+"; every step asks until the person runs '"+probs[0].Fix+"'")
 		}
 		return next(ctx, s)
@@ -50,8 +42,8 @@ func Guard(store PinStore, agent string, next Decider) Decider {
 
 // AskEvery asks about every step, for why: the hook cannot trust where it
 // would decide.
-func AskEvery(why string) Decider {
-	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
+func AskEvery(why string) client.Decider {
+	return func(ctx context.Context, s client.Step) (policy.Decision, policy.Diagnostic, error) {
 		return made(s, policy.Ask, risk.Protected, why)
 	}
 }

@@ -1,7 +1,6 @@
-// Package hook plugs sayso into the agents' own hooks: one adapter per
-// agent (Claude Code, Codex CLI, Gemini CLI) reads the JSON the client sends
-// into a step or an event, and writes a decision back in that client's own
-// format.
+// Package hook plugs sayso into the agents' own hooks: the client's
+// adapter (package client) reads the JSON the client sends into a step or
+// an event, and writes a decision back in that client's own format.
 //
 // The decision itself is one injected function, a Decider, so the
 // in-process decider, a store-backed one and the gateway plug in without

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite the golden files' expected sect
 // line is allow, ask, deny, error, panic or hang; the rest is the reason.
 // One that hangs answers allow once it was told to stop and late is
 // closed: after the hook has answered.
-func fakeDecider(spec string, seen *Step, late <-chan struct{}) Decider {
+func fakeDecider(spec string, seen *Step, late <-chan struct{}) client.Decider {
 	verb, reason, _ := strings.Cut(strings.TrimSpace(spec), "\n")
 	return func(ctx context.Context, s Step) (policy.Decision, policy.Diagnostic, error) {
 		*seen = s
@@ -68,7 +69,7 @@ func TestGolden(t *testing.T) {
 			for _, f := range ar.Files {
 				sec[f.Name] = string(f.Data)
 			}
-			a, err := ForAgent(agent)
+			a, err := client.ForAgent(agent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,10 +84,10 @@ func TestGolden(t *testing.T) {
 			// On synctest's clock the hook's Timeout passes only while the
 			// decider waits for it ("hang"): one that answers at once is
 			// never timed out, however busy the machine.
-			var res Result
+			var res client.Result
 			synctest.Test(t, func(t *testing.T) {
 				late := make(chan struct{})
-				res = Run(context.Background(), a, in, Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: client{}}, fakeDecider(sec["decide"], &seen, late), Walls{})
+				res = Run(context.Background(), a, in, client.Env{Getenv: func(k string) string { return env[k] }, Home: "/home/user", Witness: witnessAll{}}, fakeDecider(sec["decide"], &seen, late), Walls{})
 				close(late)
 			})
 			got := map[string]string{
@@ -153,10 +154,10 @@ func pretty(t *testing.T, v any) string {
 	return string(b) + "\n"
 }
 
-// client is a witness that finds the client behind every hook: the golden
+// witnessAll is a witness that finds the client behind every hook: the golden
 // files test what each adapter reads; evidence_test.go and the sec-person
 // scripts test the witness on real processes.
-type client struct{}
+type witnessAll struct{}
 
-func (client) Open(agent, session string) error         { return nil }
-func (client) Person(agent, session, turn string) error { return nil }
+func (witnessAll) Open(agent, session string) error         { return nil }
+func (witnessAll) Person(agent, session, turn string) error { return nil }

@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"github.com/sayso-dev/sayso/internal/client"
 	"strings"
 	"testing"
 	"time"
@@ -87,7 +88,7 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": "default",
 			"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command},
 		})
-		res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
+		res := Run(context.Background(), client.Claude{}, in, client.Env{Getenv: attended, Home: "/home/user"}, decide, walls)
 		out := string(res.Stdout)
 		if want := `"permissionDecision":"` + tt.want.String() + `"`; !strings.Contains(out, want) {
 			t.Errorf("%q (lease %v): want %s, got %s", tt.command, tt.lease, want, out)
@@ -104,7 +105,7 @@ func TestPrivilegeOutsideWall(t *testing.T) {
 				"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": mode,
 				"tool_name": "Bash", "tool_input": map[string]string{"command": tt.command},
 			})
-			res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
+			res := Run(context.Background(), client.Claude{}, in, client.Env{Getenv: attended, Home: "/home/user"}, decide, walls)
 			if out := string(res.Stdout); tt.want == policy.Ask && (!strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, launcher)) {
 				t.Errorf("%q in %s: an ask without the person's dialog is not a plain deny: %s", tt.command, mode, out)
 			}
@@ -142,7 +143,7 @@ func TestPrivilegeAnsweredOnPage(t *testing.T) {
 		"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project",
 		"tool_name": "Bash", "tool_input": map[string]string{"command": "sudo apt-get install -y jq && jq --version"},
 	})
-	res := Run(context.Background(), Claude{}, in, Env{Getenv: func(string) string { return "" }, Home: "/home/user"}, decide, walls)
+	res := Run(context.Background(), client.Claude{}, in, client.Env{Getenv: func(string) string { return "" }, Home: "/home/user"}, decide, walls)
 	if out := string(res.Stdout); !strings.Contains(out, `"permissionDecision":"allow"`) || strings.Contains(out, launcher) {
 		t.Errorf("want allowed outside the wall: %s", out)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/client"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ var Timeout = 10 * time.Second
 //
 // A shell step that goes through is wrapped in walls: the client runs it
 // inside sayso's wall, as far as the decision lets it write.
-func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, walls Walls) (res Result) {
+func Run(ctx context.Context, a client.Adapter, in []byte, env client.Env, decide client.Decider, walls Walls) (res client.Result) {
 	event := ""
 	defer func() {
 		if p := recover(); p != nil {
@@ -35,19 +36,19 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 	}()
 	if len(in) > MaxInput {
 		r := a.Fail("", "sayso: hook input too large; the step is denied")
-		r.Err = errorf("%d bytes of hook input", len(in))
+		r.Err = fmt.Errorf("%w: %d bytes of hook input", client.ErrInput, len(in))
 		return r
 	}
 	q, err := a.Read(in, env)
 	event = q.Event
 	if err != nil {
-		r := a.Fail(q.Event, "sayso: cannot read the hook input ("+short(err.Error(), 160)+"); the step is denied")
+		r := a.Fail(q.Event, "sayso: cannot read the hook input ("+client.Short(err.Error(), 160)+"); the step is denied")
 		r.Input, r.Err = q, err
 		return r
 	}
-	attest(env.Witness, q.Events)
+	client.Attest(env.Witness, q.Events)
 	for _, e := range q.Events {
-		if e.Kind == EventSessionEnd {
+		if e.Kind == client.EventSessionEnd {
 			// What the session's steps left running ends with it.
 			walls.EndSession(e.Agent, e.Session)
 		}
@@ -69,7 +70,7 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 	if q.Rule != nil && q.Rule.Deny {
 		// The person's own deny in their client: as the client would
 		// without sayso, nothing runs, whatever sayso would say.
-		return a.Answer(q, policy.Deny, "sayso: "+q.Rule.words(clientName(a.Name())))
+		return a.Answer(q, policy.Deny, "sayso: "+q.Rule.Words(clientName(a.Name())))
 	}
 	d, diag, err := decideWithin(ctx, decide, *q.Step)
 	if err != nil {
@@ -92,14 +93,14 @@ func Run(ctx context.Context, a Adapter, in []byte, env Env, decide Decider, wal
 	if q.Rule != nil && d == policy.Allow && !diag.Answered {
 		// The person's own ask: only their answer lets the step through,
 		// on the page (Answered) or in the client's dialog.
-		d, reason = policy.Ask, "sayso: "+q.Rule.words(clientName(a.Name()))+"; "+strings.TrimPrefix(reason, "sayso: ")
+		d, reason = policy.Ask, "sayso: "+q.Rule.Words(clientName(a.Name()))+"; "+strings.TrimPrefix(reason, "sayso: ")
 	}
 	return a.Answer(q, d, reason)
 }
 
 // clientName is what the agent's client's makers call it.
 func clientName(agent string) string {
-	if c, ok := ClientOf(agent); ok {
+	if c, ok := client.Of(agent); ok {
 		return c.Name
 	}
 	return agent
@@ -107,7 +108,7 @@ func clientName(agent string) string {
 
 // decideWithin runs decide under the hook's timeout, turning a panic into
 // an error.
-func decideWithin(ctx context.Context, decide Decider, s Step) (policy.Decision, policy.Diagnostic, error) {
+func decideWithin(ctx context.Context, decide client.Decider, s client.Step) (policy.Decision, policy.Diagnostic, error) {
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	type answer struct {
@@ -139,37 +140,5 @@ func Reason(d policy.Decision, diag *policy.Diagnostic) string {
 	if len(diag.Reasons) == 0 {
 		return "sayso: " + d.String()
 	}
-	return "sayso: " + short(strings.Join(diag.Reasons, "; "), 600)
-}
-
-func short(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n - 3
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "..."
-}
-
-// attest holds the events' claims against the witness: a session is
-// bound to the client that opened it, and a message is the person's only
-// when the witness finds the client itself behind the hook.
-func attest(w Witness, events []Event) {
-	for i := range events {
-		e := &events[i]
-		switch {
-		case e.Kind == EventSession && w != nil:
-			_ = w.Open(e.Agent, e.Session) // unwitnessed: no binding, so no person words
-		case e.Kind == EventMessage && e.Source == SourcePerson:
-			err := noEvidence("nothing witnesses the process that ran the hook")
-			if w != nil {
-				err = w.Person(e.Agent, e.Session, e.Turn)
-			}
-			if err != nil {
-				e.Source, e.Why = SourceSystem, short(err.Error(), 200)
-			}
-		}
-	}
+	return "sayso: " + client.Short(strings.Join(diag.Reasons, "; "), 600)
 }

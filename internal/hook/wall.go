@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"github.com/sayso-dev/sayso/internal/client"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -139,8 +140,9 @@ func (w Walls) Wrap(s Step, plan policy.Plan) (string, bool) {
 	// The decision leaned on no more than Landlock: the launcher may fall
 	// back to it where the client's sandbox forbids the rest.
 	p.InClientSandbox = w.StateFor(s).Partial
-	if s.Agent == "claude" {
-		// Claude Code keeps the working folder a step leaves for the next.
+	if c, ok := client.Of(s.Agent); ok && c.KeepsFolder {
+		// The client's shell keeps the working folder a step leaves for
+		// the next.
 		return p.Wrap(s.Command, w.Launcher), true
 	}
 	return p.Line(s.Command, w.Launcher), true
@@ -209,20 +211,4 @@ func withCommand(raw json.RawMessage, command string) json.RawMessage {
 		return raw
 	}
 	return b
-}
-
-// walledInput is the tool input with its command replaced by the walled
-// one, every other field kept; nil when the step is not walled.
-func walledInput(s *Step) map[string]any {
-	if s == nil || s.Walled == "" {
-		return nil
-	}
-	in := map[string]any{}
-	if len(s.Input) > 0 {
-		if err := json.Unmarshal(s.Input, &in); err != nil {
-			in = map[string]any{}
-		}
-	}
-	in["command"] = s.Walled
-	return in
 }

@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"encoding/json"
+	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,18 +25,18 @@ func TestWalledAnswers(t *testing.T) {
 		return &Step{Kind: KindShell, Command: "ls", Input: raw, Walled: "WALLED ls", Dialog: true}
 	}
 	for _, tt := range []struct {
-		a     Adapter
+		a     client.Adapter
 		event string
 		d     policy.Decision
 		path  []string // where the rewritten command must be
 		kept  string   // another field of the input that must be kept, if the client replaces the whole input
 	}{
-		{Claude{}, "PreToolUse", policy.Allow, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
-		{Claude{}, "PreToolUse", policy.Ask, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
-		{Codex{}, "PreToolUse", policy.Allow, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
-		{Gemini{}, "BeforeTool", policy.Allow, []string{"hookSpecificOutput", "tool_input", "command"}, ""},
+		{client.Claude{}, "PreToolUse", policy.Allow, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
+		{client.Claude{}, "PreToolUse", policy.Ask, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
+		{client.Codex{}, "PreToolUse", policy.Allow, []string{"hookSpecificOutput", "updatedInput", "command"}, "description"},
+		{client.Gemini{}, "BeforeTool", policy.Allow, []string{"hookSpecificOutput", "tool_input", "command"}, ""},
 	} {
-		res := tt.a.Answer(Input{Event: tt.event, Step: step()}, tt.d, "sayso: r")
+		res := tt.a.Answer(client.Input{Event: tt.event, Step: step()}, tt.d, "sayso: r")
 		var out map[string]any
 		if err := json.Unmarshal(res.Stdout, &out); err != nil {
 			t.Fatalf("%s %v: stdout %q: %v", tt.a.Name(), tt.d, res.Stdout, err)
@@ -55,12 +56,12 @@ func TestWalledAnswers(t *testing.T) {
 			}
 		}
 	}
-	for _, a := range []Adapter{Claude{}, Codex{}, Gemini{}} {
+	for _, a := range []client.Adapter{client.Claude{}, client.Codex{}, client.Gemini{}} {
 		event := "PreToolUse"
 		if a.Name() == "gemini" {
 			event = "BeforeTool"
 		}
-		res := a.Answer(Input{Event: event, Step: step()}, policy.Deny, "sayso: r")
+		res := a.Answer(client.Input{Event: event, Step: step()}, policy.Deny, "sayso: r")
 		if containsKey(res.Stdout, "WALLED") {
 			t.Errorf("%s: a denial carries the rewrite: %s", a.Name(), res.Stdout)
 		}
@@ -69,7 +70,7 @@ func TestWalledAnswers(t *testing.T) {
 	// a deny is never rewritten.
 	headless := step()
 	headless.Dialog = false
-	res := Claude{}.Answer(Input{Event: "PreToolUse", Step: headless}, policy.Ask, "sayso: r")
+	res := client.Claude{}.Answer(client.Input{Event: "PreToolUse", Step: headless}, policy.Ask, "sayso: r")
 	if containsKey(res.Stdout, "WALLED") || !containsKey(res.Stdout, `"permissionDecision":"deny"`) || res.Decision != policy.Deny {
 		t.Errorf("claude: an ask nobody can answer is not a plain deny: %s", res.Stdout)
 	}
@@ -207,7 +208,7 @@ func TestAskWithoutDialogUnlocksNothing(t *testing.T) {
 			"session_id": "s1", "hook_event_name": "PreToolUse", "cwd": "/home/user/project", "permission_mode": tt.mode,
 			"tool_name": "Bash", "tool_input": map[string]string{"command": "echo hi >> CLAUDE.md"},
 		})
-		res := Run(context.Background(), Claude{}, in, Env{Getenv: attended, Home: "/home/user"}, decide, walls)
+		res := Run(context.Background(), client.Claude{}, in, client.Env{Getenv: attended, Home: "/home/user"}, decide, walls)
 		out := string(res.Stdout)
 		if !tt.unlocked {
 			if !strings.Contains(out, `"permissionDecision":"deny"`) || strings.Contains(out, launcher) {

@@ -40,7 +40,7 @@ var Autopilot = AutopilotList{
 		{Class: "exfil", What: "sending a file or the environment to a host", Why: "data that left cannot be called back"},
 		{Class: "download-exec", What: "curl … | sh and other downloaded code run at once", Why: "code nobody read runs with the person's rights"},
 		{Class: "privilege", What: "sudo, doas, su, setuid bits", Why: "it runs past the person's own rights"},
-		{Class: "instruction-patch", What: "CLAUDE.md, AGENTS.md, GEMINI.md, agent settings, git hooks, shell start-up files, crontab", Why: "it changes what agents and the shell do next time"},
+		{Class: "instruction-patch", What: "the agents' instruction files (AGENTS.md and the like), agent settings, git hooks, shell start-up files, crontab", Why: "it changes what agents and the shell do next time"},
 		{Class: "destructive", What: "rm -rf outside the project, git reset --hard, git clean -fdx, DROP TABLE, dd, mkfs", Why: "it destroys what cannot be restored"},
 		{Class: "container-remove", What: "docker rm, docker rmi, docker system prune", Why: "it removes containers and images others may rely on"},
 		{Class: "merge", What: "gh pr merge, merging or pushing into a protected branch", Why: "it changes the shared history"},

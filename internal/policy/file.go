@@ -42,7 +42,7 @@ type Policy struct {
 	// lifts them. Only the person's own file sets it.
 	ShowEachTime risk.Set
 	// Agents are the person's settings for one agent, by its name
-	// (claude, codex, gemini or a host's): [agents.NAME].
+	// (a client's or a host's): [agents.NAME].
 	Agents map[string]Agent
 	// Team is the node's standing in a team: the org's bundle, or why it
 	// holds none. Only SetTeam sets it.

@@ -12,7 +12,7 @@ import (
 // fails closed: no policy is the defaults, no session is not the current
 // controller only under controller "latest", no rules match nothing.
 type Request struct {
-	Agent   string // "claude", "codex", "gemini", or a host's name; "" when unknown
+	Agent   string // a client's name (package client), or a host's; "" when unknown
 	Tool    string // the tool's name as the agent gives it; "" is the shell
 	Command string // the shell command line, when Tool is "" (or a shell tool without Input)
 	Input   []byte // the tool's input JSON
@@ -61,7 +61,7 @@ type Request struct {
 // Session is what the decision needs to know about the session asking.
 type Session struct {
 	ID      string
-	Turn    string // the turn (Claude Code prompt_id, Codex turn_id) the step belongs to
+	Turn    string // the turn (the client's own id of it) the step belongs to
 	Epoch   int64  // the control epoch the session holds
 	Held    bool   // the person stopped it, or a breaker tripped earlier
 	HeldWhy string

@@ -10,7 +10,7 @@ type Wall struct {
 	On  bool
 	Why string // why the wall cannot be applied, when it is off; when it is partial, why
 	// Partial says the step runs in a client's own sandbox, where only
-	// Landlock of the wall can be stacked (Codex's read-only and
+	// Landlock of the wall can be stacked (a client's read-only and
 	// workspace-write): its writes are held to the scope, its signals
 	// and abstract sockets to itself, but nothing is hidden (what the
 	// client's sandbox leaves readable, credentials included, stays

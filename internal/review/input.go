@@ -15,7 +15,7 @@ import (
 // assistant's messages or a guest's words, and none may be smuggled into
 // these.
 type Input struct {
-	Agent      string      // the agent taking the step: claude, codex, gemini, api
+	Agent      string      // the agent taking the step: a client's name, or api
 	Cwd        string      // the step's working folder
 	Step       Step        // what the agent wants to do
 	Classes    risk.Set    // the step's classes

@@ -24,12 +24,12 @@ const (
 	ToolWebSearch          // sends a query to a search engine
 	ToolAgent              // starts a sub-agent
 	ToolQuiet              // the client's own bookkeeping: plans, todos, questions to the person
-	ToolPatch              // applies a patch (Codex apply_patch)
-	ToolMemory             // appends to the agent's own instructions (Gemini save_memory)
+	ToolPatch              // applies a patch (apply_patch)
+	ToolMemory             // appends to the agent's own instructions (save_memory)
 )
 
-// agentTools are the names the agents give their built-in tools: Claude
-// Code, Codex (its shells, exec_command, apply_patch) and Gemini CLI. It
+// agentTools are the names the agents give their built-in tools, every
+// client's (its shells, exec_command, apply_patch and the rest). It
 // is the one list of them: the adapters read a step's kind from it and
 // the decision classifies by it.
 var agentTools = map[string]ToolKind{
@@ -83,7 +83,7 @@ func ShellTool(name string) bool { return agentTools[name] == ToolShell }
 // toolInput holds the fields the agents' tools take, under every name they
 // use for them.
 type toolInput struct {
-	Command     json.RawMessage `json:"command"` // a string, or Codex's argv
+	Command     json.RawMessage `json:"command"` // a string, or an argv
 	Cmd         string          `json:"cmd"`
 	Workdir     string          `json:"workdir"`
 	DirPath     string          `json:"dir_path"`
@@ -124,7 +124,7 @@ func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
 	}
 	var argv []string
 	if json.Unmarshal(in.Command, &argv) == nil && len(argv) > 0 {
-		// Codex's shell tool gives argv: ["bash", "-lc", "…"] or a program
+		// A shell tool may give argv: ["bash", "-lc", "…"] or a program
 		// and its arguments.
 		if len(argv) == 3 && shell.IsShell(path.Base(argv[0])) && (argv[1] == "-c" || argv[1] == "-lc") {
 			return argv[2], dir, true
@@ -139,7 +139,7 @@ func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
 }
 
 // shellDir is the folder a shell tool's input names, in the one field
-// that tool reads: Gemini's run_shell_command runs in dir_path (directory
+// that tool reads: run_shell_command runs in dir_path (directory
 // in older releases), every other shell in workdir. A field the tool does
 // not read is not where the step runs.
 func shellDir(name string, in *toolInput) string {
@@ -365,7 +365,7 @@ func (t *toolAssessor) search(in toolInput) {
 func (t *toolAssessor) fetch(in toolInput) {
 	urls := []string{in.URL}
 	if in.URL == "" {
-		// Gemini's web_fetch takes the URLs inside its prompt.
+		// web_fetch takes the URLs inside its prompt.
 		for _, f := range strings.Fields(in.Prompt) {
 			if strings.Contains(f, "://") {
 				urls = append(urls, strings.Trim(f, "\"'()<>,."))
@@ -540,8 +540,8 @@ func namedPath(tok string, ctx Context) string {
 }
 
 // Unsandboxed says why a shell tool's input asks its client to run the
-// command outside the client's own sandbox, or the zero Reason: Claude Code's
-// dangerouslyDisableSandbox, Codex's sandbox_permissions (anything but
+// command outside the client's own sandbox, or the zero Reason:
+// dangerouslyDisableSandbox, sandbox_permissions (anything but
 // use_default, require_escalated included) and its older
 // with_escalated_permissions. A value sayso cannot read is a request.
 func Unsandboxed(input []byte) Reason {

@@ -81,7 +81,7 @@ func joinWord(dir shell.Word, name string) shell.Word {
 
 // createsIn records the file that copying src into the folder dir creates,
 // dir/basename(src). Whether dir is a folder cannot be known without the
-// disk: a name with an extension (notes.md, CLAUDE.md.bak) is taken for a
+// disk: a name with an extension (notes.md, AGENTS.md.bak) is taken for a
 // file, anything else may be a folder.
 func (c *cmd) createsIn(dir, src shell.Word) {
 	if !c.mayBeFolder(dir) {

@@ -112,7 +112,7 @@ type input struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"`
-	Command json.RawMessage `json:"command"` // Codex apply_patch: the patch
+	Command json.RawMessage `json:"command"` // apply_patch: the patch
 	Prompt  string          `json:"prompt"`
 }
 
@@ -188,7 +188,7 @@ func write(in input, onDisk string, known bool) Shown {
 	return s
 }
 
-// patchLines reads a Codex patch's lines by their first character.
+// patchLines reads an apply_patch patch's lines by their first character.
 func patchLines(patch string) []Line {
 	var out []Line
 	for _, l := range splitLines(patch) {

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/client"
 	"strings"
 	"time"
 )
@@ -43,7 +44,13 @@ var ErrHostExists = errors.New("a host of that name exists")
 
 // reservedHosts are the names a host may not take: the clients' and the
 // socket's own.
-var reservedHosts = map[string]bool{"claude": true, "codex": true, "gemini": true, "login": true, "person": true, "sayso": true}
+var reservedHosts = func() map[string]bool {
+	m := map[string]bool{"login": true, "person": true, "sayso": true}
+	for _, a := range client.Agents() {
+		m[a] = true
+	}
+	return m
+}()
 
 // CheckHostName reports whether name may name a host: 1 to 40 lowercase
 // letters, digits and dashes, starting with a letter, and none of the

@@ -80,7 +80,7 @@ func (db *DB) EndTask(ctx context.Context, id string) error {
 }
 
 // EndSpawn records that a sub-agent a spawn of session started has ended,
-// for a client that names no task (Gemini CLI reports only the spawning
+// for a client that names no task (a client may report only the spawning
 // tool's end): the oldest spawn of the session's tree that still holds a
 // place frees it. With none open, nothing changes.
 func (db *DB) EndSpawn(ctx context.Context, session string) error {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/sayso-dev/sayso/internal/bundle"
 	"github.com/sayso-dev/sayso/internal/card"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
-	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/hubapi"
@@ -184,7 +184,7 @@ func TestRelay(t *testing.T) {
 			asked.Assessment.Classes = asked.Assessment.Classes.Add(c)
 		}
 		go func() {
-			s := hook.Step{Agent: "claude", Event: "PreToolUse", Session: session, Tool: "Bash", Kind: hook.KindShell, Command: command, Cwd: "/w"}
+			s := client.Step{Agent: "claude", Event: "PreToolUse", Session: session, Tool: "Bash", Kind: client.KindShell, Command: command, Cwd: "/w"}
 			dec, diag, err := n.cards.Wait(wctx, s, store.Step{Session: store.NewSession{ID: session, Mode: store.ModeAuto}, Cwd: "/w", Tool: "Bash", Summary: command},
 				policy.Ask, asked)
 			done <- outcome{dec, diag, err}

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
 	"github.com/sayso-dev/sayso/internal/hub"
@@ -179,7 +180,7 @@ func (s *syncTeam) bundle(n *syncNode, seq uint64, policyFile string) {
 func (s *syncTeam) decide(n *syncNode, command string) policy.Decision {
 	s.t.Helper()
 	d := &gateway.Decider{DB: n.db, Home: n.home, ConfigDir: n.config, Walls: hook.Walls{Launcher: "/sayso-test/sayso-wall", Home: n.home}}
-	dec, diag, err := d.Decide(s.ctx, hook.Step{Agent: "claude", Event: "PreToolUse", Session: "sync-session", Tool: "Bash", Kind: hook.KindShell, Command: command, Cwd: s.project})
+	dec, diag, err := d.Decide(s.ctx, client.Step{Agent: "claude", Event: "PreToolUse", Session: "sync-session", Tool: "Bash", Kind: client.KindShell, Command: command, Cwd: s.project})
 	if err != nil {
 		s.t.Fatalf("decide %s: %v", command, err)
 	}

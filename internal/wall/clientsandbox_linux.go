@@ -16,7 +16,7 @@ import (
 // canEnter reports whether this process may set up the whole wall: make
 // its namespaces (a user and a mount namespace) and talk to its keeper
 // over a unix socket (getsockopt). Inside a client's sandbox that forbids
-// either (Codex's seccomp filter on Linux refuses getsockopt) the answer
+// either (a client's seccomp filter on Linux may refuse getsockopt) the answer
 // is no: the error is EPERM, EACCES or ENOSPC. Any other failure is not
 // the sandbox's, and the whole wall is tried (and fails with its own
 // reason).

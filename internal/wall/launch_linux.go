@@ -77,7 +77,7 @@ func Main(args []string, stderr io.Writer) int {
 		return ExitSetup
 	}
 	if a.Profile.InClientSandbox && !a.Check && !canEnter() {
-		// A client's sandbox that forbids namespaces (Codex's): the
+		// A client's sandbox that forbids namespaces: the
 		// decision knew it, and counted on no more than Landlock.
 		return inClientSandbox(a, stderr)
 	}
@@ -421,7 +421,7 @@ func namespaces() (string, error) {
 }
 
 // terminals returns the descriptors the walled step gets as its stdin,
-// stdout and stderr. A client that runs a step in a terminal (Codex's
+// stdout and stderr. A client that runs a step in a terminal (an
 // exec_command with a tty) lets the agent type into it later, with no
 // hook in between: a pager's "!command", an editor's shell escape, a
 // shell the step starts would run what it types. So no terminal is

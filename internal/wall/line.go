@@ -3,7 +3,7 @@ package wall
 import "strings"
 
 // Line is the plain line that runs command under the launcher, for a
-// client that starts a new shell for every step (Codex, Gemini CLI): the
+// client that starts a new shell for every step (most do): the
 // same output, input and exit status, and no working folder to carry
 // back. It holds no command substitution, which a client may refuse in a
 // rewritten command.

@@ -10,6 +10,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/client"
 	"net/http"
 	"os"
 	"os/signal"
@@ -27,14 +28,14 @@ func main() {
 	every := flag.Duration("card", 0, "add a card this often (0: never)")
 	flag.Parse()
 	mem := web.NewMemory(nil)
-	mem.AddSession(web.Session{ID: "s1", Agent: "claude", Cwd: "/home/you/proj", Mode: policy.ModeAuto, Turns: 3, Tasks: []web.Task{{ID: "s1-t1", Agent: "claude", Mode: policy.ModeAuto}}})
-	mem.AddSession(web.Session{ID: "s2", Agent: "codex", Cwd: "/home/you/infra", Mode: policy.ModeAsk, Held: true, HeldWhy: "the circuit breaker tripped: 3 cards declined within 10 min"})
+	mem.AddSession(web.Session{ID: "s1", Agent: client.Clients[0].Agent, Cwd: "/home/you/proj", Mode: policy.ModeAuto, Turns: 3, Tasks: []web.Task{{ID: "s1-t1", Agent: client.Clients[0].Agent, Mode: policy.ModeAuto}}})
+	mem.AddSession(web.Session{ID: "s2", Agent: client.Clients[1].Agent, Cwd: "/home/you/infra", Mode: policy.ModeAsk, Held: true, HeldWhy: "the circuit breaker tripped: 3 cards declined within 10 min"})
 	// step posts a card as the gateway would: decided by the policy, with
 	// its diagnostic and its offer.
 	step := func(cmd string) {
 		rc := risk.Context{Root: "/home/you/proj", Cwd: "/home/you/proj", Home: "/home/you"}
 		_, diag := policy.Evaluate(policy.Request{Command: cmd, Mode: policy.ModeAuto, Context: rc, Wall: policy.Wall{On: true}})
-		c := card.Card{Session: "s1", Agent: "claude", Tool: "Bash", Step: cmd, Cwd: "/home/you/proj", Mode: policy.ModeAuto,
+		c := card.Card{Session: "s1", Agent: client.Clients[0].Agent, Tool: "Bash", Step: cmd, Cwd: "/home/you/proj", Mode: policy.ModeAuto,
 			Diagnostic: &diag, Words: "ship the login work", Described: "Run " + cmd, Expires: time.Now().Add(2 * time.Minute)}
 		for _, cl := range diag.Assessment.Classes.Classes() {
 			c.Classes = append(c.Classes, cl.String())

@@ -1,0 +1,95 @@
+package sayso_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// clientsHome is the clients' own package: a file per client, its
+// registry line, and what sayso knows of each (events, tools, settings
+// files, rules, sandbox, evidence, pins).
+const clientsHome = "internal/client"
+
+// clientNamesAllowed are the places outside the clients' package that
+// may name a client, each with its reason. Keep it short: at most four.
+var clientNamesAllowed = map[string]string{
+	"internal/place/":              "the one table of places names the clients' own files",
+	"e2e/":                         "the end-to-end tests and their fake model drive the real clients, by their own programs, settings and words",
+	"internal/risk/runners.go":     "the agents' programs are programs a step may run (claude -p, gemini -y): risk's family of agent runners classifies them",
+	"internal/program/registry.go": "the registry names every program a step may run, the clients' own programs among them",
+}
+
+// clientNamesPending are files that still name a client while their
+// places move into the one table of places (internal/place). The list
+// only shrinks: a file leaves it the day its places move.
+var clientNamesPending = map[string]string{
+	"internal/risk/paths.go":   "the clients' instruction and settings places, moving to internal/place",
+	"internal/risk/secrets.go": "the clients' credential places, moving to internal/place",
+	"internal/wall/profile.go": "the clients' places the wall hides or keeps read-only, moving to internal/place",
+	"internal/risk/tool.go":    "the memory tool's file (the agent's own instructions) is a place of the one table, internal/place",
+}
+
+var clientName = regexp.MustCompile(`(?i)claude|codex|gemini`)
+
+// TestClientNamesHaveOneHome: a client's name (any case, in code or in a
+// comment) appears in no non-test Go file outside the clients' own
+// package but the few allowed, so a new client is its file, its golden
+// files and one registry line, and no other package branches on a name.
+func TestClientNamesHaveOneHome(t *testing.T) {
+	if len(clientNamesAllowed) > 4 {
+		t.Errorf("%d places may name a client; at most 4", len(clientNamesAllowed))
+	}
+	named := map[string]bool{}
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || p == clientsHome) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !clientName.Match(b) {
+			return nil
+		}
+		p = filepath.ToSlash(p)
+		named[p] = true
+		if allowed(p) || clientNamesPending[p] != "" {
+			return nil
+		}
+		t.Errorf("%s names a client (%q): ask the clients' registry in %s (client.Of, client.Clients)", p, clientName.Find(b), clientsHome)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range clientNamesPending {
+		if !named[p] {
+			t.Errorf("%s names no client any more: take it off clientNamesPending", p)
+		}
+	}
+	if len(clientNamesPending) > 0 {
+		t.Logf("%d files still name a client while their places move to internal/place: %v", len(clientNamesPending), clientNamesPending)
+	}
+}
+
+func allowed(p string) bool {
+	for a := range clientNamesAllowed {
+		if p == a || strings.HasSuffix(a, "/") && strings.HasPrefix(p, a) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,154 @@
+package client
+
+import (
+	"github.com/sayso-dev/sayso/internal/policy"
+)
+
+// codex is Codex CLI in the registry.
+var codex = Client{Agent: "codex", Name: "Codex CLI", Package: "@openai/codex", Command: "codex", Tested: "0.171.0", Decides: "PreToolUse",
+	Adapter: Codex{}, OwnSandbox: true}
+
+// Codex is the Codex CLI adapter.
+//
+// Codex's PreToolUse can only deny: its ask and a bare allow are rejected
+// as unsupported and the command runs. So ask is answered as a deny with
+// the reason, and allow as no output. PermissionRequest (interactive
+// approvals) is denied when sayso denies and otherwise left to Codex's own
+// prompt. apply_patch is read as file writes.
+type Codex struct{}
+
+// Name implements Adapter.
+func (Codex) Name() string { return "codex" }
+
+// Read implements Adapter.
+func (Codex) Read(in []byte, env Env) (Input, error) {
+	c, err := decode(in)
+	q := Input{Event: c.HookEventName}
+	if err != nil {
+		return q, err
+	}
+	switch c.HookEventName {
+	case "PreToolUse", "PermissionRequest":
+		if c.TurnID == nil {
+			return q, errorf("a %s without turn_id is not from Codex", c.HookEventName)
+		}
+		q.Step, err = c.step("codex", env)
+		if err == nil && q.Step.Kind == KindShell {
+			q.Step.Sandbox = codexSandbox(c.TranscriptPath, c.SessionID, q.Step.Turn)
+			q.Rule = codexRuleFor(q.Step, env)
+		}
+		if err == nil && c.HookEventName == "PermissionRequest" {
+			e := c.event("codex", EventPermission)
+			e.Text = c.ToolName
+			q.Events = append(q.Events, e)
+		}
+	case "UserPromptSubmit":
+		if c.Prompt == nil || c.SessionID == "" {
+			return q, errorf("UserPromptSubmit without session_id or prompt")
+		}
+		e := c.event("codex", EventMessage)
+		e.Text = *c.Prompt
+		// Codex's input says nothing of who typed the prompt: it is the
+		// person's only when the witness finds Codex's terminal UI behind
+		// the hook and Codex's own record of the turn says it was typed.
+		e.Source, e.Why = SourcePerson, "typed in Codex's terminal UI"
+		switch {
+		case c.AgentID != "":
+			// A sub-agent's prompt comes with its parent's session.
+			e.Source, e.Why = SourceDelegated, "a sub-agent's prompt"
+		case c.TurnID == nil || *c.TurnID == "":
+			e.Source, e.Why = SourceSystem, "a prompt without its turn"
+		}
+		q.Events = append(q.Events, e)
+	case "SessionStart":
+		if c.SessionID == "" {
+			return q, errorf("SessionStart without session_id")
+		}
+		e := c.event("codex", EventSession)
+		e.Why = c.Source
+		q.Events = append(q.Events, e)
+	case "SubagentStart":
+		if c.SessionID == "" || c.AgentID == "" {
+			return q, errorf("SubagentStart without session_id or agent_id")
+		}
+		e := c.event("codex", EventTask)
+		e.Source, e.Text = SourceDelegated, c.AgentType
+		q.Events = append(q.Events, e)
+	case "SubagentStop", "SessionEnd":
+		e, err := c.ended("codex")
+		if err != nil {
+			return q, err
+		}
+		q.Events = append(q.Events, e)
+	default:
+		return q, errorf("unknown Codex event %q", c.HookEventName)
+	}
+	return q, err
+}
+
+// Answer implements Adapter.
+func (Codex) Answer(in Input, d policy.Decision, reason string) Result {
+	r := Result{Input: in, Decision: d, Reason: reason}
+	switch in.Event {
+	case "PreToolUse":
+		if d == policy.Allow {
+			walled := walledInput(in.Step)
+			if walled == nil {
+				return r // no output: Codex runs the step
+			}
+			// Codex runs an allow only with a rewritten input: the step
+			// runs inside sayso's wall.
+			r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+				"hookEventName":      "PreToolUse",
+				"permissionDecision": "allow",
+				"updatedInput":       walled,
+			}})
+			return r
+		}
+		r.Decision = policy.Deny
+		if d == policy.Ask {
+			reason = "Codex cannot ask here; " + reason
+			r.Reason = reason
+		}
+		r.Stdout = jsonLine(map[string]any{
+			"decision": "block",
+			"reason":   reason,
+			"hookSpecificOutput": map[string]any{
+				"hookEventName":            "PreToolUse",
+				"permissionDecision":       "deny",
+				"permissionDecisionReason": reason,
+			},
+		})
+	case "PermissionRequest":
+		if d == policy.Allow && in.Step != nil && in.Step.Answered {
+			// The person allowed the step on its card: Codex's own
+			// prompt need not ask again.
+			r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+				"hookEventName": "PermissionRequest",
+				"decision":      map[string]any{"behavior": "allow"},
+			}})
+			return r
+		}
+		if d != policy.Deny {
+			return r // Codex asks the person in its own prompt
+		}
+		r.Stdout = jsonLine(map[string]any{"hookSpecificOutput": map[string]any{
+			"hookEventName": "PermissionRequest",
+			"decision":      map[string]any{"behavior": "deny", "message": reason},
+		}})
+	default:
+		return Codex{}.Fail(in.Event, reason)
+	}
+	return r
+}
+
+// Ack implements Adapter.
+func (Codex) Ack(in Input) Result { return Result{Input: in, Decision: policy.Allow} }
+
+// Fail implements Adapter.
+func (c Codex) Fail(event, reason string) Result {
+	if event == "PreToolUse" || event == "PermissionRequest" {
+		return c.Answer(Input{Event: event}, policy.Deny, reason)
+	}
+	return universalDeny(event, reason)
+}

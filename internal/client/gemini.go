@@ -1,0 +1,122 @@
+package client
+
+import (
+	"encoding/json"
+
+	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
+)
+
+// gemini is Gemini CLI in the registry.
+var gemini = Client{Agent: "gemini", Name: "Gemini CLI", Package: "@google/gemini-cli", Command: "gemini", Tested: "0.61.0", Decides: "BeforeTool",
+	Adapter: Gemini{}}
+
+// Gemini is the Gemini CLI adapter.
+//
+// BeforeTool answers {"decision":"allow"} or {"decision":"deny","reason"}.
+// Gemini's ask hangs a headless run in yolo mode and cannot be told apart
+// from an attended one, so ask is answered as a deny with the reason.
+// BeforeAgent (a prompt) and SessionStart are recorded. Gemini reports no
+// sub-agent's start or end: the AfterTool of its sub-agent tool
+// (invoke_agent), which comes when the sub-agent has answered, is that
+// sub-agent's end.
+type Gemini struct{}
+
+// Name implements Adapter.
+func (Gemini) Name() string { return "gemini" }
+
+// Read implements Adapter.
+func (Gemini) Read(in []byte, env Env) (Input, error) {
+	c, err := decode(in)
+	q := Input{Event: c.HookEventName}
+	if err != nil {
+		return q, err
+	}
+	switch c.HookEventName {
+	case "BeforeTool":
+		home := env.get("GEMINI_CLI_HOME")
+		if home == "" {
+			home = env.Home
+		}
+		q.Step, err = c.step("gemini", Env{Getenv: env.Getenv, Home: home})
+		if err == nil {
+			q.Rule = geminiRuleFor(q.Step, home)
+		}
+	case "BeforeAgent":
+		if c.Prompt == nil || c.SessionID == "" {
+			return q, errorf("BeforeAgent without session_id or prompt")
+		}
+		e := c.event("gemini", EventMessage)
+		e.Text = *c.Prompt
+		e.Why = "Gemini CLI does not say whether a person typed it"
+		q.Events = append(q.Events, e)
+	case "AfterTool":
+		if c.SessionID == "" || c.ToolName == "" {
+			return q, errorf("AfterTool without session_id or tool_name")
+		}
+		if risk.KindOfTool(c.ToolName) != risk.ToolAgent {
+			return q, nil // only a sub-agent's end is kept
+		}
+		e := c.event("gemini", EventSpawnEnd)
+		var in struct {
+			Agent string `json:"agent_name"`
+		}
+		_ = json.Unmarshal(c.ToolInput, &in) // the name is for the ledger only
+		e.Text = in.Agent
+		e.Why = c.ToolName + " ended"
+		q.Events = append(q.Events, e)
+	case "SessionStart":
+		if c.SessionID == "" {
+			return q, errorf("SessionStart without session_id")
+		}
+		e := c.event("gemini", EventSession)
+		e.Why = c.Source
+		q.Events = append(q.Events, e)
+	default:
+		return q, errorf("unknown Gemini CLI event %q", c.HookEventName)
+	}
+	return q, err
+}
+
+// Answer implements Adapter.
+func (Gemini) Answer(in Input, d policy.Decision, reason string) Result {
+	r := Result{Input: in, Decision: d, Reason: reason}
+	if in.Event != "BeforeTool" {
+		return Gemini{}.Fail(in.Event, reason)
+	}
+	if d == policy.Allow {
+		if walled := walledInput(in.Step); walled != nil {
+			// Gemini merges tool_input into the call's arguments: the
+			// step runs inside sayso's wall.
+			r.Stdout = jsonLine(map[string]any{"decision": "allow", "hookSpecificOutput": map[string]any{
+				"hookEventName": "BeforeTool",
+				"tool_input":    map[string]any{"command": walled["command"]},
+			}})
+			return r
+		}
+		r.Stdout = []byte(`{"decision":"allow"}` + "\n")
+		return r
+	}
+	if d == policy.Ask {
+		reason = "Gemini CLI cannot ask here; " + reason
+		r.Reason = reason
+	}
+	r.Decision = policy.Deny
+	r.Stdout = jsonLine(map[string]any{"decision": "deny", "reason": reason})
+	return r
+}
+
+// Ack implements Adapter.
+func (Gemini) Ack(in Input) Result {
+	return Result{Stdout: []byte("{}\n"), Input: in, Decision: policy.Allow}
+}
+
+// Fail implements Adapter.
+func (g Gemini) Fail(event, reason string) Result {
+	if event == "BeforeTool" {
+		return g.Answer(Input{Event: event}, policy.Deny, reason)
+	}
+	r := universalDeny(event, reason)
+	r.Stdout = jsonLine(map[string]any{"decision": "deny", "reason": reason})
+	return r
+}
