@@ -108,7 +108,7 @@ var rules = map[string]struct {
 		"database/sql":       "a client's adapter, install and doctor read and write the clients' files; the ledger is package store's",
 		"modernc.org/sqlite": "a client's adapter, install and doctor read and write the clients' files; the ledger is package store's",
 		"net/http":           "reading a client's JSON and settings reaches no network",
-	}, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy", "internal/paths"}},
+	}, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy", "internal/paths", "internal/atomicfile"}},
 }
 
 func TestArchitecture(t *testing.T) {
