@@ -90,7 +90,7 @@ func (Gemini) Answer(in Input, d policy.Decision, reason string) Result {
 			// step runs inside sayso's wall.
 			r.Stdout = jsonLine(map[string]any{"decision": "allow", "hookSpecificOutput": map[string]any{
 				"hookEventName": "BeforeTool",
-				"tool_input":    map[string]any{"command": walled["command"]},
+				"tool_input":    map[string]any{commandField(walled): walled[commandField(walled)]},
 			}})
 			return r
 		}

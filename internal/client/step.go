@@ -159,6 +159,17 @@ func walledInput(s *Step) map[string]any {
 			in = map[string]any{}
 		}
 	}
-	in["command"] = s.Walled
+	in[commandField(in)] = s.Walled
 	return in
+}
+
+// commandField is the field of a shell tool's input that holds the line
+// risk reads (risk.ToolCommand): Codex's exec_command cmd when it is set,
+// else command. The walled line replaces that one, so the client runs
+// inside the wall what was decided.
+func commandField(in map[string]any) string {
+	if c, ok := in["cmd"].(string); ok && c != "" {
+		return "cmd"
+	}
+	return "command"
 }

@@ -94,6 +94,11 @@ func shellStep(s *Step, cmd, dir string) error {
 	if strings.TrimSpace(cmd) == "" {
 		return errorf("%s with an empty command", s.Tool)
 	}
+	if strings.ContainsRune(cmd, 0) {
+		// No shell runs a line past a NUL byte: the client would run
+		// another line than the one decided.
+		return errorf("%s with a NUL byte in its command", s.Tool)
+	}
 	s.Kind, s.Command = KindShell, cmd
 	if dir != "" {
 		s.project = s.Cwd

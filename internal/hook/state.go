@@ -11,7 +11,7 @@ import (
 // clients have one; the step's Sandbox, what the client recorded).
 func (w Walls) StateFor(s client.Step) policy.Wall {
 	st := w.State()
-	if st.On && s.Kind == client.KindShell && s.Sandbox.Confines() {
+	if c, ok := client.Of(s.Agent); ok && c.OwnSandbox && st.On && s.Kind == client.KindShell && s.Sandbox.Confines() {
 		st.Partial = true
 		st.Why = s.Sandbox.Words()
 	}
