@@ -108,20 +108,22 @@ func errorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrInput, fmt.Sprintf(format, args...))
 }
 
-// decode reads exactly one JSON object.
-func decode(in []byte) (common, error) {
+// decode reads exactly one JSON object, and the input of its event:
+// its name, when it could be read.
+func decode(in []byte) (common, Input, error) {
 	var c common
 	dec := json.NewDecoder(bytes.NewReader(in))
-	if err := dec.Decode(&c); err != nil {
-		return c, errorf("hook JSON: %v", err)
+	err := dec.Decode(&c)
+	q := Input{Event: c.HookEventName}
+	switch {
+	case err != nil:
+		return c, q, errorf("hook JSON: %v", err)
+	case dec.More():
+		return c, q, errorf("hook JSON: more than one value")
+	case c.HookEventName == "":
+		return c, q, errorf("hook JSON without hook_event_name")
 	}
-	if dec.More() {
-		return c, errorf("hook JSON: more than one value")
-	}
-	if c.HookEventName == "" {
-		return c, errorf("hook JSON without hook_event_name")
-	}
-	return c, nil
+	return c, q, nil
 }
 
 // step builds the step of a tool event, with its tool read.
@@ -157,6 +159,41 @@ func (c *common) event(agent string, k EventKind) Event {
 	return e
 }
 
+// lifecycle is the event of a session's start, and where the client
+// reports them (tasks), of a sub-agent's start and end and the session's
+// end; any other event is unknown to the client, called name.
+func (c *common) lifecycle(agent, name string, tasks bool) (Event, error) {
+	switch {
+	case c.HookEventName == "SessionStart":
+		if c.SessionID == "" {
+			return Event{}, errorf("SessionStart without session_id")
+		}
+		e := c.event(agent, EventSession)
+		e.Why = c.Source
+		return e, nil
+	case c.HookEventName == "SubagentStart" && tasks:
+		if c.SessionID == "" || c.AgentID == "" {
+			return Event{}, errorf("SubagentStart without session_id or agent_id")
+		}
+		e := c.event(agent, EventTask)
+		e.Source, e.Text = SourceDelegated, c.AgentType
+		return e, nil
+	case (c.HookEventName == "SubagentStop" || c.HookEventName == "SessionEnd") && tasks:
+		return c.ended(agent)
+	}
+	return Event{}, errorf("unknown %s event %q", name, c.HookEventName)
+}
+
+// prompt is the message of a prompt event, its source still to be told.
+func (c *common) prompt(agent string) (Event, error) {
+	if c.Prompt == nil || c.SessionID == "" {
+		return Event{}, errorf("%s without session_id or prompt", c.HookEventName)
+	}
+	e := c.event(agent, EventMessage)
+	e.Text = *c.Prompt
+	return e, nil
+}
+
 // ended is the event of a SubagentStop (a task ended) or a SessionEnd (the
 // conversation and its tasks ended), as Claude Code and Codex send them.
 func (c *common) ended(agent string) (Event, error) {
@@ -186,12 +223,10 @@ func jsonLine(v any) []byte {
 	return append(b, '\n')
 }
 
-// universalDeny is read as a deny by every client: Claude Code and Codex
-// take the hookSpecificOutput or the legacy block, Gemini CLI the block.
-// With exit status 2 and the reason on stderr, each client blocks whatever
-// event it was.
-func universalDeny(event, reason string) Result {
-	out := map[string]any{
+// blockLine is a deny both Claude Code and Codex read: the
+// hookSpecificOutput, and the legacy block.
+func blockLine(reason string) []byte {
+	return jsonLine(map[string]any{
 		"decision": "block",
 		"reason":   reason,
 		"hookSpecificOutput": map[string]any{
@@ -199,8 +234,15 @@ func universalDeny(event, reason string) Result {
 			"permissionDecision":       "deny",
 			"permissionDecisionReason": reason,
 		},
-	}
-	return Result{Stdout: jsonLine(out), Stderr: reason, Exit: 2, Decision: policy.Deny, Reason: reason, Input: Input{Event: event}}
+	})
+}
+
+// universalDeny is read as a deny by every client: Claude Code and Codex
+// take the hookSpecificOutput or the legacy block, Gemini CLI the block.
+// With exit status 2 and the reason on stderr, each client blocks whatever
+// event it was.
+func universalDeny(event, reason string) Result {
+	return Result{Stdout: blockLine(reason), Stderr: reason, Exit: 2, Decision: policy.Deny, Reason: reason, Input: Input{Event: event}}
 }
 
 // Short clips s to n bytes, ending in "..." when cut.

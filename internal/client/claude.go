@@ -32,8 +32,7 @@ const taskNotification = "<task-notification>"
 
 // Read implements Adapter.
 func (Claude) Read(in []byte, env Env) (Input, error) {
-	c, err := decode(in)
-	q := Input{Event: c.HookEventName}
+	c, q, err := decode(in)
 	if err != nil {
 		return q, err
 	}
@@ -59,35 +58,18 @@ func (Claude) Read(in []byte, env Env) (Input, error) {
 			q.Events = append(q.Events, e)
 		}
 	case "UserPromptSubmit":
-		if c.Prompt == nil || c.SessionID == "" {
-			return q, errorf("UserPromptSubmit without session_id or prompt")
+		e, err := c.prompt("claude")
+		if err != nil {
+			return q, err
 		}
-		e := c.event("claude", EventMessage)
-		e.Text = *c.Prompt
 		e.Source, e.Why = claudeSource(&c, env)
 		q.Events = append(q.Events, e)
-	case "SessionStart":
-		if c.SessionID == "" {
-			return q, errorf("SessionStart without session_id")
-		}
-		e := c.event("claude", EventSession)
-		e.Why = c.Source
-		q.Events = append(q.Events, e)
-	case "SubagentStart":
-		if c.SessionID == "" || c.AgentID == "" {
-			return q, errorf("SubagentStart without session_id or agent_id")
-		}
-		e := c.event("claude", EventTask)
-		e.Source, e.Text = SourceDelegated, c.AgentType
-		q.Events = append(q.Events, e)
-	case "SubagentStop", "SessionEnd":
-		e, err := c.ended("claude")
+	default:
+		e, err := c.lifecycle("claude", "Claude Code", true)
 		if err != nil {
 			return q, err
 		}
 		q.Events = append(q.Events, e)
-	default:
-		return q, errorf("unknown Claude Code event %q", c.HookEventName)
 	}
 	return q, err
 }

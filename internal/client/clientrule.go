@@ -32,6 +32,24 @@ func (r *ClientRule) Words(client string) string {
 	return "your own " + client + " rule " + r.Rule + " (" + r.File + ") " + verb + " this step"
 }
 
+// firstDeny is the first deny among the n rules at gives (nil where a
+// rule does not apply), else the first ask: a client's own deny wins
+// over its ask wherever it stands.
+func firstDeny(n int, at func(i int) *ClientRule) *ClientRule {
+	var ask *ClientRule
+	for i := 0; i < n; i++ {
+		found := at(i)
+		switch {
+		case found == nil:
+		case found.Deny:
+			return found
+		case ask == nil:
+			ask = found
+		}
+	}
+	return ask
+}
+
 // claudeRuleFor finds the first of the person's own deny rules, else ask
 // rules, in Claude Code's settings (managed, local, project, user: every
 // file the client merges) that matches the shell step s. Claude Code

@@ -22,8 +22,7 @@ func (Codex) Name() string { return "codex" }
 
 // Read implements Adapter.
 func (Codex) Read(in []byte, env Env) (Input, error) {
-	c, err := decode(in)
-	q := Input{Event: c.HookEventName}
+	c, q, err := decode(in)
 	if err != nil {
 		return q, err
 	}
@@ -43,11 +42,10 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 			q.Events = append(q.Events, e)
 		}
 	case "UserPromptSubmit":
-		if c.Prompt == nil || c.SessionID == "" {
-			return q, errorf("UserPromptSubmit without session_id or prompt")
+		e, err := c.prompt("codex")
+		if err != nil {
+			return q, err
 		}
-		e := c.event("codex", EventMessage)
-		e.Text = *c.Prompt
 		// Codex's input says nothing of who typed the prompt: it is the
 		// person's only when the witness finds Codex's terminal UI behind
 		// the hook and Codex's own record of the turn says it was typed.
@@ -60,28 +58,12 @@ func (Codex) Read(in []byte, env Env) (Input, error) {
 			e.Source, e.Why = SourceSystem, "a prompt without its turn"
 		}
 		q.Events = append(q.Events, e)
-	case "SessionStart":
-		if c.SessionID == "" {
-			return q, errorf("SessionStart without session_id")
-		}
-		e := c.event("codex", EventSession)
-		e.Why = c.Source
-		q.Events = append(q.Events, e)
-	case "SubagentStart":
-		if c.SessionID == "" || c.AgentID == "" {
-			return q, errorf("SubagentStart without session_id or agent_id")
-		}
-		e := c.event("codex", EventTask)
-		e.Source, e.Text = SourceDelegated, c.AgentType
-		q.Events = append(q.Events, e)
-	case "SubagentStop", "SessionEnd":
-		e, err := c.ended("codex")
+	default:
+		e, err := c.lifecycle("codex", "Codex", true)
 		if err != nil {
 			return q, err
 		}
 		q.Events = append(q.Events, e)
-	default:
-		return q, errorf("unknown Codex event %q", c.HookEventName)
 	}
 	return q, err
 }
@@ -110,15 +92,7 @@ func (Codex) Answer(in Input, d policy.Decision, reason string) Result {
 			reason = "Codex cannot ask here; " + reason
 			r.Reason = reason
 		}
-		r.Stdout = jsonLine(map[string]any{
-			"decision": "block",
-			"reason":   reason,
-			"hookSpecificOutput": map[string]any{
-				"hookEventName":            "PreToolUse",
-				"permissionDecision":       "deny",
-				"permissionDecisionReason": reason,
-			},
-		})
+		r.Stdout = blockLine(reason)
 	case "PermissionRequest":
 		if d == policy.Allow && in.Step != nil && in.Step.Answered {
 			// The person allowed the step on its card: Codex's own

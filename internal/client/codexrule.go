@@ -61,21 +61,13 @@ func codexRuleFor(s *Step, env Env) *ClientRule {
 		rules = append(rules, got...)
 	}
 	commands := codexCommands(s.Command)
-	var prompt *ClientRule
-	for i := range rules {
+	return firstDeny(len(rules), func(i int) *ClientRule {
 		r := &rules[i]
 		if r.decision == "allow" || !slices.ContainsFunc(commands, r.matches) {
-			continue
+			return nil
 		}
-		found := &ClientRule{Deny: r.decision == "forbidden", Rule: r.String(), File: r.file}
-		if found.Deny {
-			return found
-		}
-		if prompt == nil {
-			prompt = found
-		}
-	}
-	return prompt
+		return &ClientRule{Deny: r.decision == "forbidden", Rule: r.String(), File: r.file}
+	})
 }
 
 // codexCommands are the word lists a Codex rule is matched on for a

@@ -27,8 +27,7 @@ func (Gemini) Name() string { return "gemini" }
 
 // Read implements Adapter.
 func (Gemini) Read(in []byte, env Env) (Input, error) {
-	c, err := decode(in)
-	q := Input{Event: c.HookEventName}
+	c, q, err := decode(in)
 	if err != nil {
 		return q, err
 	}
@@ -43,11 +42,10 @@ func (Gemini) Read(in []byte, env Env) (Input, error) {
 			q.Rule = geminiRuleFor(q.Step, home)
 		}
 	case "BeforeAgent":
-		if c.Prompt == nil || c.SessionID == "" {
-			return q, errorf("BeforeAgent without session_id or prompt")
+		e, err := c.prompt("gemini")
+		if err != nil {
+			return q, err
 		}
-		e := c.event("gemini", EventMessage)
-		e.Text = *c.Prompt
 		e.Why = "Gemini CLI does not say whether a person typed it"
 		q.Events = append(q.Events, e)
 	case "AfterTool":
@@ -65,15 +63,12 @@ func (Gemini) Read(in []byte, env Env) (Input, error) {
 		e.Text = in.Agent
 		e.Why = c.ToolName + " ended"
 		q.Events = append(q.Events, e)
-	case "SessionStart":
-		if c.SessionID == "" {
-			return q, errorf("SessionStart without session_id")
-		}
-		e := c.event("gemini", EventSession)
-		e.Why = c.Source
-		q.Events = append(q.Events, e)
 	default:
-		return q, errorf("unknown Gemini CLI event %q", c.HookEventName)
+		e, err := c.lifecycle("gemini", "Gemini CLI", false)
+		if err != nil {
+			return q, err
+		}
+		q.Events = append(q.Events, e)
 	}
 	return q, err
 }

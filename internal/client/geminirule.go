@@ -93,21 +93,13 @@ func geminiRuleFor(s *Step, home string) *ClientRule {
 		}
 		calls = append(calls, part)
 	}
-	var ask *ClientRule
-	for _, call := range calls {
-		r := geminiWinner(rules, call)
+	return firstDeny(len(calls), func(i int) *ClientRule {
+		r := geminiWinner(rules, calls[i])
 		if r == nil {
-			continue
+			return nil
 		}
-		found := &ClientRule{Deny: r.Decision == "deny", Rule: r.String(), File: r.file}
-		if found.Deny {
-			return found
-		}
-		if ask == nil {
-			ask = found
-		}
-	}
-	return ask
+		return &ClientRule{Deny: r.Decision == "deny", Rule: r.String(), File: r.file}
+	})
 }
 
 // geminiStrictness orders decisions: deny, ask (Gemini's ask_user),

@@ -454,18 +454,12 @@ func Uninstall(agent string, store PinStore) (removed []Pin, missing []Pin, err 
 				order = append(order, p.Path)
 			}
 			byPath[p.Path] = append(byPath[p.Path], p)
-		case PinCommand:
-			ok, err := removeCommand(p)
-			if err != nil {
-				return nil, nil, fmt.Errorf("uninstall: %w", err)
+		case PinCommand, PinTrust:
+			remove := removeCommand
+			if p.Kind == PinTrust {
+				remove = removeCodexTrust
 			}
-			if ok {
-				removed = append(removed, p)
-			} else {
-				missing = append(missing, p)
-			}
-		case PinTrust:
-			ok, err := removeCodexTrust(p)
+			ok, err := remove(p)
 			if err != nil {
 				return nil, nil, fmt.Errorf("uninstall: %w", err)
 			}
