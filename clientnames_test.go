@@ -23,14 +23,11 @@ var clientNamesAllowed = map[string]string{
 	"internal/program/registry.go": "the registry names every program a step may run, the clients' own programs among them",
 }
 
-// clientNamesPending are files that still name a client while their
-// places move into the one table of places (internal/place). The list
-// only shrinks: a file leaves it the day its places move.
+// clientNamesPending are files that still name a client while a move
+// finishes. The list only shrinks: a file leaves it the day its move is
+// done.
 var clientNamesPending = map[string]string{
-	"internal/risk/paths.go":   "the clients' instruction and settings places, moving to internal/place",
-	"internal/risk/secrets.go": "the clients' credential places, moving to internal/place",
-	"internal/wall/profile.go": "the clients' places the wall hides or keeps read-only, moving to internal/place",
-	"internal/risk/tool.go":    "the memory tool's file (the agent's own instructions) is a place of the one table, internal/place",
+	"internal/risk/tool.go": "the memory tool's file (~/.gemini/GEMINI.md): risk still reads a file tool's paths from its input, not from the step the client's adapter read",
 }
 
 var clientName = regexp.MustCompile(`(?i)claude|codex|gemini`)
@@ -81,7 +78,7 @@ func TestClientNamesHaveOneHome(t *testing.T) {
 		}
 	}
 	if len(clientNamesPending) > 0 {
-		t.Logf("%d files still name a client while their places move to internal/place: %v", len(clientNamesPending), clientNamesPending)
+		t.Logf("%d files still name a client while a move finishes: %v", len(clientNamesPending), clientNamesPending)
 	}
 }
 
