@@ -8,6 +8,10 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+func sourceFamily() family {
+	return family{names: []string{"source", "."}, classify: source}
+}
+
 func source(c *cmd) {
 	ops := c.args
 	if len(ops) == 0 {
@@ -35,14 +39,26 @@ func source(c *cmd) {
 	c.runScript(w)
 }
 
+func evalCmdFamily() family {
+	return family{names: []string{"eval"}, classify: evalCmd}
+}
+
 func evalCmd(c *cmd) {
 	if c.seg.Inline {
 		c.add(Read, RunsNextWords.By("eval", "", ""))
 	}
 }
 
+func trapCmdFamily() family {
+	return family{names: []string{"trap"}, classify: trapCmd}
+}
+
 func trapCmd(c *cmd) {
 	c.add(Read, RunsNextWords.By("trap", "", ""))
+}
+
+func aliasFamily() family {
+	return family{names: []string{"alias"}, classify: alias}
 }
 
 func alias(c *cmd) {
@@ -76,6 +92,10 @@ func enableCmd(c *cmd) {
 }
 
 func execCmd(c *cmd) { c.add(Read, ShellState.By("exec", "", "")) }
+
+func cdFamily() family {
+	return family{names: []string{"cd", "pushd"}, classify: cd}
+}
 
 // cd changes the folder the following segments may run in. sayso keeps
 // every folder a segment may run in, since subshells and branches make the
@@ -115,9 +135,17 @@ func cd(c *cmd) {
 	}
 }
 
+func execCmdFamily() family {
+	return family{names: []string{"exec"}, classify: execCmd}
+}
+
 // maxFolders bounds the folders a step's segments may run in that sayso
 // follows; past it, the folder is unknown, and relative paths with it.
 const maxFolders = 16
+
+func popdFamily() family {
+	return family{names: []string{"popd"}, classify: popd}
+}
 
 func popd(c *cmd) {
 	c.add(Read, ChangesFolder.By("popd", "", ""))
@@ -147,12 +175,20 @@ func printenv(c *cmd) {
 	c.add(Read, OnlyReads.By(c.name, "", ""))
 }
 
+func printenvFamily() family {
+	return family{names: []string{"printenv", "env"}, classify: printenv}
+}
+
 func setCmd(c *cmd) {
 	if len(c.args) == 0 {
 		c.add(Secret, PrintsCredential.By("set", "", ""))
 		return
 	}
 	c.add(Read, ShellState.By("set", "", ""))
+}
+
+func exportCmdFamily() family {
+	return family{names: []string{"export", "declare", "typeset"}, classify: exportCmd}
 }
 
 func exportCmd(c *cmd) {
@@ -169,6 +205,10 @@ func historyCmd(c *cmd) {
 		return
 	}
 	c.add(Secret, PrintsCredential.By("history", "", ""))
+}
+
+func historyCmdFamily() family {
+	return family{names: []string{"history"}, classify: historyCmd}
 }
 
 func colonFamily() family {

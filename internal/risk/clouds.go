@@ -21,6 +21,10 @@ func rcloneFamily() family {
 	return family{names: []string{"rclone"}, traits: program.Remote, classify: rclone, after: copiesHome}
 }
 
+func terraformFamily() family {
+	return family{names: []string{"terraform", "tofu", "terragrunt"}, classify: terraform}
+}
+
 func terraform(c *cmd) {
 	for _, a := range c.args {
 		if !a.Literal {
@@ -104,6 +108,10 @@ func terraform(c *cmd) {
 	default:
 		c.add(Deploy, Deploys.By(n, "", ""))
 	}
+}
+
+func pulumiFamily() family {
+	return family{names: []string{"pulumi"}, classify: pulumi}
 }
 
 func pulumi(c *cmd) {
@@ -270,6 +278,10 @@ func awsS3(c *cmd, op, first string) {
 	}
 }
 
+func gcloudFamily() family {
+	return family{names: []string{"gcloud"}, classify: gcloud}
+}
+
 func gcloud(c *cmd) {
 	var ws []string
 	for _, w := range c.words(6) {
@@ -404,6 +416,10 @@ func azCommand(c *cmd) string {
 	return last
 }
 
+func gsutilFamily() family {
+	return family{names: []string{"gsutil"}, classify: gsutil}
+}
+
 func gsutil(c *cmd) {
 	for len(c.args) > 0 && strings.HasPrefix(c.args[0].Value, "-") {
 		if v := c.args[0].Value; (v == "-o" || v == "-h" || v == "-u") && len(c.args) > 1 {
@@ -436,6 +452,10 @@ func gsutil(c *cmd) {
 		}
 		c.add(LocalWrite, LocalWork.By("gsutil", w[0], ""))
 	}
+}
+
+func azureFamily() family {
+	return family{names: []string{"az"}, classify: azure}
 }
 
 func azure(c *cmd) {
@@ -571,6 +591,10 @@ var azLasting = [][]string{{"aks"}, {"group"}, {"sql", "server"}, {"sql", "db"},
 	{"postgres", "server"}, {"mysql", "flexible-server"}, {"mysql", "server"}, {"cosmosdb"}, {"storage", "account"},
 	{"storage", "container"}}
 
+func flyFamily() family {
+	return family{names: []string{"fly", "flyctl"}, classify: fly}
+}
+
 func fly(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
@@ -636,6 +660,10 @@ func fly(c *cmd) {
 var vercelTakes = []string{"-A", "--local-config", "-b", "--build-env", "-e", "--env", "-m", "--meta", "-S", "--scope",
 	"-t", "--token", "-Q", "--global-config", "--regions", "--target", "--archive", "--cwd"}
 
+func vercelFamily() family {
+	return family{names: []string{"vercel"}, classify: vercel}
+}
+
 func vercel(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
@@ -675,6 +703,10 @@ func vercel(c *cmd) {
 			c.worksOn(0, vercelTakes...)
 		}
 	}
+}
+
+func netlifyFamily() family {
+	return family{names: []string{"netlify"}, classify: netlify}
 }
 
 func netlify(c *cmd) {
@@ -719,8 +751,12 @@ func heroku(c *cmd) {
 	}
 }
 
+func herokuFamily() family {
+	return family{names: []string{"heroku"}, classify: heroku}
+}
+
 func deployCLIFamily() family {
-	return family{names: []string{"sam", "kapp", "istioctl", "linkerd", "velero"}, classify: deployCLI}
+	return family{names: []string{"sam", "kapp", "istioctl", "linkerd", "velero", "firebase", "wrangler", "serverless", "sls", "kamal", "railway"}, classify: deployCLI}
 }
 
 // deployCLI: platforms whose verbs deploy unless they only look.
@@ -758,7 +794,7 @@ func deployCLI(c *cmd) {
 }
 
 func cdkFamily() family {
-	return family{names: []string{"cdktf"}, classify: cdk}
+	return family{names: []string{"cdktf", "cdk"}, classify: cdk}
 }
 
 func cdk(c *cmd) {
@@ -770,6 +806,10 @@ func cdk(c *cmd) {
 	default:
 		c.add(LocalWrite, LocalWork.By("cdk", v, ""))
 	}
+}
+
+func ansibleFamily() family {
+	return family{names: []string{"ansible-playbook", "ansible"}, classify: ansible}
 }
 
 func ansible(c *cmd) {
@@ -784,6 +824,10 @@ func ansible(c *cmd) {
 			"--key-file", "--connection", "-T", "--timeout", "--become-user", "--become-method", "--start-at-task",
 			"--ssh-common-args", "--ssh-extra-args", "--scp-extra-args", "--sftp-extra-args", "-k", "-K") // the playbooks it runs
 	}
+}
+
+func vaultFamily() family {
+	return family{names: []string{"vault"}, classify: vault}
 }
 
 func vault(c *cmd) {
@@ -806,6 +850,10 @@ func rclone(c *cmd) {
 		verbRule{[]string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "check", "cat", "about", "listremotes", "version", "tree", "md5sum", "sha1sum", "hashsum", ""}, Read, OnlyReads},
 		verbRule{[]string{"delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup", "dedupe", "sync", "bisync"}, Destructive, Destroys},
 		verbRule{[]string{"config"}, Secret, TouchesCredential})
+}
+
+func stripeFamily() family {
+	return family{names: []string{"stripe"}, classify: stripe}
 }
 
 func stripe(c *cmd) {

@@ -8,6 +8,10 @@ import (
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
+func kubectlFamily() family {
+	return family{names: []string{"kubectl", "oc", "k"}, classify: kubectl}
+}
+
 func kubectl(c *cmd) {
 	w := c.words(3)
 	verb := w[0]
@@ -155,6 +159,10 @@ func kubeNamespaces(kinds string) bool {
 		}
 	}
 	return false
+}
+
+func helmFamily() family {
+	return family{names: []string{"helm"}, classify: helm}
 }
 
 func helm(c *cmd) {

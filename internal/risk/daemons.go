@@ -126,6 +126,10 @@ var systemdRunValues = map[string]bool{
 	"--path-property": true, "--socket-property": true, "--service-type": true,
 }
 
+func systemdRunFamily() family {
+	return family{names: []string{"systemd-run"}, classify: systemdRun}
+}
+
 // systemdRun: systemd-run hands a command to the service manager, the
 // system's or with --user the person's, which runs it outside the wall,
 // later with a timer option (systemd-run(1)); the command is judged as

@@ -16,7 +16,7 @@ func redisFamily() family {
 }
 
 func sqlClientFamily() family {
-	return family{names: []string{"pgcli", "mycli", "litecli", "usql"}, classify: sqlClient}
+	return family{names: []string{"pgcli", "mycli", "litecli", "usql", "psql", "mysql", "mariadb", "clickhouse-client", "cockroach"}, classify: sqlClient}
 }
 
 // sqlClient reads the SQL it is given and classifies the statements.
@@ -177,6 +177,10 @@ func redisCli(c *cmd) {
 	default:
 		c.add(RemoteWrite, ChangesServer.By("redis-cli", words[0], ""))
 	}
+}
+
+func mongoFamily() family {
+	return family{names: []string{"mongosh", "mongo"}, classify: mongo}
 }
 
 func mongo(c *cmd) {

@@ -20,7 +20,7 @@ func dcFamily() family {
 }
 
 func editorFamily() family {
-	return family{names: []string{"view"}, classify: editor}
+	return family{names: []string{"view", "vim", "vi", "nvim", "nano", "emacs", "code"}, classify: editor}
 }
 
 func editor(c *cmd) {
@@ -36,6 +36,10 @@ func editor(c *cmd) {
 	}
 }
 
+func openCmdFamily() family {
+	return family{names: []string{"open", "xdg-open"}, classify: openCmd}
+}
+
 func openCmd(c *cmd) {
 	for _, w := range c.operands() {
 		if strings.Contains(w.Value, "://") {
@@ -48,6 +52,10 @@ func openCmd(c *cmd) {
 	if len(c.operands()) == 0 {
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
+}
+
+func compilerFamily() family {
+	return family{names: []string{"gcc", "g++", "cc", "c++", "clang", "clang++"}, classify: compiler}
 }
 
 // compiler: a C compiler is local work, but -wrapper runs a program

@@ -138,6 +138,10 @@ func (c *cmd) write(w shell.Word) {
 	c.path(OpWrite, w)
 }
 
+func rmFamily() family {
+	return family{names: []string{"rm"}, classify: rm}
+}
+
 func rm(c *cmd) {
 	recursive := c.has("--recursive", "-r", "-R") || c.shortFlag('r') || c.shortFlag('R')
 	if c.has("--no-preserve-root") {
@@ -154,19 +158,35 @@ func rm(c *cmd) {
 	}
 }
 
+func rmdirFamily() family {
+	return family{names: []string{"rmdir"}, classify: rmdir}
+}
+
 func rmdir(c *cmd) {
 	for _, w := range c.operands() {
 		c.del(w, false)
 	}
 }
 
+func unlinkFamily() family {
+	return family{names: []string{"unlink"}, classify: unlink}
+}
+
 func unlink(c *cmd) { rmdir(c) }
+
+func shredFamily() family {
+	return family{names: []string{"shred", "srm", "wipe"}, classify: shred}
+}
 
 func shred(c *cmd) {
 	c.add(Destructive, Destroys.By(c.name, "", ""))
 	for _, w := range c.operands() {
 		c.path(OpDelete, w)
 	}
+}
+
+func writeOperandsFamily() family {
+	return family{names: []string{"touch", "mkdir", "split"}, classify: writeOperands}
 }
 
 func writeOperands(c *cmd) {
@@ -186,9 +206,17 @@ func writeOperands(c *cmd) {
 	}
 }
 
+func mktempFamily() family {
+	return family{names: []string{"mktemp"}, classify: mktemp}
+}
+
 func mktemp(c *cmd) {
 	c.add(LocalWrite, LocalWork.By("mktemp", "", ""))
 	mktempWrites(c)
+}
+
+func truncateFamily() family {
+	return family{names: []string{"truncate"}, classify: truncate}
 }
 
 func truncate(c *cmd) {
@@ -210,12 +238,20 @@ func truncate(c *cmd) {
 	}
 }
 
+func teeFamily() family {
+	return family{names: []string{"tee"}, classify: tee}
+}
+
 func tee(c *cmd) {
 	c.add(LocalWrite, ChangesProject.By("tee", "", ""))
 	for _, w := range c.operands() {
 		c.write(w)
 		c.makes(w)
 	}
+}
+
+func copyMoveFamily() family {
+	return family{names: []string{"mv", "install"}, classify: copyMove}
 }
 
 // copyMove: the last operand (or -t DIR) is written; a move deletes its
@@ -300,6 +336,10 @@ func removeWord(ws []shell.Word, w shell.Word) []shell.Word {
 	return ws
 }
 
+func linkFamily() family {
+	return family{names: []string{"ln"}, classify: link}
+}
+
 func link(c *cmd) {
 	ops := c.operands()
 	if len(ops) == 0 {
@@ -338,6 +378,10 @@ func link(c *cmd) {
 			}
 		}
 	}
+}
+
+func sedFamily() family {
+	return family{names: []string{"sed"}, classify: sed}
 }
 
 func sed(c *cmd) {
@@ -394,6 +438,10 @@ func sed(c *cmd) {
 	}
 }
 
+func ddFamily() family {
+	return family{names: []string{"dd"}, classify: dd}
+}
+
 func dd(c *cmd) {
 	wrote := false
 	for _, w := range c.args {
@@ -410,6 +458,10 @@ func dd(c *cmd) {
 	if !wrote {
 		c.add(Read, TransformsText.By("dd", "", ""))
 	}
+}
+
+func chmodFamily() family {
+	return family{names: []string{"chmod"}, classify: chmod}
 }
 
 // chmod: setuid and setgid bits raise privilege; a mode change outside the
@@ -477,6 +529,10 @@ func isSystemPath(p string) bool {
 	return p == "/"
 }
 
+func chownFamily() family {
+	return family{names: []string{"chown", "chgrp"}, classify: chown}
+}
+
 func chown(c *cmd) {
 	ops := c.operands()
 	if len(ops) > 0 {
@@ -494,6 +550,10 @@ func chown(c *cmd) {
 			}
 		}
 	}
+}
+
+func findFamily() family {
+	return family{names: []string{"find"}, classify: find}
 }
 
 // find: -delete deletes every match; -fprint and friends write files.
@@ -592,6 +652,10 @@ func (c *cmd) unpacks() {
 	}
 }
 
+func uniqFamily() family {
+	return family{names: []string{"uniq"}, classify: uniq}
+}
+
 // uniq writes its second operand.
 func uniq(c *cmd) {
 	ops := c.operands()
@@ -602,6 +666,10 @@ func uniq(c *cmd) {
 	if len(ops) > 1 {
 		c.write(ops[1])
 	}
+}
+
+func sortCmdFamily() family {
+	return family{names: []string{"sort"}, classify: sortCmd}
 }
 
 func sortCmd(c *cmd) {
@@ -617,6 +685,10 @@ func sortCmd(c *cmd) {
 	}
 }
 
+func base64CmdFamily() family {
+	return family{names: []string{"base64"}, classify: base64Cmd}
+}
+
 func base64Cmd(c *cmd) {
 	if c.has("-d", "--decode", "-D") {
 		c.a.mark(c.i, roleDecode)
@@ -630,6 +702,10 @@ func base64Cmd(c *cmd) {
 	for _, w := range c.operands() {
 		c.path(OpRead, w)
 	}
+}
+
+func mkfsFamily() family {
+	return family{names: []string{"mkfs", "fdisk", "sfdisk", "parted", "wipefs", "mkswap", "blkdiscard"}, classify: mkfs}
 }
 
 func mkfs(c *cmd) {
@@ -654,6 +730,14 @@ func kill(c *cmd) {
 		}
 	}
 	c.add(LocalWrite, SignalsProcess.By("kill", "", ""))
+}
+
+func killFamily() family {
+	return family{names: []string{"kill"}, classify: kill}
+}
+
+func killallFamily() family {
+	return family{names: []string{"killall", "pkill"}, classify: killall}
 }
 
 func killall(c *cmd) {

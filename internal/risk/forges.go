@@ -15,6 +15,10 @@ func ghFamily() family {
 	return family{names: []string{"gh"}, before: ghExtension, classify: gh}
 }
 
+func hubFamily() family {
+	return family{names: []string{"hub"}, classify: hub}
+}
+
 // hub wraps git: its own commands are GitHub's, every other one is git's.
 func hub(c *cmd) {
 	switch v := c.words(1)[0]; v {

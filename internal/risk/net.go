@@ -293,6 +293,10 @@ func isDataOpt(n string) bool {
 	return false
 }
 
+func wgetFamily() family {
+	return family{names: []string{"wget", "aria2c"}, classify: wget}
+}
+
 func wget(c *cmd) {
 	var urls []shell.Word
 	for i := 0; i < len(c.args); i++ {
@@ -369,7 +373,7 @@ func wget(c *cmd) {
 }
 
 func httpieFamily() family {
-	return family{names: []string{"httpie"}, classify: httpie}
+	return family{names: []string{"httpie", "http", "https", "xh"}, classify: httpie}
 }
 
 func httpie(c *cmd) {
@@ -414,7 +418,7 @@ func hasDataItem(ws []shell.Word) bool {
 }
 
 func sshFamily() family {
-	return family{names: []string{"mosh", "autossh"}, classify: ssh}
+	return family{names: []string{"mosh", "autossh", "ssh"}, classify: ssh}
 }
 
 func ssh(c *cmd) {
@@ -465,6 +469,10 @@ func ssh(c *cmd) {
 	c.add(RemoteWrite, ChangesServer.By("ssh", "", pos[0].Raw))
 }
 
+func scpFamily2() family {
+	return family{names: []string{"sftp"}, classify: scp}
+}
+
 func scp(c *cmd) {
 	ops := c.operands()
 	for i, w := range c.args {
@@ -492,6 +500,10 @@ func scp(c *cmd) {
 	}
 	c.add(Network, ReachesHost.By("scp", "", ""))
 	c.write(dst)
+}
+
+func socatFamily() family {
+	return family{names: []string{"socat"}, classify: socat}
 }
 
 func socat(c *cmd) {
@@ -532,7 +544,7 @@ func socat(c *cmd) {
 }
 
 func netcatFamily() family {
-	return family{names: []string{"lftp", "ncftp", "smbclient"}, classify: netcat}
+	return family{names: []string{"lftp", "ncftp", "smbclient", "nc", "ncat", "netcat", "telnet", "ftp", "tftp"}, classify: netcat}
 }
 
 func netcat(c *cmd) {
@@ -560,6 +572,10 @@ func netcat(c *cmd) {
 func mail(c *cmd) {
 	c.a.mark(c.i, roleSend)
 	c.add(Exfil, SendsData.By(c.name, "", ""))
+}
+
+func mailFamily() family {
+	return family{names: []string{"mail", "sendmail", "mutt"}, classify: mail}
 }
 
 // HostsNamed are the hosts the words of a step name as URLs

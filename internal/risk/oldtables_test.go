@@ -9,7 +9,7 @@ import (
 // from before the families. A move into a family lowers it; nothing may
 // raise it. At zero the older tables, this test and their entries in
 // tables go.
-const olderTablesCeiling = 201
+const olderTablesCeiling = 23
 
 // TestOlderTablesShrink: the older tables only ever lose names.
 func TestOlderTablesShrink(t *testing.T) {

@@ -415,6 +415,10 @@ func cargo(c *cmd) {
 	}
 }
 
+func goCmdFamily() family {
+	return family{names: []string{"go"}, classify: goCmd}
+}
+
 func goCmd(c *cmd) {
 	ws := c.words(2)
 	switch v := ws[0]; v {
@@ -471,6 +475,10 @@ func gem(c *cmd) {
 	}
 }
 
+func bundleFamily() family {
+	return family{names: []string{"bundle"}, classify: bundle}
+}
+
 func bundle(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "list", "show", "info", "outdated", "check", "config", "version", "platform":
@@ -497,6 +505,10 @@ func composer(c *cmd) {
 	}
 }
 
+func mvnFamily() family {
+	return family{names: []string{"mvn", "mvnw"}, classify: mvn}
+}
+
 func mvn(c *cmd) {
 	for _, w := range c.operands() {
 		v := w.Value
@@ -507,6 +519,10 @@ func mvn(c *cmd) {
 	c.add(LocalWrite, RunsProject.By("mvn", "", ""))
 	c.cwdWrite()
 	c.mvnPlugin()
+}
+
+func gradleFamily() family {
+	return family{names: []string{"gradle", "gradlew"}, classify: gradle}
 }
 
 func gradle(c *cmd) {
@@ -522,6 +538,10 @@ func gradle(c *cmd) {
 	c.add(LocalWrite, RunsProject.By("gradle", "", ""))
 	c.cwdWrite()
 	c.gradleInitScript()
+}
+
+func dotnetFamily() family {
+	return family{names: []string{"dotnet"}, classify: dotnet}
 }
 
 func dotnet(c *cmd) {
@@ -543,7 +563,7 @@ func dotnet(c *cmd) {
 }
 
 func aptFamily() family {
-	return family{names: []string{"pkg", "choco", "scoop", "winget", "emerge", "xbps-install", "nix-env", "guix", "flox", "eopkg", "pkgin", "pkgman", "flatpak"}, classify: apt}
+	return family{names: []string{"pkg", "choco", "scoop", "winget", "emerge", "xbps-install", "nix-env", "guix", "flox", "eopkg", "pkgin", "pkgman", "flatpak", "apt", "apt-get", "dpkg", "yum", "dnf", "pacman", "apk", "zypper", "snap", "port"}, classify: apt}
 }
 
 func apt(c *cmd) {
@@ -599,6 +619,10 @@ func aptRuns(c *cmd) Reason {
 		}
 	}
 	return Reason{}
+}
+
+func brewFamily() family {
+	return family{names: []string{"brew"}, classify: brew}
 }
 
 func brew(c *cmd) {

@@ -26,48 +26,11 @@ func buildPrograms() map[string]func(*cmd) {
 // own, from before the families.
 func basePrograms() map[string]func(*cmd) {
 	return map[string]func(*cmd){
-		"hub": hub,
-		"gcc": compiler, "g++": compiler, "cc": compiler, "c++": compiler, "clang": compiler, "clang++": compiler,
-		"kubectl": kubectl, "oc": kubectl, "k": kubectl, "helm": helm,
-		"terraform": terraform, "tofu": terraform, "terragrunt": terraform, "pulumi": pulumi,
-		"gcloud": gcloud, "gsutil": gsutil, "az": azure,
-		"fly": fly, "flyctl": fly, "vercel": vercel, "netlify": netlify, "heroku": heroku,
-		"firebase": deployCLI, "wrangler": deployCLI, "serverless": deployCLI, "sls": deployCLI,
-		"cdk": cdk, "ansible-playbook": ansible, "ansible": ansible, "kamal": deployCLI, "railway": deployCLI,
-		"vault": vault, "stripe": stripe,
-		"rm": rm, "rmdir": rmdir, "unlink": unlink, "shred": shred, "srm": shred, "wipe": shred,
-		"mv": copyMove, "install": copyMove, "ln": link,
-		"touch": writeOperands, "mkdir": writeOperands, "mktemp": mktemp, "truncate": truncate,
-		"tee": tee, "sed": sed, "dd": dd, "chmod": chmod, "chown": chown, "chgrp": chown,
-		"find": find, "unzip": unzip, "uniq": uniq, "sort": sortCmd,
-		"base64": base64Cmd, "split": writeOperands,
-		"mkfs": mkfs, "fdisk": mkfs, "sfdisk": mkfs, "parted": mkfs, "wipefs": mkfs, "mkswap": mkfs, "blkdiscard": mkfs,
-		"kill": kill, "killall": killall, "pkill": killall,
-		"wget": wget, "http": httpie, "https": httpie, "xh": httpie, "aria2c": wget,
-		"ssh": ssh, "sftp": scp, "nc": netcat, "ncat": netcat, "netcat": netcat, "socat": socat,
-		"telnet": netcat, "ftp": netcat, "tftp": netcat, "mail": mail, "sendmail": mail, "mutt": mail,
-		"source": source, ".": source, "eval": evalCmd, "trap": trapCmd, "alias": alias, "hash": hashCmd, "enable": enableCmd,
-		"exec": execCmd, "cd": cd, "pushd": cd, "popd": popd,
-		"twine": twine, "go": goCmd, "bundle": bundle,
-		"mvn": mvn, "mvnw": mvn, "gradle": gradle, "gradlew": gradle, "dotnet": dotnet,
-		"apt": apt, "apt-get": apt, "dpkg": apt, "yum": apt, "dnf": apt, "pacman": apt, "apk": apt, "zypper": apt,
-		"snap": apt, "brew": brew, "port": apt,
-		"psql": sqlClient, "mysql": sqlClient, "mariadb": sqlClient, "sqlite3": sqlite, "duckdb": sqlite,
-		"clickhouse-client": sqlClient, "cockroach": sqlClient, "mongosh": mongo, "mongo": mongo,
-		"crontab": crontab, "at": atCmd, "batch": atCmd, "launchctl": launchctl, "service": systemctl,
-		"mount": privileged, "umount": privileged, "modprobe": privileged, "insmod": privileged, "rmmod": privileged,
-		"sysctl": sysctl, "iptables": privileged, "ip6tables": privileged, "nft": privileged, "ufw": privileged,
-		"useradd": privileged, "userdel": privileged, "usermod": privileged, "groupadd": privileged, "passwd": privileged,
-		"chpasswd": privileged, "visudo": privileged, "setcap": privileged, "nsenter": privileged, "unshare": privileged,
-		"systemd-run": systemdRun, "sudo": privileged, "su": privileged, "doas": privileged, "pkexec": privileged,
-		"sudoedit": sudoedit, "reboot": halt, "shutdown": halt, "halt": halt, "poweroff": halt, "init": halt,
-		"printenv": printenv, "env": printenv, "set": setCmd, "export": exportCmd, "declare": exportCmd, "typeset": exportCmd,
-		"history": historyCmd, "op": passwordManager, "pass": passwordManager, "security": security, "gopass": passwordManager,
-		"bw": passwordManager, "lpass": passwordManager, "keepassxc-cli": passwordManager, "secret-tool": passwordManager,
-		"script": scriptCmd,
-		"vim":    editor, "vi": editor, "nvim": editor, "nano": editor, "emacs": editor, "code": editor,
-		"patch": patchCmd, "open": openCmd, "xdg-open": openCmd,
-		"git-lfs": localWrite, "pre-commit": localWrite,
+		"hash": hashCmd, "enable": enableCmd,
+		"twine":  twine,
+		"reboot": halt, "shutdown": halt, "halt": halt, "poweroff": halt, "init": halt,
+		"set":      setCmd,
+		"security": security,
 	}
 }
 
@@ -148,7 +111,7 @@ func (c *cmd) cwdWrite() {
 }
 
 func localWriteFamily() family {
-	return family{names: []string{"memcached", "ansible-galaxy", "tree-sitter"}, classify: localWrite}
+	return family{names: []string{"memcached", "ansible-galaxy", "tree-sitter", "git-lfs", "pre-commit"}, classify: localWrite}
 }
 
 func localWrite(c *cmd) {

@@ -545,6 +545,10 @@ func tmux(c *cmd) {
 	c.add(Opaque, RunsUnread.By(c.name, v, ""))
 }
 
+func scriptCmdFamily() family {
+	return family{names: []string{"script"}, classify: scriptCmd}
+}
+
 func scriptCmd(c *cmd) {
 	scriptWrites(c)
 	if c.seg.Inline {

@@ -24,6 +24,10 @@ func crontab(c *cmd) {
 	c.add(InstructionPatch, RunsLater.By("crontab", "", ""))
 }
 
+func crontabFamily() family {
+	return family{names: []string{"crontab"}, classify: crontab}
+}
+
 func atCmd(c *cmd) {
 	if c.has("-l") {
 		c.add(Read, OnlyReads.By(c.name, "-l", ""))
@@ -31,6 +35,14 @@ func atCmd(c *cmd) {
 	}
 	c.add(InstructionPatch, RunsLater.By(c.name, "", ""))
 	c.add(Opaque, RunsUnread.By(c.name, "", ""))
+}
+
+func atCmdFamily() family {
+	return family{names: []string{"at", "batch"}, classify: atCmd}
+}
+
+func systemctlFamily2() family {
+	return family{names: []string{"service"}, classify: systemctl}
 }
 
 func systemctl(c *cmd) {
@@ -43,6 +55,10 @@ func systemctl(c *cmd) {
 	default:
 		c.add(Privilege, ChangesSystem.By(c.name, v, ""))
 	}
+}
+
+func launchctlFamily() family {
+	return family{names: []string{"launchctl"}, classify: launchctl}
 }
 
 func launchctl(c *cmd) {
@@ -58,7 +74,7 @@ func launchctl(c *cmd) {
 }
 
 func privilegedFamily() family {
-	return family{names: []string{"softwareupdate", "installer", "update-alternatives", "ldconfig", "networksetup", "pmset", "nmcli", "cron", "newgrp"}, classify: privileged}
+	return family{names: []string{"softwareupdate", "installer", "update-alternatives", "ldconfig", "networksetup", "pmset", "nmcli", "cron", "newgrp", "mount", "umount", "modprobe", "insmod", "rmmod", "iptables", "ip6tables", "nft", "ufw", "useradd", "userdel", "usermod", "groupadd", "passwd", "chpasswd", "visudo", "setcap", "nsenter", "unshare", "sudo", "su", "doas", "pkexec"}, classify: privileged}
 }
 
 func privileged(c *cmd) {
@@ -71,6 +87,10 @@ func privileged(c *cmd) {
 		return
 	}
 	c.add(Privilege, ChangesSystem.By(c.name, "", ""))
+}
+
+func sysctlFamily() family {
+	return family{names: []string{"sysctl"}, classify: sysctl}
 }
 
 func sysctl(c *cmd) {
@@ -90,7 +110,15 @@ func sudoedit(c *cmd) {
 	}
 }
 
+func sudoeditFamily() family {
+	return family{names: []string{"sudoedit"}, classify: sudoedit}
+}
+
 func halt(c *cmd) { c.add(Destructive, ChangesSystem.By(c.name, "", "")) }
+
+func passwordManagerFamily() family {
+	return family{names: []string{"op", "pass", "gopass", "bw", "lpass", "keepassxc-cli", "secret-tool"}, classify: passwordManager}
+}
 
 func passwordManager(c *cmd) {
 	if c.has("--version", "--help") {

@@ -242,6 +242,10 @@ func zipCmd(c *cmd) {
 	c.readSecrets()
 }
 
+func unzipFamily() family {
+	return family{names: []string{"unzip"}, classify: unzip}
+}
+
 func unzip(c *cmd) {
 	if c.has("-l", "-v", "-t", "-Z", "-p", "-c", "-z") {
 		c.add(Read, OnlyReads.By("unzip", "", ""))

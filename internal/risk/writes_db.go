@@ -30,6 +30,10 @@ var sqliteOptsWithValue = map[string]int{
 	"nonce": 1, "escape": 1, "heap": 2, "lookaside": 2, "pagecache": 2, "c": 1, "s": 1,
 }
 
+func sqliteFamily() family {
+	return family{names: []string{"sqlite3", "duckdb"}, classify: sqlite}
+}
+
 func sqlite(c *cmd) {
 	var db *shell.Word
 	var stmts []string

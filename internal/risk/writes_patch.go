@@ -163,6 +163,10 @@ func stripName(name string, strips []int) []string {
 	return out
 }
 
+func patchCmdFamily() family {
+	return family{names: []string{"patch"}, classify: patchCmd}
+}
+
 // patchCmd classifies GNU patch: it writes the file it is given, the -o
 // file, a reject file, or else the files the patch names (patch(1)).
 func patchCmd(c *cmd) {
