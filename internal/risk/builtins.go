@@ -75,20 +75,22 @@ func alias(c *cmd) {
 	c.add(Read, OnlyReads.By("alias", "", ""))
 }
 
-func hashCmd(c *cmd) {
-	if c.has("-p") {
-		c.add(Opaque, RunsAlias.By("hash", "-p", ""))
-		return
-	}
-	c.add(Read, OnlyReads.By("hash", "", ""))
-}
+func hashCmdFamily() family { return family{names: []string{"hash"}, classify: hashCmd} }
 
-func enableCmd(c *cmd) {
-	if c.has("-f") {
-		c.add(Opaque, RunsUnread.By("enable", "-f", ""))
+func hashCmd(c *cmd) { c.readsUnless("-p", Opaque, RunsAlias) }
+
+func enableCmdFamily() family { return family{names: []string{"enable"}, classify: enableCmd} }
+
+func enableCmd(c *cmd) { c.readsUnless("-f", Opaque, RunsUnread) }
+
+// readsUnless classifies a builtin that only reads unless it is given
+// flag, which makes it cl for kind (hash -p, enable -f).
+func (c *cmd) readsUnless(flag string, cl Class, kind ReasonKind) {
+	if c.has(flag) {
+		c.add(cl, kind.By(c.name, flag, ""))
 		return
 	}
-	c.add(Read, OnlyReads.By("enable", "", ""))
+	c.add(Read, OnlyReads.By(c.name, "", ""))
 }
 
 func execCmd(c *cmd) { c.add(Read, ShellState.By("exec", "", "")) }
@@ -178,6 +180,8 @@ func printenv(c *cmd) {
 func printenvFamily() family {
 	return family{names: []string{"printenv", "env"}, classify: printenv}
 }
+
+func setCmdFamily() family { return family{names: []string{"set"}, classify: setCmd} }
 
 func setCmd(c *cmd) {
 	if len(c.args) == 0 {

@@ -889,6 +889,8 @@ func mkdocs(c *cmd) {
 	}
 }
 
+func packerFamily() family { return family{names: []string{"packer"}, classify: packer} }
+
 func packer(c *cmd) {
 	switch v := c.verb(); v {
 	case "build":

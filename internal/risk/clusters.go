@@ -296,6 +296,8 @@ func helmfile(c *cmd) {
 	}
 }
 
+func skaffoldFamily() family { return family{names: []string{"skaffold"}, classify: skaffold} }
+
 func skaffold(c *cmd) {
 	switch v := c.verb(); v {
 	case "run", "deploy", "apply", "dev", "debug", "verify", "exec", "custom-actions":
@@ -359,24 +361,19 @@ func flux(c *cmd) {
 	}
 }
 
+func tiltFamily() family { return family{names: []string{"tilt"}, classify: tilt} }
+
 func tilt(c *cmd) {
-	switch v := c.verb(); v {
-	case "up", "ci", "down", "trigger", "enable", "disable", "args", "apply", "create", "delete", "edit", "patch":
-		c.add(Deploy, Deploys.By("tilt", v, ""))
-	case "docker-prune":
-		c.add(ContainerRemove, RemovesContainers.By("tilt", v, ""))
-	case "api-resources", "describe", "dump", "explain", "get", "logs", "wait", "verify-install", "version", "completion", "help", "":
-		c.add(Read, OnlyReads.By("tilt", v, ""))
-	default:
-		c.add(Opaque, UnknownVerb.By("tilt", v, ""))
-	}
+	c.byVerb(c.verb(), verbRule{nil, Opaque, UnknownVerb},
+		verbRule{[]string{"up", "ci", "down", "trigger", "enable", "disable", "args", "apply", "create", "delete", "edit", "patch"}, Deploy, Deploys},
+		verbRule{[]string{"docker-prune"}, ContainerRemove, RemovesContainers},
+		verbRule{[]string{"api-resources", "describe", "dump", "explain", "get", "logs", "wait", "verify-install", "version", "completion", "help", ""}, Read, OnlyReads})
 }
+
+func kustomizeFamily() family { return family{names: []string{"kustomize"}, classify: kustomize} }
 
 func kustomize(c *cmd) {
 	switch v := c.verb(); v {
-	case "edit", "create", "init", "fn", "localize":
-		c.add(LocalWrite, LocalWork.By("kustomize", v, ""))
-		c.cwdWrite()
 	case "cfg":
 		if !c.literalWords(2) {
 			c.add(Opaque, UnknownVerb.By("kustomize", c.written(2), ""))
@@ -389,11 +386,17 @@ func kustomize(c *cmd) {
 			c.add(LocalWrite, LocalWork.By("kustomize cfg", w, ""))
 			c.cwdWrite()
 		}
-	case "build", "version", "completion", "help", "docs-fn", "docs-fn-spec", "docs-io-annotations", "docs-merge", "docs-merge3", "":
-		c.add(Read, OnlyReads.By("kustomize", v, ""))
 	default:
-		c.add(Opaque, UnknownVerb.By("kustomize", v, ""))
+		if c.byVerb(v, verbRule{nil, Opaque, UnknownVerb},
+			verbRule{[]string{"edit", "create", "init", "fn", "localize"}, LocalWrite, LocalWork},
+			verbRule{[]string{"build", "version", "completion", "help", "docs-fn", "docs-fn-spec", "docs-io-annotations", "docs-merge", "docs-merge3", ""}, Read, OnlyReads}) == LocalWrite {
+			c.cwdWrite()
+		}
 	}
+}
+
+func kubeContextFamily() family {
+	return family{names: []string{"kubectx", "kubens"}, classify: kubeContext}
 }
 
 func kubeContext(c *cmd) {
@@ -403,6 +406,8 @@ func kubeContext(c *cmd) {
 	}
 	c.add(LocalWrite, ChangesLocalSettings.By(c.name, "", ""))
 }
+
+func k9sFamily() family { return family{names: []string{"k9s"}, classify: k9s} }
 
 func k9s(c *cmd) {
 	if c.has("version", "info", "help", "--help", "-h") || c.has("--readonly") {

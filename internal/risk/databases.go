@@ -279,6 +279,8 @@ func restoreDB(c *cmd) {
 	c.add(LocalWrite, ChangesProject.By(c.name, "", ""))
 }
 
+func pgCtlFamily() family { return family{names: []string{"pg_ctl"}, classify: pgCtl} }
+
 func pgCtl(c *cmd) {
 	switch v := c.verb(); v {
 	case "status", "--version", "":
@@ -448,10 +450,6 @@ func kafkaTopics(c *cmd) {
 	}
 }
 
-func kafkaProducerFamily() family {
-	return family{names: []string{"kafka-console-producer.sh"}, classify: kafkaProducer}
-}
-
 func kafkaProducer(c *cmd) {
 	c.add(RemoteWrite, ChangesServer.By(c.name, "", ""))
 	for _, r := range c.seg.Redirs {
@@ -459,6 +457,10 @@ func kafkaProducer(c *cmd) {
 			c.add(Exfil, SendsData.By(c.name, "", ""))
 		}
 	}
+}
+
+func kafkaProducerFamily() family {
+	return family{names: []string{"kafka-console-producer", "kafka-console-producer.sh"}, classify: kafkaProducer}
 }
 
 func kafkaGroupsFamily() family {

@@ -27,10 +27,9 @@ package risk
 // its names, the registry's traits it relies on, its classifier and the
 // checks before and after it. The looks and builds families (looks.go,
 // builds.go) take their names from package program's looks.go and
-// builds.go: a fixed class, read or local work. Programs not yet moved
-// into a family come from older tables whose entries are a classifier
-// alone: basePrograms (programs.go) and toolbox (toolbox.go);
-// TestOlderTablesShrink counts their names, which may only fall.
+// builds.go: a fixed class, read or local work. Every program sayso
+// knows is in exactly one family: there is no other way to a
+// classifier.
 //
 // A name found nowhere is unknown. Package program's registry
 // (program/registry.go) holds each program's traits, verbs, program- and
@@ -38,7 +37,7 @@ package risk
 // loads; a test holds the two name sets together.
 //
 // TestLayout (layout_test.go) holds the shape: a program name belongs to
-// exactly one family or older table, a family's names have the traits it
+// exactly one family, a family's names have the traits it
 // states in the registry, and neither this package nor package program
 // has an init function.
 //

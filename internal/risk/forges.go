@@ -421,6 +421,8 @@ func hg(c *cmd) {
 	}
 }
 
+func svnFamily() family { return family{names: []string{"svn"}, classify: svn} }
+
 func svn(c *cmd) {
 	v := c.verb()
 	urls := false

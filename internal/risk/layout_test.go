@@ -12,28 +12,18 @@ import (
 	"github.com/sayso-dev/sayso/internal/program"
 )
 
-// tables lists every table that gives a program name its classifier: each
-// family by its first name, and the older tables not yet moved into
-// families by theirs. A name is in exactly one of them.
+// tables lists the families, each by its first name. A name is in
+// exactly one of them.
 func tables() map[string][]string {
 	out := map[string][]string{}
 	for _, f := range families() {
 		out["family "+f.names[0]] = f.names
 	}
-	keys := func(m map[string]func(*cmd)) []string {
-		var ns []string
-		for n := range m {
-			ns = append(ns, n)
-		}
-		return ns
-	}
-	out["basePrograms"] = keys(basePrograms())
-	out["toolbox"] = keys(toolbox())
 	return out
 }
 
 // TestLayout: every program name sayso classifies belongs to exactly one
-// family or table; a family's names have the traits it states in the
+// family; a family's names have the traits it states in the
 // registry; and no init function builds a table behind the reader's back.
 func TestLayout(t *testing.T) {
 	owner := map[string]string{}

@@ -372,6 +372,8 @@ func poetry(c *cmd) {
 	}
 }
 
+func twineFamily() family { return family{names: []string{"twine"}, classify: twine} }
+
 func twine(c *cmd) {
 	switch v := c.words(1)[0]; v {
 	case "upload", "register":

@@ -11,8 +11,7 @@ import (
 // buildPrograms makes the table of the programs with a classifier of
 // their own: the program's name to the function that classifies it.
 func buildPrograms() map[string]func(*cmd) {
-	programs := basePrograms()
-	addToolbox(programs)
+	programs := make(map[string]func(*cmd), 1400)
 	for _, f := range families() {
 		fn := f.classifier()
 		for _, n := range f.names {
@@ -20,18 +19,6 @@ func buildPrograms() map[string]func(*cmd) {
 		}
 	}
 	return programs
-}
-
-// basePrograms is the first table of programs with a classifier of their
-// own, from before the families.
-func basePrograms() map[string]func(*cmd) {
-	return map[string]func(*cmd){
-		"hash": hashCmd, "enable": enableCmd,
-		"twine":  twine,
-		"reboot": halt, "shutdown": halt, "halt": halt, "poweroff": halt, "init": halt,
-		"set":      setCmd,
-		"security": security,
-	}
 }
 
 // hasPrefixArg reports whether a literal argument starts with p.

@@ -599,6 +599,8 @@ func direnvFamily() family {
 	return family{names: []string{"direnv"}, classify: direnv}
 }
 
+func miseFamily() family { return family{names: []string{"mise"}, classify: mise} }
+
 func mise(c *cmd) {
 	switch v := c.verb(); v {
 	case "exec", "x":
@@ -616,15 +618,14 @@ func mise(c *cmd) {
 	}
 }
 
+func awsVaultFamily() family { return family{names: []string{"aws-vault"}, classify: awsVault} }
+
 func awsVault(c *cmd) {
-	switch v := c.verb(); v {
-	case "exec":
-		runsCommand(c)
-	case "list", "ls", "--version", "help", "":
-		c.add(Read, OnlyReads.By("aws-vault", v, ""))
-	default:
-		c.add(Secret, TouchesCredential.By("aws-vault", v, ""))
+	if v := c.verb(); v != "exec" {
+		c.byVerb(v, verbRule{nil, Secret, TouchesCredential}, verbRule{[]string{"list", "ls", "--version", "help", ""}, Read, OnlyReads})
+		return
 	}
+	runsCommand(c)
 }
 
 func sops(c *cmd) {

@@ -57,6 +57,8 @@ func (c *cmd) readIfProtected(w shell.Word) {
 	}
 }
 
+func swaksFamily() family { return family{names: []string{"swaks"}, classify: swaks} }
+
 func swaks(c *cmd) {
 	if c.has("--help", "--version") {
 		c.add(Read, OnlyReads.By("swaks", "", ""))

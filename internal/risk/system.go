@@ -116,6 +116,10 @@ func sudoeditFamily() family {
 
 func halt(c *cmd) { c.add(Destructive, ChangesSystem.By(c.name, "", "")) }
 
+func haltFamily() family {
+	return family{names: []string{"reboot", "shutdown", "halt", "poweroff", "init"}, classify: halt}
+}
+
 func passwordManagerFamily() family {
 	return family{names: []string{"op", "pass", "gopass", "bw", "lpass", "keepassxc-cli", "secret-tool"}, classify: passwordManager}
 }
@@ -127,6 +131,8 @@ func passwordManager(c *cmd) {
 	}
 	c.add(Secret, ReadsCredential.By(c.name, "", ""))
 }
+
+func securityFamily() family { return family{names: []string{"security"}, classify: security} }
 
 func security(c *cmd) {
 	v := c.words(1)[0]

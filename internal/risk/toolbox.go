@@ -1,24 +1,7 @@
-// The table of the programs sayso knows by a classifier of their own.
+// The families whose classifier is a class alone: programs that only
+// read, and programs that run what sayso does not read.
 
 package risk
-
-// toolbox are the classifiers of the everyday toolbox beyond programs.go:
-// other version control systems and forges, database and queue clients,
-// disk tools, deploy tools, senders, and the programs that run others.
-func toolbox() map[string]func(*cmd) {
-	return map[string]func(*cmd){
-		"svn": svn, "pg_ctl": pgCtl, "kafka-console-producer": kafkaProducer, "skaffold": skaffold, "tilt": tilt, "packer": packer,
-		"kustomize": kustomize, "kubectx": kubeContext, "kubens": kubeContext, "k9s": k9s, "swaks": swaks, "mise": mise,
-		"aws-vault": awsVault,
-	}
-}
-
-// addToolbox adds the toolbox to programs.
-func addToolbox(programs map[string]func(*cmd)) {
-	for k, v := range toolbox() {
-		programs[k] = v
-	}
-}
 
 func readOnlyFamily() family {
 	return family{names: []string{"kafka-console-consumer.sh", "pg_isready", "kafka-console-consumer", "stern", "watch"}, classify: readOnly}
