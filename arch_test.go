@@ -76,7 +76,7 @@ var rules = map[string]struct {
 	"internal/passkey": {map[string]string{
 		"os":           "checking a signature needs no disk: the caller hands in the pins, the card and the answer",
 		"database/sql": "checking a signature needs no database",
-	}, nil},
+	}, []string{"internal/card"}},
 	"internal/wall": {map[string]string{
 		"database/sql":       "the launcher starts on every step: no database driver",
 		"modernc.org/sqlite": "the launcher starts on every step: no database driver",

@@ -53,7 +53,7 @@ func TestAttackAsTheHubsRole(t *testing.T) {
 		"CREATE FUNCTION public.sha256(bytea) RETURNS bytea LANGUAGE sql AS 'SELECT $1'",
 		"ALTER TABLE ledger OWNER TO sayso_hub",
 		"UPDATE ledger SET body = 'x'",
-		"UPDATE answers SET verdict = 'allow'",
+		"UPDATE answers SET verdict = 'allow-once'",
 		"DELETE FROM answers",
 		"UPDATE cards SET body = 'x', digest = 'x'",
 		"UPDATE nodes SET person_id = person_id",

@@ -389,3 +389,50 @@ func TestSignaturesCommitInOrder(t *testing.T) {
 		t.Fatalf("the signed changes: %+v %v", got, err)
 	}
 }
+
+// TestMigrateAnswerText: a hub whose answers say "allow" (before the
+// answer had one text form) migrates to "allow-once" keeping every row,
+// its assertion and its order; the old word is refused from then on.
+func TestMigrateAnswerText(t *testing.T) {
+	f := setup(t)
+	ctx := context.Background()
+	if err := f.h.PostCard(ctx, f.adaNode, "c1", []byte(`{"card":"c1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	owner, err := pgx.Connect(ctx, f.db.Owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer owner.Close(ctx)
+	// The database as migration 012 left it, with an answer of each word.
+	for _, q := range []string{
+		"ALTER TABLE answers DROP CONSTRAINT answers_verdict_check",
+		"ALTER TABLE answers ADD CONSTRAINT answers_verdict_check CHECK (verdict IN ('allow', 'always', 'deny', 'confirm'))",
+		"DELETE FROM schema_version WHERE version = 13",
+		`INSERT INTO answers (card_id, verdict, assertion) VALUES ('c1', 'allow', 'a1'), ('c1', 'always', 'a2'), ('c1', 'deny', NULL), ('c1', 'confirm', 'a4'), ('c1', 'allow', 'a5')`,
+	} {
+		if _, err := owner.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := hub.Migrate(ctx, f.db.Owner); err != nil {
+		t.Fatal(err)
+	}
+	as, err := f.h.Answers(ctx, "c1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range as {
+		got = append(got, a.Verdict+":"+string(a.Assertion))
+	}
+	if want := "allow-once:a1 always:a2 deny: confirm:a4 allow-once:a5"; strings.Join(got, " ") != want {
+		t.Errorf("answers after the migration: %q, want %q", strings.Join(got, " "), want)
+	}
+	if err := f.h.AddAnswer(ctx, "c1", "allow", []byte("a6")); err == nil {
+		t.Error("the hub took an answer saying allow: the answer's text is allow-once")
+	}
+	if err := f.h.AddAnswer(ctx, "c1", "allow-once", []byte("a6")); err != nil {
+		t.Errorf("an allow-once: %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/cli"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
@@ -71,7 +72,7 @@ func TestHookThroughHub(t *testing.T) {
 	// An allow the hub relays with no signature lets nothing through.
 	done := hook("git push origin forged")
 	c := atHub("git push origin forged")
-	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictAllow, nil); err != nil {
+	if err := h.AddAnswer(ctx, c.ID, "allow-once", nil); err != nil {
 		t.Fatal(err)
 	}
 	db, err := store.Open(ctx, filepath.Join(state, store.FileName))
@@ -93,7 +94,7 @@ func TestHookThroughHub(t *testing.T) {
 	})
 	// The step still waits: the person's deny, which needs no
 	// signature, is the first answer the node takes.
-	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictDeny, nil); err != nil {
+	if err := h.AddAnswer(ctx, c.ID, "deny", nil); err != nil {
 		t.Fatal(err)
 	}
 	if d := answered(done); d != "deny" {
@@ -113,7 +114,7 @@ func TestHookThroughHub(t *testing.T) {
 	// (a step no second confirmation guards: not a push, a ceiling).
 	done = hook("curl https://example.com/signed")
 	c = atHub("curl https://example.com/signed")
-	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(c.Body, passkey.VerdictAllow))); err != nil {
+	if err := h.AddAnswer(ctx, c.ID, "allow-once", ada.Assert(t, rpID, origin, passkey.Challenge(c.Body, card.AllowOnce))); err != nil {
 		t.Fatal(err)
 	}
 	if d := answered(done); d != "allow" {
@@ -185,7 +186,7 @@ func answer(t *testing.T, done chan string) string {
 // no signature, and ends a step the test wants unanswered by any yes.
 func denyAtHub(t *testing.T, ctx context.Context, h *hub.Hub, c hub.Card) {
 	t.Helper()
-	if err := h.AddAnswer(ctx, c.ID, passkey.VerdictDeny, nil); err != nil {
+	if err := h.AddAnswer(ctx, c.ID, "deny", nil); err != nil {
 		t.Fatal(err)
 	}
 }

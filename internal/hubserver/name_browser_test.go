@@ -130,8 +130,8 @@ func TestPageAtHubsName(t *testing.T) {
 	c := openCard(t, ctx, h, "curl https://example.com/from-anywhere")
 	sel := fmt.Sprintf(`li[data-card=%q]`, c.ID)
 	b.WaitFor("the card on the hub's page", fmt.Sprintf(`(document.querySelector(%q) || {}).textContent?.includes("curl https://example.com/from-anywhere")`, sel))
-	b.Do("allow", chromedp.Click(chromedp.CSS(sel+` button[data-answer="allow"]`)))
-	b.WaitFor("the answer sent", fmt.Sprintf(`((el) => !el || ["allow", "failed"].includes(el.dataset.sent))(document.querySelector(%q))`, sel))
+	b.Do("allow", chromedp.Click(chromedp.CSS(sel+` button[data-answer="allow-once"]`)))
+	b.WaitFor("the answer sent", fmt.Sprintf(`((el) => !el || ["allow-once", "failed"].includes(el.dataset.sent))(document.querySelector(%q))`, sel))
 	if d := answer(t, done); d != "allow" {
 		t.Fatalf("the person's yes at the hub's page under its name: the client reads %q, want allow", d)
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/passkey"
 )
@@ -351,15 +352,16 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: refused: the answer could not be read", http.StatusBadRequest)
 		return
 	}
-	switch a.Verdict {
-	case "allow", "always", "confirm":
+	said, err := card.ParseAnswer(a.Verdict)
+	switch {
+	case a.Verdict == passkey.VerdictConfirm, err == nil && said.Allows():
 		if len(a.Assertion) == 0 {
 			http.Error(w, "sayso hub: refused: a yes carries the passkey's signature", http.StatusBadRequest)
 			return
 		}
-	case "deny":
+	case err == nil && said == card.Deny:
 		a.Assertion = nil
-	default:
+	default: // unknown, or a deny-hold: the hub holds no session
 		http.Error(w, "sayso hub: refused: unknown verdict", http.StatusBadRequest)
 		return
 	}

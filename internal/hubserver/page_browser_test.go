@@ -126,7 +126,7 @@ func TestPageYesThroughHub(t *testing.T) {
 
 	// The person's yes, from the hub's page: the step goes through.
 	done := hook("curl https://example.com/a")
-	press(atHub("curl https://example.com/a"), "allow", "curl https://example.com/a")
+	press(atHub("curl https://example.com/a"), "allow-once", "curl https://example.com/a")
 	if d := answered(done); d != "allow" {
 		t.Fatalf("the person's yes at the hub's page: the client reads %q, want allow", d)
 	}
@@ -139,7 +139,7 @@ func TestPageYesThroughHub(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Do("reload the hub's page", chromedp.Reload())
-	press(c, "allow", "git status")
+	press(c, "allow-once", "git status")
 	waitFor(t, "an answer-refused row for the edited card", func() bool {
 		return ledger(store.KindAnswerRefused, "curl https://example.com/edited", "not the person")
 	})
@@ -155,7 +155,7 @@ func TestPageYesThroughHub(t *testing.T) {
 	// lets the step through.
 	done = hook("git push --force origin main")
 	c = atHub("git push --force origin main")
-	press(c, "allow", "git push --force origin main")
+	press(c, "allow-once", "git push --force origin main")
 	b.WaitFor("the machine's ask for a confirmation", fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)+` button[data-answer="confirm"]`))
 	select {
 	case d := <-done:
@@ -171,7 +171,7 @@ func TestPageYesThroughHub(t *testing.T) {
 	// than the node's (a page that made its own) lets nothing through.
 	done = hook("git push --force origin release")
 	c = atHub("git push --force origin release")
-	press(c, "allow", "git push --force origin release")
+	press(c, "allow-once", "git push --force origin release")
 	b.WaitFor("the machine's ask for a confirmation", fmt.Sprintf(`!!document.querySelector(%q)`, card(c.ID)+` button[data-answer="confirm"]`))
 	status, err := chromedp.Run(b.Ctx(), chromedp.Evaluate[string](fmt.Sprintf(`(async (id) => {
 		const tab = sessionStorage.getItem("sayso-hub-tab");

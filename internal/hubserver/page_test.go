@@ -126,7 +126,7 @@ func TestPageGuards(t *testing.T) {
 		{"no origin", "https://localhost:7475/page/cards/ada-1/answer", with("Origin", ""), deny, http.StatusForbidden},
 		{"a foreign host", "https://evil.example:7475/page/cards/ada-1/answer", with("Origin", "https://evil.example:7475"), deny, http.StatusMisdirectedRequest},
 		{"another person's card", "https://localhost:7475/page/cards/bob-1/answer", page, deny, http.StatusNotFound},
-		{"a yes with no signature", "https://localhost:7475/page/cards/ada-1/answer", page, `{"verdict":"allow"}`, http.StatusBadRequest},
+		{"a yes with no signature", "https://localhost:7475/page/cards/ada-1/answer", page, `{"verdict":"allow-once"}`, http.StatusBadRequest},
 		{"an unknown verdict", "https://localhost:7475/page/cards/ada-1/answer", page, `{"verdict":"approve"}`, http.StatusBadRequest},
 	} {
 		if w := do("POST", c.target, c.hd, c.body); w.Code != c.code {

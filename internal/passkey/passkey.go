@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/go-webauthn/webauthn/protocol"
+
+	"github.com/sayso-dev/sayso/internal/card"
 )
 
 // Key is one passkey a node pinned when its person enrolled it.
@@ -53,28 +55,36 @@ type Pins struct {
 // related origins (https://NAME/.well-known/webauthn).
 const EnrolHost = "sayso.localhost"
 
-// Verdicts an answer can carry. Only a deny needs no signature.
-const (
-	VerdictAllow  = "allow"  // allow once
-	VerdictAlways = "always" // allow and keep the card's offered rule
-	VerdictDeny   = "deny"
-	// VerdictConfirm is the second confirmation of a severe, ceiling or
-	// never step's yes, over the node's challenge (ConfirmChallenge).
-	VerdictConfirm = "confirm"
-)
+// VerdictConfirm is the hub's word for the second confirmation of a
+// severe, ceiling or never step's yes, over the node's challenge
+// (ConfirmChallenge). Every other verdict is a card.Answer in its text
+// form; only a deny needs no signature.
+const VerdictConfirm = "confirm"
+
+// signedWords are the words a passkey signs for each answer the hub's
+// page gives: the bytes of the signature's domain, frozen as they were
+// first signed, so that a yes made by any sayso's page verifies. They are
+// not the answers' text (card.Answer is); the hub's page script keeps the
+// same three.
+var signedWords = map[card.Answer]string{card.AllowOnce: "allow", card.AlwaysAllow: "always", card.Deny: "deny"}
 
 // ErrNotThePerson is returned for an assertion that does not prove the
 // card's person said this answer to this card.
 var ErrNotThePerson = errors.New("not the person's own say-so")
 
-// Challenge is what the person's passkey signs to give verdict on card:
-// the card's bytes and the verdict, so that a yes to one card is no yes
-// to another, and an "allow once" is never an "always".
-func Challenge(card []byte, verdict string) []byte {
+// Challenge is what the person's passkey signs to give answer a to card:
+// the card's bytes and the answer, so that a yes to one card is no yes
+// to another, and an "allow once" is never an "always". An answer the
+// hub's page does not give (deny-hold) has no challenge: nil.
+func Challenge(card []byte, a card.Answer) []byte {
+	word, ok := signedWords[a]
+	if !ok {
+		return nil
+	}
 	c := sha256.Sum256(card)
 	h := sha256.New()
 	h.Write([]byte("sayso answer\x00"))
-	h.Write([]byte(verdict))
+	h.Write([]byte(word))
 	h.Write([]byte{0})
 	h.Write(c[:])
 	return h.Sum(nil)
@@ -113,17 +123,18 @@ func sha256Sum(parts ...[]byte) [sha256.Size]byte {
 }
 
 // Verify checks that assertion (the browser's PublicKeyCredential, as
-// JSON) is person's passkey, pinned here, saying verdict to exactly card,
+// JSON) is person's passkey, pinned here, giving answer a to exactly card,
 // with the person present and verified. Whether its signature counter
 // grew is the caller's to check, against the highest it saw (Use).
-func (p Pins) Verify(person string, card []byte, verdict string, assertion []byte) (Use, error) {
-	if verdict != VerdictAllow && verdict != VerdictAlways && verdict != VerdictDeny {
-		return Use{}, fmt.Errorf("%w: unknown verdict %q", ErrNotThePerson, verdict)
+func (p Pins) Verify(person string, card []byte, a card.Answer, assertion []byte) (Use, error) {
+	challenge := Challenge(card, a)
+	if challenge == nil {
+		return Use{}, fmt.Errorf("%w: no answer the hub's page gives: %v", ErrNotThePerson, a)
 	}
 	if len(assertion) == 0 {
 		return Use{}, fmt.Errorf("%w: the answer carries no signature", ErrNotThePerson)
 	}
-	return p.verify(person, Challenge(card, verdict), assertion)
+	return p.verify(person, challenge, assertion)
 }
 
 // verify checks that assertion is person's passkey, pinned here, over

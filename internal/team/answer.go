@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 )
@@ -20,8 +21,9 @@ type Waiting struct {
 
 // Say is what the node takes from the hub's answers to a card.
 type Say struct {
-	Verdict string    // passkey.VerdictAllow, VerdictAlways or VerdictDeny; "" for none taken
-	Refused []Refusal // the answers not taken, each with why
+	Taken   bool        // an answer was taken
+	Answer  card.Answer // the answer taken: Deny, AllowOnce or AlwaysAllow
+	Refused []Refusal   // the answers not taken, each with why
 }
 
 // Refusal is an answer the node did not take, and why.
@@ -53,12 +55,20 @@ func (t *Taker) Take(w Waiting, answers []hubapi.Answer) Say {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d is to card %s, not %s", a.ID, a.Card, w.ID)})
 			continue
 		}
-		if a.Verdict == passkey.VerdictDeny {
+		said, err := card.ParseAnswer(a.Verdict)
+		if err == nil && said.Holds() {
+			err = errors.New("the hub's page gives no deny-hold: it holds no session")
+		}
+		if err != nil {
+			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%q): %v", a.ID, a.Verdict, err)})
+			continue
+		}
+		if said == card.Deny {
 			// The hub may always say no for the person.
-			s.Verdict = passkey.VerdictDeny
+			s.Taken, s.Answer = true, card.Deny
 			return s
 		}
-		use, err := w.verify(t.Pins, a)
+		use, err := w.verify(t.Pins, said, a.Assertion)
 		if err != nil {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
@@ -67,7 +77,7 @@ func (t *Taker) Take(w Waiting, answers []hubapi.Answer) Say {
 			s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (%s): %v", a.ID, a.Verdict, err)})
 			continue
 		}
-		s.Verdict = a.Verdict
+		s.Taken, s.Answer = true, said
 		return s
 	}
 	return s
@@ -114,11 +124,11 @@ func (t *Taker) spend(a hubapi.Answer, use passkey.Use) error {
 // share one yes, on one node or across the person's nodes. So the bytes
 // must name the card ({"card": ID, ...}), and the ID (random, the node's)
 // makes them the card's own.
-func (w Waiting) verify(pins passkey.Pins, a hubapi.Answer) (passkey.Use, error) {
+func (w Waiting) verify(pins passkey.Pins, a card.Answer, assertion []byte) (passkey.Use, error) {
 	if err := w.named(); err != nil {
 		return passkey.Use{}, err
 	}
-	return pins.Verify(w.Person, w.Body, a.Verdict, a.Assertion)
+	return pins.Verify(w.Person, w.Body, a, assertion)
 }
 
 // named checks that w's bytes name w's card.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -42,7 +43,7 @@ func TestOnlyThePersonSaysYes(t *testing.T) {
 	adaKey, bobKey := passkeytest.New(t, "ada"), passkeytest.New(t, "bob")
 	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{adaKey.Pinned(t), bobKey.Pinned(t)}}}
 
-	card := func(id, step string) Waiting {
+	waiting := func(id, step string) Waiting {
 		w := Waiting{ID: id, Person: "ada", Body: []byte(`{"card":"` + id + `","node":"ada-laptop","step":"` + step + `"}`)}
 		if err := h.PostCard(ctx, node, w.ID, w.Body); err != nil {
 			t.Fatal(err)
@@ -72,53 +73,53 @@ func TestOnlyThePersonSaysYes(t *testing.T) {
 		answer func(w Waiting)
 		why    string
 	}{
-		{"no signature", func(w Waiting) { h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, nil) }, "no signature"},
+		{"no signature", func(w Waiting) { h.AddAnswer(ctx, w.ID, "allow-once", nil) }, "no signature"},
 		{"another person's signature", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, bobKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, "allow-once", bobKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, card.AllowOnce)))
 		}, "no passkey of ada"},
 		{"a signature over another card", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.Assert(t, rpID, origin, passkey.Challenge(other.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, "allow-once", adaKey.Assert(t, rpID, origin, passkey.Challenge(other.Body, card.AllowOnce)))
 		}, "challenge"},
 		{"allow once made always", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAlways, adaKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, "always", adaKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, card.AllowOnce)))
 		}, "challenge"},
 		{"the card as the hub stores it, edited", func(w Waiting) {
 			edited := []byte(strings.Replace(string(w.Body), "git push", "git push --force", 1))
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.Assert(t, rpID, origin, passkey.Challenge(edited, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, "allow-once", adaKey.Assert(t, rpID, origin, passkey.Challenge(edited, card.AllowOnce)))
 		}, "challenge"},
 		{"signed on another origin", func(w Waiting) {
-			h.AddAnswer(ctx, w.ID, passkey.VerdictAllow, adaKey.Assert(t, rpID, "https://evil.example", passkey.Challenge(w.Body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, w.ID, "allow-once", adaKey.Assert(t, rpID, "https://evil.example", passkey.Challenge(w.Body, card.AllowOnce)))
 		}, "origin"},
-		{"an answer row inserted by hand", func(w Waiting) { byHand(w, passkey.VerdictAllow, []byte(`{"id":"x"}`)) }, ""},
+		{"an answer row inserted by hand", func(w Waiting) { byHand(w, "allow-once", []byte(`{"id":"x"}`)) }, ""},
 		{"a real signature copied by hand from another card", func(w Waiting) {
-			byHand(w, passkey.VerdictAllow, adaKey.Assert(t, rpID, origin, passkey.Challenge(other.Body, passkey.VerdictAllow)))
+			byHand(w, "allow-once", adaKey.Assert(t, rpID, origin, passkey.Challenge(other.Body, card.AllowOnce)))
 		}, "challenge"},
 	} {
-		w := card("c-"+strings.ReplaceAll(c.name, " ", "-"), "git push origin main")
+		w := waiting("c-"+strings.ReplaceAll(c.name, " ", "-"), "git push origin main")
 		c.answer(w)
 		s := take(w)
-		if s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(s.Refused[0].Why, c.why) {
-			t.Errorf("%s: took %q, refused %+v; want nothing taken and why (%q)", c.name, s.Verdict, s.Refused, c.why)
+		if s.Taken || len(s.Refused) != 1 || !strings.Contains(s.Refused[0].Why, c.why) {
+			t.Errorf("%s: took %q, refused %+v; want nothing taken and why (%q)", c.name, s.Answer, s.Refused, c.why)
 		}
 	}
 
 	// The person's own yes is taken, once.
-	w := card("c-yes", "git push origin main")
-	yes := adaKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAlways))
-	if err := h.AddAnswer(ctx, w.ID, passkey.VerdictAlways, yes); err != nil {
+	w := waiting("c-yes", "git push origin main")
+	yes := adaKey.Assert(t, rpID, origin, passkey.Challenge(w.Body, card.AlwaysAllow))
+	if err := h.AddAnswer(ctx, w.ID, "always", yes); err != nil {
 		t.Fatal(err)
 	}
-	if s := take(w); s.Verdict != passkey.VerdictAlways {
-		t.Fatalf("the person's own yes: took %q, refused %+v", s.Verdict, s.Refused)
+	if s := take(w); !s.Taken || s.Answer != card.AlwaysAllow {
+		t.Fatalf("the person's own yes: took %q, refused %+v", s.Answer, s.Refused)
 	}
-	if s := take(w); s.Verdict != "" {
-		t.Fatalf("the same signature replayed was taken again: %q", s.Verdict)
+	if s := take(w); s.Taken {
+		t.Fatalf("the same signature replayed was taken again: %q", s.Answer)
 	}
 	// A deny needs no signature: the hub can always say no.
-	w = card("c-no", "git push origin main")
-	h.AddAnswer(ctx, w.ID, passkey.VerdictDeny, nil)
-	if s := take(w); s.Verdict != passkey.VerdictDeny {
-		t.Fatalf("a deny: took %q, refused %+v", s.Verdict, s.Refused)
+	w = waiting("c-no", "git push origin main")
+	h.AddAnswer(ctx, w.ID, "deny", nil)
+	if s := take(w); !s.Taken || s.Answer != card.Deny {
+		t.Fatalf("a deny: took %q, refused %+v", s.Answer, s.Refused)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/go-webauthn/webauthn/protocol/webauthncbor"
 	"github.com/go-webauthn/webauthn/protocol/webauthncose"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/store"
@@ -124,7 +125,7 @@ func TestAttackForgedAssertions(t *testing.T) {
 	ada := newForger(t, "ada")
 	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}}
 	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","node":"ada-laptop","step":"git push --force origin main"}`)}
-	yes := passkey.Challenge(w.Body, passkey.VerdictAllow)
+	yes := passkey.Challenge(w.Body, card.AllowOnce)
 	for _, c := range []struct {
 		name string
 		edit func(f *forged)
@@ -141,14 +142,14 @@ func TestAttackForgedAssertions(t *testing.T) {
 	} {
 		f := honest()
 		c.edit(&f)
-		s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, f, yes)}})
-		if s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(fmt.Sprint(s.Refused), c.why) {
-			t.Errorf("%s: took %q, refused %v; want nothing taken (%q)", c.name, s.Verdict, s.Refused, c.why)
+		s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: "allow-once", Assertion: ada.sign(t, f, yes)}})
+		if s.Taken || len(s.Refused) != 1 || !strings.Contains(fmt.Sprint(s.Refused), c.why) {
+			t.Errorf("%s: took %q, refused %v; want nothing taken (%q)", c.name, s.Answer, s.Refused, c.why)
 		}
 	}
 	// The same, honest, is taken: the refusals above are the edits'.
-	if s := taker.Take(w, []hubapi.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: ada.sign(t, honest(), yes)}}); s.Verdict != passkey.VerdictAllow {
-		t.Fatalf("the honest assertion: took %q, refused %v", s.Verdict, s.Refused)
+	if s := taker.Take(w, []hubapi.Answer{{ID: 2, Card: w.ID, Verdict: "allow-once", Assertion: ada.sign(t, honest(), yes)}}); !s.Taken || s.Answer != card.AllowOnce {
+		t.Fatalf("the honest assertion: took %q, refused %v", s.Answer, s.Refused)
 	}
 }
 
@@ -159,10 +160,22 @@ func TestAttackVerdictMadeUp(t *testing.T) {
 	ada := newForger(t, "ada")
 	taker := &Taker{Pins: passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}}
 	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","step":"git push --force"}`)}
-	for _, v := range []string{"Allow", "ALWAYS", "allow ", "yes", "", "Deny"} {
-		a := ada.sign(t, honest(), passkey.Challenge(w.Body, v))
-		if s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: v, Assertion: a}}); s.Verdict != "" {
-			t.Errorf("verdict %q signed by the person: took %q", v, s.Verdict)
+	// signedOver is passkey.Challenge's hash over any word, as a forger
+	// who controls the hub makes it.
+	signedOver := func(word string) []byte {
+		c := sha256.Sum256(w.Body)
+		h := sha256.New()
+		h.Write([]byte("sayso answer\x00" + word + "\x00"))
+		h.Write(c[:])
+		return h.Sum(nil)
+	}
+	// "allow" is the word a passkey signs for allow-once, but on the wire
+	// it names no answer: the answer's text is allow-once. A deny-hold the
+	// hub's page never gives.
+	for _, v := range []string{"Allow", "ALWAYS", "allow ", "yes", "", "Deny", "allow", "deny-hold"} {
+		a := ada.sign(t, honest(), signedOver(v))
+		if s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: v, Assertion: a}}); s.Taken {
+			t.Errorf("verdict %q signed by the person: took %q", v, s.Answer)
 		}
 	}
 }
@@ -219,7 +232,7 @@ func TestAttackReplayReencoded(t *testing.T) {
 	ada := newForger(t, "ada")
 	pins := passkey.Pins{RPID: rpID, Origin: origin, Keys: []passkey.Key{ada.pinned(t)}}
 	w := Waiting{ID: "c1", Person: "ada", Body: []byte(`{"card":"c1","node":"ada-laptop","step":"git push --force origin main"}`)}
-	yes := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))
+	yes := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, card.AllowOnce))
 	for _, c := range []struct {
 		name  string
 		again []byte
@@ -228,16 +241,16 @@ func TestAttackReplayReencoded(t *testing.T) {
 		{"the signature's other form", highS(t, yes)},
 	} {
 		taker := &Taker{Pins: pins}
-		if s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
-			t.Fatalf("the person's yes: took %q, refused %v", s.Verdict, s.Refused)
+		if s := taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: "allow-once", Assertion: yes}}); !s.Taken || s.Answer != card.AllowOnce {
+			t.Fatalf("the person's yes: took %q, refused %v", s.Answer, s.Refused)
 		}
 		// The forms verify on their own: only the replay check stands
 		// between them and a second step.
-		if _, err := pins.Verify("ada", w.Body, passkey.VerdictAllow, c.again); err != nil {
+		if _, err := pins.Verify("ada", w.Body, card.AllowOnce, c.again); err != nil {
 			t.Fatalf("%s does not verify: %v", c.name, err)
 		}
-		if s := taker.Take(w, []hubapi.Answer{{ID: 2, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: c.again}}); s.Verdict != "" {
-			t.Errorf("the yes replayed in %s: taken again (%q)", c.name, s.Verdict)
+		if s := taker.Take(w, []hubapi.Answer{{ID: 2, Card: w.ID, Verdict: "allow-once", Assertion: c.again}}); s.Taken {
+			t.Errorf("the yes replayed in %s: taken again (%q)", c.name, s.Answer)
 		}
 	}
 }
@@ -255,10 +268,10 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 		return []byte(`{"card":"` + id + `","node":"` + node + `","step":"git push --force origin main"}`)
 	}
 	first := Waiting{ID: "3f2a", Person: "ada", Body: body("3f2a", "ada-laptop")}
-	yes := ada.assert(t, rpID, origin, passkey.Challenge(first.Body, passkey.VerdictAllow))
+	yes := ada.assert(t, rpID, origin, passkey.Challenge(first.Body, card.AllowOnce))
 	laptop := &Taker{Pins: pins}
-	if s := laptop.Take(first, []hubapi.Answer{{ID: 1, Card: first.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != passkey.VerdictAllow {
-		t.Fatalf("the person's yes: took %q, refused %v", s.Verdict, s.Refused)
+	if s := laptop.Take(first, []hubapi.Answer{{ID: 1, Card: first.ID, Verdict: "allow-once", Assertion: yes}}); !s.Taken || s.Answer != card.AllowOnce {
+		t.Fatalf("the person's yes: took %q, refused %v", s.Answer, s.Refused)
 	}
 	for _, c := range []struct {
 		name  string
@@ -269,8 +282,8 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 		{"the next card after a restart", &Taker{Pins: pins}, Waiting{ID: "9c01", Person: "ada", Body: body("9c01", "ada-laptop")}},
 		{"a card on the person's other node", &Taker{Pins: pins}, Waiting{ID: "77d0", Person: "ada", Body: body("77d0", "ada-build")}},
 	} {
-		if s := c.taker.Take(c.w, []hubapi.Answer{{ID: 2, Card: c.w.ID, Verdict: passkey.VerdictAllow, Assertion: yes}}); s.Verdict != "" {
-			t.Errorf("%s: took %q", c.name, s.Verdict)
+		if s := c.taker.Take(c.w, []hubapi.Answer{{ID: 2, Card: c.w.ID, Verdict: "allow-once", Assertion: yes}}); s.Taken {
+			t.Errorf("%s: took %q", c.name, s.Answer)
 		}
 	}
 	// Cards whose bytes do not name them: the bytes alone are signed, so
@@ -278,10 +291,10 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 	// taken, not even the person's own yes to exactly those bytes.
 	same := []byte(`{"step":"git push --force origin main"}`)
 	onLaptop, onBuild := Waiting{ID: "b1", Person: "ada", Body: same}, Waiting{ID: "b2", Person: "ada", Body: same}
-	yesToB1 := ada.assert(t, rpID, origin, passkey.Challenge(same, passkey.VerdictAllow))
-	(&Taker{Pins: pins}).Take(onLaptop, []hubapi.Answer{{ID: 5, Card: onLaptop.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}})
-	if s := (&Taker{Pins: pins}).Take(onBuild, []hubapi.Answer{{ID: 6, Card: onBuild.ID, Verdict: passkey.VerdictAllow, Assertion: yesToB1}}); s.Verdict != "" {
-		t.Errorf("the yes to card b1 taken for card b2 of equal bytes on another node: %q", s.Verdict)
+	yesToB1 := ada.assert(t, rpID, origin, passkey.Challenge(same, card.AllowOnce))
+	(&Taker{Pins: pins}).Take(onLaptop, []hubapi.Answer{{ID: 5, Card: onLaptop.ID, Verdict: "allow-once", Assertion: yesToB1}})
+	if s := (&Taker{Pins: pins}).Take(onBuild, []hubapi.Answer{{ID: 6, Card: onBuild.ID, Verdict: "allow-once", Assertion: yesToB1}}); s.Taken {
+		t.Errorf("the yes to card b1 taken for card b2 of equal bytes on another node: %q", s.Answer)
 	}
 	for _, w := range []Waiting{
 		{ID: "a1", Person: "ada", Body: []byte(`{"node":"ada-laptop","step":"git push --force origin main"}`)},
@@ -289,16 +302,16 @@ func TestAttackYesToEqualBytes(t *testing.T) {
 		{ID: "a1", Person: "ada", Body: []byte(`git push --force origin main`)},
 		{ID: "", Person: "ada", Body: []byte(`{"card":"","step":"git push --force origin main"}`)},
 	} {
-		own := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))
-		if s := (&Taker{Pins: pins}).Take(w, []hubapi.Answer{{ID: 3, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: own}}); s.Verdict != "" ||
+		own := ada.assert(t, rpID, origin, passkey.Challenge(w.Body, card.AllowOnce))
+		if s := (&Taker{Pins: pins}).Take(w, []hubapi.Answer{{ID: 3, Card: w.ID, Verdict: "allow-once", Assertion: own}}); s.Taken ||
 			!strings.Contains(fmt.Sprint(s.Refused), "do not name card") {
-			t.Errorf("card %q with bytes %s: took %q, refused %v", w.ID, w.Body, s.Verdict, s.Refused)
+			t.Errorf("card %q with bytes %s: took %q, refused %v", w.ID, w.Body, s.Answer, s.Refused)
 		}
 	}
 	// A deny still needs nothing: the hub may say no to any card.
 	w := Waiting{ID: "a1", Person: "ada", Body: []byte(`git push --force origin main`)}
-	if s := (&Taker{Pins: pins}).Take(w, []hubapi.Answer{{ID: 4, Card: w.ID, Verdict: passkey.VerdictDeny}}); s.Verdict != passkey.VerdictDeny {
-		t.Fatalf("a deny: took %q", s.Verdict)
+	if s := (&Taker{Pins: pins}).Take(w, []hubapi.Answer{{ID: 4, Card: w.ID, Verdict: "deny"}}); !s.Taken || s.Answer != card.Deny {
+		t.Fatalf("a deny: took %q", s.Answer)
 	}
 }
 

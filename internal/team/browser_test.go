@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/go-webauthn/webauthn/protocol"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hub"
 	"github.com/sayso-dev/sayso/internal/hub/hubtest"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -77,7 +78,7 @@ func TestPasskeyInChromium(t *testing.T) {
 	b64 := base64.RawURLEncoding.EncodeToString
 
 	// Enrolment: the node pins the key the authenticator made.
-	enrolChallenge := passkey.Challenge([]byte("enrol ada on ada-laptop"), "enrol")
+	enrolChallenge := passkey.Challenge([]byte("enrol ada on ada-laptop"), card.Deny) // any 32 bytes
 	created, err := protocol.ParseCredentialCreationResponseBytes(call(fmt.Sprintf("enrol(%q)", b64(enrolChallenge))))
 	if err != nil {
 		t.Fatalf("parse the enrolment: %v", err)
@@ -105,8 +106,8 @@ func TestPasskeyInChromium(t *testing.T) {
 		}
 		return w
 	}
-	sign := func(w Waiting, verdict string) []byte {
-		return call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(w.Body, verdict)), b64(key.CredentialID)))
+	sign := func(w Waiting, a card.Answer) []byte {
+		return call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(w.Body, a)), b64(key.CredentialID)))
 	}
 	take := func(w Waiting, verdict string, assertion []byte) Say {
 		if err := h.AddAnswer(ctx, w.ID, verdict, assertion); err != nil {
@@ -119,17 +120,17 @@ func TestPasskeyInChromium(t *testing.T) {
 		return taker.Take(w, as)
 	}
 	c1, c2, c3 := post("c1"), post("c2"), post("c3")
-	yes := sign(c1, passkey.VerdictAllow)
-	if s := take(c1, passkey.VerdictAllow, yes); s.Verdict != passkey.VerdictAllow {
-		t.Fatalf("the person's yes from Chromium: took %q, refused %+v", s.Verdict, s.Refused)
+	yes := sign(c1, card.AllowOnce)
+	if s := take(c1, "allow-once", yes); !s.Taken || s.Answer != card.AllowOnce {
+		t.Fatalf("the person's yes from Chromium: took %q, refused %+v", s.Answer, s.Refused)
 	}
-	if s := take(c2, passkey.VerdictAllow, yes); s.Verdict != "" {
-		t.Fatalf("c1's yes on c2 was taken: %q", s.Verdict)
+	if s := take(c2, "allow-once", yes); s.Taken {
+		t.Fatalf("c1's yes on c2 was taken: %q", s.Answer)
 	}
-	if s := take(c3, passkey.VerdictAlways, sign(c3, passkey.VerdictAllow)); s.Verdict != "" {
-		t.Fatalf("an allow once taken as always: %q", s.Verdict)
+	if s := take(c3, "always", sign(c3, card.AllowOnce)); s.Taken {
+		t.Fatalf("an allow once taken as always: %q", s.Answer)
 	}
-	if s := take(c3, passkey.VerdictAlways, sign(c3, passkey.VerdictAlways)); s.Verdict != passkey.VerdictAlways {
-		t.Fatalf("the person's always from Chromium: took %q, refused %+v", s.Verdict, s.Refused)
+	if s := take(c3, "always", sign(c3, card.AlwaysAllow)); !s.Taken || s.Answer != card.AlwaysAllow {
+		t.Fatalf("the person's always from Chromium: took %q, refused %+v", s.Answer, s.Refused)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/hubserver"
 	"github.com/sayso-dev/sayso/internal/passkey"
@@ -121,16 +122,16 @@ func TestEnrolInChromium(t *testing.T) {
 	}
 	b64 := base64.RawURLEncoding.EncodeToString
 	taker := &Taker{Pins: st.Pins}
-	card := func(id string) Waiting {
+	post := func(id string) Waiting {
 		return Waiting{ID: id, Person: "ada", Body: []byte(`{"card":"` + id + `","step":"git push origin main"}`)}
 	}
 	take := func(w Waiting, assertion []byte) Say {
-		return taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: passkey.VerdictAllow, Assertion: assertion}})
+		return taker.Take(w, []hubapi.Answer{{ID: 1, Card: w.ID, Verdict: "allow-once", Assertion: assertion}})
 	}
-	c1 := card("c1")
-	yes := call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(c1.Body, passkey.VerdictAllow)), b64(key.CredentialID)))
-	if s := take(c1, yes); s.Verdict != passkey.VerdictAllow {
-		t.Fatalf("the enrolled passkey's yes: took %q, refused %+v", s.Verdict, s.Refused)
+	c1 := post("c1")
+	yes := call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(c1.Body, card.AllowOnce)), b64(key.CredentialID)))
+	if s := take(c1, yes); !s.Taken || s.Answer != card.AllowOnce {
+		t.Fatalf("the enrolled passkey's yes: took %q, refused %+v", s.Answer, s.Refused)
 	}
 
 	// Another authenticator, with a passkey of its own for the same
@@ -145,12 +146,12 @@ func TestEnrolInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2 := card("c2")
-	forged := call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(c2.Body, passkey.VerdictAllow)), b64(otherKey.CredentialID)))
-	if s := take(c2, forged); s.Verdict != "" || len(s.Refused) != 1 || !strings.Contains(s.Refused[0].Why, "no passkey of ada this node pinned") {
-		t.Fatalf("a yes by an authenticator never enrolled: took %q, refused %+v", s.Verdict, s.Refused)
+	c2 := post("c2")
+	forged := call(fmt.Sprintf("answer(%q, %q)", b64(passkey.Challenge(c2.Body, card.AllowOnce)), b64(otherKey.CredentialID)))
+	if s := take(c2, forged); s.Taken || len(s.Refused) != 1 || !strings.Contains(s.Refused[0].Why, "no passkey of ada this node pinned") {
+		t.Fatalf("a yes by an authenticator never enrolled: took %q, refused %+v", s.Answer, s.Refused)
 	}
-	if s := take(c1, yes); s.Verdict != "" {
-		t.Fatalf("the enrolled passkey's yes taken twice: %q", s.Verdict)
+	if s := take(c1, yes); s.Taken {
+		t.Fatalf("the enrolled passkey's yes taken twice: %q", s.Answer)
 	}
 }

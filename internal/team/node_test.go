@@ -4,13 +4,13 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
-	"github.com/sayso-dev/sayso/internal/passkey"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 

@@ -79,11 +79,11 @@ type relayed struct {
 	// deliberate is a severe, ceiling or never step: allowed, as on the
 	// local page, only with a second confirmation (deliberateSay).
 	deliberate bool
-	// For a deliberate card: the answers already read; the verdict of
-	// the first yes taken, the node's challenge for its confirmation and
-	// when the hub took it; and the challenge the hub holds.
+	// For a deliberate card: the answers already read; the first yes
+	// taken, the node's challenge for its confirmation and when the hub
+	// took it; and the challenge the hub holds.
 	read    map[int64]bool
-	yes     string
+	yes     Say
 	confirm []byte
 	asked   time.Time
 	told    []byte
@@ -301,10 +301,10 @@ func (r *Relay) cards(ctx context.Context) error {
 			}
 			slog.Warn("refused an answer the hub relayed", "card", id, "why", ref.Why)
 		}
-		a, ok := answerOf(say.Verdict)
-		if !ok {
+		if !say.Taken {
 			continue
 		}
+		a := say.Answer
 		// The hook takes the answer when it can (a card handed over to
 		// a client's dialog waits for it): the relay does not wait.
 		go func() {
@@ -327,8 +327,8 @@ func (r *Relay) cards(ctx context.Context) error {
 func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []hubapi.Answer) Say {
 	var s Say
 	now := r.now()
-	if p.yes != "" && !p.asked.IsZero() && now.Sub(p.asked) > card.ConfirmLapse {
-		p.yes, p.confirm, p.asked = "", nil, time.Time{}
+	if p.yes.Taken && !p.asked.IsZero() && now.Sub(p.asked) > card.ConfirmLapse {
+		p.yes, p.confirm, p.asked = Say{}, nil, time.Time{}
 	}
 	if p.read == nil {
 		p.read = map[int64]bool{}
@@ -341,7 +341,7 @@ func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []h
 		switch a.Verdict {
 		case passkey.VerdictConfirm:
 			var err error
-			if p.yes == "" || p.asked.IsZero() {
+			if !p.yes.Taken || p.asked.IsZero() {
 				err = errors.New("no first yes of the person's waits for a confirmation (none was taken, or it lapsed)")
 			} else if err = card.Confirmable(now.Sub(p.asked)); err == nil {
 				err = r.taker.Confirm(p.w, p.confirm, a)
@@ -350,20 +350,20 @@ func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []h
 				s.Refused = append(s.Refused, Refusal{a, fmt.Sprintf("answer %d (confirm): %v", a.ID, err)})
 				continue
 			}
-			s.Verdict = p.yes
+			s.Taken, s.Answer = true, p.yes.Answer
 			return s
 		default:
 			say := r.taker.Take(p.w, []hubapi.Answer{a})
 			s.Refused = append(s.Refused, say.Refused...)
-			switch say.Verdict {
-			case passkey.VerdictDeny:
-				s.Verdict = say.Verdict
+			switch {
+			case say.Taken && !say.Answer.Allows():
+				s.Taken, s.Answer = true, say.Answer
 				return s
-			case passkey.VerdictAllow, passkey.VerdictAlways:
+			case say.Taken:
 				// A first press: the node asks for the second.
 				c := make([]byte, 32)
 				rand.Read(c) // never fails: see crypto/rand
-				p.yes, p.confirm, p.asked = say.Verdict, c, time.Time{}
+				p.yes, p.confirm, p.asked = say, c, time.Time{}
 			}
 		}
 	}
@@ -378,19 +378,6 @@ func (r *Relay) deliberateSay(ctx context.Context, id string, p *relayed, as []h
 		}
 	}
 	return s
-}
-
-// answerOf is the local answer a taken verdict gives.
-func answerOf(verdict string) (card.Answer, bool) {
-	switch verdict {
-	case passkey.VerdictAllow:
-		return card.AllowOnce, true
-	case passkey.VerdictAlways:
-		return card.AlwaysAllow, true
-	case passkey.VerdictDeny:
-		return card.Deny, true
-	}
-	return card.Deny, false
 }
 
 // bundle fetches the hub's newest bundle and takes it when it is not the

@@ -250,13 +250,13 @@ func TestRelay(t *testing.T) {
 		name, command, why string
 		forge              func(id string, body []byte)
 	}{
-		{"no signature", "git push origin a", "no signature", func(id string, _ []byte) { h.AddAnswer(ctx, id, passkey.VerdictAllow, nil) }},
+		{"no signature", "git push origin a", "no signature", func(id string, _ []byte) { h.AddAnswer(ctx, id, "allow-once", nil) }},
 		{"another person's passkey", "git push origin b", "no passkey of ada", func(id string, body []byte) {
-			h.AddAnswer(ctx, id, passkey.VerdictAllow, bob.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow)))
+			h.AddAnswer(ctx, id, "allow-once", bob.Assert(t, rpID, origin, passkey.Challenge(body, card.AllowOnce)))
 		}},
 		{"the person's signature over another card, inserted by hand", "git push origin c", "challenge", func(id string, _ []byte) {
-			if _, err := owner.Exec(ctx, "INSERT INTO answers (card_id, verdict, assertion) VALUES ($1, 'allow', $2)", id,
-				ada.Assert(t, rpID, origin, passkey.Challenge(other, passkey.VerdictAllow))); err != nil {
+			if _, err := owner.Exec(ctx, "INSERT INTO answers (card_id, verdict, assertion) VALUES ($1, 'allow-once', $2)", id,
+				ada.Assert(t, rpID, origin, passkey.Challenge(other, card.AllowOnce))); err != nil {
 				t.Fatal(err)
 			}
 		}},
@@ -285,14 +285,14 @@ func TestRelay(t *testing.T) {
 	// The person's own yes over exactly the card lets it through; a deny
 	// needs no signature.
 	id, body, done := ask("git push origin yes", true)
-	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+	if err := h.AddAnswer(ctx, id, "allow-once", ada.Assert(t, rpID, origin, passkey.Challenge(body, card.AllowOnce))); err != nil {
 		t.Fatal(err)
 	}
 	if o := decided(done); o.dec != policy.Allow || !ledgerSays(store.KindAnswer, "allow-once: git push origin yes") {
 		t.Fatalf("the person's own yes: %v, %v", o.dec, o.diag.Reasons)
 	}
 	id, _, done = ask("git push origin no", true)
-	h.AddAnswer(ctx, id, passkey.VerdictDeny, nil)
+	h.AddAnswer(ctx, id, "deny", nil)
 	if o := decided(done); o.dec != policy.Deny {
 		t.Fatalf("the hub's deny: %v, %v", o.dec, o.diag.Reasons)
 	}
@@ -300,7 +300,7 @@ func TestRelay(t *testing.T) {
 	// card, its counter behind the one the node saw of the original:
 	// refused, and the step stays asked.
 	id, body, done = ask("git push origin cloned", true)
-	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, adaCopy.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+	if err := h.AddAnswer(ctx, id, "allow-once", adaCopy.Assert(t, rpID, origin, passkey.Challenge(body, card.AllowOnce))); err != nil {
 		t.Fatal(err)
 	}
 	if o := decided(done); o.dec != policy.Ask || o.diag.Answered || ledgerSays(store.KindAnswer, "git push origin cloned") {
@@ -335,7 +335,7 @@ func TestRelay(t *testing.T) {
 		}
 	}
 	clock.freeze()
-	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+	if err := h.AddAnswer(ctx, id, "allow-once", ada.Assert(t, rpID, origin, passkey.Challenge(body, card.AllowOnce))); err != nil {
 		t.Fatal(err)
 	}
 	first := challengeAt(id, true)
@@ -360,7 +360,7 @@ func TestRelay(t *testing.T) {
 	default:
 	}
 	// The person presses again, and confirms in time: allowed.
-	if err := h.AddAnswer(ctx, id, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow))); err != nil {
+	if err := h.AddAnswer(ctx, id, "allow-once", ada.Assert(t, rpID, origin, passkey.Challenge(body, card.AllowOnce))); err != nil {
 		t.Fatal(err)
 	}
 	second := challengeAt(id, true)
@@ -423,7 +423,7 @@ func TestRelay(t *testing.T) {
 	// new cards reach the page again.
 	srv.start()
 	id, body, done = ask("git push origin back", true)
-	h.AddAnswer(ctx, id, passkey.VerdictAllow, ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAllow)))
+	h.AddAnswer(ctx, id, "allow-once", ada.Assert(t, rpID, origin, passkey.Challenge(body, card.AllowOnce)))
 	if o := decided(done); o.dec != policy.Allow {
 		t.Fatalf("back online, the person's yes: %v, %v", o.dec, o.diag.Reasons)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sayso-dev/sayso/internal/bundle"
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/gateway"
 	"github.com/sayso-dev/sayso/internal/hook"
@@ -458,7 +459,7 @@ func TestAttackSyncedChanges(t *testing.T) {
 		// ada's "always" to a card whose bytes are the change's: a yes
 		// to a card is never a change.
 		body := s.ruleChange("ada", "git push origin card/*", true)
-		id := s.byHand(body, s.ada.Assert(t, rpID, origin, passkey.Challenge(body, passkey.VerdictAlways)))
+		id := s.byHand(body, s.ada.Assert(t, rpID, origin, passkey.Challenge(body, card.AlwaysAllow)))
 		s.refused(s.b, id, "not the person")
 		asks("an answer's signature as a change's", "git push origin card/*")
 	})

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/card"
 	"github.com/sayso-dev/sayso/internal/hubapi"
 	"github.com/sayso-dev/sayso/internal/passkey"
 	"github.com/sayso-dev/sayso/internal/passkey/passkeytest"
@@ -39,16 +40,16 @@ func TestUnpin(t *testing.T) {
 	// What the relay takes on its next turn: it reads the pins afresh.
 	r := &Relay{Config: config}
 	taker := &Taker{Pins: r.pins()}
-	yes := func(a *passkeytest.Authr, id string) string {
+	yes := func(a *passkeytest.Authr, id string) Say {
 		w := Waiting{ID: id, Person: "ada", Body: []byte(`{"card":"` + id + `"}`)}
-		return taker.Take(w, []hubapi.Answer{{ID: 1, Card: id, Verdict: passkey.VerdictAllow,
-			Assertion: a.Assert(t, rpID, origin, passkey.Challenge(w.Body, passkey.VerdictAllow))}}).Verdict
+		return taker.Take(w, []hubapi.Answer{{ID: 1, Card: id, Verdict: "allow-once",
+			Assertion: a.Assert(t, rpID, origin, passkey.Challenge(w.Body, card.AllowOnce))}})
 	}
-	if v := yes(lost, "c1"); v != "" {
-		t.Errorf("a yes signed by the removed passkey was taken: %q", v)
+	if s := yes(lost, "c1"); s.Taken {
+		t.Errorf("a yes signed by the removed passkey was taken: %q", s.Answer)
 	}
-	if v := yes(kept, "c2"); v != passkey.VerdictAllow {
-		t.Errorf("a yes signed by the passkey still pinned: %q, want it taken", v)
+	if s := yes(kept, "c2"); !s.Taken || s.Answer != card.AllowOnce {
+		t.Errorf("a yes signed by the passkey still pinned: %+v, want it taken", s)
 	}
 	if _, err := Unpin(config, KeyID(lost.Pinned(t))); !errors.Is(err, ErrNoSuchKey) {
 		t.Errorf("removing the removed key again: %v, want ErrNoSuchKey", err)

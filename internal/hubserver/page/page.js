@@ -22,11 +22,16 @@
   const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const shown = new Map(); // card id → its element
 
+  // signed are the words a passkey signs for each answer: passkey's
+  // signedWords, frozen as first signed, so that a yes verifies on every
+  // sayso. They are not the answers' text (allow-once, always, deny).
+  const signed = { "allow-once": "allow", always: "always", deny: "deny" };
+
   // challenge is passkey.Challenge: SHA-256 of "sayso answer\0", the
-  // verdict, "\0" and the SHA-256 of the card's bytes.
+  // answer's signed word, "\0" and the SHA-256 of the card's bytes.
   async function challenge(body, verdict) {
     const card = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
-    const head = enc.encode("sayso answer\0" + verdict + "\0");
+    const head = enc.encode("sayso answer\0" + signed[verdict] + "\0");
     const all = new Uint8Array(head.length + card.length);
     all.set(head);
     all.set(card, head.length);
@@ -98,12 +103,12 @@
     line(el, "Why", f.reason);
     line(el, "Machine", "node " + c.node);
     line(el, "Always keeps", f.offer);
-    const verdicts = f.offer ? ["allow", "always", "deny"] : ["allow", "deny"];
+    const verdicts = f.offer ? ["allow-once", "always", "deny"] : ["allow-once", "deny"];
     if (f.deliberate) {
       el.dataset.deliberate = "1";
       line(el, "Allow", "a severe step asks twice: after your first yes the machine asks you to confirm it");
     }
-    const names = { allow: "Allow once", always: "Always allow", deny: "Deny" };
+    const names = { "allow-once": "Allow once", always: "Always allow", deny: "Deny" };
     for (const v of verdicts) {
       const b = document.createElement("button");
       b.type = "button";
