@@ -9,7 +9,10 @@ import (
 
 // claude is Claude Code in the registry.
 var claude = Client{Agent: "claude", Name: "Claude Code", Package: "@anthropic-ai/claude-code", Command: "claude", Tested: "2.1.337", Decides: "PreToolUse",
-	Adapter: Claude{}, OwnSandbox: true, KeepsFolder: true}
+	Events: []eventDef{{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
+	// Its own binary, or node or bun for its script builds.
+	Programs:   []string{"claude", "claude.exe", "node", "bun"},
+	WaitStatus: true, Adapter: Claude{}, OwnSandbox: true, KeepsFolder: true}
 
 // Claude is the Claude Code adapter.
 //
@@ -18,6 +21,9 @@ var claude = Client{Agent: "claude", Name: "Claude Code", Package: "@anthropic-a
 // dialog, which is the person; UserPromptSubmit, SessionStart,
 // SubagentStart, SubagentStop and SessionEnd are recorded.
 type Claude struct{}
+
+// sandbox reads the client's own sandbox (sandboxReader).
+func (Claude) sandbox(t Target) clientSandbox { return claudeWall(t) }
 
 // Name implements Adapter.
 func (Claude) Name() string { return "claude" }

@@ -24,6 +24,21 @@ type Client struct {
 	Tested string
 	// Decides is the event whose hook decides a step first.
 	Decides string
+	// Events are the hook events install adds to its settings, in order.
+	Events []eventDef
+	// WaitStatus: it shows a statusMessage while a hook that decides a
+	// step runs (WaitMessage).
+	WaitStatus bool
+	// SessionEndMax is the longest timeout it lets a SessionEnd hook
+	// have, in seconds; 0 for no limit.
+	SessionEndMax int
+	// Milliseconds: its hook timeouts count milliseconds, not seconds.
+	Milliseconds bool
+	// Comments: it reads // and /* */ comments in its JSON settings.
+	Comments bool
+	// Programs are the programs it runs its hooks from, by the base name
+	// of the executable: the witness looks for one above the hook.
+	Programs []string
 	// Adapter reads its hook JSON and answers in its format.
 	Adapter Adapter
 	// OwnSandbox: its shell steps may run in a sandbox of its own that

@@ -6,7 +6,17 @@ import (
 
 // codex is Codex CLI in the registry.
 var codex = Client{Agent: "codex", Name: "Codex CLI", Package: "@openai/codex", Command: "codex", Tested: "0.171.0", Decides: "PreToolUse",
-	Adapter: Codex{}, OwnSandbox: true}
+	// Codex shows its own approval prompt only once its PermissionRequest
+	// hook has answered (observed with codex 0.169's terminal: "Running
+	// hook" until then): a card there would hold the prompt back, so it
+	// waits no longer than the others.
+	Events: []eventDef{{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
+	// Codex 0.169 clamps a SessionEnd hook's timeout to 3 seconds and
+	// trusts the hook by the clamped definition: written longer, its
+	// terminal UI stops at start for a review of a "changed" hook.
+	SessionEndMax: 3,
+	Programs:      []string{"codex"},
+	WaitStatus:    true, Adapter: Codex{}, OwnSandbox: true}
 
 // Codex is the Codex CLI adapter.
 //
@@ -16,6 +26,9 @@ var codex = Client{Agent: "codex", Name: "Codex CLI", Package: "@openai/codex", 
 // approvals) is denied when sayso denies and otherwise left to Codex's own
 // prompt. apply_patch is read as file writes.
 type Codex struct{}
+
+// sandbox reads the client's own sandbox (sandboxReader).
+func (Codex) sandbox(t Target) clientSandbox { return codexWall(t) }
 
 // Name implements Adapter.
 func (Codex) Name() string { return "codex" }

@@ -28,15 +28,6 @@ type Witness interface {
 	Person(agent, session, turn string) error
 }
 
-// clientPrograms are the programs each client runs its hooks from, by the
-// base name of the executable: Claude Code's own binary (or node or bun
-// for its script builds), Codex's native binary, Gemini CLI's node.
-var clientPrograms = map[string][]string{
-	"claude": {"claude", "claude.exe", "node", "bun"},
-	"codex":  {"codex"},
-	"gemini": {"node", "gemini"},
-}
-
 // shells may stand between a client and its hook: the client runs the
 // hook's command line with 'sh -c'.
 var shells = []string{"sh", "dash", "bash", "zsh"}
@@ -118,7 +109,8 @@ func (p Procs) binding(agent, session string) string {
 // person: it runs inside a wall, something other than the client started
 // it, or the client itself runs inside another client's step.
 func (p Procs) client(agent string) (int, string, error) {
-	names := clientPrograms[agent]
+	c, _ := Of(agent)
+	names := c.Programs
 	if len(names) == 0 {
 		return 0, "", noEvidence("unknown agent %q", agent)
 	}

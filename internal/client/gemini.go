@@ -9,7 +9,10 @@ import (
 
 // gemini is Gemini CLI in the registry.
 var gemini = Client{Agent: "gemini", Name: "Gemini CLI", Package: "@google/gemini-cli", Command: "gemini", Tested: "0.61.0", Decides: "BeforeTool",
-	Adapter: Gemini{}}
+	// Its AfterTool of its sub-agent tool is the sub-agent's end.
+	Events:       []eventDef{{"BeforeTool", "*", true}, {"AfterTool", "invoke_agent|delegate_to_agent", false}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
+	Programs:     []string{"node", "gemini"},
+	Milliseconds: true, Comments: true, Adapter: Gemini{}}
 
 // Gemini is the Gemini CLI adapter.
 //
@@ -21,6 +24,9 @@ var gemini = Client{Agent: "gemini", Name: "Gemini CLI", Package: "@google/gemin
 // (invoke_agent), which comes when the sub-agent has answered, is that
 // sub-agent's end.
 type Gemini struct{}
+
+// sandbox reads the client's own sandbox (sandboxReader).
+func (Gemini) sandbox(t Target) clientSandbox { return geminiWall(t) }
 
 // Name implements Adapter.
 func (Gemini) Name() string { return "gemini" }

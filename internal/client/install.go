@@ -72,11 +72,8 @@ func (e eventDef) timeout(agent string) int {
 	if e.decides {
 		return DecideTimeout
 	}
-	if agent == "codex" && e.name == "SessionEnd" {
-		// Codex 0.169 clamps a SessionEnd hook's timeout to 3 seconds and
-		// trusts the hook by the clamped definition: written longer, its
-		// terminal UI stops at start for a review of a "changed" hook.
-		return codexSessionEndMax
+	if c, _ := Of(agent); c.SessionEndMax > 0 && e.name == "SessionEnd" {
+		return c.SessionEndMax
 	}
 	return HookTimeout
 }
@@ -89,25 +86,10 @@ const WaitMessage = "sayso: a question may wait for you on sayso's page (sayso s
 // status is the statusMessage install writes for the event in agent's
 // settings; "" for none.
 func (e eventDef) status(agent string) string {
-	if e.decides && (agent == "claude" || agent == "codex") {
+	if c, _ := Of(agent); e.decides && c.WaitStatus {
 		return WaitMessage
 	}
 	return ""
-}
-
-// codexSessionEndMax is the longest timeout Codex lets a SessionEnd hook
-// have.
-const codexSessionEndMax = 3
-
-var clientEvents = map[string][]eventDef{
-	"claude": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", true}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
-	// Codex shows its own approval prompt only once its PermissionRequest
-	// hook has answered (observed with codex 0.169's terminal: "Running
-	// hook" until then): a card there would hold the prompt back, so it
-	// waits no longer than the others.
-	"codex": {{"PreToolUse", "*", true}, {"PermissionRequest", "*", false}, {"UserPromptSubmit", "", false}, {"SessionStart", "", false}, {"SubagentStart", "", false}, {"SubagentStop", "", false}, {"SessionEnd", "", false}},
-	// Gemini's AfterTool of its sub-agent tool is the sub-agent's end.
-	"gemini": {{"BeforeTool", "*", true}, {"AfterTool", "invoke_agent|delegate_to_agent", false}, {"BeforeAgent", "", false}, {"SessionStart", "", false}},
 }
 
 // SettingsPath is the file an agent's hooks go in for a scope.
@@ -133,8 +115,8 @@ func SettingsPath(t Target) (string, error) {
 	case "codex/project", "codex/managed":
 		return "", fmt.Errorf("codex: --scope %s is not supported: Codex trusts a hook only through the user's config.toml (use --scope user)", t.Scope)
 	}
-	if _, ok := clientEvents[t.Agent]; !ok {
-		return "", fmt.Errorf("unknown agent %q (want claude, codex or gemini)", t.Agent)
+	if _, ok := Of(t.Agent); !ok {
+		return "", fmt.Errorf("unknown agent %q (want %s)", t.Agent, AgentList())
 	}
 	return "", fmt.Errorf("unknown scope %q (want user, project or managed)", t.Scope)
 }
@@ -260,7 +242,8 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 	}
 	command := HookCommand(t.Binary, t.StateDir, t.ConfigDir, t.Agent)
 	var trusts []codexTrust
-	for _, ev := range clientEvents[t.Agent] {
+	c, _ := Of(t.Agent)
+	for _, ev := range c.Events {
 		list, ok := hooks[ev.name].([]any)
 		if hooks[ev.name] != nil && !ok {
 			return nil, fmt.Errorf("install %s: %s: hooks.%s is not a list", t.Agent, path, ev.name)

@@ -12,7 +12,10 @@ import (
 // settings: Gemini CLI strips // and /* */ comments before it parses
 // them (and accepts no trailing comma); Claude Code and Codex read plain
 // JSON, so a comment there is a file the client cannot read.
-func commentsRead(agent string) bool { return agent == "gemini" }
+func commentsRead(agent string) bool {
+	c, _ := Of(agent)
+	return c.Comments
+}
 
 // stripComments blanks the // and /* */ comments outside strings, as
 // Gemini CLI does before it parses its settings. Offsets are kept; an

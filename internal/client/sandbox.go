@@ -27,19 +27,13 @@ import (
 // is not visible here; the settings files and environment are.
 func Sandboxes(agents map[string]bool, t Target, dirs []string, wall policy.Wall) []Problem {
 	var out []Problem
-	for _, agent := range []string{"claude", "codex", "gemini"} {
-		if !agents[agent] {
+	for _, c := range Clients {
+		agent := c.Agent
+		r, ok := c.Adapter.(sandboxReader)
+		if !agents[agent] || !ok {
 			continue
 		}
-		var w clientSandbox
-		switch agent {
-		case "claude":
-			w = claudeWall(t)
-		case "codex":
-			w = codexWall(t)
-		case "gemini":
-			w = geminiWall(t)
-		}
+		w := r.sandbox(t)
 		if !w.on {
 			fix := w.fix
 			if agent == "claude" && wall.On {
@@ -86,6 +80,12 @@ func sandboxOff(wall policy.Wall) string {
 		why = " (" + wall.Why + ")"
 	}
 	return ", and sayso's wall does not work here" + why + ": a program the agent runs can write anywhere you can, sayso's folders included"
+}
+
+// sandboxReader is an adapter whose client has a sandbox of its own:
+// sandbox reads it as the client's settings configure it for t.
+type sandboxReader interface {
+	sandbox(t Target) clientSandbox
 }
 
 // clientSandbox is what one client's sandbox lets an agent's programs write.

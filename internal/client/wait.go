@@ -39,7 +39,7 @@ func Waits(store PinStore, agent, event string) time.Duration {
 }
 
 // timeout is the timeout a definition pin gives its handler: seconds,
-// milliseconds for Gemini.
+// milliseconds for a client that counts them.
 func (p Pin) timeout() (time.Duration, bool) {
 	var g struct {
 		Hooks []struct {
@@ -50,7 +50,7 @@ func (p Pin) timeout() (time.Duration, bool) {
 		return 0, false
 	}
 	unit := time.Second
-	if p.Agent == "gemini" {
+	if c, _ := Of(p.Agent); c.Milliseconds {
 		unit = time.Millisecond
 	}
 	return time.Duration(g.Hooks[0].Timeout * float64(unit)), true
