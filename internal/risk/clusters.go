@@ -127,18 +127,9 @@ func kubeSecrets(kinds string) bool {
 // fields: every format but name prints a secret's data (kubectl get(1));
 // the default table lists names, types and key counts only.
 func kubeOutputValues(c *cmd) bool {
-	for i, a := range c.args {
-		v, ok := "", false
-		switch {
-		case a.Value == "-o" || a.Value == "--output":
-			if i+1 < len(c.args) {
-				v, ok = c.args[i+1].Value, c.args[i+1].Literal
-			}
-		case strings.HasPrefix(a.Value, "--output="):
-			v, ok = strings.TrimPrefix(a.Value, "--output="), a.Literal
-		case strings.HasPrefix(a.Value, "-o") && !strings.HasPrefix(a.Value, "--"):
-			v, ok = strings.TrimPrefix(strings.TrimPrefix(a.Value, "-o"), "="), a.Literal
-		default:
+	for i := range c.args {
+		v, ok, found := formatOpt(c.args, i, "-o", "--output", true)
+		if !found {
 			continue
 		}
 		if !ok || v != "name" && v != "wide" {

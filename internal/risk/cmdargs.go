@@ -210,3 +210,24 @@ func (c *cmd) byVerb(v string, other verbRule, rules ...verbRule) Class {
 	c.add(r.class, r.kind.By(c.name, v, ""))
 	return r.class
 }
+
+// formatOpt reads args[i] as the output-format option short or long
+// (kubectl -o, docker --format) with its value: the next word,
+// long=value, or with attached the value after short (-ojson, -o=json).
+// found reports whether args[i] is the option, even with its value
+// missing; literal whether the value is a literal.
+func formatOpt(args []shell.Word, i int, short, long string, attached bool) (v string, literal, found bool) {
+	a := args[i]
+	switch {
+	case a.Value == short || a.Value == long:
+		if i+1 < len(args) {
+			return args[i+1].Value, args[i+1].Literal, true
+		}
+		return "", false, true
+	case strings.HasPrefix(a.Value, long+"="):
+		return strings.TrimPrefix(a.Value, long+"="), a.Literal, true
+	case attached && strings.HasPrefix(a.Value, short) && !strings.HasPrefix(a.Value, "--"):
+		return strings.TrimPrefix(strings.TrimPrefix(a.Value, short), "="), a.Literal, true
+	}
+	return "", false, false
+}

@@ -343,16 +343,9 @@ func (c *cmd) bindSource(src string, ro bool) {
 // inspect(1)), unless a --format picks fields that are not the
 // environment.
 func dockerInspect(c *cmd, n string) {
-	for i, a := range c.args {
-		f, ok := "", false
-		switch {
-		case a.Value == "-f" || a.Value == "--format":
-			if i+1 < len(c.args) {
-				f, ok = c.args[i+1].Value, c.args[i+1].Literal
-			}
-		case strings.HasPrefix(a.Value, "--format="):
-			f, ok = strings.TrimPrefix(a.Value, "--format="), a.Literal
-		default:
+	for i := range c.args {
+		f, ok, found := formatOpt(c.args, i, "-f", "--format", false)
+		if !found {
 			continue
 		}
 		g := strings.ReplaceAll(f, " ", "")

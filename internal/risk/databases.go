@@ -67,19 +67,8 @@ func sqlClient(c *cmd) {
 			sql = append(sql, w.Value)
 		}
 	}
-	for _, r := range c.seg.Redirs {
-		if r.Input() {
-			sql = append(sql, r.Body)
-		} else if r.Reads() {
-			c.add(Opaque, RunsUnread.By(c.name, "", r.Target.Raw))
-		}
-	}
-	if len(sql) == 0 {
-		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-			c.add(Opaque, RunsUnread.By(c.name, "", ""))
-			return
-		}
-		c.add(Opaque, Interactive.By(c.name, "", ""))
+	sql, ok := c.sqlInput(sql, false)
+	if !ok {
 		return
 	}
 	for _, q := range sql {
@@ -784,4 +773,31 @@ func redisModes(c *cmd) bool {
 		c.add(Read, OnlyReads.By(c.name, "", ""))
 	}
 	return mode
+}
+
+// sqlInput adds to stmts the SQL the segment's input redirections give
+// (a body built at run time is opaque when checkBuilt); a file it reads
+// from is not read, and opaque. With no SQL at all it classifies the
+// segment, an interactive session or input from the pipeline it does not
+// read, and reports false.
+func (c *cmd) sqlInput(stmts []string, checkBuilt bool) ([]string, bool) {
+	for _, r := range c.seg.Redirs {
+		if r.Input() {
+			if checkBuilt && !r.BodyLiteral {
+				c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
+			}
+			stmts = append(stmts, r.Body)
+		} else if r.Reads() {
+			c.add(Opaque, RunsUnread.By(c.name, "", r.Target.Raw))
+		}
+	}
+	if len(stmts) > 0 {
+		return stmts, true
+	}
+	if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
+		c.add(Opaque, RunsUnread.By(c.name, "", ""))
+	} else {
+		c.add(Opaque, Interactive.By(c.name, "", ""))
+	}
+	return nil, false
 }

@@ -82,22 +82,8 @@ func sqlite(c *cmd) {
 		}
 		stmts = append(stmts, v)
 	}
-	for _, r := range c.seg.Redirs {
-		if r.Input() {
-			if !r.BodyLiteral {
-				c.add(Opaque, BuiltAtRunTime.By(c.name, "", ""))
-			}
-			stmts = append(stmts, r.Body)
-		} else if r.Reads() {
-			c.add(Opaque, RunsUnread.By(c.name, "", r.Target.Raw))
-		}
-	}
-	if len(stmts) == 0 {
-		if c.seg.Pipeline != 0 && c.seg.Stage > 0 {
-			c.add(Opaque, RunsUnread.By(c.name, "", ""))
-			return
-		}
-		c.add(Opaque, Interactive.By(c.name, "", ""))
+	stmts, ok := c.sqlInput(stmts, true)
+	if !ok {
 		return
 	}
 	writes := false
