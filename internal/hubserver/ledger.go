@@ -95,9 +95,8 @@ type pageRow struct {
 // pageLedger is the ledger view's search: the session's person's rows of
 // every node of theirs, newest first, a page at a time.
 func (s *Server) pageLedger(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.who(r)
+	p, ok := s.person(w, r)
 	if !ok {
-		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
 	v := r.URL.Query()

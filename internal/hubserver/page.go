@@ -231,6 +231,21 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusSeeOther)
 }
 
+// person is the page's session of r; without one it tells the browser
+// to log in (a change, which is every route but a GET, is "refused") and
+// is false.
+func (s *Server) person(w http.ResponseWriter, r *http.Request) (hub.Session, bool) {
+	p, ok := s.who(r)
+	if !ok {
+		why := "sayso hub: log in with a link from sayso hub login"
+		if r.Method != http.MethodGet {
+			why = "sayso hub: refused: log in with a link from sayso hub login"
+		}
+		http.Error(w, why, http.StatusUnauthorized)
+	}
+	return p, ok
+}
+
 // who is the person of a request of the page's script: its session's
 // cookie and that session's tab's key, as the hub's database holds their
 // hashes; false for anything else, a failure to read them included.
@@ -261,8 +276,7 @@ func (s *Server) pageLogout(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
 		return
 	}
-	if _, ok := s.who(r); !ok {
-		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
+	if _, ok := s.person(w, r); !ok {
 		return
 	}
 	c, _ := r.Cookie(pageCookie)
@@ -292,9 +306,8 @@ type pageCard struct {
 // The tables are the truth: the listener rings on every reconnection, and
 // PageWait bounds what a ring lost any other way costs.
 func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.who(r)
+	p, ok := s.person(w, r)
 	if !ok {
-		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
 	gen, rung := s.rung.now(p.Person)
@@ -310,8 +323,7 @@ func (s *Server) pageCards(w http.ResponseWriter, r *http.Request) {
 		t.Stop()
 		gen, _ = s.rung.now(p.Person)
 		// The session may have ended while the request waited.
-		if p, ok = s.who(r); !ok {
-			http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
+		if p, ok = s.person(w, r); !ok {
 			return
 		}
 	}
@@ -341,9 +353,8 @@ func (s *Server) pageAnswer(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
 		return
 	}
-	p, ok := s.who(r)
+	p, ok := s.person(w, r)
 	if !ok {
-		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxAnswer))
@@ -399,9 +410,8 @@ type pageChange struct {
 // nodes offered and no one signed yet: rules kept on one machine only,
 // until the person signs them for all.
 func (s *Server) pageChanges(w http.ResponseWriter, r *http.Request) {
-	p, ok := s.who(r)
+	p, ok := s.person(w, r)
 	if !ok {
-		http.Error(w, "sayso hub: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
 	cs, err := s.Hub.OfferedChanges(r.Context(), p.Person)
@@ -431,9 +441,8 @@ func (s *Server) pageSign(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "sayso hub: refused: this change did not come from the hub's page", http.StatusForbidden)
 		return
 	}
-	p, ok := s.who(r)
+	p, ok := s.person(w, r)
 	if !ok {
-		http.Error(w, "sayso hub: refused: log in with a link from sayso hub login", http.StatusUnauthorized)
 		return
 	}
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
