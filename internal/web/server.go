@@ -189,32 +189,27 @@ func (s *Server) originOK(r *http.Request) bool {
 // of sayso's state, and the script in it fetches the page again with the
 // key.
 func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		session := s.sessionOf(r)
-		if session == "" {
-			s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in"})
-			return
-		}
-		if _, sent := r.Header[TabHeader]; !sent {
-			s.render(w, r, http.StatusOK, "shell", "", view{Title: "sayso", Shell: true})
-			return
-		}
-		if !s.tabOK(r, session) {
-			s.fail(w, r, "", http.StatusForbidden, tabRefused)
-			return
-		}
-		h(w, r, session)
-	}
+	return s.read(h, true)
 }
 
 // data wraps a GET handler that only the page's script calls: the cards
 // to swap in, the event stream, the finder's results. It needs the
 // person's session and the tab's key.
 func (s *Server) data(h func(w http.ResponseWriter, r *http.Request, session string)) http.HandlerFunc {
+	return s.read(h, false)
+}
+
+// read is page, or with shell false data: a request without the tab's
+// key gets the page's shell, or is refused.
+func (s *Server) read(h func(w http.ResponseWriter, r *http.Request, session string), shell bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		session := s.sessionOf(r)
 		if session == "" {
 			s.render(w, r, http.StatusUnauthorized, "login", "", view{Title: "Log in"})
+			return
+		}
+		if _, sent := r.Header[TabHeader]; shell && !sent {
+			s.render(w, r, http.StatusOK, "shell", "", view{Title: "sayso", Shell: true})
 			return
 		}
 		if !s.tabOK(r, session) {
