@@ -429,6 +429,12 @@ func sed(c *cmd) {
 		c.sedScript(script)
 	}
 	c.add(Read, OnlyReads.By("sed", "", ""))
+	c.readsOrRewrites(files, inPlace)
+}
+
+// readsOrRewrites records files as rewritten in place (sed -i, yq -i) or
+// else as read.
+func (c *cmd) readsOrRewrites(files []shell.Word, inPlace bool) {
 	for _, f := range files {
 		if inPlace {
 			c.write(f)

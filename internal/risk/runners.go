@@ -4,6 +4,7 @@ package risk
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/program"
@@ -99,20 +100,31 @@ func (c *cmd) runScript(w shell.Word) {
 	c.cwdWrite()
 }
 
+// stopsAt classifies what ends an interpreter's or a shell's reading of
+// its arguments at w: a word built at run time, whose code is unread, or
+// one of help, which prints help. It reports whether w was one.
+func (c *cmd) stopsAt(w shell.Word, help ...string) bool {
+	if !w.Literal {
+		c.a.mark(c.i, roleCode)
+		return true
+	}
+	if slices.Contains(help, w.Value) {
+		c.add(Read, PrintsHelp.By(c.name, "", ""))
+		return true
+	}
+	return false
+}
+
 // interpreter: inline code is opaque; a script of the project is local
 // work; code on stdin is checked with the pipeline.
 func interpreter(c *cmd) {
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		v := w.Value
-		if !w.Literal {
-			c.a.mark(c.i, roleCode)
+		if c.stopsAt(w, "--version", "-V", "--help", "-h", "-v") {
 			return
 		}
 		switch {
-		case v == "--version" || v == "-V" || v == "--help" || v == "-h" || v == "-v":
-			c.add(Read, PrintsHelp.By(c.name, "", ""))
-			return
 		case (v == "-c" || v == "--check") && (c.name == "node" || c.name == "nodejs" || c.name == "ruby") ||
 			v == "-c" && c.name == "perl" || v == "--test" && (c.name == "node" || c.name == "nodejs"):
 			c.syntaxCheck(v, c.args[i+1:])
@@ -400,14 +412,10 @@ func shellProgram(c *cmd) {
 	for i := 0; i < len(c.args); i++ {
 		w := c.args[i]
 		v := w.Value
-		if !w.Literal {
-			c.a.mark(c.i, roleCode)
+		if c.stopsAt(w, "--version", "--help") {
 			return
 		}
 		switch {
-		case v == "--version" || v == "--help":
-			c.add(Read, PrintsHelp.By(c.name, "", ""))
-			return
 		case v == "-s" || v == "-" || v == "--":
 			c.a.mark(c.i, roleCode)
 			return

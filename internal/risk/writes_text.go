@@ -316,13 +316,7 @@ func yq(c *cmd) {
 		ops = ops[1:]
 	}
 	c.add(Read, OnlyReads.By("yq", "", ""))
-	for _, w := range ops {
-		if inplace {
-			c.write(w)
-		} else {
-			c.path(OpRead, w)
-		}
-	}
+	c.readsOrRewrites(ops, inplace)
 }
 
 func spongeFamily() family { return family{names: []string{"sponge"}, classify: sponge} }
