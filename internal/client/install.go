@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/sayso-dev/sayso/internal/risk"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -141,16 +141,7 @@ func GeminiHome(home string, getenv func(string) string) string {
 // HookCommand is the command line a client runs for agent's hook: the
 // binary, sayso's folders, the agent.
 func HookCommand(binary, state, config, agent string) string {
-	return shellWord(binary) + " --state-dir " + shellWord(state) + " --config-dir " + shellWord(config) + " hook " + agent
-}
-
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@+%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return risk.ShellQuote(binary) + " --state-dir " + risk.ShellQuote(state) + " --config-dir " + risk.ShellQuote(config) + " hook " + agent
 }
 
 // handler is one hook handler in the client's own shape, with every

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -47,11 +48,11 @@ func readTool(s *Step, home string) error {
 		}
 		return shellStep(s, cmd, dir)
 	case risk.ToolWrite, risk.ToolMultiEdit:
-		return fileStep(s, KindWrite, risk.OpWrite, first(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
+		return fileStep(s, KindWrite, risk.OpWrite, cmp.Or(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
 	case risk.ToolRead:
-		return fileStep(s, KindRead, risk.OpRead, first(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
+		return fileStep(s, KindRead, risk.OpRead, cmp.Or(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
 	case risk.ToolSearch:
-		return fileStep(s, KindRead, risk.OpRead, orDot(first(in.DirPath, in.Path)))
+		return fileStep(s, KindRead, risk.OpRead, orDot(cmp.Or(in.DirPath, in.Path)))
 	case risk.ToolReadMany:
 		s.Kind = KindRead
 		if len(in.Paths) == 0 {
@@ -65,7 +66,7 @@ func readTool(s *Step, home string) error {
 		s.Kind = KindWrite
 		s.Files = []FileUse{{risk.OpWrite, filepath.Join(home, ".gemini", "GEMINI.md")}}
 	case risk.ToolFetch:
-		s.Kind, s.URL = KindFetch, first(in.URL, firstURL(in.Prompt))
+		s.Kind, s.URL = KindFetch, cmp.Or(in.URL, firstURL(in.Prompt))
 	case risk.ToolWebSearch:
 		s.Kind = KindFetch
 	case risk.ToolAgent:
@@ -131,15 +132,6 @@ func orDot(p string) string {
 		return "."
 	}
 	return p
-}
-
-func first(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func firstURL(text string) string {

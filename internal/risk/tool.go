@@ -131,7 +131,7 @@ func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
 		}
 		quoted := make([]string, len(argv))
 		for i, a := range argv {
-			quoted[i] = shellQuote(a)
+			quoted[i] = ShellQuote(a)
 		}
 		return strings.Join(quoted, " "), dir, true
 	}
@@ -149,7 +149,9 @@ func shellDir(name string, in *toolInput) string {
 	return in.Workdir
 }
 
-func shellQuote(s string) string {
+// ShellQuote is s as one word of a shell's line: bare when it holds only
+// characters no shell reads specially, else in single quotes.
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,@+%", r))
 	}) < 0 {
