@@ -77,20 +77,21 @@ func alias(c *cmd) {
 
 func hashCmdFamily() family { return family{names: []string{"hash"}, classify: hashCmd} }
 
-func hashCmd(c *cmd) { c.readsUnless("-p", Opaque, RunsAlias) }
+func hashCmd(c *cmd) { c.byFlag([]string{"-p"}, "-p", Opaque, RunsAlias, Read, OnlyReads) }
 
 func enableCmdFamily() family { return family{names: []string{"enable"}, classify: enableCmd} }
 
-func enableCmd(c *cmd) { c.readsUnless("-f", Opaque, RunsUnread) }
+func enableCmd(c *cmd) { c.byFlag([]string{"-f"}, "-f", Opaque, RunsUnread, Read, OnlyReads) }
 
-// readsUnless classifies a builtin that only reads unless it is given
-// flag, which makes it cl for kind (hash -p, enable -f).
-func (c *cmd) readsUnless(flag string, cl Class, kind ReasonKind) {
-	if c.has(flag) {
-		c.add(cl, kind.By(c.name, flag, ""))
+// byFlag classifies c by whether it is given one of flags: cl for kind
+// (verb is the reason's verb) when it is, else otherCl for otherKind
+// (hash -p, grpcurl -d, k9s --readonly).
+func (c *cmd) byFlag(flags []string, verb string, cl Class, kind ReasonKind, otherCl Class, otherKind ReasonKind) {
+	if c.has(flags...) {
+		c.add(cl, kind.By(c.name, verb, ""))
 		return
 	}
-	c.add(Read, OnlyReads.By(c.name, "", ""))
+	c.add(otherCl, otherKind.By(c.name, "", ""))
 }
 
 func execCmd(c *cmd) { c.add(Read, ShellState.By("exec", "", "")) }
@@ -204,11 +205,7 @@ func exportCmd(c *cmd) {
 }
 
 func historyCmd(c *cmd) {
-	if c.has("-c", "-d") {
-		c.add(LocalWrite, ShellState.By("history", "", ""))
-		return
-	}
-	c.add(Secret, PrintsCredential.By("history", "", ""))
+	c.byFlag([]string{"-c", "-d"}, "", LocalWrite, ShellState, Secret, PrintsCredential)
 }
 
 func historyCmdFamily() family {

@@ -401,11 +401,7 @@ func kubeContext(c *cmd) {
 func k9sFamily() family { return family{names: []string{"k9s"}, classify: k9s} }
 
 func k9s(c *cmd) {
-	if c.has("version", "info", "help", "--help", "-h") || c.has("--readonly") {
-		c.add(Read, OnlyReads.By("k9s", "", ""))
-		return
-	}
-	c.add(Opaque, Interactive.By("k9s", "", ""))
+	c.byFlag([]string{"version", "info", "help", "--help", "-h", "--readonly"}, "", Read, OnlyReads, Opaque, Interactive)
 }
 
 func argocdFamily() family {

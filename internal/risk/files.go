@@ -767,14 +767,10 @@ func rsync(c *cmd) {
 		c.add(Read, OnlyReads.By("rsync", "", ""))
 		return
 	}
-	dst := ops[len(ops)-1]
-	if remoteSpec(dst.Value) {
-		c.add(Exfil, SendsData.By("rsync", "", dst.Raw))
-		for _, w := range ops[:len(ops)-1] {
-			c.path(OpRead, w)
-		}
+	if c.sendsToHost("rsync", ops, false) {
 		return
 	}
+	dst := ops[len(ops)-1]
 	for _, w := range ops[:len(ops)-1] {
 		if remoteSpec(w.Value) {
 			c.add(Network, ReachesHost.By("rsync", "", w.Raw))
@@ -787,6 +783,24 @@ func rsync(c *cmd) {
 	}
 	c.write(dst)
 	rsyncCreates(c, ops[:len(ops)-1], dst)
+}
+
+// sendsToHost classifies a copy by prog (scp, rsync) whose destination,
+// the last of ops, is another host: it sends the sources there, each read
+// (with localOnly, each that is not itself on another host). It reports
+// whether the destination is another host.
+func (c *cmd) sendsToHost(prog string, ops []shell.Word, localOnly bool) bool {
+	dst := ops[len(ops)-1]
+	if !remoteSpec(dst.Value) {
+		return false
+	}
+	c.add(Exfil, SendsData.By(prog, "", dst.Raw))
+	for _, w := range ops[:len(ops)-1] {
+		if !localOnly || !remoteSpec(w.Value) {
+			c.path(OpRead, w)
+		}
+	}
+	return true
 }
 
 // remoteSpec reports whether an scp/rsync operand names another host:

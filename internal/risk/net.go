@@ -488,16 +488,10 @@ func scp(c *cmd) {
 		c.add(Read, ChangesNothing.By("scp", "", ""))
 		return
 	}
-	dst := ops[len(ops)-1]
-	if remoteSpec(dst.Value) {
-		c.add(Exfil, SendsData.By("scp", "", dst.Raw))
-		for _, w := range ops[:len(ops)-1] {
-			if !remoteSpec(w.Value) {
-				c.path(OpRead, w)
-			}
-		}
+	if c.sendsToHost("scp", ops, true) {
 		return
 	}
+	dst := ops[len(ops)-1]
 	c.add(Network, ReachesHost.By("scp", "", ""))
 	c.write(dst)
 }

@@ -59,13 +59,7 @@ func (c *cmd) readIfProtected(w shell.Word) {
 
 func swaksFamily() family { return family{names: []string{"swaks"}, classify: swaks} }
 
-func swaks(c *cmd) {
-	if c.has("--help", "--version") {
-		c.add(Read, OnlyReads.By("swaks", "", ""))
-		return
-	}
-	c.add(Exfil, SendsData.By("swaks", "", ""))
-}
+func swaks(c *cmd) { c.byFlag([]string{"--help", "--version"}, "", Read, OnlyReads, Exfil, SendsData) }
 
 func websocketFamily() family {
 	return family{names: []string{"websocat", "wscat"}, classify: websocket}
@@ -129,13 +123,7 @@ func sshCopyIDFamily() family {
 	return family{names: []string{"ssh-copy-id"}, classify: sshCopyID}
 }
 
-func grpcurl(c *cmd) {
-	if c.has("-d") {
-		c.add(Exfil, SendsData.By("grpcurl", "-d", ""))
-		return
-	}
-	c.add(Network, ReachesHost.By("grpcurl", "", ""))
-}
+func grpcurl(c *cmd) { c.byFlag([]string{"-d"}, "-d", Exfil, SendsData, Network, ReachesHost) }
 
 func grpcurlFamily() family {
 	return family{names: []string{"grpcurl"}, classify: grpcurl}
