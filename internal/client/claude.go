@@ -25,6 +25,29 @@ type Claude struct{}
 // sandbox reads the client's own sandbox (sandboxReader).
 func (Claude) sandbox(t Target) clientSandbox { return claudeWall(t) }
 
+// settings implements installer.
+func (Claude) settings(t Target) (string, error) {
+	switch t.Scope {
+	case "user":
+		if d := t.env("CLAUDE_CONFIG_DIR"); d != "" {
+			return filepath.Join(d, "settings.json"), nil
+		}
+		return filepath.Join(t.Home, ".claude", "settings.json"), nil
+	case "project":
+		return filepath.Join(t.Project, ".claude", "settings.json"), nil
+	case "managed":
+		return filepath.Join(ManagedRoot, "etc", "claude-code", "managed-settings.json"), nil
+	}
+	return "", nil
+}
+
+// handler implements installer: onFailure "block" makes a crash, a
+// timeout or a dead hook block the step instead of falling through to
+// the client's own rules.
+func (Claude) handler(command string, timeout int) map[string]any {
+	return map[string]any{"type": "command", "command": command, "timeout": timeout, "onFailure": "block"}
+}
+
 // Name implements Adapter.
 func (Claude) Name() string { return "claude" }
 

@@ -1,6 +1,9 @@
 package client
 
 import (
+	"fmt"
+	"path/filepath"
+
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -29,6 +32,23 @@ type Codex struct{}
 
 // sandbox reads the client's own sandbox (sandboxReader).
 func (Codex) sandbox(t Target) clientSandbox { return codexWall(t) }
+
+// settings implements installer: Codex trusts a hook only through the
+// user's config.toml.
+func (Codex) settings(t Target) (string, error) {
+	switch t.Scope {
+	case "user":
+		return filepath.Join(CodexHome(t.Home, t.Getenv), "hooks.json"), nil
+	case "project", "managed":
+		return "", fmt.Errorf("codex: --scope %s is not supported: Codex trusts a hook only through the user's config.toml (use --scope user)", t.Scope)
+	}
+	return "", nil
+}
+
+// handler implements installer.
+func (Codex) handler(command string, timeout int) map[string]any {
+	return map[string]any{"type": "command", "command": command, "timeout": timeout}
+}
 
 // Name implements Adapter.
 func (Codex) Name() string { return "codex" }

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"path/filepath"
+
 	"encoding/json"
 
 	"github.com/sayso-dev/sayso/internal/policy"
@@ -27,6 +29,25 @@ type Gemini struct{}
 
 // sandbox reads the client's own sandbox (sandboxReader).
 func (Gemini) sandbox(t Target) clientSandbox { return geminiWall(t) }
+
+// settings implements installer.
+func (Gemini) settings(t Target) (string, error) {
+	switch t.Scope {
+	case "user":
+		return filepath.Join(GeminiHome(t.Home, t.Getenv), ".gemini", "settings.json"), nil
+	case "project":
+		return filepath.Join(t.Project, ".gemini", "settings.json"), nil
+	case "managed":
+		return filepath.Join(ManagedRoot, "etc", "gemini-cli", "settings.json"), nil
+	}
+	return "", nil
+}
+
+// handler implements installer: Gemini counts its timeout in
+// milliseconds.
+func (Gemini) handler(command string, timeout int) map[string]any {
+	return map[string]any{"type": "command", "name": "sayso", "command": command, "timeout": timeout * 1000}
+}
 
 // Name implements Adapter.
 func (Gemini) Name() string { return "gemini" }

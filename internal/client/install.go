@@ -92,31 +92,25 @@ func (e eventDef) status(agent string) string {
 	return ""
 }
 
+// installer is what install asks of a client's adapter: where its
+// hooks go, and the shape of one hook handler.
+type installer interface {
+	// settings is the file the client's hooks go in for t's scope; ""
+	// for a scope sayso does not know.
+	settings(t Target) (string, error)
+	// handler is one hook handler in the client's own shape, with every
+	// fail-closed option the client has.
+	handler(command string, timeout int) map[string]any
+}
+
 // SettingsPath is the file an agent's hooks go in for a scope.
 func SettingsPath(t Target) (string, error) {
-	switch t.Agent + "/" + t.Scope {
-	case "claude/user":
-		if d := t.env("CLAUDE_CONFIG_DIR"); d != "" {
-			return filepath.Join(d, "settings.json"), nil
-		}
-		return filepath.Join(t.Home, ".claude", "settings.json"), nil
-	case "claude/project":
-		return filepath.Join(t.Project, ".claude", "settings.json"), nil
-	case "claude/managed":
-		return filepath.Join(ManagedRoot, "etc", "claude-code", "managed-settings.json"), nil
-	case "codex/user":
-		return filepath.Join(CodexHome(t.Home, t.Getenv), "hooks.json"), nil
-	case "gemini/user":
-		return filepath.Join(GeminiHome(t.Home, t.Getenv), ".gemini", "settings.json"), nil
-	case "gemini/project":
-		return filepath.Join(t.Project, ".gemini", "settings.json"), nil
-	case "gemini/managed":
-		return filepath.Join(ManagedRoot, "etc", "gemini-cli", "settings.json"), nil
-	case "codex/project", "codex/managed":
-		return "", fmt.Errorf("codex: --scope %s is not supported: Codex trusts a hook only through the user's config.toml (use --scope user)", t.Scope)
-	}
-	if _, ok := Of(t.Agent); !ok {
+	c, ok := Of(t.Agent)
+	if !ok {
 		return "", fmt.Errorf("unknown agent %q (want %s)", t.Agent, AgentList())
+	}
+	if p, err := c.Adapter.(installer).settings(t); err != nil || p != "" {
+		return p, err
 	}
 	return "", fmt.Errorf("unknown scope %q (want user, project or managed)", t.Scope)
 }
@@ -144,21 +138,11 @@ func HookCommand(binary, state, config, agent string) string {
 	return risk.ShellQuote(binary) + " --state-dir " + risk.ShellQuote(state) + " --config-dir " + risk.ShellQuote(config) + " hook " + agent
 }
 
-// handler is one hook handler in the client's own shape, with every
-// fail-closed option the client has.
+// handler is one hook handler of agent's client, with its status
+// message.
 func handler(agent, command string, timeout int, status string) map[string]any {
-	var h map[string]any
-	switch agent {
-	case "claude":
-		// onFailure "block": a crash, a timeout or a dead hook blocks the
-		// step instead of falling through to the client's own rules.
-		h = map[string]any{"type": "command", "command": command, "timeout": timeout, "onFailure": "block"}
-	case "gemini":
-		// Gemini counts its timeout in milliseconds.
-		h = map[string]any{"type": "command", "name": "sayso", "command": command, "timeout": timeout * 1000}
-	default:
-		h = map[string]any{"type": "command", "command": command, "timeout": timeout}
-	}
+	c, _ := Of(agent)
+	h := c.Adapter.(installer).handler(command, timeout)
 	if status != "" {
 		h["statusMessage"] = status
 	}
