@@ -27,18 +27,11 @@ func (Claude) sandbox(t Target) clientSandbox { return claudeWall(t) }
 
 // settings implements installer.
 func (Claude) settings(t Target) (string, error) {
-	switch t.Scope {
-	case "user":
-		if d := t.env("CLAUDE_CONFIG_DIR"); d != "" {
-			return filepath.Join(d, "settings.json"), nil
-		}
-		return filepath.Join(t.Home, ".claude", "settings.json"), nil
-	case "project":
-		return filepath.Join(t.Project, ".claude", "settings.json"), nil
-	case "managed":
-		return filepath.Join(ManagedRoot, "etc", "claude-code", "managed-settings.json"), nil
+	user := filepath.Join(t.Home, ".claude", "settings.json")
+	if d := t.env("CLAUDE_CONFIG_DIR"); d != "" {
+		user = filepath.Join(d, "settings.json")
 	}
-	return "", nil
+	return scopedSettings(t, user, ".claude", filepath.Join("claude-code", "managed-settings.json")), nil
 }
 
 // handler implements installer: onFailure "block" makes a crash, a

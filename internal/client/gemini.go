@@ -32,15 +32,8 @@ func (Gemini) sandbox(t Target) clientSandbox { return geminiWall(t) }
 
 // settings implements installer.
 func (Gemini) settings(t Target) (string, error) {
-	switch t.Scope {
-	case "user":
-		return filepath.Join(GeminiHome(t.Home, t.Getenv), ".gemini", "settings.json"), nil
-	case "project":
-		return filepath.Join(t.Project, ".gemini", "settings.json"), nil
-	case "managed":
-		return filepath.Join(ManagedRoot, "etc", "gemini-cli", "settings.json"), nil
-	}
-	return "", nil
+	user := filepath.Join(GeminiHome(t.Home, t.Getenv), ".gemini", "settings.json")
+	return scopedSettings(t, user, ".gemini", filepath.Join("gemini-cli", "settings.json")), nil
 }
 
 // handler implements installer: Gemini counts its timeout in

@@ -103,6 +103,21 @@ type installer interface {
 	handler(command string, timeout int) map[string]any
 }
 
+// scopedSettings is the settings file of a client that reads one per
+// scope: user's, the project's dir/settings.json, and managed (under
+// ManagedRoot/etc); "" for another scope.
+func scopedSettings(t Target, user, dir, managed string) string {
+	switch t.Scope {
+	case "user":
+		return user
+	case "project":
+		return filepath.Join(t.Project, dir, "settings.json")
+	case "managed":
+		return filepath.Join(ManagedRoot, "etc", managed)
+	}
+	return ""
+}
+
 // SettingsPath is the file an agent's hooks go in for a scope.
 func SettingsPath(t Target) (string, error) {
 	c, ok := Of(t.Agent)
