@@ -14,20 +14,12 @@ import (
 // files, rules, sandbox, evidence, pins).
 const clientsHome = "internal/client"
 
-// clientNamesAllowed are the places outside the clients' package that
-// may name a client, each with its reason. Keep it short: at most four.
+// clientNamesAllowed are the files outside the clients' package that may
+// name a client, each with its reason. Keep it short: at most four.
 var clientNamesAllowed = map[string]string{
-	"internal/place/":              "the one table of places names the clients' own files",
-	"e2e/":                         "the end-to-end tests and their fake model drive the real clients, by their own programs, settings and words",
+	"internal/place/table.go":      "the one table of places names the clients' own files",
 	"internal/risk/runners.go":     "the agents' programs are programs a step may run (claude -p, gemini -y): risk's family of agent runners classifies them",
 	"internal/program/registry.go": "the registry names every program a step may run, the clients' own programs among them",
-}
-
-// clientNamesPending are files that still name a client while a move
-// finishes. The list only shrinks: a file leaves it the day its move is
-// done.
-var clientNamesPending = map[string]string{
-	"internal/risk/tool.go": "the memory tool's file (~/.gemini/GEMINI.md): risk still reads a file tool's paths from its input, not from the step the client's adapter read",
 }
 
 var clientName = regexp.MustCompile(`(?i)claude|codex|gemini`)
@@ -63,7 +55,7 @@ func TestClientNamesHaveOneHome(t *testing.T) {
 		}
 		p = filepath.ToSlash(p)
 		named[p] = true
-		if allowed(p) || clientNamesPending[p] != "" {
+		if clientNamesAllowed[p] != "" {
 			return nil
 		}
 		t.Errorf("%s names a client (%q): ask the clients' registry in %s (client.Of, client.Clients)", p, clientName.Find(b), clientsHome)
@@ -72,21 +64,9 @@ func TestClientNamesHaveOneHome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p := range clientNamesPending {
+	for p := range clientNamesAllowed {
 		if !named[p] {
-			t.Errorf("%s names no client any more: take it off clientNamesPending", p)
+			t.Errorf("%s names no client any more: take it off clientNamesAllowed", p)
 		}
 	}
-	if len(clientNamesPending) > 0 {
-		t.Logf("%d files still name a client while a move finishes: %v", len(clientNamesPending), clientNamesPending)
-	}
-}
-
-func allowed(p string) bool {
-	for a := range clientNamesAllowed {
-		if p == a || strings.HasSuffix(a, "/") && strings.HasPrefix(p, a) {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
@@ -62,9 +63,9 @@ func readTool(s *Step, home string) error {
 			s.Files = append(s.Files, FileUse{risk.OpRead, abs(s.Cwd, p)})
 		}
 	case risk.ToolMemory:
-		// It appends to the user's GEMINI.md: the agent's own instructions.
+		// It appends to the agent's own instructions in the home.
 		s.Kind = KindWrite
-		s.Files = []FileUse{{risk.OpWrite, filepath.Join(home, ".gemini", "GEMINI.md")}}
+		s.Files = []FileUse{{risk.OpWrite, filepath.Join(home, place.MemoryFile)}}
 	case risk.ToolFetch:
 		s.Kind, s.URL = KindFetch, cmp.Or(in.URL, firstURL(in.Prompt))
 	case risk.ToolWebSearch:

@@ -55,7 +55,7 @@ const (
 	// Home places are relative to the person's home.
 	Home Base = iota
 	// Tree places are the last parts of a path wherever it lies (a
-	// project's CLAUDE.md, a sub-folder's, the home's; a virtual
+	// project's AGENTS.md, a sub-folder's, the home's; a virtual
 	// environment's pip.conf), in any case: a case-insensitive file
 	// system makes .VSCode/ .vscode/.
 	Tree

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
@@ -236,7 +237,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolQuiet:
 		t.c.add(Read, AgentOnly.By(name, "", ""))
 	case ToolMemory:
-		t.file(OpWrite, "~/.gemini/GEMINI.md")
+		t.file(OpWrite, "~/"+place.MemoryFile)
 	case ToolPatch:
 		t.patch(input)
 	default:

@@ -1,4 +1,7 @@
-package e2e
+// Package fakemodel is the scripted model server of sayso's end-to-end
+// tests and quickstart: it speaks each client's model API on 127.0.0.1 and
+// asks for the steps it is given, one after the other.
+package fakemodel
 
 import (
 	"encoding/json"

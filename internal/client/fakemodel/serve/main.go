@@ -4,7 +4,7 @@
 // other (the next once the client sends the last one's result back), then
 // ends its turn with "DONE".
 //
-//	go run ./e2e/fakemodel 'ls' 'git push origin main' write:$HOME/demo/notes.txt edit:$HOME/demo/notes.txt mcp task:'look around'
+//	go run ./internal/client/fakemodel/serve 'ls' 'git push origin main' write:$HOME/demo/notes.txt edit:$HOME/demo/notes.txt mcp task:'look around'
 //
 // A step is a shell command, or one of:
 //
@@ -31,7 +31,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/sayso-dev/sayso/e2e"
+	"github.com/sayso-dev/sayso/internal/client/fakemodel"
 )
 
 const usage = `usage: fakemodel STEP...
@@ -59,8 +59,8 @@ func main() {
 }
 
 // steps reads the arguments as the fake's calls.
-func steps(args []string) ([]e2e.Call, error) {
-	var calls []e2e.Call
+func steps(args []string) ([]fakemodel.Call, error) {
+	var calls []fakemodel.Call
 	for _, a := range args {
 		kind, rest, _ := strings.Cut(a, ":")
 		switch {
@@ -68,21 +68,21 @@ func steps(args []string) ([]e2e.Call, error) {
 			if !filepath.IsAbs(rest) {
 				return nil, fmt.Errorf("write:%s: want an absolute path (Claude Code's file tools take no other)", rest)
 			}
-			calls = append(calls, e2e.Call{Path: rest, Content: written + "\n"})
+			calls = append(calls, fakemodel.Call{Path: rest, Content: written + "\n"})
 		case kind == "edit" && rest != "":
 			if !filepath.IsAbs(rest) {
 				return nil, fmt.Errorf("edit:%s: want an absolute path (Claude Code's file tools take no other)", rest)
 			}
 			// Claude Code edits only a file the conversation has read.
-			calls = append(calls, e2e.Call{Read: rest}, e2e.Call{Path: rest, Old: written, New: edited})
+			calls = append(calls, fakemodel.Call{Read: rest}, fakemodel.Call{Path: rest, Old: written, New: edited})
 		case a == "mcp":
-			calls = append(calls, e2e.Call{MCP: e2e.MCPTool, Text: "sayso"})
+			calls = append(calls, fakemodel.Call{MCP: fakemodel.MCPTool, Text: "sayso"})
 		case kind == "task" && rest != "":
-			calls = append(calls, e2e.Call{Task: e2e.SubagentMark + ": " + rest})
+			calls = append(calls, fakemodel.Call{Task: fakemodel.SubagentMark + ": " + rest})
 		case strings.HasPrefix(a, "-") || strings.TrimSpace(a) == "":
 			return nil, fmt.Errorf("unknown step %q", a)
 		default:
-			calls = append(calls, e2e.Call{Command: a})
+			calls = append(calls, fakemodel.Call{Command: a})
 		}
 	}
 	if len(calls) == 0 {
@@ -97,7 +97,7 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 		fmt.Fprintf(stderr, "fakemodel: %v\n%s", err, usage)
 		return 2
 	}
-	f := e2e.NewFake(calls...)
+	f := fakemodel.NewFake(calls...)
 	defer f.Close()
 	var seen atomic.Int64
 	f.OnResult(func(r string) {
@@ -107,12 +107,12 @@ func serve(args []string, stdout, stderr io.Writer, stop <-chan os.Signal) int {
 	for _, a := range args {
 		fmt.Fprintf(stdout, "  %s\n", a)
 	}
-	mcp, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{e2e.MCPServer: map[string]any{"type": "http", "url": f.URL + "/mcp"}}})
+	mcp, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{fakemodel.MCPServer: map[string]any{"type": "http", "url": f.URL + "/mcp"}}})
 	// Gemini CLI takes its key's kind and its MCP servers from its
 	// settings only: the project's, for this run.
 	gemini, _ := json.Marshal(map[string]any{
 		"security":   map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-		"mcpServers": map[string]any{e2e.MCPServer: map[string]any{"httpUrl": f.URL + "/mcp"}},
+		"mcpServers": map[string]any{fakemodel.MCPServer: map[string]any{"httpUrl": f.URL + "/mcp"}},
 	})
 	fmt.Fprintf(stdout, "\nIn a git project, after 'sayso install claude' (or codex, gemini), run one of:\n\n")
 	fmt.Fprintf(stdout, "  ANTHROPIC_BASE_URL=%s ANTHROPIC_API_KEY=sk-ant-try CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 claude -p 'do the task' --mcp-config '%s'\n\n", f.URL, mcp)

@@ -102,14 +102,14 @@ func TestServe(t *testing.T) {
 // The README's quickstart starts this fake with a step of each kind, and
 // shows the beginnings of the lines it prints.
 func TestReadmeQuickstart(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := strings.ReplaceAll(string(readme), "\\\n", "")
-	m := regexp.MustCompile(`(?m)^\s*go run \./e2e/fakemodel (.*)$`).FindStringSubmatch(text)
+	m := regexp.MustCompile(`(?m)^\s*go run \./internal/client/fakemodel/serve (.*)$`).FindStringSubmatch(text)
 	if m == nil {
-		t.Fatal("README.md does not start the fake model with go run ./e2e/fakemodel")
+		t.Fatal("README.md does not start the fake model with go run ./internal/client/fakemodel/serve")
 	}
 	args := regexp.MustCompile(`'[^']*'|\S+`).FindAllString(strings.ReplaceAll(m[1], "$HOME", "/home/you"), -1)
 	for i, a := range args {
