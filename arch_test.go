@@ -104,6 +104,60 @@ var rules = map[string]struct {
 		"modernc.org/sqlite": "the forwarder is the hook's fast path: the database driver stays off it",
 	}, []string{"internal/paths", "internal/unixsock", "internal/client/hookenv"}},
 	"internal/client/hookenv": {pure, nil},
+	// The ledger keeps what the core decided and the person answered: it
+	// knows no client, page, gateway or hub.
+	"internal/store": {map[string]string{
+		"net/http":                "the ledger is the node's own file: it reaches no network",
+		"os/exec":                 "the ledger starts no process",
+		"github.com/jackc/pgx/v5": "the node's ledger is SQLite: PostgreSQL is the hub's",
+	}, []string{"internal/card", "internal/migration", "internal/policy", "internal/risk"}},
+	// The page shows cards and sends the person's answers to its backend.
+	"internal/web": {map[string]string{
+		"database/sql":       "the page reads and answers through its backend: only package store touches the database",
+		"modernc.org/sqlite": "the page reads and answers through its backend: only package store touches the database",
+		"os/exec":            "the page starts no process",
+	}, []string{"internal/card", "internal/passkey", "internal/policy", "internal/risk", "internal/rule", "internal/step"}},
+	// The hook reads a client's step, asks the gateway and carries out the
+	// wall's plan: it keeps nothing itself.
+	"internal/hook": {map[string]string{
+		"database/sql":       "the hook keeps nothing: the ledger is the gateway's",
+		"modernc.org/sqlite": "the hook keeps nothing: the ledger is the gateway's",
+		"net/http":           "the hook speaks to the gateway over its socket, not HTTP",
+	}, []string{"internal/client", "internal/paths", "internal/policy", "internal/project", "internal/risk", "internal/shell", "internal/wall"}},
+	// The gateway wires a step through client, project, policy, card and
+	// store; a node reaches its hub through team's wire types alone.
+	"internal/gateway": {map[string]string{
+		"github.com/jackc/pgx/v5": "a node reaches its hub through package team, never the hub's database",
+		module + "internal/hub":   "a node reaches its hub through package team, never the hub's database",
+		"os/exec":                 "the gateway decides and keeps; the wall starts the steps",
+	}, []string{"internal/atomicfile", "internal/card", "internal/client", "internal/client/hookenv", "internal/hook", "internal/paths", "internal/place", "internal/policy", "internal/project", "internal/review", "internal/risk", "internal/rule", "internal/step", "internal/store", "internal/team", "internal/unixsock", "internal/wall", "internal/web"}},
+	// The reviewer asks a model about a step; it decides nothing itself.
+	"internal/review": {map[string]string{
+		"database/sql": "the reviewer's answer is kept by the gateway: only package store touches the database",
+	}, []string{"internal/enum", "internal/policy", "internal/program", "internal/risk", "internal/shell"}},
+	// The hub's server serves teams; a node's ledger is never its own.
+	"internal/hubserver": {map[string]string{
+		module + "internal/store": "the hub's server keeps the hub's database, never a node's ledger",
+		"modernc.org/sqlite":      "the hub's server keeps the hub's database, never a node's ledger",
+	}, []string{"internal/bundle", "internal/card", "internal/hub", "internal/hubapi", "internal/passkey"}},
+	"internal/paths":                  {map[string]string{"os/exec": "it finds a project's folders as git lays them out, without running git"}, []string{"internal/gitdir", "internal/program"}},
+	"internal/unixsock":               {map[string]string{"database/sql": "it dials and listens on sockets, nothing else"}, nil},
+	"internal/cli":                    {nil, []string{"docs", "internal/atomicfile", "internal/bundle", "internal/card", "internal/client", "internal/gateway", "internal/hook", "internal/hub", "internal/hubapi", "internal/hubserver", "internal/paths", "internal/policy", "internal/review", "internal/risk", "internal/rule", "internal/shell", "internal/store", "internal/team", "internal/unixsock", "internal/web"}},
+	"cmd/sayso":                       {nil, []string{"internal/cli"}},
+	"docs":                            {pure, nil},
+	"e2e":                             {nil, nil},
+	"bench/compare":                   {nil, []string{"internal/client"}},
+	"bench/hello":                     {nil, nil},
+	"internal/web/devserve":           {nil, []string{"internal/card", "internal/client", "internal/policy", "internal/risk", "internal/rule", "internal/web"}},
+	"internal/client/fakemodel/serve": {nil, []string{"internal/client/fakemodel"}},
+	// The test helpers: only tests, the other helpers and the developers'
+	// own commands import them (see TestHelpersOnlyInTests).
+	"internal/testenv":             {nil, nil},
+	"internal/client/fakemodel":    {nil, nil},
+	"internal/hub/pgtest":          {nil, []string{"internal/testenv"}},
+	"internal/hub/hubtest":         {nil, []string{"internal/hub", "internal/hub/pgtest"}},
+	"internal/passkey/passkeytest": {nil, []string{"internal/passkey"}},
+	"internal/web/browsertest":     {nil, []string{"internal/testenv"}},
 	"internal/client": {map[string]string{
 		"database/sql":       "a client's adapter, install and doctor read and write the clients' files; the ledger is package store's",
 		"modernc.org/sqlite": "a client's adapter, install and doctor read and write the clients' files; the ledger is package store's",
@@ -111,21 +165,44 @@ var rules = map[string]struct {
 	}, []string{"internal/program", "internal/place", "internal/shell", "internal/risk", "internal/rule", "internal/policy", "internal/paths", "internal/atomicfile"}},
 }
 
+// helpers are the packages made for tests: only tests, other helpers and
+// the developers' own commands import them.
+var helpers = map[string]string{
+	"internal/testenv":             "a test helper: only tests import it",
+	"internal/client/fakemodel":    "the fake model is for tests and the quickstart: only they import it",
+	"internal/hub/pgtest":          "a test helper: only tests import it",
+	"internal/hub/hubtest":         "a test helper: only tests import it",
+	"internal/passkey/passkeytest": "a test helper: only tests import it",
+	"internal/web/browsertest":     "a test helper: only tests import it",
+}
+
+// devCommands are the developers' own commands, which may use the helpers.
+var devCommands = map[string]bool{"internal/client/fakemodel/serve": true, "internal/web/devserve": true}
+
 func TestArchitecture(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{join .Imports \" \"}}\t{{join .Deps \" \"}}", "./...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	seen := map[string]bool{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
 		fields := strings.Split(line, "\t")
 		if len(fields) != 3 {
 			t.Fatalf("go list: unexpected line %q", line)
 		}
 		pkg := strings.TrimPrefix(fields[0], module)
+		if pkg+"/" == module {
+			continue // this test's own package
+		}
 		r, ok := rules[pkg]
 		if !ok {
+			t.Errorf("%s has no rule: name what it may import in rules", pkg)
 			continue
+		}
+		for _, imp := range strings.Fields(fields[1]) {
+			if why := helpers[strings.TrimPrefix(imp, module)]; why != "" && helpers[pkg] == "" && !devCommands[pkg] {
+				t.Errorf("%s imports %s: %s", pkg, strings.TrimPrefix(imp, module), why)
+			}
 		}
 		seen[pkg] = true
 		for _, imp := range strings.Fields(fields[1]) {
@@ -136,7 +213,7 @@ func TestArchitecture(t *testing.T) {
 				t.Errorf("%s imports %s: dependencies point inward; it may import only %v", pkg, own, r.internal)
 			}
 		}
-		if strings.HasPrefix(pkg, "cmd/") || pkg == "internal/wall" {
+		if pkg == "cmd/sayso-hook" || pkg == "cmd/sayso-wall" || pkg == "internal/wall" {
 			// What starts on every hook or step must not pay for the
 			// database driver, even indirectly.
 			for _, dep := range strings.Fields(fields[2]) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/store"
 )
 
@@ -48,7 +49,7 @@ func runHost(env *Env, args []string) error {
 	return withStore(func(ctx context.Context, db *store.DB) error {
 		switch verb {
 		case "add":
-			h, token, err := db.AddHost(ctx, store.NewHost{Name: rest[0], Person: *person})
+			h, token, err := db.AddHost(ctx, store.NewHost{Name: rest[0], Person: *person, Agents: client.Agents()})
 			if err != nil {
 				return err
 			}

@@ -9,7 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/sayso-dev/sayso/internal/client"
+	"slices"
 	"strings"
 	"time"
 )
@@ -37,25 +37,22 @@ type Host struct {
 type NewHost struct {
 	Name   string
 	Person bool
+	// Agents are the agent clients' names: a host may not take one, so
+	// no host's step reads in the ledger as a client's.
+	Agents []string
 }
 
 // ErrHostExists reports a host name already in use.
 var ErrHostExists = errors.New("a host of that name exists")
 
-// reservedHosts are the names a host may not take: the clients' and the
-// socket's own.
-var reservedHosts = func() map[string]bool {
-	m := map[string]bool{"login": true, "person": true, "sayso": true}
-	for _, a := range client.Agents() {
-		m[a] = true
-	}
-	return m
-}()
+// reservedHosts are the names a host may not take besides the agents':
+// the socket's own.
+var reservedHosts = map[string]bool{"login": true, "person": true, "sayso": true}
 
 // CheckHostName reports whether name may name a host: 1 to 40 lowercase
 // letters, digits and dashes, starting with a letter, and none of the
-// clients' names.
-func CheckHostName(name string) error {
+// agents' names.
+func CheckHostName(name string, agents []string) error {
 	if name == "" || len(name) > 40 {
 		return fmt.Errorf("host name %q: want 1 to 40 characters", name)
 	}
@@ -67,7 +64,7 @@ func CheckHostName(name string) error {
 			return fmt.Errorf("host name %q: want lowercase letters, digits and dashes, starting with a letter", name)
 		}
 	}
-	if reservedHosts[name] {
+	if reservedHosts[name] || slices.Contains(agents, name) {
 		return fmt.Errorf("host name %q is reserved", name)
 	}
 	return nil
@@ -82,7 +79,7 @@ func tokenHash(token string) string {
 // AddHost adds a host and returns its token. The token is not kept: only
 // its SHA-256 is, so this is the one time it can be read.
 func (db *DB) AddHost(ctx context.Context, n NewHost) (Host, string, error) {
-	if err := CheckHostName(n.Name); err != nil {
+	if err := CheckHostName(n.Name, n.Agents); err != nil {
 		return Host{}, "", fmt.Errorf("add host: %w", err)
 	}
 	b := make([]byte, 32)

@@ -33,7 +33,7 @@ func TestHosts(t *testing.T) {
 		t.Errorf("second chat: %v", err)
 	}
 	for _, name := range []string{"", "Chat", "claude", "login", "1chat", "a b", "chat/x", strings.Repeat("a", 41)} {
-		if _, _, err := db.AddHost(ctx, NewHost{Name: name}); err == nil {
+		if _, _, err := db.AddHost(ctx, NewHost{Name: name, Agents: []string{"claude"}}); err == nil {
 			t.Errorf("AddHost(%q) = nil error", name)
 		}
 	}
