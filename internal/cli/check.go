@@ -148,6 +148,8 @@ func runCheck(env *Env, args []string) error {
 	if *input != "" {
 		step.Input = []byte(*input)
 	}
+	// The one decoder the clients' adapters read a tool input with.
+	step.Use = risk.ReadUse(step.Tool, step.Input)
 	req, err := d.Request(sctx, step, box)
 	if err != nil {
 		return err

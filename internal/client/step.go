@@ -66,6 +66,9 @@ type Step struct {
 	// steps inherit; "" when unset.
 	TempDir string          `json:"tmpdir,omitempty"`
 	Input   json.RawMessage `json:"-"`
+	// Use is Input as risk.ReadUse read it, once: the decision
+	// classifies it and reads no tool input again.
+	Use risk.Use `json:"-"`
 	// Walled is the command line that runs the step inside sayso's wall,
 	// set once the step is let through; the adapter hands it to the
 	// client as the rewritten tool input.

@@ -2,7 +2,6 @@ package client
 
 import (
 	"cmp"
-	"encoding/json"
 	"path/filepath"
 	"strings"
 
@@ -10,48 +9,31 @@ import (
 	"github.com/sayso-dev/sayso/internal/risk"
 )
 
-// toolInput is the union of the tool_input fields the three clients use
-// for the tools sayso reads.
-type toolInput struct {
-	Command      json.RawMessage `json:"command"` // a string; Codex apply_patch puts the patch here
-	Cmd          string          `json:"cmd"`
-	FilePath     string          `json:"file_path"`
-	NotebookPath string          `json:"notebook_path"`
-	AbsolutePath string          `json:"absolute_path"`
-	Path         string          `json:"path"`
-	DirPath      string          `json:"dir_path"`
-	Paths        []string        `json:"paths"`
-	URL          string          `json:"url"`
-	Prompt       string          `json:"prompt"`
-	Workdir      string          `json:"workdir"`
-}
-
 // readTool fills the step's kind, command, files and URL from its tool
-// name and input. The names are risk's one list of the agents' tools; a
-// tool it does not know stays KindTool; a known tool whose input it cannot
-// read is an error, which the caller turns into a deny.
+// name and input, read once by risk.ReadUse: the step keeps that Use, and
+// the decision classifies it. The names are risk's one list of the agents'
+// tools; a tool it does not know stays KindTool; a known tool whose input
+// it cannot read is an error, which the caller turns into a deny.
 func readTool(s *Step, home string) error {
-	var in toolInput
-	if len(s.Input) > 0 && string(s.Input) != "null" {
-		if err := json.Unmarshal(s.Input, &in); err != nil {
-			return errorf("read tool_input of %s: %v", s.Tool, err)
-		}
+	s.Use = risk.ReadUse(s.Tool, s.Input)
+	if s.Use.Err != nil {
+		return errorf("read tool_input of %s: %v", s.Tool, s.Use.Err)
 	}
+	in := &s.Use.In
 	switch risk.KindOfTool(s.Tool) {
 	case risk.ToolShell:
 		// The line and folder as risk reads them, so that what is decided
 		// is what the card shows and the wall runs: a string, Codex's
 		// exec_command cmd, or an argv (a shell's -c line, or the program
 		// and its arguments quoted as one line).
-		cmd, dir, ok := risk.ToolCommand(s.Tool, s.Input)
-		if !ok {
+		if !s.Use.HasCommand {
 			return errorf("%s without a command string", s.Tool)
 		}
-		return shellStep(s, cmd, dir)
+		return shellStep(s, s.Use.Command, s.Use.Dir)
 	case risk.ToolWrite, risk.ToolMultiEdit:
-		return fileStep(s, KindWrite, risk.OpWrite, cmp.Or(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
+		return fileStep(s, KindWrite, risk.OpWrite, cmp.Or(in.FilePath, in.AbsPath, in.NotebookPath, in.Path))
 	case risk.ToolRead:
-		return fileStep(s, KindRead, risk.OpRead, cmp.Or(in.FilePath, in.AbsolutePath, in.NotebookPath, in.Path))
+		return fileStep(s, KindRead, risk.OpRead, cmp.Or(in.FilePath, in.AbsPath, in.NotebookPath, in.Path))
 	case risk.ToolSearch:
 		return fileStep(s, KindRead, risk.OpRead, orDot(cmp.Or(in.DirPath, in.Path)))
 	case risk.ToolReadMany:
@@ -75,11 +57,10 @@ func readTool(s *Step, home string) error {
 	case risk.ToolQuiet:
 		s.Kind = KindQuiet
 	case risk.ToolPatch:
-		var patch string
-		if err := json.Unmarshal(in.Command, &patch); err != nil {
+		if !s.Use.PatchCommandOK {
 			return errorf("%s without a patch", s.Tool)
 		}
-		files, err := patchFiles(patch)
+		files, err := patchFiles(s.Use.PatchCommand)
 		if err != nil {
 			return err
 		}

@@ -186,6 +186,8 @@ func hostStepOf(host store.Host, q StepRequest) (client.Step, string) {
 	case len(q.Input) > 0 && !json.Valid(q.Input):
 		return s, "input is not JSON"
 	}
+	// The one decoder the clients' adapters read a tool input with.
+	s.Use = risk.ReadUse(s.Tool, q.Input)
 	return s, ""
 }
 

@@ -97,7 +97,7 @@ func (d *Decider) Request(ctx context.Context, s client.Step, c *policy.Containe
 	base := policy.Request{
 		Agent:   s.Agent,
 		Tool:    s.Tool,
-		Input:   s.Input,
+		Use:     s.Use,
 		Command: s.Command,
 		Dir:     s.Cwd,
 		Dialog:  s.Dialog,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sayso-dev/sayso/internal/policy"
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // MaxInput bounds the hook JSON read from stdin: a Write of a large file
@@ -66,6 +67,7 @@ func Run(ctx context.Context, a client.Adapter, in []byte, env client.Env, decid
 		// command it runs.
 		q.Step.Command = inner
 		q.Step.Input = withCommand(q.Step.Input, inner)
+		q.Step.Use = risk.ReadUse(q.Step.Tool, q.Step.Input)
 	}
 	if q.Rule != nil && q.Rule.Deny {
 		// The person's own deny in their client: as the client would

@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // bigPolicy is a person's file of 500 entries, autonomy rows and class
@@ -40,8 +42,8 @@ func BenchmarkEvaluate(b *testing.B) {
 		{Agent: "claude", Command: "go test ./... && git commit -am wip", Mode: ModeAuto},
 		{Agent: "claude", Command: "git -C . push origin main", Mode: ModeAuto},
 		{Agent: "codex", Command: "kubectl apply -f deploy.yaml | tee out.log", Mode: ModeAuto},
-		{Agent: "claude", Tool: "Write", Input: []byte(`{"file_path":"/home/user/project/a.go","content":"x"}`), Mode: ModeAuto},
-		{Agent: "gemini", Tool: "read_file", Input: []byte(`{"absolute_path":"/home/user/project/README.md"}`), Mode: ModeAuto},
+		{Agent: "claude", Tool: "Write", Use: risk.ReadUse("Write", []byte(`{"file_path":"/home/user/project/a.go","content":"x"}`)), Mode: ModeAuto},
+		{Agent: "gemini", Tool: "read_file", Use: risk.ReadUse("read_file", []byte(`{"absolute_path":"/home/user/project/README.md"}`)), Mode: ModeAuto},
 	}
 	for i := range reqs {
 		reqs[i].Policy = p

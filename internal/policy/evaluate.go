@@ -28,10 +28,12 @@ func assess(req *Request, pol *Policy, w *where) risk.Assessment {
 	if pol.TrustedHosts != nil && ctx.TrustedHosts == nil {
 		ctx.TrustedHosts = pol.TrustedHosts
 	}
-	if req.Tool == "" || risk.ShellTool(req.Tool) && len(req.Input) == 0 {
+	if req.Tool == "" || risk.ShellTool(req.Tool) && !req.Use.Given {
 		return risk.Classify(shell.Parse(req.Command), *ctx)
 	}
-	return risk.Tool(req.Tool, req.Input, *ctx)
+	u := req.Use
+	u.Tool = req.Tool
+	return risk.Tool(u, *ctx)
 }
 
 func expandAll(ps []string, home string) []string {
@@ -73,8 +75,8 @@ func Evaluate(req Request) (Decision, Diagnostic) {
 	if st.shell {
 		st.script = a.Script
 		st.command = req.Command
-		if cmd, _, ok := risk.ToolCommand(st.tool, req.Input); ok && len(req.Input) > 0 {
-			st.command = cmd
+		if req.Use.HasCommand && risk.ShellTool(st.tool) {
+			st.command = req.Use.Command
 		}
 	}
 	e := &evaluation{req: &req, pol: pol, w: &w, st: &st}

@@ -210,7 +210,7 @@ func TestRules(t *testing.T) {
 			t.Errorf("%s: %v, want %v: %v", tt.name, got, tt.want, diag.Reasons)
 		}
 	}
-	decided(Request{Tool: "Bash", Input: []byte(`{"command":"git push origin feature/x"}`), Mode: ModeAuto, Rules: lookup})
+	decided(Request{Tool: "Bash", Use: risk.ReadUse("Bash", []byte(`{"command":"git push origin feature/x"}`)), Mode: ModeAuto, Rules: lookup})
 	if asked.Command != "git push origin feature/x" || asked.Assessment.Script == nil {
 		t.Errorf("rule query = %+v, want the command read from the tool input", asked)
 	}
@@ -218,15 +218,15 @@ func TestRules(t *testing.T) {
 
 func TestParallel(t *testing.T) {
 	in := []byte(`{"description":"d","prompt":"p","subagent_type":"general-purpose"}`)
-	if got, _, _ := decided(Request{Tool: "Task", Input: in, Mode: ModeAuto, Session: Session{Tasks: 1}}); got != Allow {
+	if got, _, _ := decided(Request{Tool: "Task", Use: risk.ReadUse("Task", in), Mode: ModeAuto, Session: Session{Tasks: 1}}); got != Allow {
 		t.Errorf("second sub-agent = %v, want allow", got)
 	}
-	got, tier, _ := decided(Request{Tool: "Agent", Input: in, Mode: ModeAutopilot, Session: Session{Tasks: 4}})
+	got, tier, _ := decided(Request{Tool: "Agent", Use: risk.ReadUse("Agent", in), Mode: ModeAutopilot, Session: Session{Tasks: 4}})
 	if got != Ask || tier != 6 {
 		t.Errorf("fifth sub-agent in autopilot = %v at %d, want ask at the ceiling", got, tier)
 	}
 	p := parsed(t, "max_parallel = 8")
-	if got, _, _ := decided(Request{Tool: "invoke_agent", Input: []byte(`{}`), Mode: ModeAuto, Session: Session{Tasks: 4}, Policy: p}); got != Allow {
+	if got, _, _ := decided(Request{Tool: "invoke_agent", Use: risk.ReadUse("invoke_agent", []byte(`{}`)), Mode: ModeAuto, Session: Session{Tasks: 4}, Policy: p}); got != Allow {
 		t.Errorf("max_parallel 8 with 4 running = %v, want allow", got)
 	}
 }
@@ -234,22 +234,22 @@ func TestParallel(t *testing.T) {
 func TestClassPatterns(t *testing.T) {
 	p := parsed(t, "[classes]\n\"mcp__stripe__*\" = \"money\"\n\"mcp__playwright__*\" = \"browser\"\n")
 	for _, tool := range []string{"mcp__stripe__create_charge", "mcp__playwright__click"} {
-		got, tier, diag := decided(Request{Tool: tool, Input: []byte(`{}`), Mode: ModeAutopilot, Policy: p})
+		got, tier, diag := decided(Request{Tool: tool, Use: risk.ReadUse(tool, []byte(`{}`)), Mode: ModeAutopilot, Policy: p})
 		if got != Ask || tier != 6 {
 			t.Errorf("%s in autopilot = %v at %d, want ask at the ceiling: %v", tool, got, tier, diag.Reasons)
 		}
 	}
-	if got, _, _ := decided(Request{Tool: "mcp__github__get_issue", Input: []byte(`{}`), Mode: ModeAuto, Policy: p}); got != Ask {
+	if got, _, _ := decided(Request{Tool: "mcp__github__get_issue", Use: risk.ReadUse("mcp__github__get_issue", []byte(`{}`)), Mode: ModeAuto, Policy: p}); got != Ask {
 		t.Errorf("unknown MCP tool in auto = %v, want ask", got)
 	}
-	if got, _, _ := decided(Request{Tool: "mcp__github__get_issue", Input: []byte(`{}`), Mode: ModeAutopilot, Policy: p}); got != Allow {
+	if got, _, _ := decided(Request{Tool: "mcp__github__get_issue", Use: risk.ReadUse("mcp__github__get_issue", []byte(`{}`)), Mode: ModeAutopilot, Policy: p}); got != Allow {
 		t.Errorf("unclassed MCP tool in autopilot = %v, want allow", got)
 	}
 }
 
 func TestProtectedPathsFromPolicy(t *testing.T) {
 	p := parsed(t, `protected_paths = ["~/vault"]`)
-	if got, tier, _ := decided(Request{Tool: "Read", Input: []byte(`{"file_path":"/home/user/vault/x"}`), Mode: ModeAutopilot, Policy: p}); got != Deny || tier != 1 {
+	if got, tier, _ := decided(Request{Tool: "Read", Use: risk.ReadUse("Read", []byte(`{"file_path":"/home/user/vault/x"}`)), Mode: ModeAutopilot, Policy: p}); got != Deny || tier != 1 {
 		t.Errorf("read of a protected_paths addition = %v at %d, want deny at 1", got, tier)
 	}
 }
@@ -261,7 +261,7 @@ func TestSymlinkLinks(t *testing.T) {
 	if got, tier, _ := decided(req); got != Deny || tier != 1 {
 		t.Errorf("write through a symlink into the state folder = %v at %d, want deny at 1", got, tier)
 	}
-	req = Request{Tool: "Write", Input: []byte(`{"file_path":"/home/user/project/out"}`), Mode: ModeAuto, Links: map[string]string{
+	req = Request{Tool: "Write", Use: risk.ReadUse("Write", []byte(`{"file_path":"/home/user/project/out"}`)), Mode: ModeAuto, Links: map[string]string{
 		"/home/user/project/out": "/etc/passwd",
 	}}
 	if got, _, _ := decided(req); got == Allow {
@@ -292,7 +292,7 @@ func TestResolve(t *testing.T) {
 
 func TestProjectPolicyWrite(t *testing.T) {
 	for _, req := range []Request{
-		{Tool: "Write", Input: []byte(`{"file_path":"/home/user/project/.sayso/policy.toml","content":"[[allow]]"}`), Mode: ModeAutopilot},
+		{Tool: "Write", Use: risk.ReadUse("Write", []byte(`{"file_path":"/home/user/project/.sayso/policy.toml","content":"[[allow]]"}`)), Mode: ModeAutopilot},
 		{Command: "echo '[[allow]]' >> .sayso/policy.toml", Mode: ModeAutopilot},
 		{Command: "rm -rf .sayso", Mode: ModeAutopilot},
 	} {
@@ -464,7 +464,7 @@ func TestShellFolderIsTheTools(t *testing.T) {
 		input string
 		want  Decision
 	}{{out, Ask}, {in, Allow}} {
-		got, _, diag := decided(Request{Agent: "gemini", Tool: "run_shell_command", Input: []byte(tt.input), Command: "touch x", Mode: ModeAuto})
+		got, _, diag := decided(Request{Agent: "gemini", Tool: "run_shell_command", Use: risk.ReadUse("run_shell_command", []byte(tt.input)), Command: "touch x", Mode: ModeAuto})
 		if got != tt.want {
 			t.Errorf("run_shell_command %s = %v, want %v: %v", tt.input, got, tt.want, diag.Reasons)
 		}

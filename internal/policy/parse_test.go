@@ -168,7 +168,7 @@ Read = "require_approval"
 	if got, tier, _ := decided(Request{Agent: "claude", Command: "terraform plan", Policy: p}); got != Deny || tier != 3 {
 		t.Errorf("the project's deny = %v at %d", got, tier)
 	}
-	if got, tier, _ := decided(Request{Agent: "claude", Tool: "Read", Input: []byte(`{"file_path":"x"}`), Policy: p}); got != Ask || tier != 4 {
+	if got, tier, _ := decided(Request{Agent: "claude", Tool: "Read", Use: risk.ReadUse("Read", []byte(`{"file_path":"x"}`)), Policy: p}); got != Ask || tier != 4 {
 		t.Errorf("the project's require_approval = %v at %d", got, tier)
 	}
 }

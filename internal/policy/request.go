@@ -14,8 +14,10 @@ import (
 type Request struct {
 	Agent   string // a client's name (package client), or a host's; "" when unknown
 	Tool    string // the tool's name as the agent gives it; "" is the shell
-	Command string // the shell command line, when Tool is "" (or a shell tool without Input)
-	Input   []byte // the tool's input JSON
+	Command string // the shell command line, when Tool is "" (or a shell tool without an input)
+	// Use is the tool's input as the adapter read it (risk.ReadUse), once:
+	// what the step is classified by. Evaluate reads no tool input.
+	Use risk.Use
 	// Dir is the folder a shell step runs in when it is not Context.Cwd:
 	// a shell tool's own working folder.
 	Dir string

@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // TestNoWallNoAuto: where the wall cannot be applied, auto and autopilot
@@ -27,7 +29,7 @@ func TestNoWallNoAuto(t *testing.T) {
 		{"walled autopilot reaches wide", Request{Command: "touch /srv/x", Mode: ModeAutopilot, Wall: on}, Allow, ReachWide},
 		{"the person's opt-out", Request{Command: "go test ./...", Mode: ModeAuto, Wall: off, Policy: optOut}, Allow, ReachProject},
 		{"the person's allow entry", Request{Command: "terraform fmt -recursive", Mode: ModeAuto, Wall: off, Policy: allowEntry}, Allow, ReachWide},
-		{"a file tool needs no wall", Request{Tool: "Write", Input: write, Mode: ModeAuto, Wall: off}, Allow, ReachNone},
+		{"a file tool needs no wall", Request{Tool: "Write", Use: risk.ReadUse("Write", write), Mode: ModeAuto, Wall: off}, Allow, ReachNone},
 		{"a ceiling asks walled wide", Request{Command: "git push origin main", Mode: ModeAuto, Wall: on}, Ask, ReachWide},
 		{"a denial wraps nothing", Request{Command: "cat ~/.local/state/sayso/sayso.db", Mode: ModeAuto, Wall: on}, Deny, ReachNone},
 		{"ask mode reading", Request{Command: "ls", Mode: ModeAsk, Wall: on}, Allow, ReachProject},

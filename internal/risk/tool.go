@@ -82,40 +82,119 @@ func ToolNames(k ToolKind) []string {
 func ShellTool(name string) bool { return agentTools[name] == ToolShell }
 
 // toolInput holds the fields the agents' tools take, under every name they
-// use for them.
+// use for them. The fields only the classifier reads stay raw until the
+// input's own fields are read, so that one of them with an odd type makes
+// the input unreadable to the classifier (opaque) and not to the adapters.
 type toolInput struct {
 	Command     json.RawMessage `json:"command"` // a string, or an argv
 	Cmd         string          `json:"cmd"`
 	Workdir     string          `json:"workdir"`
 	DirPath     string          `json:"dir_path"`
-	Directory   string          `json:"directory"`
+	Directory   json.RawMessage `json:"directory"`
 	FilePath    string          `json:"file_path"`
 	AbsPath     string          `json:"absolute_path"`
 	NotebookPth string          `json:"notebook_path"`
 	Path        string          `json:"path"`
 	Paths       []string        `json:"paths"`
-	Include     []string        `json:"include"`
-	Pattern     string          `json:"pattern"`
-	Glob        string          `json:"glob"`
+	Include     json.RawMessage `json:"include"`
+	Pattern     json.RawMessage `json:"pattern"`
+	Glob        json.RawMessage `json:"glob"`
 	URL         string          `json:"url"`
 	Prompt      string          `json:"prompt"`
-	Query       string          `json:"query"`
-	Edits       []struct {
-		FilePath string `json:"file_path"`
-	} `json:"edits"`
+	Query       json.RawMessage `json:"query"`
+	Edits       json.RawMessage `json:"edits"`
+}
+
+// ToolFields are the fields of a tool's input, decoded.
+type ToolFields struct {
+	Cmd, Workdir, DirPath, Directory      string
+	FilePath, AbsPath, NotebookPath, Path string
+	Paths, Include                        []string
+	Pattern, Glob, URL, Prompt, Query     string
+	EditPaths                             []string // MultiEdit's edits[].file_path
+}
+
+// Use is one tool call as ReadUse read its input, once: the one value the
+// adapters fill a step from and the classifier (Tool) judges.
+type Use struct {
+	Tool string
+	// Given reports that the call came with an input at all.
+	Given bool
+	// Err is why the input is not the JSON its fields take (the adapters
+	// deny such a step); Odd that a field only the classifier reads
+	// has the wrong type. Either makes the input unreadable to Tool.
+	Err error
+	Odd bool
+	In  ToolFields
+	// Command and Dir are a shell tool's line and the folder it asks to
+	// run in; HasCommand is false when there is no line.
+	Command, Dir string
+	HasCommand   bool
+	// Patch is the text an apply_patch call carries; PatchCommand its
+	// command field when that is a string (PatchCommandOK).
+	Patch          string
+	PatchCommand   string
+	PatchCommandOK bool
+	// Unsandboxed is why the input asks the client to run the command
+	// outside its own sandbox, or the zero Reason.
+	Unsandboxed Reason
+}
+
+// ReadUse reads the input of the tool called name: the one decoder of an
+// agent's tool input. The adapters call it and the API's steps go through
+// it; the classifier takes its Use and reads no JSON.
+func ReadUse(name string, input []byte) Use {
+	u := Use{Tool: name, Given: len(input) > 0}
+	if !u.Given {
+		return u
+	}
+	var in toolInput
+	u.Err = json.Unmarshal(input, &in)
+	f := &u.In
+	f.Cmd, f.Workdir, f.DirPath = in.Cmd, in.Workdir, in.DirPath
+	f.FilePath, f.AbsPath, f.NotebookPath, f.Path = in.FilePath, in.AbsPath, in.NotebookPth, in.Path
+	f.Paths, f.URL, f.Prompt = in.Paths, in.URL, in.Prompt
+	for _, r := range []struct {
+		raw json.RawMessage
+		to  any
+	}{{in.Directory, &f.Directory}, {in.Include, &f.Include}, {in.Pattern, &f.Pattern}, {in.Glob, &f.Glob}, {in.Query, &f.Query}} {
+		if len(r.raw) > 0 && json.Unmarshal(r.raw, r.to) != nil {
+			u.Odd = true
+		}
+	}
+	if len(in.Edits) > 0 {
+		var edits []struct {
+			FilePath string `json:"file_path"`
+		}
+		if json.Unmarshal(in.Edits, &edits) != nil {
+			u.Odd = true
+		}
+		for _, e := range edits {
+			f.EditPaths = append(f.EditPaths, e.FilePath)
+		}
+	}
+	if u.PatchCommandOK = json.Unmarshal(in.Command, &u.PatchCommand) == nil; !u.PatchCommandOK {
+		u.PatchCommand = ""
+	}
+	if ShellTool(name) && u.Err == nil && !u.Odd {
+		u.Command, u.Dir, u.HasCommand = shellLine(name, &in, f)
+	}
+	if KindOfTool(name) == ToolPatch {
+		u.Patch = patchText(input)
+	}
+	u.Unsandboxed = unsandboxed(input)
+	return u
 }
 
 // ToolCommand returns the command line a shell tool's input carries and the
 // folder it asks to run in ("" for the step's own).
 func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
-	if !ShellTool(name) {
-		return "", "", false
-	}
-	var in toolInput
-	if err := json.Unmarshal(input, &in); err != nil {
-		return "", "", false
-	}
-	dir = shellDir(name, &in)
+	u := ReadUse(name, input)
+	return u.Command, u.Dir, u.HasCommand
+}
+
+func shellLine(name string, in *toolInput, f *ToolFields) (command, dir string, ok bool) {
+	dir = shellDir(name, f)
 	if in.Cmd != "" {
 		return in.Cmd, dir, true
 	}
@@ -143,7 +222,7 @@ func ToolCommand(name string, input []byte) (command, dir string, ok bool) {
 // that tool reads: run_shell_command runs in dir_path (directory
 // in older releases), every other shell in workdir. A field the tool does
 // not read is not where the step runs.
-func shellDir(name string, in *toolInput) string {
+func shellDir(name string, in *ToolFields) string {
 	if name == "run_shell_command" {
 		return firstNonEmpty(in.DirPath, in.Directory)
 	}
@@ -175,9 +254,10 @@ func firstNonEmpty(ss ...string) string {
 // secrets, instruction files), a fetch by its host. A tool sayso does not
 // know, an MCP tool included, is opaque; the policy file's class patterns
 // may say more about it.
-func Tool(name string, input []byte, ctx Context) Assessment {
+func Tool(u Use, ctx Context) Assessment {
+	name := u.Tool
 	if ShellTool(name) {
-		cmd, dir, ok := ToolCommand(name, input)
+		cmd, dir, ok := u.Command, u.Dir, u.HasCommand
 		if !ok {
 			return toolOpaque(name, ctx, InputUnreadable.By(name, "", "no command"))
 		}
@@ -195,27 +275,27 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 			a.Classes = a.Classes.Add(f.Class)
 			a.Findings = append(a.Findings, f)
 		}
-		if r := Unsandboxed(input); r.Kind != ReasonUnknown {
+		if r := u.Unsandboxed; r.Kind != ReasonUnknown {
 			a.Classes = a.Classes.Add(Privilege)
 			a.Findings = append(a.Findings, Finding{Class: Privilege, Segment: -1, Reason: r})
 		}
 		return a
 	}
-	var in toolInput
-	if len(input) > 0 && json.Unmarshal(input, &in) != nil && KindOfTool(name) != ToolPatch {
+	in := u.In
+	if u.Given && (u.Err != nil || u.Odd) && KindOfTool(name) != ToolPatch {
 		return toolOpaque(name, ctx, InputUnreadable.By(name, "", "not JSON"))
 	}
 	t := newToolAssessor(name, ctx)
 	switch KindOfTool(name) {
 	case ToolRead:
-		t.paths(OpRead, in.FilePath, in.AbsPath, in.Path, in.NotebookPth)
+		t.paths(OpRead, in.FilePath, in.AbsPath, in.Path, in.NotebookPath)
 	case ToolWrite:
-		t.paths(OpWrite, in.FilePath, in.AbsPath, in.NotebookPth, in.Path)
+		t.paths(OpWrite, in.FilePath, in.AbsPath, in.NotebookPath, in.Path)
 	case ToolMultiEdit:
 		t.paths(OpWrite, in.FilePath)
-		for _, e := range in.Edits {
-			if e.FilePath != "" {
-				t.file(OpWrite, e.FilePath)
+		for _, p := range in.EditPaths {
+			if p != "" {
+				t.file(OpWrite, p)
 			}
 		}
 	case ToolSearch:
@@ -239,7 +319,7 @@ func Tool(name string, input []byte, ctx Context) Assessment {
 	case ToolMemory:
 		t.file(OpWrite, "~/"+place.MemoryFile)
 	case ToolPatch:
-		t.patch(input)
+		t.patch(u.Patch)
 	default:
 		if server, tool, ok := MCPTool(name); ok {
 			t.c.add(Opaque, MCPUnseen.By(server, tool, ""))
@@ -341,7 +421,7 @@ func (t *toolAssessor) cwd(op Op) {
 
 // search reads a folder (the cwd when none is given), and the files a
 // pattern names.
-func (t *toolAssessor) search(in toolInput) {
+func (t *toolAssessor) search(in ToolFields) {
 	t.c.add(Read, OnlyReads.By(t.c.name, "", ""))
 	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
 	if dir == "" {
@@ -365,7 +445,7 @@ func (t *toolAssessor) search(in toolInput) {
 }
 
 // fetch is a plain GET: a trusted host is read, any other network.
-func (t *toolAssessor) fetch(in toolInput) {
+func (t *toolAssessor) fetch(in ToolFields) {
 	urls := []string{in.URL}
 	if in.URL == "" {
 		// web_fetch takes the URLs inside its prompt.
@@ -399,9 +479,10 @@ func (t *toolAssessor) fetch(in toolInput) {
 	}
 }
 
-// patch reads the files an apply_patch envelope adds, updates, deletes and
-// moves to.
-func (t *toolAssessor) patch(input []byte) {
+// patchText is the text an apply_patch call carries: its command (a
+// string, or an argv's last word), input or patch field, or the input
+// itself when it is no JSON envelope.
+func patchText(input []byte) string {
 	text := string(input)
 	var in struct {
 		Command json.RawMessage `json:"command"`
@@ -422,6 +503,12 @@ func (t *toolAssessor) patch(input []byte) {
 			text = in.Patch
 		}
 	}
+	return text
+}
+
+// patch reads the files an apply_patch envelope adds, updates, deletes and
+// moves to.
+func (t *toolAssessor) patch(text string) {
 	if !strings.Contains(text, "*** Begin Patch") {
 		t.c.add(Opaque, InputUnreadable.By("apply_patch", "", "no patch"))
 		return
@@ -542,12 +629,12 @@ func namedPath(tok string, ctx Context) string {
 	return ""
 }
 
-// Unsandboxed says why a shell tool's input asks its client to run the
+// unsandboxed says why a shell tool's input asks its client to run the
 // command outside the client's own sandbox, or the zero Reason:
 // dangerouslyDisableSandbox, sandbox_permissions (anything but
 // use_default, require_escalated included) and its older
 // with_escalated_permissions. A value sayso cannot read is a request.
-func Unsandboxed(input []byte) Reason {
+func unsandboxed(input []byte) Reason {
 	var in map[string]json.RawMessage
 	if json.Unmarshal(input, &in) != nil {
 		return Reason{}

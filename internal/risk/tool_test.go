@@ -94,7 +94,7 @@ func TestTool(t *testing.T) {
 		{"glob", `{"pattern":"*.go","dir_path":"/home/user/.config/sayso"}`, Protected},
 	}
 	for _, tt := range tests {
-		a := Tool(tt.tool, []byte(tt.input), TestContext)
+		a := Tool(ReadUse(tt.tool, []byte(tt.input)), TestContext)
 		if a.Classes.Top() != tt.want {
 			t.Errorf("Tool(%s, %s) = %v, want top %v; findings %+v", tt.tool, tt.input, a.Classes, tt.want, a.Findings)
 		}
@@ -105,11 +105,11 @@ func TestTool(t *testing.T) {
 }
 
 func TestToolPaths(t *testing.T) {
-	a := Tool("apply_patch", []byte(`{"command":"*** Begin Patch\n*** Add File: a.txt\n+x\n*** Delete File: b.txt\n*** End Patch\n"}`), TestContext)
+	a := Tool(ReadUse("apply_patch", []byte(`{"command":"*** Begin Patch\n*** Add File: a.txt\n+x\n*** Delete File: b.txt\n*** End Patch\n"}`)), TestContext)
 	if len(a.Paths) != 2 || a.Paths[0].Path != "/home/user/project/a.txt" || a.Paths[0].Op != OpWrite || a.Paths[1].Op != OpDelete {
 		t.Errorf("apply_patch paths = %+v", a.Paths)
 	}
-	a = Tool("Write", []byte(`{"file_path":"/srv/out"}`), TestContext)
+	a = Tool(ReadUse("Write", []byte(`{"file_path":"/srv/out"}`)), TestContext)
 	if len(a.Paths) != 1 || TestContext.InScope(a.Paths[0].Path) {
 		t.Errorf("Write /srv/out paths = %+v, want one out of scope", a.Paths)
 	}
@@ -149,7 +149,7 @@ func FuzzTool(f *testing.F) {
 	f.Add("Write", `{"file_path":"~/.x"}`)
 	f.Add("shell", `{"command":["a"]}`)
 	f.Fuzz(func(t *testing.T, tool, in string) {
-		Tool(tool, []byte(in), TestContext)
+		Tool(ReadUse(tool, []byte(in)), TestContext)
 	})
 }
 
