@@ -17,9 +17,9 @@ const clientsHome = "internal/client"
 // clientNamesAllowed are the files outside the clients' package that may
 // name a client, each with its reason. Keep it short: at most four.
 var clientNamesAllowed = map[string]string{
-	"internal/place/table.go":      "the one table of places names the clients' own files",
-	"internal/risk/runners.go":     "the agents' programs are programs a step may run (claude -p, gemini -y): risk's family of agent runners classifies them",
-	"internal/program/registry.go": "the registry names every program a step may run, the clients' own programs among them",
+	"internal/place/table.go":     "the one table of places names the clients' own files",
+	"internal/risk/runners.go":    "the agents' programs are programs a step may run (claude -p, gemini -y): risk's family of agent runners classifies them",
+	"internal/program/runners.go": "the registry names every program a step may run, the clients' own programs among them, beside the other runners",
 }
 
 var clientName = regexp.MustCompile(`(?i)claude|codex|gemini`)

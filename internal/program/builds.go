@@ -5,13 +5,22 @@ import "strings"
 // builds registers the programs that build, check, format or run the
 // project's code in the project, and whose class does not depend on their
 // arguments: risk's builds family (risk/builds.go) classifies each of them
-// local work in the working folder. Programs of other families build too.
+// local work in the working folder. Programs of other families build too,
+// and are registered with their families.
 func (r builder) builds() {
+	// Interpreters and runtimes.
+	r.add(Interpreter, `elixir erl`)
+
+	// Runners of the project's tasks and of programs the project names.
+	r.add(Runner, `nox tox ant sbt lein ninja`)
+	r.add(Launcher|RunsArgs, `entr`)
+	r.verbs("swift", "run")
+	r.verbs("stack", "run", "exec")
+	r.verbs("cabal", "run", "exec")
+	r.verbs("dune", "exec")
+
+	r.add(Wrapper, `entr`)
 	r.add(Builds, builds)
-	r.add(Builds, `7z 7za alembic artisan atlas autopep8 bunzip2 bzip2 changeset clang-format corepack cpio diesel
-		direnv django-admin dos2unix drizzle-kit gofmt goose gunzip gzip isort jupyter knex lerna lz4 manage.py
-		migrate mise mix nodemon pyinstaller sequelize shfmt sqlx stylelint typeorm unix2dos unxz unzstd wasm-pack
-		watchexec xz yapf zig zstd`)
 }
 
 // Builders lists the programs of the builds family.

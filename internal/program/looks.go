@@ -5,10 +5,26 @@ import "strings"
 // looks registers the programs that only read, list or print, and whose
 // class does not depend on their arguments: risk's looks family
 // (risk/looks.go) classifies each of them read and reads its operands as
-// paths read. A few programs of other families only look as well.
+// paths read. A few programs of other families only look as well, and are
+// registered with their families.
 func (r builder) looks() {
+	// Editors, pagers and calculators whose commands can start a shell.
+	r.add(Escapes, `less more most`)
+
+	// Runners of the project's tasks and of programs the project names.
+	r.add(RunsArgs, `fd fdfind`)
+
+	// Options whose value is a program or a command line.
+	r.progOpts("rg", "--pre")
+	r.progOpts("bat", "--pager")
+	r.progOpts("batcat", "--pager")
+	r.progOpts("delta", "--pager")
+	r.progOpts("fd", "--exec", "-x", "--exec-batch", "-X")
+	r.progOpts("fdfind", "--exec", "-x", "--exec-batch", "-X")
+	r.progOpts("less", "--lesskey-src", "--lesskey-file")
+
+	r.add(Wrapper|Builtin, `builtin command`)
 	r.add(Looks, looks)
-	r.add(Looks, `dc envsubst hostnamectl iconv journalctl man timedatectl xxd yq`)
 }
 
 // Lookers lists the programs of the looks family.

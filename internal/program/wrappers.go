@@ -1,15 +1,18 @@
 package program
 
 // wrappers registers the programs that run the command following their
-// own options: package shell peels each of them, and risk's wrappers
-// family (risk/wrappers.go) classifies those that come alone.
+// own options and that risk's wrappers family (risk/wrappers.go)
+// classifies when they come alone: package shell peels each of them. Other
+// wrappers (sudo, env, exec, strace) are registered with their families.
 func (r builder) wrappers() {
-	r.add(Wrapper, `nohup setsid nice ionice stdbuf time timeout env xargs parallel busybox toybox
-		watch caffeinate unbuffer chrt flock strace ltrace setarch linux32 linux64 fakeroot faketime
-		numactl xvfb-run valgrind catchsegv firejail taskset chronic dbus-launch dbus-run-session
-		ssh-agent proxychains proxychains4 torsocks sshpass entr dtach`)
+	// Runners of the project's tasks and of programs the project names.
+	r.add(Launcher|RunsArgs, `dtach`)
+
+	r.add(Wrapper, `nohup setsid nice ionice stdbuf time timeout xargs parallel busybox toybox caffeinate unbuffer
+		chrt flock setarch linux32 linux64 fakeroot faketime numactl xvfb-run valgrind catchsegv
+		firejail taskset chronic dbus-launch dbus-run-session ssh-agent proxychains proxychains4
+		torsocks sshpass dtach`)
 	r.add(Wrapper, `ccache sccache distcc cross-env`)
-	r.add(Wrapper|AsUser, `sudo doas pkexec su runuser chroot run0 sg`)
-	r.add(Wrapper|Builtin, `builtin exec command`)
+	r.add(Wrapper|AsUser, `runuser chroot run0 sg`)
 	r.add(StdinArgs, `xargs parallel`)
 }

@@ -31,10 +31,11 @@ package risk
 // knows is in exactly one family: there is no other way to a
 // classifier.
 //
-// A name found nowhere is unknown. Package program's registry
-// (program/registry.go) holds each program's traits, verbs, program- and
-// work-options, state and credentials, built once when that package
-// loads; a test holds the two name sets together.
+// A name found nowhere is unknown. Package program's registry holds each
+// program's traits, verbs, program- and work-options, state and
+// credentials, built once when that package loads, each family's in the
+// file named like its file here (program/git.go for git.go); a test holds
+// the two name sets together, TestProgramFiles the two files.
 //
 // TestLayout (layout_test.go) holds the shape: a program name belongs to
 // exactly one family, a family's names have the traits it
@@ -44,5 +45,4 @@ package risk
 // git is one family, whole in git.go: its classifier, its subcommands'
 // table (built with the others), its global options, the settings that
 // make it run programs and the files its subcommands write. Its verbs,
-// program options and credentials are the registry's
-// (program/registry.go).
+// program options and credentials are the registry's, in program/git.go.
