@@ -90,23 +90,12 @@ func TestLayout(t *testing.T) {
 // reader of the file reads the whole family. Checks several families
 // share may live elsewhere.
 func TestFamilyInOneFile(t *testing.T) {
-	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, files := parseGo(t, ".")
 	declared := map[string]string{} // function or method name → file
 	type entry struct{ file, fn string }
 	var entries []entry
 	uses := map[string]int{} // before/after function → families using it
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for file, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok {

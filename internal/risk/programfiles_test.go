@@ -45,22 +45,9 @@ func TestProgramFiles(t *testing.T) {
 // (verbs, progOpts, ...) take first, also from a range over a list.
 func registeredIn(t *testing.T, dir string) map[string][]string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("list %s: %v", dir, err)
-	}
-	fset := token.NewFileSet()
-	parsed := map[string]*ast.File{}
+	fset, parsed := parseGo(t, dir)
 	consts := map[string][]string{} // a package-level string or list → its names
-	for _, file := range files {
-		if strings.HasSuffix(file, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed[filepath.Base(file)] = f
+	for _, f := range parsed {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok {
@@ -185,4 +172,26 @@ func appendOnce(files []string, file string) []string {
 	files = append(files, file)
 	sort.Strings(files)
 	return files
+}
+
+// parseGo parses the Go files of dir but its tests, by base name.
+func parseGo(t *testing.T, dir string) (*token.FileSet, map[string]*ast.File) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("list %s: %v", dir, err)
+	}
+	fset := token.NewFileSet()
+	parsed := map[string]*ast.File{}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed[filepath.Base(file)] = f
+	}
+	return fset, parsed
 }
