@@ -8,15 +8,15 @@ func (r builder) packages() {
 	r.verbs("npm", "run", "run-script", "exec", "x", "start", "restart", "stop")
 	r.verbs("cargo", "run", "xtask")
 	r.verbs("go", "run", "generate", "tool")
-	r.verbs("uv", "run")
-	r.verbs("poetry", "run")
+	for _, n := range []string{"uv", "poetry", "dotnet"} {
+		r.verbs(n, "run")
+	}
 	r.verbs("bundle", "exec")
-	r.verbs("dotnet", "run")
 
 	// Options whose value is a program or a command line.
-	r.progOpts("npm", "--script-shell")
-	r.progOpts("yarn", "--script-shell")
-	r.progOpts("pnpm", "--script-shell")
+	for _, n := range []string{"npm", "yarn", "pnpm"} {
+		r.progOpts(n, "--script-shell")
+	}
 	r.progOpts("go", "-exec", "-toolexec")
 
 	// Options that aim a program at another folder, file or repository
