@@ -149,40 +149,13 @@ var Project = paths(Of(Tree, Instruction, Settings, StartUp))
 // a tree place lies; false when none. The deepest of the home's places
 // answers first, then the machine's, then the tree's.
 func Written(p, home string) (Place, bool) {
-	return find(p, home, Kind.Acts)
+	return find(p, home, acts)
 }
 
 // Secret is the place that reading p, absolute and clean, reads a secret
 // of: a credential, or settings that may hold a token; false when none.
 func Secret(p, home string) (Place, bool) {
-	return find(p, home, func(k Kind) bool { return k == Credential })
-}
-
-func find(p, home string, kind func(Kind) bool) (Place, bool) {
-	var best Place
-	found := false
-	if rel, ok := homeRel(p, home); ok {
-		for _, pl := range Table {
-			if pl.Base == Home && (kind(pl.Kind) || pl.Token != "" && kind(Credential)) && underFold(rel, pl.Path) && (!found || len(pl.Path) > len(best.Path)) {
-				best, found = pl, true
-			}
-		}
-		if found {
-			return best, true
-		}
-	}
-	for _, pl := range Table {
-		if pl.Base == Machine && (kind(pl.Kind) || pl.Token != "" && kind(Credential)) && underFold(p, pl.Path) {
-			return pl, true
-		}
-	}
-	q := strings.Trim(p, "/")
-	for _, pl := range Table {
-		if pl.Base == Tree && (kind(pl.Kind) || pl.Token != "" && kind(Credential)) && hasPart(q, pl.Path) {
-			return pl, true
-		}
-	}
-	return Place{}, false
+	return find(p, home, secret)
 }
 
 // homeRel is p relative to home, when p lies below it.

@@ -45,7 +45,7 @@ func holdsCredential(rel string) bool {
 		return false
 	}
 	for _, c := range secretFolders {
-		if strings.HasPrefix(c, rel+"/") {
+		if len(c) > len(rel) && c[len(rel)] == '/' && strings.HasPrefix(c, rel) {
 			return true
 		}
 	}
@@ -113,13 +113,14 @@ func envExample(base string) bool {
 // looksSecret judges a path that cannot be resolved by its text: it names
 // one of the home's credential places, or a secret's shape.
 func looksSecret(raw string) bool {
+	raw += "/"
 	for _, s := range []string{".env", "_history", "/environ", "id_rsa", "id_ed25519", "gcloud", ".kube/", ".docker/"} {
-		if strings.Contains(raw+"/", s) {
+		if strings.Contains(raw, s) {
 			return true
 		}
 	}
-	for _, c := range secretFolders {
-		if strings.Contains(raw+"/", c+"/") {
+	for _, c := range secretDirs {
+		if strings.Contains(raw, c) {
 			return true
 		}
 	}

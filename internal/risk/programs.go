@@ -4,6 +4,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/place"
 	"path"
 	"strings"
+	"sync/atomic"
 
 	"github.com/sayso-dev/sayso/internal/shell"
 )
@@ -44,6 +45,39 @@ func (c *cmd) readSecrets() {
 // to it: the folders and files that hold keys, tokens and passwords.
 var secretFolders = homeCredentials()
 
+// secretDirs are secretFolders, each with a slash after it.
+var secretDirs = withSlash(secretFolders)
+
+func withSlash(ps []string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p + "/"
+	}
+	return out
+}
+
+// homeSecrets are secretFolders joined to a home (path.Join), kept for the
+// last home asked: the engine asks with one home for every path of every
+// step, and builds the joins once for it.
+type homeSecrets struct {
+	home  string
+	paths []string
+}
+
+var lastHomeSecrets atomic.Pointer[homeSecrets]
+
+func secretsIn(home string) []string {
+	if h := lastHomeSecrets.Load(); h != nil && h.home == home {
+		return h.paths
+	}
+	h := &homeSecrets{home: home, paths: make([]string, len(secretFolders))}
+	for i, f := range secretFolders {
+		h.paths[i] = path.Join(home, f)
+	}
+	lastHomeSecrets.Store(h)
+	return h.paths
+}
+
 func homeCredentials() []string {
 	var out []string
 	for _, pl := range place.Of(place.Home, place.Credential) {
@@ -67,8 +101,8 @@ func (c *cmd) readsUnder(ws []shell.Word) {
 			if home == "" || !within(home, p) && !within(p, home) {
 				continue
 			}
-			for _, f := range secretFolders {
-				if s := path.Join(home, f); within(s, p) && s != p {
+			for i, s := range secretsIn(home) {
+				if f := secretFolders[i]; within(s, p) && s != p {
 					c.add(Secret, Reason{Kind: PathCredential, Program: c.name, Verb: "read", Object: w.Raw, What: "everything under it, ~/" + f + " included"})
 					break
 				}

@@ -92,8 +92,9 @@ func (c *cmd) globSecret(w shell.Word) {
 		if home == "" || !within(p, home) {
 			continue
 		}
+		rel := strings.TrimPrefix(p, home+"/")
 		for _, f := range secretFolders {
-			if globMatchesPrefix(strings.TrimPrefix(p, home+"/"), f) {
+			if globMatchesPrefix(rel, f) {
 				c.add(Secret, Reason{Kind: PathCredential, Program: c.name, Verb: "read", Object: w.Raw, What: "what a glob may match, ~/" + f + " included"})
 				return
 			}
