@@ -254,3 +254,105 @@ func shellTemplates(t testing.TB) []template {
 	}
 	return out
 }
+
+// TestReadOnceFiles: for every golden hook input of every client, each
+// file the adapter read from a file step is a file risk classifies, with
+// the same operation, and a fetch step's URL is one risk classifies: the
+// card, the ledger and the decision speak of the same files and URL.
+func TestReadOnceFiles(t *testing.T) {
+	files, fetches := 0, 0
+	inputs := map[string]string{}
+	for file, in := range goldenInputs(t) {
+		inputs[file] = string(in)
+	}
+	// Each client's deciding event, under the file and fetch tools of
+	// every client.
+	for _, tpl := range shellTemplates(t) {
+		for _, c := range []struct{ tool, input string }{
+			{"Read", `{"file_path":"src/x.go"}`},
+			{"read_file", `{"absolute_path":"/srv/x"}`},
+			{"Write", `{"file_path":"~/notes.md","content":"x"}`},
+			{"MultiEdit", `{"file_path":"a.go","edits":[{"old_string":"a","new_string":"b"}]}`},
+			{"Grep", `{"path":"src","pattern":"x"}`},
+			{"Glob", `{"pattern":"**/*.go"}`},
+			{"list_directory", `{"dir_path":"/srv"}`},
+			{"read_many_files", `{"paths":["a.go","../b.go"]}`},
+			{"save_memory", `{"fact":"x"}`},
+			{"WebFetch", `{"url":"https://example.com/a","prompt":"p"}`},
+			{"web_fetch", `{"prompt":"summarize https://example.com/b and http://example.org/c."}`},
+		} {
+			ev := map[string]json.RawMessage{}
+			if err := json.Unmarshal(tpl.in, &ev); err != nil {
+				t.Fatal(err)
+			}
+			ev["tool_name"], _ = json.Marshal(c.tool)
+			ev["tool_input"] = json.RawMessage(c.input)
+			in, _ := json.Marshal(ev)
+			inputs[tpl.agent+"/"+c.tool] = string(in)
+		}
+	}
+	for file, in := range inputs {
+		agent, _, _ := strings.Cut(file, "/")
+		if strings.HasPrefix(file, "testdata/") {
+			agent = filepath.Base(filepath.Dir(file))
+		}
+		a, err := client.ForAgent(agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := a.Read([]byte(in), client.Env{Getenv: func(string) string { return "" }, Home: "/home/user"})
+		if err != nil || q.Step == nil {
+			continue
+		}
+		files += readOnceFiles(t, file, *q.Step)
+		fetches += readOnceURL(t, file, *q.Step)
+	}
+	if files < 9*len(client.Clients) || fetches < 2*len(client.Clients) {
+		t.Errorf("the golden inputs hold %d file steps and %d fetches", files, fetches)
+	}
+}
+
+// readOnceFiles checks that risk classifies each file of the file step s
+// with its operation; it returns 1 for a file step, else 0.
+func readOnceFiles(t *testing.T, name string, s Step) int {
+	t.Helper()
+	if s.Kind != client.KindRead && s.Kind != client.KindWrite || risk.KindOfTool(s.Tool) == risk.ToolPatch {
+		return 0
+	}
+	classified := map[risk.UseFile]bool{}
+	for _, f := range s.Use.Files() {
+		if !strings.HasPrefix(f.Path, "~/") {
+			if !filepath.IsAbs(f.Path) {
+				f.Path = filepath.Join(s.Cwd, f.Path)
+			}
+			f.Path = filepath.Clean(f.Path)
+		}
+		classified[f] = true
+	}
+	for _, f := range s.Files {
+		p := f.Path
+		if risk.KindOfTool(s.Tool) == risk.ToolMemory {
+			p = "~/" + strings.TrimPrefix(p, "/home/user/")
+		}
+		if !classified[risk.UseFile{Op: f.Op, Path: p}] {
+			t.Errorf("%s: the step %s %s %s, risk classifies %+v", name, s.Tool, f.Op, f.Path, s.Use.Files())
+		}
+	}
+	return 1
+}
+
+// readOnceURL checks that risk classifies the URL of the fetch step s; it
+// returns 1 for a fetch of a URL, else 0.
+func readOnceURL(t *testing.T, name string, s Step) int {
+	t.Helper()
+	if s.Kind != client.KindFetch || s.URL == "" {
+		return 0
+	}
+	for _, u := range s.Use.URLs() {
+		if u == s.URL {
+			return 1
+		}
+	}
+	t.Errorf("%s: the step fetches %s, risk classifies %q", name, s.URL, s.Use.URLs())
+	return 1
+}

@@ -287,29 +287,27 @@ func Tool(u Use, ctx Context) Assessment {
 	}
 	t := newToolAssessor(name, ctx)
 	switch KindOfTool(name) {
-	case ToolRead:
-		t.paths(OpRead, in.FilePath, in.AbsPath, in.Path, in.NotebookPath)
-	case ToolWrite:
-		t.paths(OpWrite, in.FilePath, in.AbsPath, in.NotebookPath, in.Path)
+	case ToolRead, ToolWrite:
+		t.files(u.Files())
 	case ToolMultiEdit:
-		t.paths(OpWrite, in.FilePath)
-		for _, p := range in.EditPaths {
-			if p != "" {
-				t.file(OpWrite, p)
-			}
+		if in.FilePath == "" {
+			t.files(nil)
 		}
+		t.files(u.Files())
 	case ToolSearch:
-		t.search(in)
+		t.c.add(Read, OnlyReads.By(name, "", ""))
+		for _, f := range u.Files() {
+			t.c.path(f.Op, toolWord(f.Path))
+		}
 	case ToolReadMany:
 		t.c.add(Read, OnlyReads.By(name, "", ""))
-		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
-			t.file(OpRead, p)
-		}
 		if len(in.Paths)+len(in.Include) == 0 {
 			t.cwd(OpRead)
+		} else {
+			t.files(u.Files())
 		}
 	case ToolFetch:
-		t.fetch(in)
+		t.fetch(u.URLs())
 	case ToolWebSearch:
 		t.c.add(Network, ReachesHost.By(name, "", clip(in.Query)))
 	case ToolAgent:
@@ -317,7 +315,7 @@ func Tool(u Use, ctx Context) Assessment {
 	case ToolQuiet:
 		t.c.add(Read, AgentOnly.By(name, "", ""))
 	case ToolMemory:
-		t.file(OpWrite, "~/"+place.MemoryFile)
+		t.files(u.Files())
 	case ToolPatch:
 		t.patch(u.Patch)
 	default:
@@ -391,15 +389,14 @@ func toolWord(p string) shell.Word {
 	}
 }
 
-// paths classifies the first non-empty of ps; none at all is opaque.
-func (t *toolAssessor) paths(op Op, ps ...string) {
-	for _, p := range ps {
-		if p != "" {
-			t.file(op, p)
-			return
-		}
+// files classifies each of fs; none at all is opaque.
+func (t *toolAssessor) files(fs []UseFile) {
+	if len(fs) == 0 {
+		t.c.add(Opaque, InputUnreadable.By(t.c.name, "", "no file"))
 	}
-	t.c.add(Opaque, InputUnreadable.By(t.c.name, "", "no file"))
+	for _, f := range fs {
+		t.file(f.Op, f.Path)
+	}
 }
 
 func (t *toolAssessor) file(op Op, p string) {
@@ -419,17 +416,63 @@ func (t *toolAssessor) cwd(op Op) {
 	t.c.path(op, shell.Word{Raw: ".", Value: ".", Literal: true})
 }
 
-// search reads a folder (the cwd when none is given), and the files a
-// pattern names.
-func (t *toolAssessor) search(in ToolFields) {
-	t.c.add(Read, OnlyReads.By(t.c.name, "", ""))
-	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
-	if dir == "" {
-		t.cwd(OpRead)
-	} else {
-		t.c.path(OpRead, toolWord(dir))
+// UseFile is one path a file tool's call names, as the call names it
+// (relative, ~/…), with what the tool does to it.
+type UseFile struct {
+	Op   Op
+	Path string
+}
+
+// Files are the paths a file tool's call names, each as Tool classifies
+// it: the one path a read or a write names, a multi-edit's file and its
+// edits' files, the folder a search reads ("." for the step's own) and the
+// paths its pattern names, a read of several files' paths and includes
+// ("." for none), the agent's memory file. An apply_patch call's files are
+// in its Patch.
+func (u Use) Files() []UseFile {
+	in := &u.In
+	one := func(op Op, ps ...string) []UseFile {
+		if p := firstNonEmpty(ps...); p != "" {
+			return []UseFile{{op, p}}
+		}
+		return nil
 	}
-	if base := dir; in.Pattern != "" && (t.c.name == "Glob" || t.c.name == "glob") {
+	switch KindOfTool(u.Tool) {
+	case ToolRead:
+		return one(OpRead, in.FilePath, in.AbsPath, in.Path, in.NotebookPath)
+	case ToolWrite:
+		return one(OpWrite, in.FilePath, in.AbsPath, in.NotebookPath, in.Path)
+	case ToolMultiEdit:
+		out := one(OpWrite, in.FilePath)
+		for _, p := range in.EditPaths {
+			if p != "" {
+				out = append(out, UseFile{OpWrite, p})
+			}
+		}
+		return out
+	case ToolSearch:
+		return searchFiles(u.Tool, in)
+	case ToolReadMany:
+		var out []UseFile
+		for _, p := range append(append([]string(nil), in.Paths...), in.Include...) {
+			out = append(out, UseFile{OpRead, p})
+		}
+		if len(out) == 0 {
+			out = []UseFile{{OpRead, "."}}
+		}
+		return out
+	case ToolMemory:
+		return []UseFile{{OpWrite, "~/" + place.MemoryFile}}
+	}
+	return nil
+}
+
+// searchFiles are the folder a search reads (the cwd when none is given),
+// and the files a pattern names.
+func searchFiles(name string, in *ToolFields) []UseFile {
+	dir := firstNonEmpty(in.Path, in.DirPath, in.Directory)
+	out := []UseFile{{OpRead, firstNonEmpty(dir, ".")}}
+	if base := dir; in.Pattern != "" && (name == "Glob" || name == "glob") {
 		if base == "" {
 			base = "."
 		}
@@ -437,24 +480,31 @@ func (t *toolAssessor) search(in ToolFields) {
 		if !path.IsAbs(p) && !strings.HasPrefix(p, "~") {
 			p = strings.TrimSuffix(base, "/") + "/" + p
 		}
-		t.c.path(OpRead, toolWord(p))
+		out = append(out, UseFile{OpRead, p})
 	}
 	if in.Glob != "" && dir != "" {
-		t.c.path(OpRead, toolWord(strings.TrimSuffix(dir, "/")+"/"+in.Glob))
+		out = append(out, UseFile{OpRead, strings.TrimSuffix(dir, "/") + "/" + in.Glob})
 	}
+	return out
+}
+
+// URLs are the URLs a fetch names: its url, or those inside its prompt
+// (web_fetch).
+func (u Use) URLs() []string {
+	if u.In.URL != "" {
+		return []string{u.In.URL}
+	}
+	var out []string
+	for _, f := range strings.Fields(u.In.Prompt) {
+		if strings.Contains(f, "://") {
+			out = append(out, strings.Trim(f, "\"'()<>,."))
+		}
+	}
+	return out
 }
 
 // fetch is a plain GET: a trusted host is read, any other network.
-func (t *toolAssessor) fetch(in ToolFields) {
-	urls := []string{in.URL}
-	if in.URL == "" {
-		// web_fetch takes the URLs inside its prompt.
-		for _, f := range strings.Fields(in.Prompt) {
-			if strings.Contains(f, "://") {
-				urls = append(urls, strings.Trim(f, "\"'()<>,."))
-			}
-		}
-	}
+func (t *toolAssessor) fetch(urls []string) {
 	seen := false
 	for _, u := range urls {
 		if u == "" {
