@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sayso-dev/sayso/internal/client"
 )
 
 // clientsHome is the clients' own package: a file per client, its
@@ -22,7 +25,16 @@ var clientNamesAllowed = map[string]string{
 	"internal/program/runners.go": "the registry names every program a step may run, the clients' own programs among them, beside the other runners",
 }
 
-var clientName = regexp.MustCompile(`(?i)claude|codex|gemini`)
+// clientName matches every name the clients' registry has: a new
+// client's name is watched as soon as it has its registry line. The three
+// spelled out keep the test honest should the registry lose one.
+var clientName = func() *regexp.Regexp {
+	names := slices.Compact(slices.Sorted(slices.Values(append(client.Agents(), "claude", "codex", "gemini"))))
+	for i, n := range names {
+		names[i] = regexp.QuoteMeta(n)
+	}
+	return regexp.MustCompile(`(?i)` + strings.Join(names, "|"))
+}()
 
 // TestClientNamesHaveOneHome: a client's name (any case, in code or in a
 // comment) appears in no non-test Go file outside the clients' own

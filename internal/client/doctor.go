@@ -32,7 +32,7 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 		return Report{Problems: []Problem{{What: err.Error(), Fix: "sayso install AGENT"}}}
 	}
 	if len(pins) == 0 {
-		return Report{Problems: []Problem{{What: "sayso is installed for no agent", Fix: "sayso install claude (or codex, gemini)"}}}
+		return Report{Problems: []Problem{{What: "sayso is installed for no agent", Fix: installAny()}}}
 	}
 	out := CheckPins(store, "")
 	scopes := map[string]map[string]bool{}
@@ -43,17 +43,12 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 		scopes[p.Agent][p.Scope] = true
 	}
 	t := Target{Home: home, Project: project, Getenv: getenv}
-	var modWarnings []Problem
-	if s := scopes["claude"]; s != nil {
-		out = append(out, claudeOff(t, s["managed"])...)
-		mods, plugins := claudeMods(t)
-		out, modWarnings = append(out, mods...), plugins
-	}
-	if scopes["codex"] != nil {
-		out = append(out, codexOff(t)...)
-	}
-	if scopes["gemini"] != nil {
-		out = append(out, geminiOff(t)...)
+	var clientWarnings []Problem
+	for _, c := range Clients {
+		if s := scopes[c.Agent]; s != nil {
+			problems, warnings := c.Adapter.(doctorer).off(t, s)
+			out, clientWarnings = append(out, problems...), append(clientWarnings, warnings...)
+		}
 	}
 	out = append(out, planted(t, pins)...)
 	out = append(out, shadowed(pins, getenv)...)
@@ -62,8 +57,43 @@ func Doctor(store PinStore, home, project string, getenv func(string) string, di
 		agents[a] = true
 	}
 	warn := append(Sandboxes(agents, t, dirs, wall), clientVersions(agents, getenv)...)
-	warn = append(warn, modWarnings...)
+	warn = append(warn, clientWarnings...)
 	return Report{Problems: out, Warnings: warn}
+}
+
+// doctorer is what doctor asks of a client's adapter.
+type doctorer interface {
+	// off finds what in the client's settings keeps sayso's hooks from
+	// running (problems), and what weakens them (warnings); scopes are
+	// the scopes sayso is installed in for it.
+	off(t Target, scopes map[string]bool) (problems, warnings []Problem)
+	// localSettings are its JSON settings files that can hold hooks and
+	// an env block beside those of the scopes sayso installs in, in the
+	// order later ones win; the scopes' files follow them.
+	localSettings(t Target) []string
+}
+
+// installAny is the fix for sayso installed for no agent: "sayso install
+// a (or b, c)".
+func installAny() string {
+	as := Agents()
+	if len(as) < 2 {
+		return "sayso install " + strings.Join(as, "")
+	}
+	return "sayso install " + as[0] + " (or " + strings.Join(as[1:], ", ") + ")"
+}
+
+// scopeFiles are agent's settings files of every scope sayso installs
+// in, after the ones in files.
+func scopeFiles(t Target, agent string, files []string) []string {
+	t.Agent = agent
+	for _, sc := range Scopes {
+		t.Scope = sc
+		if p, err := SettingsPath(t); err == nil && !slices.Contains(files, p) {
+			files = append(files, p)
+		}
+	}
+	return files
 }
 
 // readJSON reads agent's settings file at path as its client reads it:
@@ -94,6 +124,17 @@ func claudeFiles(t Target) []string {
 	return append(files, filepath.Join(t.Project, ".claude", "settings.local.json"))
 }
 
+// off checks Claude Code's settings that switch hooks off, unless sayso
+// is installed in its managed settings, and the plugins and modes that
+// weaken them.
+func (Claude) off(t Target, scopes map[string]bool) (problems, warnings []Problem) {
+	mods, plugins := claudeMods(t)
+	return append(claudeOff(t, scopes["managed"]), mods...), plugins
+}
+
+// localSettings are Claude Code's user, project and local files.
+func (Claude) localSettings(t Target) []string { return claudeFiles(t) }
+
 func claudeOff(t Target, managed bool) []Problem {
 	t.Agent = "claude"
 	var out []Problem
@@ -116,6 +157,12 @@ func claudeOff(t Target, managed bool) []Problem {
 
 var codexHooksOff = regexp.MustCompile(`(?m)^\s*(codex_)?hooks\s*=\s*false\b`)
 
+// off checks Codex's config.toml.
+func (Codex) off(t Target, _ map[string]bool) (problems, warnings []Problem) { return codexOff(t), nil }
+
+// localSettings: Codex has its scope's hooks.json alone.
+func (Codex) localSettings(Target) []string { return nil }
+
 func codexOff(t Target) []Problem {
 	cfg := filepath.Join(CodexHome(t.Home, t.Getenv), "config.toml")
 	b, _ := os.ReadFile(cfg)
@@ -124,6 +171,14 @@ func codexOff(t Target) []Problem {
 	}
 	return nil
 }
+
+// off checks Gemini CLI's hooksConfig in each scope's settings.
+func (Gemini) off(t Target, _ map[string]bool) (problems, warnings []Problem) {
+	return geminiOff(t), nil
+}
+
+// localSettings: Gemini CLI has its scopes' settings files alone.
+func (Gemini) localSettings(Target) []string { return nil }
 
 func geminiOff(t Target) []Problem {
 	t.Agent = "gemini"
@@ -151,19 +206,11 @@ func geminiOff(t Target) []Problem {
 }
 
 // settingsFiles are the clients' JSON settings files that can hold hooks
-// and an env block, by agent: Claude Code's user, project, local and
-// managed files, Codex's hooks.json, Gemini CLI's user, project and
-// managed files.
+// and an env block, by agent: each client's local ones, then its scopes'.
 func settingsFiles(t Target) map[string][]string {
-	files := map[string][]string{"claude": claudeFiles(t)}
-	for _, a := range []string{"claude", "codex", "gemini"} {
-		t.Agent = a
-		for _, sc := range Scopes {
-			t.Scope = sc
-			if p, err := SettingsPath(t); err == nil && !slices.Contains(files[a], p) {
-				files[a] = append(files[a], p)
-			}
-		}
+	files := map[string][]string{}
+	for _, c := range Clients {
+		files[c.Agent] = scopeFiles(t, c.Agent, c.Adapter.(doctorer).localSettings(t))
 	}
 	return files
 }
@@ -212,7 +259,8 @@ func planted(t Target, pins []Pin) []Problem {
 			}
 		}
 	}
-	for _, agent := range []string{"claude", "codex", "gemini"} {
+	for _, c := range Clients {
+		agent := c.Agent
 		for _, f := range files[agent] {
 			m := readJSON(agent, f)
 			if m == nil {

@@ -150,7 +150,19 @@ func (p Procs) client(agent string) (int, string, error) {
 // the client that is one of them is another client. node and bun are not
 // among them: editors' servers and npx run the person's terminal below
 // them.
-var clientBinaries = []string{"claude", "claude.exe", "codex", "gemini"}
+// Each is its client's Command, or one of its Programs named like it
+// (claude.exe).
+var clientBinaries = func() []string {
+	var out []string
+	for _, c := range Clients {
+		for _, p := range c.Programs {
+			if p == c.Command || strings.HasPrefix(p, c.Command+".") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}()
 
 // nested refuses a client that runs below another client: a step that
 // started a client of its own.

@@ -3,8 +3,13 @@ package client
 // The help of the commands that act on the clients: it names each
 // client and its settings.
 
+import "strings"
+
+// agentChoice is the agents as a usage line offers them: "a|b|c".
+var agentChoice = strings.Join(Agents(), "|")
+
 // HookUsage is the help of sayso hook.
-const HookUsage = `usage: sayso --state-dir DIR --config-dir DIR hook claude|codex|gemini
+var HookUsage = `usage: sayso --state-dir DIR --config-dir DIR hook ` + agentChoice + `
 
 Run by the agent's client, not by the person: reads one hook JSON on
 stdin and prints the decision in that client's own format. Every failure
@@ -17,7 +22,7 @@ folders every step asks and no prompt is the person's.
 `
 
 // InstallUsage is the help of sayso install.
-const InstallUsage = `usage: sayso install claude|codex|gemini [--scope user|project|managed] [--fast|--one-binary]
+var InstallUsage = `usage: sayso install ` + agentChoice + ` [--scope user|project|managed] [--fast|--one-binary]
 
 Writes sayso's hook definitions into the agent's settings with an
 absolute binary path, an explicit timeout and every fail-closed option
@@ -35,7 +40,7 @@ makes the hooks run this binary even when sayso-hook is there.
 `
 
 // UninstallUsage is the help of sayso uninstall.
-const UninstallUsage = `usage: sayso uninstall [claude|codex|gemini]
+var UninstallUsage = `usage: sayso uninstall [` + agentChoice + `]
 
 Removes exactly what 'sayso install' added, for one agent or all.
 `
