@@ -196,7 +196,7 @@ func TestAttackNarrowingThatWidens(t *testing.T) {
 					for _, wall := range []bool{false, true} {
 						req := policy.Request{Tool: st.tool, Command: st.command, Mode: mode, Context: ctx, Wall: policy.Wall{On: wall}}
 						if st.input != "" {
-							req.Input = json.RawMessage(st.input)
+							req.Use = risk.ReadUse(st.tool, []byte(st.input))
 						}
 						req.Policy = alone
 						solo, _ := policy.Evaluate(req)
