@@ -14,7 +14,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/sayso-dev/sayso/internal/client"
 	"io"
 	"net"
 	"os"
@@ -25,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/client"
 )
 
 // agent is the client whose hook is measured: its PreToolUse JSON is

@@ -14,6 +14,8 @@ import (
 	"unicode"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/sayso-dev/sayso/internal/atomicfile"
 )
 
 // Codex runs a hook that is not managed only when config.toml trusts its
@@ -132,7 +134,7 @@ func writeCodexTrust(path string, ts []codexTrust, old *Pin) (Pin, error) {
 		text += "\n"
 	}
 	if orig != nil {
-		if err := writeAtomic(path+".sayso-backup", orig, 0o600); err != nil {
+		if err := atomicfile.WriteFile(path+".sayso-backup", orig, 0o600); err != nil {
 			return Pin{}, fmt.Errorf("backup: %w", err)
 		}
 	}
@@ -140,7 +142,7 @@ func writeCodexTrust(path string, ts []codexTrust, old *Pin) (Pin, error) {
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	if err := writeAtomic(path, []byte(text+block), mode); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(text+block), mode); err != nil {
 		return Pin{}, err
 	}
 	entry, _ := json.Marshal(block)
@@ -174,7 +176,7 @@ func removeCodexTrust(p Pin) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return true, writeAtomic(p.Path, rest, fi.Mode().Perm())
+	return true, atomicfile.WriteFile(p.Path, rest, fi.Mode().Perm())
 }
 
 // trustHolds reports whether config.toml, read as TOML, still holds every

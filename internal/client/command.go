@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/sayso-dev/sayso/internal/atomicfile"
 )
 
 // Claude Code answers a line that starts with an unknown "/name" itself
@@ -50,7 +52,7 @@ func writeCommand(t Target, path string, old []Pin) (Pin, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Pin{}, err
 	}
-	if err := writeAtomic(path, []byte(leaseCommand), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(leaseCommand), 0o644); err != nil {
 		return Pin{}, err
 	}
 	return Pin{Agent: t.Agent, Scope: t.Scope, Kind: PinCommand, Path: path, SHA256: sum([]byte(leaseCommand)), Created: true}, nil

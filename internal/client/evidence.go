@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sayso-dev/sayso/internal/atomicfile"
 )
 
 // Witness says whether what an event claims about the person can hold: it
@@ -70,7 +72,7 @@ func (p Procs) Open(agent, session string) error {
 	if err := os.MkdirAll(p.Dir, 0o700); err != nil {
 		return err
 	}
-	return writeAtomic(p.binding(agent, session), []byte(id+"\n"), 0o600)
+	return atomicfile.WriteFile(p.binding(agent, session), []byte(id+"\n"), 0o600)
 }
 
 // Person implements Witness.

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sayso-dev/sayso/internal/risk"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/sayso-dev/sayso/internal/atomicfile"
+	"github.com/sayso-dev/sayso/internal/risk"
 )
 
 // HookTimeout is the timeout, in seconds, install writes for the events
@@ -249,7 +251,7 @@ func Install(t Target, store PinStore) ([]Pin, error) {
 		return nil, fmt.Errorf("install %s: %w", t.Agent, err)
 	}
 	if orig != nil {
-		if err := writeAtomic(path+".sayso-backup", orig, 0o600); err != nil {
+		if err := atomicfile.WriteFile(path+".sayso-backup", orig, 0o600); err != nil {
 			return nil, fmt.Errorf("install %s: backup: %w", t.Agent, err)
 		}
 	}
@@ -338,7 +340,7 @@ func writeSettings(agent, path string, orig []byte, settings map[string]any) err
 		if err != nil {
 			return fmt.Errorf("%s: keep its comments: %w", path, err)
 		}
-		return writeAtomic(path, b, mode)
+		return atomicfile.WriteFile(path, b, mode)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -347,7 +349,7 @@ func writeSettings(agent, path string, orig []byte, settings map[string]any) err
 	if err := enc.Encode(settings); err != nil {
 		return err
 	}
-	return writeAtomic(path, buf.Bytes(), mode)
+	return atomicfile.WriteFile(path, buf.Bytes(), mode)
 }
 
 // removeGroup removes the groups matching pin p from settings, and the
@@ -468,7 +470,7 @@ func Uninstall(agent string, store PinStore) (removed []Pin, missing []Pin, err 
 			}
 			continue
 		}
-		if err := writeAtomic(path+".sayso-backup", orig, 0o600); err != nil {
+		if err := atomicfile.WriteFile(path+".sayso-backup", orig, 0o600); err != nil {
 			return nil, nil, fmt.Errorf("uninstall: backup: %w", err)
 		}
 		if err := writeSettings(byPath[path][0].Agent, path, orig, settings); err != nil {

@@ -109,12 +109,7 @@ func (f FilePins) Save(pins []Pin) error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return fmt.Errorf("write pins: %w", err)
 	}
-	return writeAtomic(f.Path, append(b, '\n'), 0o600)
-}
-
-// writeAtomic replaces path with b, atomically.
-func writeAtomic(path string, b []byte, mode os.FileMode) error {
-	return atomicfile.WriteFile(path, b, mode)
+	return atomicfile.WriteFile(f.Path, append(b, '\n'), 0o600)
 }
 
 func sum(b []byte) string {

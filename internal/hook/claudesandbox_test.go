@@ -3,12 +3,12 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 

@@ -1,10 +1,11 @@
 package hook
 
 import (
-	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/sayso-dev/sayso/internal/client"
 )
 
 // Resolver resolves a path's symlinks as filepath.EvalSymlinks does, and

@@ -2,8 +2,8 @@ package hook
 
 import (
 	"context"
-	"github.com/sayso-dev/sayso/internal/client"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/risk"

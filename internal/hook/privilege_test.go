@@ -3,11 +3,11 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"github.com/sayso-dev/sayso/internal/client"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
 )

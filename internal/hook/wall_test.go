@@ -3,13 +3,13 @@ package hook
 import (
 	"context"
 	"encoding/json"
-	"github.com/sayso-dev/sayso/internal/client"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/project"
 	"github.com/sayso-dev/sayso/internal/risk"

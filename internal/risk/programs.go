@@ -1,11 +1,11 @@
 package risk
 
 import (
-	"github.com/sayso-dev/sayso/internal/place"
 	"path"
 	"strings"
 	"sync/atomic"
 
+	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/shell"
 )
 
