@@ -148,10 +148,6 @@ func instructionPath(p, home string) string {
 	return ""
 }
 
-func containsDir(p, dir string) bool {
-	return strings.Contains(p, "/"+dir+"/") || strings.HasSuffix(p, "/"+dir)
-}
-
 // devicePath says which device writing p overwrites, or "" when p is not a
 // disk or memory device.
 func devicePath(p string) string {
