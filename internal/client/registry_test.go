@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sayso-dev/sayso/internal/place"
 	"github.com/sayso-dev/sayso/internal/policy"
 )
 
@@ -118,4 +119,34 @@ func personal(file string) string {
 		return "model = \"fake-model\"\n"
 	}
 	return "{\n  \"model\": \"fake-model\"\n}\n"
+}
+
+// Every settings file a client reads hooks or a switch-off from, in every
+// scope, is a place of the one table whose content acts later: the engine
+// asks before a step writes it and the wall keeps it read-only. A new
+// client whose places the table lacks fails here.
+func TestEveryClientsSettingsArePlaces(t *testing.T) {
+	dir := t.TempDir()
+	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
+	target := Target{Project: project, Home: home, Getenv: func(string) string { return "" }}
+	files := settingsFiles(target)
+	for _, c := range Clients {
+		if len(files[c.Agent]) == 0 {
+			t.Errorf("%s: no settings files", c.Agent)
+		}
+		target.Agent = c.Agent
+		if plant := switchOff[c.Agent]; plant != nil {
+			file, _ := plant(target)
+			files[c.Agent] = append(files[c.Agent], file)
+		}
+		for _, f := range files[c.Agent] {
+			if strings.HasPrefix(f, "/etc/") || strings.HasPrefix(f, "/Library/") {
+				continue // the machine's managed files: a normal user cannot write them
+			}
+			pl, ok := place.Written(f, home)
+			if !ok || !pl.Kind.Acts() {
+				t.Errorf("%s reads %s, which is no place that acts later in the one table (place.Written = %v, %v)", c.Agent, f, pl, ok)
+			}
+		}
+	}
 }
