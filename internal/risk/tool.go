@@ -1,8 +1,11 @@
 package risk
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"path"
+	"reflect"
 	"strings"
 
 	"github.com/sayso-dev/sayso/internal/place"
@@ -150,6 +153,9 @@ func ReadUse(name string, input []byte) Use {
 	}
 	var in toolInput
 	u.Err = json.Unmarshal(input, &in)
+	if u.Err == nil && KindOfTool(name) != ToolUnknown {
+		u.Err = keysAsRead(input, inputKeys)
+	}
 	f := &u.In
 	f.Cmd, f.Workdir, f.DirPath = in.Cmd, in.Workdir, in.DirPath
 	f.FilePath, f.AbsPath, f.NotebookPath, f.Path = in.FilePath, in.AbsPath, in.NotebookPth, in.Path
@@ -184,6 +190,65 @@ func ReadUse(name string, input []byte) Use {
 	}
 	u.Unsandboxed = unsandboxed(input)
 	return u
+}
+
+// inputKeys are the keys of a tool's input sayso reads: toolInput's.
+var inputKeys = jsonKeys(reflect.TypeFor[toolInput]())
+
+// editKeys are the keys sayso reads of one of an input's edits.
+var editKeys = map[string]bool{"file_path": true}
+
+func jsonKeys(t reflect.Type) map[string]bool {
+	keys := map[string]bool{}
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		keys[name] = true
+	}
+	return keys
+}
+
+// keysAsRead reports an input whose keys a client would read otherwise
+// than Go's decoder: Go matches a key to a field in any case (and folds
+// K and ſ), the clients only as spelled, so {"command": A, "Command": B}
+// runs A where Go reads B. A key it reads given twice, or spelled in
+// another case, makes the input unreadable; the edits' keys alike.
+func keysAsRead(input []byte, known map[string]bool) error {
+	dec := json.NewDecoder(bytes.NewReader(input))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil // not an object: the decoder has said what it reads
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := t.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return err
+		}
+		for k := range known {
+			if strings.EqualFold(key, k) && key != k {
+				return fmt.Errorf("key %q stands for %q only to sayso's decoder: the client reads it as another key", key, k)
+			}
+		}
+		if known[key] && seen[key] {
+			return fmt.Errorf("key %q given twice", key)
+		}
+		seen[key] = true
+		if key == "edits" {
+			var edits []json.RawMessage
+			if json.Unmarshal(value, &edits) == nil {
+				for _, e := range edits {
+					if err := keysAsRead(e, editKeys); err != nil {
+						return fmt.Errorf("edits: %w", err)
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // ToolCommand returns the command line a shell tool's input carries and the
