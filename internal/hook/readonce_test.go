@@ -14,6 +14,7 @@ import (
 	"github.com/sayso-dev/sayso/internal/client"
 	"github.com/sayso-dev/sayso/internal/policy"
 	"github.com/sayso-dev/sayso/internal/risk"
+	"github.com/sayso-dev/sayso/internal/testenv"
 )
 
 // readOnce runs one hook input of agent through Run with the wall on and
@@ -72,7 +73,7 @@ func readOnce(t *testing.T, launcher, name, agent string, in []byte) bool {
 // $SAYSO_TEST_RAN names, and runs nothing.
 func fakeLauncher(t testing.TB) string {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash to run the client's line")
+		testenv.Missing(t, "no bash to run the client's line: install bash")
 	}
 	p := filepath.Join(t.TempDir(), LauncherName)
 	script := "#!/bin/sh\nwhile [ \"$#\" -gt 0 ] && [ \"$1\" != -- ]; do shift; done\n[ \"$#\" -eq 2 ] || exit 9\nprintf %s \"$2\" > \"$SAYSO_TEST_RAN\"\n"
